@@ -1,0 +1,306 @@
+// NATS events: one envelope, one data schema per event type, and the JetStream stream each type lives
+// in. The NATS subject of an event is its type (e.g. `order.created`).
+import { z } from 'zod';
+import { shippingAddressSchema } from './address.js';
+import {
+  alertSeveritySchema,
+  carrierSchema,
+  customerCategorySchema,
+  designMethodSchema,
+  emailHistoryTypeSchema,
+  itemTypeSchema,
+  orderStatusSchema,
+  riskLevelSchema,
+  supportPrioritySchema,
+} from './catalog.js';
+import { eventSourceSchema } from './services.js';
+
+const isoDate = z.iso.datetime({ offset: true });
+const money = z.number().nonnegative();
+
+// ---------------------------------------------------------------------------------------------
+// Per-event data
+// ---------------------------------------------------------------------------------------------
+export const orderCreatedData = z.object({
+  orderId: z.string().min(1),
+  orderNumber: z.string().min(1),
+  customerName: z.string(),
+  email: z.email(),
+  phone: z.string().optional(),
+  itemType: itemTypeSchema,
+  designMethod: designMethodSchema,
+  quantity: z.number().int().positive(),
+  estimatedTotal: money,
+  customerCategory: customerCategorySchema,
+  taxExempt: z.boolean(),
+  aiGenerated: z.boolean(),
+  subscribeEmail: z.boolean(),
+  subscribeSMS: z.boolean(),
+  shippingAddress: shippingAddressSchema,
+  status: orderStatusSchema,
+  submittedDate: isoDate,
+});
+
+export const orderStatusChangedData = z.object({
+  orderId: z.string().min(1),
+  orderNumber: z.string().min(1),
+  customerName: z.string(),
+  email: z.email(),
+  itemType: itemTypeSchema,
+  previousStatus: orderStatusSchema.nullable(),
+  status: orderStatusSchema,
+  /** Who caused it: an admin (by email), the payment provider, or the system. */
+  changedBy: z.string(),
+  notes: z.string().optional(),
+  tracking: z
+    .object({ carrier: carrierSchema, trackingNumber: z.string(), estimatedDelivery: isoDate.optional() })
+    .optional(),
+  /** The order's total at the time of the change (revenue projections use it). */
+  total: money.optional(),
+  changedAt: isoDate,
+});
+
+export const orderQuoteSentData = z.object({
+  orderId: z.string().min(1),
+  orderNumber: z.string().min(1),
+  customerName: z.string(),
+  email: z.email(),
+  itemType: itemTypeSchema,
+  quantity: z.number().int().positive(),
+  quoteAmount: money,
+  quoteNotes: z.string().optional(),
+  taxRate: z.number().min(0).max(1),
+  taxAmount: money,
+  finalAmount: money,
+  quoteExpiresAt: isoDate,
+  paymentPath: z.string().describe('Path of the payment page, e.g. /order/pay/{orderId}'),
+});
+
+export const orderInfoRequestedData = z.object({
+  orderId: z.string().min(1),
+  orderNumber: z.string().min(1),
+  customerName: z.string(),
+  email: z.email(),
+  subject: z.string().min(1),
+  message: z.string().min(1),
+});
+
+export const orderEmailRequestedData = z.object({
+  orderId: z.string().min(1),
+  orderNumber: z.string().min(1),
+  customerName: z.string(),
+  email: z.email(),
+  subject: z.string().min(1),
+  message: z.string().min(1),
+  type: emailHistoryTypeSchema,
+  /** Id of the order's email-history entry, so `email.sent` can be matched back to it. */
+  emailRecordId: z.string().min(1),
+});
+
+export const paymentSucceededData = z.object({
+  orderId: z.string().min(1),
+  orderNumber: z.string().min(1),
+  paymentIntentId: z.string().min(1),
+  /** Amount in cents, currency usd (storefront §9). */
+  amount: z.number().int().positive(),
+  currency: z.literal('usd'),
+  provider: z.enum(['stripe', 'test_mode']),
+  paidAt: isoDate,
+});
+
+export const paymentFailedData = z.object({
+  orderId: z.string().min(1),
+  orderNumber: z.string().min(1),
+  paymentIntentId: z.string().min(1),
+  amount: z.number().int().positive(),
+  currency: z.literal('usd'),
+  provider: z.enum(['stripe', 'test_mode']),
+  reason: z.string(),
+  failedAt: isoDate,
+});
+
+export const customerVerificationRequestedData = z.object({
+  email: z.email(),
+  customerName: z.string(),
+  /** The 6-digit code in clear: only the email service reads it, the customers service stores a hash. */
+  code: z.string().regex(/^\d{6}$/),
+  expiresAt: isoDate,
+});
+
+export const supportMessageCreatedData = z.object({
+  messageId: z.string().min(1),
+  name: z.string(),
+  email: z.email(),
+  orderNumber: z.string().optional(),
+  subject: z.string(),
+  message: z.string(),
+  priority: supportPrioritySchema,
+  submittedDate: isoDate,
+});
+
+export const supportRepliedData = z.object({
+  messageId: z.string().min(1),
+  responseId: z.string().min(1),
+  name: z.string(),
+  email: z.email(),
+  subject: z.string(),
+  content: z.string(),
+  authorName: z.string(),
+  repliedAt: isoDate,
+});
+
+export const campaignSendRequestedData = z.object({
+  campaignId: z.string().min(1),
+  name: z.string(),
+  subject: z.string(),
+  content: z.string(),
+  recipients: z.array(z.object({ email: z.email(), name: z.string().optional() })),
+  requestedAt: isoDate,
+});
+
+export const banChangedData = z.object({
+  ip: z.string().min(1),
+  action: z.enum(['banned', 'unbanned']),
+  reason: z.string().optional(),
+  expiresAt: isoDate.nullable(),
+  changedBy: z.string(),
+  changedAt: isoDate,
+});
+
+export const alertRaisedData = z.object({
+  alertId: z.string().min(1),
+  type: z.string(),
+  severity: alertSeveritySchema,
+  description: z.string(),
+  ip: z.string().optional(),
+  raisedAt: isoDate,
+});
+
+export const gatewayRequestLoggedData = z.object({
+  ip: z.string(),
+  method: z.string(),
+  path: z.string(),
+  userAgent: z.string().optional(),
+  statusCode: z.number().int(),
+  responseTime: z.number().nonnegative(),
+  riskLevel: riskLevelSchema,
+  requestId: z.string().optional(),
+  timestamp: isoDate,
+});
+
+export const emailSentData = z.object({
+  emailId: z.string().min(1),
+  to: z.email(),
+  subject: z.string(),
+  template: z.string(),
+  /** The event that asked for this email, if any (lets orders fill its email history). */
+  causationId: z.uuid().optional(),
+  orderId: z.string().optional(),
+  emailRecordId: z.string().optional(),
+  sentAt: isoDate,
+});
+
+export const emailFailedData = z.object({
+  emailId: z.string().min(1),
+  to: z.email(),
+  subject: z.string(),
+  template: z.string(),
+  causationId: z.uuid().optional(),
+  orderId: z.string().optional(),
+  emailRecordId: z.string().optional(),
+  error: z.string(),
+  attempts: z.number().int().nonnegative(),
+  failedAt: isoDate,
+});
+
+// ---------------------------------------------------------------------------------------------
+// Catalog of event types and streams
+// ---------------------------------------------------------------------------------------------
+export const eventDataSchemas = {
+  'order.created': orderCreatedData,
+  'order.status_changed': orderStatusChangedData,
+  'order.quote_sent': orderQuoteSentData,
+  'order.info_requested': orderInfoRequestedData,
+  'order.email_requested': orderEmailRequestedData,
+  'payment.succeeded': paymentSucceededData,
+  'payment.failed': paymentFailedData,
+  'customer.verification_requested': customerVerificationRequestedData,
+  'support.message_created': supportMessageCreatedData,
+  'support.replied': supportRepliedData,
+  'campaign.send_requested': campaignSendRequestedData,
+  'ban.changed': banChangedData,
+  'alert.raised': alertRaisedData,
+  'gateway.request_logged': gatewayRequestLoggedData,
+  'email.sent': emailSentData,
+  'email.failed': emailFailedData,
+} as const;
+
+export type EventType = keyof typeof eventDataSchemas;
+export const eventTypes = Object.keys(eventDataSchemas) as EventType[];
+export const eventTypeSchema = z.enum(eventTypes as [EventType, ...EventType[]]);
+export type EventData<T extends EventType> = z.infer<(typeof eventDataSchemas)[T]>;
+
+/**
+ * JetStream streams, one per publishing domain. Subjects never overlap. `maxAgeDays` bounds storage;
+ * request logs are high-volume and kept shorter.
+ */
+export const eventStreams = {
+  ORDERS: { subjects: ['order.>'], maxAgeDays: 30 },
+  PAYMENTS: { subjects: ['payment.>'], maxAgeDays: 30 },
+  CUSTOMERS: { subjects: ['customer.>'], maxAgeDays: 7 },
+  SUPPORT: { subjects: ['support.>'], maxAgeDays: 30 },
+  MARKETING: { subjects: ['campaign.>'], maxAgeDays: 30 },
+  SECURITY: { subjects: ['ban.>', 'alert.>'], maxAgeDays: 30 },
+  GATEWAY: { subjects: ['gateway.>'], maxAgeDays: 3 },
+  EMAIL: { subjects: ['email.>'], maxAgeDays: 30 },
+} as const satisfies Record<string, { subjects: readonly string[]; maxAgeDays: number }>;
+export type StreamName = keyof typeof eventStreams;
+
+/** The stream that stores an event type (the stream whose `x.>` prefix matches the type). */
+export function streamForEventType(type: string): StreamName {
+  const prefix = type.split('.')[0];
+  for (const [name, def] of Object.entries(eventStreams)) {
+    if (def.subjects.some((s) => s === `${prefix}.>`)) return name as StreamName;
+  }
+  throw new Error(`No stream holds events of type "${type}"`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Envelope
+// ---------------------------------------------------------------------------------------------
+const envelopeBase = z.object({
+  id: z.uuid(),
+  type: eventTypeSchema,
+  occurredAt: isoDate,
+  source: eventSourceSchema,
+  data: z.unknown(),
+});
+
+/** Any event, data not yet checked against its type. */
+export const eventEnvelopeSchema = envelopeBase;
+export type AnyEventEnvelope = z.infer<typeof envelopeBase>;
+
+export type EventEnvelope<T extends EventType> = Omit<AnyEventEnvelope, 'type' | 'data'> & {
+  type: T;
+  data: EventData<T>;
+};
+
+/** The full schema of one event type: envelope with `type` fixed and `data` checked. */
+export function eventSchema<T extends EventType>(type: T) {
+  return envelopeBase.extend({ type: z.literal(type), data: eventDataSchemas[type] });
+}
+
+/** Parses an unknown message into a typed event; throws a ZodError naming the bad field. */
+export function parseEvent<T extends EventType>(type: T, value: unknown): EventEnvelope<T> {
+  return eventSchema(type).parse(value) as EventEnvelope<T>;
+}
+
+/** Builds a new event with a fresh id. Uses Web Crypto, so it runs in Node 20 and browsers alike. */
+export function createEvent<T extends EventType>(
+  type: T,
+  source: z.infer<typeof eventSourceSchema>,
+  data: EventData<T>,
+  now: Date = new Date(),
+): EventEnvelope<T> {
+  return parseEvent(type, { id: globalThis.crypto.randomUUID(), type, occurredAt: now.toISOString(), source, data });
+}

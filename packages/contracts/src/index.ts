@@ -1,0 +1,9 @@
+// @shop/contracts: zod schemas and inferred types shared by services, gateway and frontends.
+// Browser-safe: no Node imports anywhere in this package.
+export * from './catalog.js';
+export * from './address.js';
+export * from './rules.js';
+export * from './services.js';
+export * from './http.js';
+export * from './events.js';
+export * from './rpc.js';
