@@ -1,0 +1,291 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FRONTENDS, GATEWAY, SERVICES, type FrontendName } from './catalogue.js';
+import { ManagedChild, type ChildExit, type LogSink } from './children.js';
+import { gatewayEnv, serviceEnv, type CommonSettings } from './env.js';
+import { NatsServerMissingError, findNatsServer, startNatsServer } from './nats.js';
+import { PortAllocator } from './ports.js';
+import { ChildNotReadyError, probe, waitReady, type ReadinessRow } from './readiness.js';
+import { delay } from './children.js';
+
+/** The repository root, three levels above this file (deploy/local/src). */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export interface StackOptions {
+  /** Gateway port. Default: a free port; `npm start` passes PORT or 8080. */
+  port?: number;
+  /** Keeps mongo/ and nats/ here. Default: a temp dir removed by stop() (MongoDB then runs in memory). */
+  dataDir?: string;
+  /** What the gateway serves (FRONTENDS_DIR). Default `<repo>/frontends`. */
+  frontendsDir?: string;
+  /** No child output on stdout; the last lines are still kept and shown when a part fails. */
+  quiet?: boolean;
+  /** 'dev' also starts the three rspack dev servers with hot reload. */
+  mode?: 'start' | 'dev';
+  /** Use the contract's ports (4101..4107) where they are free, instead of free ports. */
+  defaultPorts?: boolean;
+  /** Base environment of the children. Default process.env. MONGO_URL / NATS_URL in it are used as is. */
+  env?: NodeJS.ProcessEnv;
+  /** NODE_ENV of the children. Default 'production' ('development' in dev mode). */
+  nodeEnv?: string;
+  /** Per part. Default 60 s. */
+  readyTimeoutMs?: number;
+  /** Where child lines go when not quiet. Default: prefixed lines on stdout. */
+  log?: LogSink;
+  /** Called when a part exits while the stack runs (never restarted). */
+  onCrash?: (name: string, exit: ChildExit, lastLines: string[]) => void;
+  repoRoot?: string;
+}
+
+export interface Stack {
+  /** The gateway, e.g. http://127.0.0.1:8080 */
+  url: string;
+  /** Each service's own base URL, by name. */
+  services: Record<string, string>;
+  /** Dev servers by app name (dev mode only). */
+  frontends: Partial<Record<FrontendName, string>>;
+  mongoUrl: string;
+  natsUrl: string;
+  /** Whether MongoDB and NATS were started here or given through MONGO_URL / NATS_URL. */
+  infrastructure: { mongo: 'embedded' | 'external'; nats: 'started' | 'external' };
+  readiness: ReadinessRow[];
+  /** Processes still running, for tests and diagnostics. */
+  children(): ManagedChild[];
+  /** Stops everything this stack started (process groups), waits for it, removes a temp data dir. */
+  stop(): Promise<void>;
+}
+
+/** Default dev-server ports; each app's rspack config reads PORT. */
+export const DEV_SERVER_PORTS: Record<FrontendName, number> = { shell: 3000, storefront: 3001, admin: 3002 };
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const startedAt = Date.now();
+  const repo = options.repoRoot ?? REPO_ROOT;
+  const parentEnv = options.env ?? process.env;
+  const mode = options.mode ?? 'start';
+  const timeoutMs = options.readyTimeoutMs ?? 60_000;
+  const frontendsDir = resolve(options.frontendsDir ?? join(repo, 'frontends'));
+  const ports = new PortAllocator();
+  const preferred = (port: number) => (options.defaultPorts ? port : undefined);
+  const log = options.quiet ? undefined : (options.log ?? (await defaultSink()));
+
+  const ownsDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ? resolve(options.dataDir) : mkdtempSync(join(tmpdir(), 'shop-stack-'));
+  mkdirSync(dataDir, { recursive: true });
+
+  const started: ManagedChild[] = [];
+  let stopMongo: (() => Promise<void>) | undefined;
+  let stopped = false;
+  // Last resort if the runner dies without stop(): children live in their own groups and would linger.
+  const killAllNow = () => started.forEach((child) => child.running && child.killNow());
+  process.on('exit', killAllNow);
+
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    // Outside in: the door first, then the services, then what they depend on.
+    const order = [
+      started.filter((child) => FRONTENDS.includes(child.name as FrontendName)),
+      started.filter((child) => child.name === GATEWAY.name),
+      started.filter((child) => SERVICES.some((service) => service.name === child.name)),
+      started.filter((child) => child.name === 'nats'),
+    ];
+    for (const group of order) await Promise.all(group.map((child) => child.stop()));
+    if (stopMongo) await stopMongo();
+    process.off('exit', killAllNow);
+    if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    // Both at once; whichever started is stopped again if the other fails.
+    const [mongoResult, natsResult] = await Promise.allSettled([
+      startMongo(parentEnv, ownsDataDir ? undefined : join(dataDir, 'mongo'), preferred(27017), ports),
+      startNats(parentEnv, join(dataDir, 'nats'), repo, ports, log, started),
+    ]);
+    if (mongoResult.status === 'fulfilled') stopMongo = mongoResult.value.stop;
+    if (mongoResult.status === 'rejected') throw mongoResult.reason;
+    if (natsResult.status === 'rejected') throw natsResult.reason;
+    const mongo = mongoResult.value;
+    const nats = natsResult.value;
+
+    const common: CommonSettings = {
+      mongoUrl: mongo.url,
+      natsUrl: nats.url,
+      nodeEnv: options.nodeEnv ?? (mode === 'dev' ? 'development' : 'production'),
+    };
+    const serviceUrls: Record<string, string> = {};
+    const servicePorts: Record<string, number> = {};
+    for (const service of SERVICES) {
+      servicePorts[service.name] = await ports.take(preferred(service.port));
+      serviceUrls[service.name] = `http://127.0.0.1:${servicePorts[service.name]}`;
+    }
+    const gatewayPort =
+      options.port === undefined || options.port === 0 ? await ports.take() : await ports.takeExactly(options.port, 'the gateway');
+    const url = `http://127.0.0.1:${gatewayPort}`;
+
+    const frontends: Partial<Record<FrontendName, string>> = {};
+    const devEnv: Record<string, string> = {};
+    if (mode === 'dev') {
+      for (const app of FRONTENDS) {
+        const port = await ports.take(DEV_SERVER_PORTS[app]);
+        frontends[app] = `http://127.0.0.1:${port}`;
+        devEnv[`${app.toUpperCase()}_DEV_URL`] = frontends[app]!;
+      }
+    }
+
+    const spawnCrashWatch = (child: ManagedChild) => {
+      started.push(child);
+      void child.exited.then((exit) => {
+        if (!child.isStopping && !stopped) options.onCrash?.(child.name, exit, child.recentLines());
+      });
+      return child;
+    };
+
+    const serviceChildren = SERVICES.map((service) =>
+      spawnCrashWatch(
+        new ManagedChild({
+          name: service.name,
+          command: process.execPath,
+          args: ['dist/main.js'],
+          cwd: join(repo, service.dir),
+          env: serviceEnv(parentEnv, common, servicePorts[service.name]),
+          log,
+        }),
+      ),
+    );
+    const gateway = spawnCrashWatch(
+      new ManagedChild({
+        name: GATEWAY.name,
+        command: process.execPath,
+        args: ['dist/main.js'],
+        cwd: join(repo, GATEWAY.dir),
+        env: gatewayEnv(parentEnv, common, gatewayPort, serviceUrls, frontendsDir, devEnv),
+        log,
+      }),
+    );
+
+    const readiness: ReadinessRow[] = [
+      { name: 'mongodb', url: redactUrl(mongo.url), status: 'ready', readyAfterMs: mongo.readyAfterMs, detail: mongo.kind },
+      { name: 'nats', url: nats.url, status: 'ready', readyAfterMs: nats.readyAfterMs, detail: nats.kind },
+    ];
+    const backendRows = await Promise.all([
+      ...serviceChildren.map((child) => waitReady(child, serviceUrls[child.name], { timeoutMs, startedAt })),
+      waitReady(gateway, url, { timeoutMs, startedAt }),
+    ]);
+    readiness.push(...backendRows);
+
+    if (mode === 'dev') {
+      const devChildren = FRONTENDS.map((app) =>
+        spawnCrashWatch(
+          new ManagedChild({
+            name: app,
+            command: process.execPath,
+            args: [npmCli(), 'run', 'dev', '-w', `frontends/${app}`],
+            cwd: repo,
+            env: {
+              ...serviceEnv(parentEnv, common, Number(new URL(frontends[app]!).port)),
+              ...devEnv,
+              GATEWAY_URL: url,
+            },
+            log,
+          }),
+        ),
+      );
+      const devRows = await Promise.all(
+        devChildren.map((child) => waitAnswering(child, frontends[child.name as FrontendName]!, timeoutMs * 2, startedAt)),
+      );
+      readiness.push(...devRows);
+    }
+
+    return {
+      url,
+      services: serviceUrls,
+      frontends,
+      mongoUrl: mongo.url,
+      natsUrl: nats.url,
+      infrastructure: { mongo: mongo.kind, nats: nats.kind },
+      readiness,
+      children: () => started.filter((child) => child.running),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function defaultSink(): Promise<LogSink> {
+  const { prefixedConsole } = await import('./logs.js');
+  return prefixedConsole(['nats', ...SERVICES.map((service) => service.name), GATEWAY.name, ...FRONTENDS]);
+}
+
+interface Infra {
+  url: string;
+  kind: 'embedded' | 'external' | 'started';
+  readyAfterMs: number;
+  stop?: () => Promise<void>;
+}
+
+/** MONGO_URL when set (a real MongoDB); else our embedded server as a one-member replica set. */
+async function startMongo(
+  env: NodeJS.ProcessEnv,
+  dbPath: string | undefined,
+  preferredPort: number | undefined,
+  ports: PortAllocator,
+): Promise<Infra & { kind: 'embedded' | 'external'; stop: () => Promise<void> }> {
+  const t0 = Date.now();
+  if (env.MONGO_URL) return { url: env.MONGO_URL, kind: 'external', readyAfterMs: 0, stop: async () => {} };
+  if (dbPath) mkdirSync(dbPath, { recursive: true });
+  const port = await ports.take(preferredPort);
+  // Loaded only when needed: with MONGO_URL set the embedded server is not part of the run at all.
+  const { startEmbeddedMongo } = await import('@shop/embedded-mongo');
+  const mongo = await startEmbeddedMongo({ port, dbPath, replSet: 'rs0' });
+  return { url: mongo.uri, kind: 'embedded', readyAfterMs: Date.now() - t0, stop: () => mongo.stop() };
+}
+
+/** NATS_URL when set; else nats-server -js from PATH on a free port (4222 is usually someone else's). */
+async function startNats(
+  env: NodeJS.ProcessEnv,
+  storeDir: string,
+  repo: string,
+  ports: PortAllocator,
+  log: LogSink | undefined,
+  started: ManagedChild[],
+): Promise<Infra & { kind: 'started' | 'external' }> {
+  const t0 = Date.now();
+  if (env.NATS_URL) return { url: env.NATS_URL, kind: 'external', readyAfterMs: 0 };
+  const binary = findNatsServer(env);
+  if (!binary) throw new NatsServerMissingError();
+  const port = await ports.take();
+  const nats = await startNatsServer({ binary, port, storeDir, cwd: repo, log });
+  started.push(nats.child);
+  return { url: nats.url, kind: 'started', readyAfterMs: Date.now() - t0 };
+}
+
+/** A dev server is up once it answers anything over HTTP. */
+async function waitAnswering(child: ManagedChild, base: string, timeoutMs: number, startedAt: number): Promise<ReadinessRow> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!child.running) throw new ChildNotReadyError(child.name, `${child.name} dev server exited before it answered`, child.recentLines());
+    if (await probe(base + '/')) return { name: child.name, url: base, status: 'ready', readyAfterMs: Date.now() - startedAt };
+    await delay(300);
+  }
+  throw new ChildNotReadyError(child.name, `${child.name} dev server did not answer on ${base}`, child.recentLines());
+}
+
+/** npm's own CLI script next to this node binary, so no shell and no npx are involved. */
+function npmCli(): string {
+  const candidates = [
+    process.env.npm_execpath,
+    join(dirname(process.execPath), '../lib/node_modules/npm/bin/npm-cli.js'),
+  ].filter((path): path is string => Boolean(path && path.endsWith('.js') && existsSync(path)));
+  if (!candidates.length) throw new Error('cannot find npm next to ' + process.execPath);
+  return candidates[0];
+}
+
+/** Hides a password in a connection string before it is printed. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:/@]+):([^@/]+)@/, '//$1:***@');
+}
