@@ -13,8 +13,8 @@ const runnerStartedAt = Date.now();
 function gatewayPort(): number {
   const raw = process.env.PORT ?? '8080';
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    console.error(`PORT must be a TCP port number (1-65535), got "${raw}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`PORT must be a TCP port number (0-65535, 0 picks a free one), got "${raw}"`);
     process.exit(2);
   }
   return port;

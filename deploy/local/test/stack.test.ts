@@ -1,0 +1,168 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { GATEWAY, SERVICES, serviceUrlVar } from '../src/catalogue.ts';
+import { delay, groupAlive } from '../src/children.ts';
+import { NATS_MISSING_MESSAGE, NatsServerMissingError, answersInfo } from '../src/nats.ts';
+import { ChildNotReadyError } from '../src/readiness.ts';
+import { REPO_ROOT, startStack } from '../src/stack.ts';
+
+/**
+ * The runner's contract with a part is "node <dir>/dist/main.js with this env, answer /readyz". These
+ * stand-in parts keep that contract and report what they were given, so the runner's own behaviour
+ * (env, ports, process groups, crash reports) is checked without depending on the real services.
+ */
+const STAND_IN = `
+const http = require('node:http');
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const grandchild = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+fs.writeFileSync('grandchild.pid', String(grandchild.pid));
+if (process.env.CRASH_BEFORE_READY === require('node:path').basename(process.cwd())) {
+  console.error('cannot reach the payment provider: giving up');
+  process.exit(4);
+}
+http.createServer((req, res) => {
+  res.setHeader('content-type', 'application/json');
+  if (req.url === '/readyz') return res.end(JSON.stringify({ status: 'ready' }));
+  if (req.url === '/env') return res.end(JSON.stringify(process.env));
+  if (req.url === '/crash') { res.end('{}'); setTimeout(() => process.exit(9), 10); return; }
+  res.statusCode = 404; res.end('{}');
+}).listen(Number(process.env.PORT), process.env.HOST, () => console.log(JSON.stringify({ level: 30, msg: 'listening on ' + process.env.PORT })));
+`;
+
+const repo = mkdtempSync(join(tmpdir(), 'shop-fake-repo-'));
+for (const part of [...SERVICES, GATEWAY]) {
+  mkdirSync(join(repo, part.dir, 'dist'), { recursive: true });
+  writeFileSync(join(repo, part.dir, 'dist/main.js'), STAND_IN.replace(/^/, ''));
+  writeFileSync(join(repo, part.dir, 'package.json'), '{"type":"commonjs"}');
+}
+afterAll(() => rmSync(repo, { recursive: true, force: true }));
+
+const baseEnv = { PATH: process.env.PATH ?? '', MONGO_URL: 'mongodb://127.0.0.1:27999/?replicaSet=rs0', STRIPE_SECRET_KEY: 'sk_test_abc' };
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('startStack', () => {
+  it('starts nats and every part on free ports with the contract env, then stops every process group', async () => {
+    const crashes: string[] = [];
+    const stack = await startStack({
+      repoRoot: repo,
+      env: baseEnv,
+      quiet: true,
+      frontendsDir: '/srv/shop-frontends',
+      onCrash: (name) => crashes.push(name),
+    });
+    try {
+      expect(stack.infrastructure).toEqual({ mongo: 'external', nats: 'started' });
+      expect(await answersInfo(Number(new URL(stack.natsUrl).port))).toBe(true);
+      expect(Object.keys(stack.services).sort()).toEqual(SERVICES.map((service) => service.name).sort());
+      expect(stack.readiness.map((row) => row.status)).toEqual(Array(2 + SERVICES.length + 1).fill('ready'));
+
+      const gatewayEnv = (await (await fetch(`${stack.url}/env`)).json()) as Record<string, string>;
+      expect(gatewayEnv.FRONTENDS_DIR).toBe('/srv/shop-frontends');
+      expect(gatewayEnv.NATS_URL).toBe(stack.natsUrl);
+      for (const [name, url] of Object.entries(stack.services)) expect(gatewayEnv[serviceUrlVar(name)]).toBe(url);
+
+      for (const [name, url] of Object.entries(stack.services)) {
+        const env = (await (await fetch(`${url}/env`)).json()) as Record<string, string>;
+        expect(env, name).toMatchObject({
+          MONGO_URL: baseEnv.MONGO_URL,
+          NATS_URL: stack.natsUrl,
+          HOST: '127.0.0.1',
+          PORT: new URL(url).port,
+          NODE_ENV: 'production',
+          STRIPE_SECRET_KEY: 'sk_test_abc',
+        });
+      }
+
+      // A part that dies while running is reported, not restarted.
+      await fetch(`${stack.services.email}/crash`);
+      for (let i = 0; i < 100 && !crashes.length; i++) await delay(50);
+      expect(crashes).toEqual(['email']);
+      expect(stack.children().map((child) => child.name)).not.toContain('email');
+    } finally {
+      const children = stack.children();
+      const grandchildren = [...SERVICES, GATEWAY].map((part) => Number(readFileSync(join(repo, part.dir, 'grandchild.pid'), 'utf8')));
+      await stack.stop();
+      for (const child of children) expect(groupAlive(child.pid!), child.name).toBe(false);
+      // The crashed email's grandchild was in the email group too; stop() reaches only running groups,
+      // so check the others.
+      for (const pid of grandchildren.filter((_, index) => index !== SERVICES.findIndex((s) => s.name === 'email'))) {
+        expect(alive(pid)).toBe(false);
+      }
+    }
+    expect(await fetch(stack.url + '/readyz').then(() => 'answered', () => 'closed')).toBe('closed');
+  });
+
+  it('fails with the last lines of a part that exits before it is ready, and leaves nothing running', async () => {
+    const before = new Set(readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)));
+    const error = await startStack({ repoRoot: repo, env: { ...baseEnv, CRASH_BEFORE_READY: 'payments' }, quiet: true }).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(ChildNotReadyError);
+    expect((error as Error).message).toMatch(/payments exited \(code 4/);
+    expect((error as Error).message).toContain('cannot reach the payment provider: giving up');
+    // Every process started for that stack (nats, parts, grandchildren) is gone again.
+    await delay(200);
+    const leftovers = readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry) && !before.has(entry))
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(repo) || readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('nats-server');
+        } catch {
+          return false;
+        }
+      });
+    expect(leftovers).toEqual([]);
+  });
+
+  it('says how to install nats-server when there is none', async () => {
+    const error = await startStack({
+      repoRoot: repo,
+      env: { ...baseEnv, NATS_SERVER_BIN: join(repo, 'no-nats-server-here') },
+      quiet: true,
+    }).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(NatsServerMissingError);
+    expect((error as Error).message).toBe('nats-server is not installed: apt-get install -y nats-server');
+  });
+
+  it('uses the NATS server at NATS_URL instead of starting one', async () => {
+    const stack = await startStack({ repoRoot: repo, env: { ...baseEnv, NATS_URL: 'nats://127.0.0.1:4999' }, quiet: true });
+    try {
+      expect(stack.infrastructure.nats).toBe('external');
+      expect(stack.natsUrl).toBe('nats://127.0.0.1:4999');
+      expect(stack.children().map((child) => child.name)).not.toContain('nats');
+    } finally {
+      await stack.stop();
+    }
+  });
+});
+
+describe('the runner command', () => {
+  it('prints the install hint and exits non-zero when nats-server is missing', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'deploy/local/src/cli.ts'), 'start'], {
+      cwd: REPO_ROOT,
+      env: { ...baseEnv, PORT: '0', NATS_SERVER_BIN: join(repo, 'no-nats-server-here') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(3);
+    expect(stderr).toContain(NATS_MISSING_MESSAGE);
+  });
+});
