@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FRONTENDS, GATEWAY, SERVICES, type FrontendName } from './catalogue.js';
 import { ManagedChild, type ChildExit, type LogSink } from './children.js';
-import { gatewayEnv, serviceEnv, type CommonSettings } from './env.js';
+import { gatewayEnv, inheritedEnv, serviceEnv, type CommonSettings } from './env.js';
 import { NatsServerMissingError, findNatsServer, startNatsServer } from './nats.js';
 import { PortAllocator } from './ports.js';
 import { ChildNotReadyError, probe, waitReady, type ReadinessRow } from './readiness.js';
@@ -57,7 +57,7 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-/** Default dev-server ports; each app's rspack config reads PORT. */
+/** Dev-server ports, as fixed in packages/ui/build/rspack-app.ts (devPorts). */
 export const DEV_SERVER_PORTS: Record<FrontendName, number> = { shell: 3000, storefront: 3001, admin: 3002 };
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -126,12 +126,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const url = `http://127.0.0.1:${gatewayPort}`;
 
     const frontends: Partial<Record<FrontendName, string>> = {};
-    const devEnv: Record<string, string> = {};
     if (mode === 'dev') {
+      // The ports are fixed in packages/ui/build/rspack-app.ts (the shell finds the remotes' dev manifests
+      // there), so they must be free; the shell's dev server proxies /api to GATEWAY_URL.
       for (const app of FRONTENDS) {
-        const port = await ports.take(DEV_SERVER_PORTS[app]);
-        frontends[app] = `http://127.0.0.1:${port}`;
-        devEnv[`${app.toUpperCase()}_DEV_URL`] = frontends[app]!;
+        const port = await ports.takeExactly(DEV_SERVER_PORTS[app], `the ${app} dev server`);
+        frontends[app] = `http://localhost:${port}`;
       }
     }
 
@@ -161,7 +161,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         command: process.execPath,
         args: ['dist/main.js'],
         cwd: join(repo, GATEWAY.dir),
-        env: gatewayEnv(parentEnv, common, gatewayPort, serviceUrls, frontendsDir, devEnv),
+        env: gatewayEnv(parentEnv, common, gatewayPort, serviceUrls, frontendsDir),
         log,
       }),
     );
@@ -184,11 +184,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             command: process.execPath,
             args: [npmCli(), 'run', 'dev', '-w', `frontends/${app}`],
             cwd: repo,
-            env: {
-              ...serviceEnv(parentEnv, common, Number(new URL(frontends[app]!).port)),
-              ...devEnv,
-              GATEWAY_URL: url,
-            },
+            env: { ...inheritedEnv(parentEnv), NODE_ENV: 'development', GATEWAY_URL: url },
             log,
           }),
         ),

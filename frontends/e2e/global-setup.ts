@@ -1,0 +1,48 @@
+// Starts one shop stack for all browser tests and hands its address to them:
+//   import { inject } from 'vitest'; const baseUrl = inject('baseUrl');
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { GATEWAY, REPO_ROOT, SERVICES, readinessTable, startStack, type Stack } from '@shop/local';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The gateway of the shared stack, e.g. http://127.0.0.1:39123 (no trailing slash). */
+    baseUrl: string;
+    /** Each service's own base URL, by name (orders, payments...), for checks that bypass the gateway. */
+    services: Record<string, string>;
+  }
+}
+
+/** What must have been built for the stack to serve: every service, the gateway, the three apps. */
+export function missingBuildOutputs(repo = REPO_ROOT): string[] {
+  const expected = [
+    ...[...SERVICES, GATEWAY].map((part) => join(part.dir, 'dist/main.js')),
+    'frontends/shell/dist/index.html',
+    'frontends/storefront/dist/mf-manifest.json',
+    'frontends/admin/dist/mf-manifest.json',
+  ];
+  return expected.filter((path) => !existsSync(join(repo, path)));
+}
+
+let stack: Stack | undefined;
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const missing = missingBuildOutputs();
+  if (missing.length) {
+    throw new Error(
+      `The browser tests need the built shop, and these are missing:\n  ${missing.join('\n  ')}\n` +
+        'run npm run build (or npm test, which builds first)',
+    );
+  }
+  const started = Date.now();
+  stack = await startStack({ quiet: !process.env.SHOP_E2E_LOGS });
+  if (process.env.SHOP_E2E_LOGS) console.log(readinessTable(stack.readiness));
+  console.log(`e2e: shop stack ready at ${stack.url} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  project.provide('baseUrl', stack.url);
+  project.provide('services', stack.services);
+  return async () => {
+    await stack?.stop();
+    stack = undefined;
+  };
+}
