@@ -1,0 +1,140 @@
+// The gateway's whole configuration, read from the environment in one place. Every variable is
+// read as a literal `process.env.NAME` so the Helm chart test can find them all.
+import { fileURLToPath } from 'node:url';
+import { defaultGatewayPort, defaultServicePorts } from '@shop/contracts';
+import type { ServiceName } from './routes.js';
+
+export interface GatewayConfig {
+  host: string;
+  port: number;
+  logLevel: string;
+  nodeEnv: string;
+  /** OTLP/HTTP endpoint for traces; unset: no export (trace ids still appear in logs). */
+  otlpEndpoint: string | undefined;
+  /** Base URL of each service (no trailing slash). */
+  services: Record<ServiceName, string>;
+  /** Folder holding `shell/dist`, `storefront/dist` and `admin/dist`. */
+  frontendsDir: string;
+  /** Fastify `trustProxy`: false, true, a hop count, or a list of addresses/CIDRs of trusted proxies. */
+  trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
+  rateLimit: { max: number; windowMs: number };
+  /** Largest request body for ordinary API calls, in bytes. */
+  bodyLimitBytes: number;
+  /** Largest request body for upload routes (multipart files), in bytes. */
+  uploadBodyLimitBytes: number;
+  upstreamTimeoutMs: number;
+  /** Timeout for routes known to be slow (AI image generation, uploads). */
+  slowUpstreamTimeoutMs: number;
+  healthTimeoutMs: number;
+  shutdownTimeoutMs: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+class ConfigError extends Error {}
+
+function integer(name: string, raw: string | undefined, fallback: number, min = 1): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new ConfigError(`${name} must be a whole number of at least ${min}, got "${raw}"`);
+  }
+  return value;
+}
+
+function url(name: string, raw: string | undefined, fallback: string): string {
+  const value = raw === undefined || raw.trim() === '' ? fallback : raw.trim();
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL such as ${fallback}, got "${value}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an http(s) URL such as ${fallback}, got "${value}"`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+function trustProxy(raw: string | undefined): GatewayConfig['trustProxy'] {
+  if (raw === undefined || raw.trim() === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) {
+    // A hop count: trust that many proxies in front of the gateway (e.g. 1 for an ingress).
+    const hops = Number(raw);
+    return (_address, hop) => hop < hops;
+  }
+  return raw.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevel(raw: string | undefined): string {
+  const value = raw?.trim() || 'info';
+  if (!LOG_LEVELS.includes(value)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return value;
+}
+
+const local = (service: ServiceName) => `http://127.0.0.1:${defaultServicePorts[service]}`;
+
+const defaultFrontendsDir = fileURLToPath(new URL('../../frontends', import.meta.url));
+
+/** Reads the configuration from the process environment; tests use `configFromEnv` with their own values. */
+export function loadConfig(): GatewayConfig {
+  const env: Env = {
+    HOST: process.env.HOST,
+    PORT: process.env.PORT,
+    LOG_LEVEL: process.env.LOG_LEVEL,
+    NODE_ENV: process.env.NODE_ENV,
+    OTEL_EXPORTER_OTLP_ENDPOINT: process.env.OTEL_EXPORTER_OTLP_ENDPOINT,
+    ORDERS_URL: process.env.ORDERS_URL,
+    PAYMENTS_URL: process.env.PAYMENTS_URL,
+    CUSTOMERS_URL: process.env.CUSTOMERS_URL,
+    SUPPORT_URL: process.env.SUPPORT_URL,
+    MARKETING_URL: process.env.MARKETING_URL,
+    SECURITY_URL: process.env.SECURITY_URL,
+    EMAIL_URL: process.env.EMAIL_URL,
+    FRONTENDS_DIR: process.env.FRONTENDS_DIR,
+    TRUST_PROXY: process.env.TRUST_PROXY,
+    RATE_LIMIT_MAX: process.env.RATE_LIMIT_MAX,
+    RATE_LIMIT_WINDOW_MS: process.env.RATE_LIMIT_WINDOW_MS,
+    BODY_LIMIT_BYTES: process.env.BODY_LIMIT_BYTES,
+    UPLOAD_BODY_LIMIT_BYTES: process.env.UPLOAD_BODY_LIMIT_BYTES,
+    UPSTREAM_TIMEOUT_MS: process.env.UPSTREAM_TIMEOUT_MS,
+    SLOW_UPSTREAM_TIMEOUT_MS: process.env.SLOW_UPSTREAM_TIMEOUT_MS,
+    HEALTH_TIMEOUT_MS: process.env.HEALTH_TIMEOUT_MS,
+    SHUTDOWN_TIMEOUT_MS: process.env.SHUTDOWN_TIMEOUT_MS,
+  };
+  return configFromEnv(env);
+}
+
+export function configFromEnv(env: Env): GatewayConfig {
+  return {
+    host: env.HOST?.trim() || '127.0.0.1',
+    port: integer('PORT', env.PORT, defaultGatewayPort, 0),
+    logLevel: logLevel(env.LOG_LEVEL),
+    nodeEnv: env.NODE_ENV?.trim() || 'development',
+    otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() ? url('OTEL_EXPORTER_OTLP_ENDPOINT', env.OTEL_EXPORTER_OTLP_ENDPOINT, 'http://127.0.0.1:4318') : undefined,
+    services: {
+      orders: url('ORDERS_URL', env.ORDERS_URL, local('orders')),
+      payments: url('PAYMENTS_URL', env.PAYMENTS_URL, local('payments')),
+      customers: url('CUSTOMERS_URL', env.CUSTOMERS_URL, local('customers')),
+      support: url('SUPPORT_URL', env.SUPPORT_URL, local('support')),
+      marketing: url('MARKETING_URL', env.MARKETING_URL, local('marketing')),
+      security: url('SECURITY_URL', env.SECURITY_URL, local('security')),
+      email: url('EMAIL_URL', env.EMAIL_URL, local('email')),
+    },
+    frontendsDir: env.FRONTENDS_DIR?.trim() || defaultFrontendsDir,
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    rateLimit: {
+      max: integer('RATE_LIMIT_MAX', env.RATE_LIMIT_MAX, 300),
+      windowMs: integer('RATE_LIMIT_WINDOW_MS', env.RATE_LIMIT_WINDOW_MS, 60_000),
+    },
+    bodyLimitBytes: integer('BODY_LIMIT_BYTES', env.BODY_LIMIT_BYTES, 1024 * 1024),
+    uploadBodyLimitBytes: integer('UPLOAD_BODY_LIMIT_BYTES', env.UPLOAD_BODY_LIMIT_BYTES, 60 * 1024 * 1024),
+    upstreamTimeoutMs: integer('UPSTREAM_TIMEOUT_MS', env.UPSTREAM_TIMEOUT_MS, 15_000),
+    slowUpstreamTimeoutMs: integer('SLOW_UPSTREAM_TIMEOUT_MS', env.SLOW_UPSTREAM_TIMEOUT_MS, 120_000),
+    healthTimeoutMs: integer('HEALTH_TIMEOUT_MS', env.HEALTH_TIMEOUT_MS, 1_500),
+    shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000),
+  };
+}

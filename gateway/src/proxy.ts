@@ -1,0 +1,85 @@
+// Forwards every row of the routing table to its service with @fastify/http-proxy. Bodies are
+// streamed through untouched (multipart uploads and the Stripe webhook's signed raw body arrive
+// byte for byte), within the route's size limit and the route's timeout.
+import { Transform, type TransformCallback } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import httpProxy from '@fastify/http-proxy';
+import type { GatewayConfig } from './config.js';
+import { bodyTooLarge, GatewayError, upstreamFailure } from './errors.js';
+import { ROUTES, type RouteRow } from './routes.js';
+
+/** Per-route settings the gateway's hooks read from `request.routeOptions.config`. */
+export interface ProxyRouteConfig {
+  service: string;
+  bodyLimitBytes: number;
+}
+
+export function bodyLimitFor(row: RouteRow, config: GatewayConfig): number {
+  return row.body === 'upload' ? config.uploadBodyLimitBytes : config.bodyLimitBytes;
+}
+
+/** Counts bytes of a chunked body (no Content-Length) and stops it at the route's limit. */
+class BodyLimit extends Transform {
+  private seen = 0;
+  constructor(private readonly limitBytes: number) {
+    super();
+  }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    this.seen += chunk.length;
+    if (this.seen > this.limitBytes) done(bodyTooLarge(this.limitBytes));
+    else done(null, chunk);
+  }
+}
+
+function routeConfig(request: FastifyRequest): Partial<ProxyRouteConfig> {
+  return (request.routeOptions.config ?? {}) as Partial<ProxyRouteConfig>;
+}
+
+export async function registerServiceProxies(app: FastifyInstance, config: GatewayConfig): Promise<void> {
+  // Refuse an oversized body before a single byte reaches a service.
+  app.addHook('onRequest', async (request) => {
+    const limit = routeConfig(request).bodyLimitBytes;
+    if (!limit) return;
+    const declared = Number(request.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) throw bodyTooLarge(limit);
+  });
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    const limit = routeConfig(request).bodyLimitBytes;
+    if (!limit || request.headers['content-length'] !== undefined) return payload;
+    return payload.pipe(new BodyLimit(limit));
+  });
+
+  for (const row of ROUTES) {
+    const timeout = row.timeout === 'slow' ? config.slowUpstreamTimeoutMs : config.upstreamTimeoutMs;
+    const routeSettings: ProxyRouteConfig = { service: row.service, bodyLimitBytes: bodyLimitFor(row, config) };
+    await app.register(httpProxy, {
+      upstream: config.services[row.service],
+      prefix: row.prefix,
+      rewritePrefix: row.prefix,
+      config: routeSettings,
+      undici: {
+        connect: { timeout: Math.min(timeout, 5_000) },
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      },
+      replyOptions: {
+        rewriteRequestHeaders: (request, headers) => ({
+          ...headers,
+          'x-request-id': request.id,
+          // The gateway decides who the client is (honouring TRUST_PROXY); a client cannot
+          // claim another address by sending these headers itself.
+          'x-forwarded-for': request.ip,
+          'x-forwarded-proto': request.protocol,
+          'x-forwarded-host': request.host,
+        }),
+        onError: (reply, { error }) => {
+          const failure = upstreamFailure(row.service, error);
+          if (!(failure instanceof GatewayError) || failure.statusCode >= 500) {
+            reply.request.log.warn({ err: error, service: row.service }, 'service call failed');
+          }
+          reply.send(failure);
+        },
+      },
+    });
+  }
+}

@@ -1,0 +1,60 @@
+// Security headers and rate limiting for everything the gateway answers.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type { GatewayConfig } from './config.js';
+import { GatewayError } from './errors.js';
+
+/**
+ * The shell and its remotes all load from this origin, as files (no inline scripts). Styles may be
+ * inline because components set style attributes; images may be data:/blob: URLs (previews of
+ * uploads and generated designs).
+ */
+export const CONTENT_SECURITY_POLICY = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  scriptSrcAttr: ["'none'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  // Not forced: local runs are plain http on 127.0.0.1, where upgrading would break every request.
+  upgradeInsecureRequests: null,
+};
+
+function minutes(ms: number): string {
+  if (ms % 60_000 === 0) return ms === 60_000 ? 'minute' : `${ms / 60_000} minutes`;
+  return `${Math.round(ms / 1000)} seconds`;
+}
+
+/** Rate limits apply to the API. Health checks and static files (cheap, cacheable) are exempt. */
+function exempt(request: FastifyRequest): boolean {
+  const path = request.url.split('?', 1)[0]!;
+  return !path.startsWith('/api/') || path === '/api/health';
+}
+
+export async function registerSecurity(app: FastifyInstance, config: GatewayConfig): Promise<void> {
+  await app.register(helmet, {
+    global: true,
+    contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
+  });
+
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rateLimit.max,
+    timeWindow: config.rateLimit.windowMs,
+    allowList: (request) => exempt(request),
+    errorResponseBuilder: (_request, context) => {
+      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+      return new GatewayError(
+        429,
+        'RATE_LIMITED',
+        `Too many requests from your address: the limit is ${context.max} per ${minutes(config.rateLimit.windowMs)}. Please wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`,
+      );
+    },
+  });
+}

@@ -1,0 +1,135 @@
+// Real HTTP servers standing in for the services, and a gateway started against them.
+import { createHash } from 'node:crypto';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { buildApp, type BuildOptions } from '../src/app.js';
+import { configFromEnv, type GatewayConfig } from '../src/config.js';
+import { SERVICE_NAMES, type ServiceName } from '../src/routes.js';
+
+export interface SeenRequest {
+  service: string;
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+export interface Upstream {
+  name: string;
+  url: string;
+  seen: SeenRequest[];
+  /** What /readyz answers; change it per test. */
+  readiness: { status: number; body: unknown; delayMs?: number };
+  openapi: unknown;
+  close(): Promise<void>;
+}
+
+const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+export { sha };
+
+/** A tiny service: records every request (with its raw body) and echoes what it saw. */
+export async function startUpstream(name: string): Promise<Upstream> {
+  const app: FastifyInstance = Fastify({ logger: false });
+  const state: Upstream = {
+    name,
+    url: '',
+    seen: [],
+    readiness: { status: 200, body: { status: 'ready', checks: { mongo: 'up', nats: 'up' } } },
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: `${name} service`, version: '0.1.0' },
+      servers: [{ url: `http://127.0.0.1:41xx` }],
+      paths: {
+        [`/api/${name}/_service`]: { get: { summary: `Who answers for ${name}` } },
+        '/healthz': { get: { summary: 'alive' } },
+        '/openapi.json': { get: { summary: 'this document' } },
+      },
+    },
+    close: async () => {
+      await app.close();
+    },
+  };
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 200 * 1024 * 1024 }, (_req, body, done) => done(null, body));
+
+  app.get('/readyz', async (_req, reply) => {
+    if (state.readiness.delayMs) await new Promise((r) => setTimeout(r, state.readiness.delayMs));
+    return reply.code(state.readiness.status).send(state.readiness.body);
+  });
+  app.get('/openapi.json', async () => state.openapi);
+  app.all('/*', async (request, reply) => {
+    const path = request.url.split('?', 1)[0]!;
+    if (path.endsWith('/slow')) await new Promise((r) => setTimeout(r, 3_000));
+    if (path.endsWith('/hang-up')) {
+      request.raw.socket.destroy();
+      return reply;
+    }
+    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    state.seen.push({ service: name, method: request.method, url: request.url, headers: request.headers, body });
+    return { service: name, method: request.method, url: request.url, bodySha256: sha(body), bodyLength: body.length, headers: request.headers };
+  });
+  state.url = await app.listen({ host: '127.0.0.1', port: 0 });
+  return state;
+}
+
+/** A loopback address where nothing listens (connection refused). */
+export async function deadUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+export interface Stack {
+  gateway: FastifyInstance;
+  url: string;
+  config: GatewayConfig;
+  upstreams: Record<ServiceName, Upstream>;
+  close(): Promise<void>;
+}
+
+/** Seven upstreams and a gateway in front of them. `env` overrides the gateway's settings. */
+export async function startStack(env: Record<string, string> = {}, options: BuildOptions = { logger: false }): Promise<Stack> {
+  const upstreams = Object.fromEntries(
+    await Promise.all(SERVICE_NAMES.map(async (name) => [name, await startUpstream(name)] as const)),
+  ) as Record<ServiceName, Upstream>;
+  const config = configFromEnv({
+    ORDERS_URL: upstreams.orders.url,
+    PAYMENTS_URL: upstreams.payments.url,
+    CUSTOMERS_URL: upstreams.customers.url,
+    SUPPORT_URL: upstreams.support.url,
+    MARKETING_URL: upstreams.marketing.url,
+    SECURITY_URL: upstreams.security.url,
+    EMAIL_URL: upstreams.email.url,
+    FRONTENDS_DIR: join(tmpdir(), 'shop-gateway-no-frontends'),
+    RATE_LIMIT_MAX: '10000',
+    ...env,
+  });
+  const gateway = await buildApp(config, options);
+  const url = await gateway.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    gateway,
+    url,
+    config,
+    upstreams,
+    close: async () => {
+      await gateway.close();
+      await Promise.all(Object.values(upstreams).map((u) => u.close()));
+    },
+  };
+}
+
+/** A frontends folder laid out like a build: files given as relative path -> content. */
+export async function makeFrontends(files: Record<string, string>): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'shop-frontends-'));
+  for (const [path, content] of Object.entries(files)) {
+    const full = join(dir, path);
+    await mkdir(join(full, '..'), { recursive: true });
+    await writeFile(full, content);
+  }
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}

@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES, routeForPath } from '../src/routes.js';
+import { sha, startStack, type Stack } from './helpers.js';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+function lastSeen(service: keyof Stack['upstreams']) {
+  return stack.upstreams[service].seen.at(-1);
+}
+
+describe('routing table', () => {
+  // The architecture's "Who owns what" table, written out once more on purpose: a change to
+  // routes.ts that breaks the contract must fail here.
+  const expected: Array<[string, string]> = [
+    ['/api/orders', 'orders'],
+    ['/api/orders/track', 'orders'],
+    ['/api/orders/history', 'orders'],
+    ['/api/orders/6650f0c2a1b2c3d4e5f60718/status', 'orders'],
+    ['/api/upload', 'orders'],
+    ['/api/ai/generate-design', 'orders'],
+    ['/api/payments/create-intent', 'payments'],
+    ['/api/payments/webhook', 'payments'],
+    ['/api/config/business', 'payments'],
+    ['/api/customers', 'customers'],
+    ['/api/customers/lookup', 'customers'],
+    ['/api/customers/verify', 'customers'],
+    ['/api/support', 'support'],
+    ['/api/support/abc/responses', 'support'],
+    ['/api/config/contact', 'support'],
+    ['/api/config/contact/public', 'support'],
+    ['/api/returns', 'support'],
+    ['/api/marketing/discounts', 'marketing'],
+    ['/api/content', 'marketing'],
+    ['/api/content/reset', 'marketing'],
+    ['/api/auth/login', 'security'],
+    ['/api/auth/me', 'security'],
+    ['/api/security/banned-ips', 'security'],
+    ['/api/email/queue/stats', 'email'],
+    ['/api/admin/settings', 'email'],
+    ['/api/debug/env', 'email'],
+  ];
+
+  it('every row of the table has a path in this test', () => {
+    for (const row of ROUTES) {
+      expect(expected.some(([path]) => path === row.prefix || path.startsWith(`${row.prefix}/`)), row.prefix).toBe(true);
+    }
+  });
+
+  it.each(expected)('POST %s reaches %s with path, query and body intact', async (path, service) => {
+    expect(routeForPath(path)?.service).toBe(service);
+    const body = JSON.stringify({ note: 'keep  this   spacing', unicode: 'Médaille ★', n: 1.50 });
+    const res = await fetch(`${stack.url}${path}?page=2&q=a%20b`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    expect(res.status).toBe(200);
+    const echo = (await res.json()) as { service: string; url: string; bodySha256: string };
+    expect(echo.service).toBe(service);
+    expect(echo.url).toBe(`${path}?page=2&q=a%20b`);
+    expect(echo.bodySha256).toBe(sha(Buffer.from(body)));
+  });
+
+  it('GET, PATCH and DELETE are forwarded with their method', async () => {
+    for (const method of ['GET', 'PATCH', 'DELETE']) {
+      const res = await fetch(`${stack.url}/api/orders/42`, { method });
+      expect(res.status).toBe(200);
+      expect(lastSeen('orders')).toMatchObject({ method, url: '/api/orders/42' });
+    }
+  });
+
+  it('a multipart upload arrives byte for byte, boundary included', async () => {
+    const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe, 0x80, 0x0d, 0x0a]);
+    const form = new FormData();
+    form.append('files', new Blob([bytes], { type: 'image/png' }), 'coin.png');
+    form.append('files', new Blob(['%PDF-1.7\n'], { type: 'application/pdf' }), 'proof.pdf');
+    const request = new Request(`${stack.url}/api/upload`, { method: 'POST', body: form });
+    const sent = Buffer.from(await request.clone().arrayBuffer());
+    const res = await fetch(request);
+    expect(res.status).toBe(200);
+    const seen = lastSeen('orders')!;
+    expect(seen.url).toBe('/api/upload');
+    expect(seen.headers['content-type']).toBe(request.headers.get('content-type'));
+    expect(seen.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    expect(seen.body.equals(sent)).toBe(true);
+    expect(seen.body.includes(bytes)).toBe(true);
+  });
+
+  it('the Stripe webhook body and signature header arrive unchanged (signatures stay verifiable)', async () => {
+    const raw = '{\n  "id": "evt_1",\n  "type": "payment_intent.succeeded"   }\n';
+    const signature = 't=1700000000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd';
+    const res = await fetch(`${stack.url}/api/payments/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      body: raw,
+    });
+    expect(res.status).toBe(200);
+    const seen = lastSeen('payments')!;
+    expect(seen.body.toString('utf8')).toBe(raw);
+    expect(seen.headers['stripe-signature']).toBe(signature);
+  });
+
+  it('cookies and the client address reach the service; a forged x-forwarded-for does not', async () => {
+    await fetch(`${stack.url}/api/auth/me`, { headers: { cookie: 'shop_session=abc', 'x-forwarded-for': '203.0.113.9' } });
+    const seen = lastSeen('security')!;
+    expect(seen.headers.cookie).toBe('shop_session=abc');
+    expect(seen.headers['x-forwarded-for']).toBe('127.0.0.1');
+    expect(seen.headers['x-forwarded-proto']).toBe('http');
+  });
+
+  it('unknown /api paths get a 404 envelope and reach no service', async () => {
+    const before = Object.values(stack.upstreams).reduce((n, u) => n + u.seen.length, 0);
+    for (const path of ['/api/nothing', '/api/ordersX', '/api/config/other', '/api/health/nope', '/api']) {
+      const res = await fetch(`${stack.url}${path}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+      expect(res.status, path).toBe(404);
+      const body = (await res.json()) as Record<string, unknown>;
+      expect(body).toMatchObject({ code: 'NOT_FOUND' });
+      expect(body.error).toContain(path);
+      expect(body.requestId).toBe(res.headers.get('x-request-id'));
+    }
+    const after = Object.values(stack.upstreams).reduce((n, u) => n + u.seen.length, 0);
+    expect(after).toBe(before);
+  });
+});
+
+describe('request ids', () => {
+  it('makes one when the caller sends none, passes it upstream and returns it', async () => {
+    const res = await fetch(`${stack.url}/api/content`);
+    const id = res.headers.get('x-request-id');
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(lastSeen('marketing')!.headers['x-request-id']).toBe(id);
+  });
+
+  it("honours the caller's id", async () => {
+    const res = await fetch(`${stack.url}/api/content`, { headers: { 'x-request-id': 'ingress-1234.abc' } });
+    expect(res.headers.get('x-request-id')).toBe('ingress-1234.abc');
+    expect(lastSeen('marketing')!.headers['x-request-id']).toBe('ingress-1234.abc');
+  });
+
+  it('replaces an id that is not a plain token', async () => {
+    const res = await fetch(`${stack.url}/api/content`, { headers: { 'x-request-id': 'bad id <script>' } });
+    const id = res.headers.get('x-request-id');
+    expect(id).not.toBe('bad id <script>');
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
