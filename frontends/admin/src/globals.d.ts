@@ -1,0 +1,2 @@
+declare const __SHOP_DEV__: boolean;
+declare module '*.css';

@@ -1,0 +1,4 @@
+// The admin area is a Module Federation remote: the shell loads its AdminApp through remoteEntry.js /
+// mf-manifest.json (see rspack.config.ts `exposes`). This entry exists because rspack needs one; it
+// does nothing on its own.
+export {};

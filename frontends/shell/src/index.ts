@@ -1,0 +1,3 @@
+// Module Federation needs an async boundary: shared modules (React, the router) are negotiated with the
+// remotes before any of them is evaluated.
+import('./bootstrap.js');

@@ -1,0 +1,73 @@
+// The route table of the storefront spec (section 2), owned by the shell. Screens come from the
+// remotes; the shell itself draws the layout, the redirects, the 404 and the error screen.
+import { replace, type RouteObject } from 'react-router';
+import { Spinner } from '@shop/ui';
+import { AppLayout } from './layout/AppLayout.js';
+import { RemoteView } from './RemoteView.js';
+import { ErrorScreen } from './screens/ErrorScreen.js';
+import { NotFound } from './screens/NotFound.js';
+
+/** Case and hyphen variants of the product routes, redirected (history replace) to the canonical path. */
+export const productRedirects: Record<string, string> = {
+  '/ArmyPatches': '/army-patches',
+  '/Army-Patches': '/army-patches',
+  '/NavyCoins': '/navy-coins',
+  '/Navy-Coins': '/navy-coins',
+  '/AirForcePatches': '/airforce-patches',
+  '/AirForce-Patches': '/airforce-patches',
+  '/Air-Force-Patches': '/airforce-patches',
+};
+
+function Redirecting() {
+  return (
+    <div className="flex flex-1 items-center justify-center py-24">
+      <Spinner label="Redirecting" />
+    </div>
+  );
+}
+
+export function createRoutes(): RouteObject[] {
+  return [
+    {
+      id: 'root',
+      element: <AppLayout />,
+      // Last resort if the layout itself fails: the error screen still gets the header and footer.
+      errorElement: (
+        <AppLayout>
+          <ErrorScreen />
+        </AppLayout>
+      ),
+      children: [
+        {
+          // Route errors render inside the layout, so the header and navigation stay usable.
+          id: 'pages',
+          errorElement: <ErrorScreen />,
+          children: [
+            { index: true, element: <RemoteView module="storefront/Home" /> },
+            { path: 'track', caseSensitive: true, element: <RemoteView module="storefront/Track" /> },
+            // The admin remote owns everything below /admin (its own nested routes).
+            { path: 'admin/*', caseSensitive: true, element: <RemoteView module="admin/AdminApp" /> },
+            { path: 'army-patches', caseSensitive: true, element: <RemoteView module="storefront/BranchPage" props={{ branch: 'army' }} /> },
+            { path: 'navy-coins', caseSensitive: true, element: <RemoteView module="storefront/BranchPage" props={{ branch: 'navy' }} /> },
+            {
+              path: 'airforce-patches',
+              caseSensitive: true,
+              element: <RemoteView module="storefront/BranchPage" props={{ branch: 'airforce' }} />,
+            },
+            ...Object.entries(productRedirects).map(
+              ([from, to]): RouteObject => ({
+                path: from,
+                // Route paths match case-insensitively by default; /Army-Patches must not be taken for
+                // /army-patches (it redirects) and /ARMY-PATCHES is not a known variant (404).
+                caseSensitive: true,
+                loader: () => replace(to),
+                HydrateFallback: Redirecting,
+              }),
+            ),
+            { path: '*', element: <NotFound /> },
+          ],
+        },
+      ],
+    },
+  ];
+}
