@@ -1,0 +1,71 @@
+// @shop/embedded-mongo: a MongoDB server in TypeScript that mongoose, the official driver and mongosh
+// connect to with a plain mongodb:// URI. In memory by default; durable with a dbPath.
+import { createEngine } from './engine/index.js';
+import { openJournal } from './durability/index.js';
+import { WireServer, formatHostPort } from './server/server.js';
+
+export interface EmbeddedMongoOptions {
+  /** TCP port; 0 (the default) picks a free one. */
+  port?: number;
+  /** Interface to listen on (default 127.0.0.1). */
+  host?: string;
+  /** Data directory for the journal and snapshots; without it the data lives in memory only. */
+  dbPath?: string;
+  /** Replica set name: answers as a one-member replica set primary, which enables transactions. */
+  replSet?: string;
+  /** Receives the server's log lines (listening, closed connections after protocol errors...). */
+  log?: (line: string) => void;
+  /** Shown by getCmdLineOpts (the CLI passes its own argv). */
+  argv?: string[];
+}
+
+export interface EmbeddedMongo {
+  /** Connection string, e.g. `mongodb://127.0.0.1:27017/?replicaSet=rs0`. */
+  uri: string;
+  port: number;
+  host: string;
+  /** Closes every connection, aborts open transactions, stops the engine and closes the journal. */
+  stop(): Promise<void>;
+}
+
+export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
+  const host = options.host ?? '127.0.0.1';
+  if (options.replSet !== undefined && !/^[A-Za-z0-9_-]+$/.test(options.replSet)) {
+    throw new Error(`invalid replica set name '${options.replSet}': use letters, digits, '-' and '_'`);
+  }
+  const durable = options.dbPath ? await openJournal(options.dbPath) : undefined;
+  const engine = createEngine(durable ? { journal: durable.journal, replay: durable.replay } : {});
+  const server = new WireServer(engine, {
+    host,
+    port: options.port ?? 0,
+    replSet: options.replSet,
+    dbPath: options.dbPath,
+    argv: options.argv,
+    log: options.log,
+  });
+  let port: number;
+  try {
+    port = await server.listen();
+  } catch (error) {
+    await engine.stop();
+    throw error;
+  }
+  const address = formatHostPort(host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host, port);
+  const uri = options.replSet ? `mongodb://${address}/?replicaSet=${options.replSet}` : `mongodb://${address}/?directConnection=true`;
+  let stopping: Promise<void> | undefined;
+  return {
+    uri,
+    port,
+    host,
+    stop: () => {
+      stopping ??= (async () => {
+        await server.close();
+        await engine.stop();
+      })();
+      return stopping;
+    },
+  };
+}
+
+export { WireServer } from './server/server.js';
+export type { WireServerOptions } from './server/server.js';
