@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { cacheControlFor } from '../src/frontends.js';
+import { makeFrontends, startStack, type Stack } from './helpers.js';
+
+const SHELL_HTML = '<!doctype html><html><head><script defer src="/main.0a1b2c3d4e5f6a7b.js"></script></head><body><div id="root"></div></body></html>';
+
+let stack: Stack;
+let frontends: Awaited<ReturnType<typeof makeFrontends>>;
+beforeAll(async () => {
+  // The admin remote is deliberately absent: its build failed or was never run.
+  frontends = await makeFrontends({
+    'shell/dist/index.html': SHELL_HTML,
+    'shell/dist/main.0a1b2c3d4e5f6a7b.js': 'console.log("shell")',
+    'shell/dist/favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    'storefront/dist/mf-manifest.json': '{"id":"storefront"}',
+    'storefront/dist/remoteEntry.js': 'var storefront;',
+    'storefront/dist/static/js/async/412.9f8e7d6c.js': 'chunk',
+  });
+  stack = await startStack({ FRONTENDS_DIR: frontends.dir });
+});
+afterAll(async () => {
+  await stack?.close();
+  await frontends?.remove();
+});
+
+const page = (path: string) => fetch(`${stack.url}${path}`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+
+describe('serving the built frontends', () => {
+  it("serves the shell's index.html at / without long caching", async () => {
+    const res = await page('/');
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(SHELL_HTML);
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+
+  it('serves hashed assets as immutable for a year, unhashed ones revalidated', async () => {
+    const hashed = await fetch(`${stack.url}/main.0a1b2c3d4e5f6a7b.js`);
+    expect(hashed.status).toBe(200);
+    expect(hashed.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const plain = await fetch(`${stack.url}/favicon.svg`);
+    expect(plain.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it("serves a remote's manifest fresh and cross-origin readable, its chunks immutable", async () => {
+    const manifest = await fetch(`${stack.url}/remotes/storefront/mf-manifest.json`);
+    expect(manifest.status).toBe(200);
+    expect(await manifest.json()).toEqual({ id: 'storefront' });
+    expect(manifest.headers.get('cache-control')).toBe('no-cache');
+    expect(manifest.headers.get('access-control-allow-origin')).toBe('*');
+    const entry = await fetch(`${stack.url}/remotes/storefront/remoteEntry.js`);
+    expect(entry.headers.get('cache-control')).toBe('no-cache');
+    const chunk = await fetch(`${stack.url}/remotes/storefront/static/js/async/412.9f8e7d6c.js`);
+    expect(chunk.status).toBe(200);
+    expect(chunk.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it("answers 404 for a missing remote's files while the shell keeps working", async () => {
+    const manifest = await fetch(`${stack.url}/remotes/admin/mf-manifest.json`);
+    expect(manifest.status).toBe(404);
+    const admin = await page('/admin');
+    expect(admin.status).toBe(200);
+    expect(await admin.text()).toBe(SHELL_HTML);
+  });
+
+  it("falls back to the shell's index.html for page addresses (the shell's router decides)", async () => {
+    for (const path of ['/track', '/order/pay/6650f0c2a1b2c3d4e5f60718', '/Army-Patches', '/no/such/page?x=1']) {
+      const res = await page(path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type')).toContain('text/html');
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(await res.text()).toBe(SHELL_HTML);
+    }
+  });
+
+  it('does not fall back for files, non-HTML requests, API paths or writes', async () => {
+    expect((await page('/missing.js')).status).toBe(404);
+    expect((await fetch(`${stack.url}/track`, { headers: { accept: 'application/json' } })).status).toBe(404);
+    expect((await page('/remotes/storefront/nothing')).status).toBe(404);
+    const api = await page('/api/nothing');
+    expect(api.status).toBe(404);
+    expect(await api.json()).toMatchObject({ code: 'NOT_FOUND' });
+    expect((await fetch(`${stack.url}/track`, { method: 'POST', headers: { accept: 'text/html' } })).status).toBe(404);
+  });
+
+  it('says clearly when the shell has not been built', async () => {
+    const bare = await startStack({ FRONTENDS_DIR: join(tmpdir(), 'shop-frontends-never-built') });
+    try {
+      const missing = await fetch(`${bare.url}/`, { headers: { accept: 'text/html' } });
+      expect(missing.status).toBe(503);
+      expect(await missing.json()).toMatchObject({ code: 'FRONTEND_NOT_BUILT', error: expect.stringContaining('npm run build') });
+      expect((await fetch(`${bare.url}/api/health`)).status).toBe(200);
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
+describe('cacheControlFor', () => {
+  it.each([
+    ['index.html', 'no-cache'],
+    ['mf-manifest.json', 'no-cache'],
+    ['remoteEntry.js', 'no-cache'],
+    ['main.0a1b2c3d.js', 'public, max-age=31536000, immutable'],
+    ['static/css/app.deadbeefcafe.css', 'public, max-age=31536000, immutable'],
+    ['vendors-react.12345678.js.map', 'public, max-age=31536000, immutable'],
+    ['412.js', 'no-cache'],
+    ['logo.png', 'no-cache'],
+  ])('%s -> %s', (file, expected) => {
+    expect(cacheControlFor(file)).toBe(expected);
+  });
+});

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from './helpers.js';
+
+describe('security headers', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('sends a CSP that allows only same-origin scripts, and the usual hardening headers', async () => {
+    const res = await fetch(`${stack.url}/api/docs`);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    const directives = Object.fromEntries(csp.split(';').map((d) => { const [k, ...v] = d.trim().split(' '); return [k, v.join(' ')]; }));
+    expect(directives['default-src']).toBe("'self'");
+    expect(directives['script-src']).toBe("'self'");
+    expect(directives['script-src-attr']).toBe("'none'");
+    expect(directives['object-src']).toBe("'none'");
+    expect(directives['frame-ancestors']).toBe("'none'");
+    expect(directives['connect-src']).toBe("'self'");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
+    expect(res.headers.get('x-powered-by')).toBeNull();
+  });
+
+  it('also sends them on answers proxied from a service', async () => {
+    const res = await fetch(`${stack.url}/api/orders/track`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
+
+describe('rate limiting', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000' });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('answers 429 in the envelope after the per-address limit, with Retry-After', async () => {
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 4; i++) {
+      last = await fetch(`${stack.url}/api/content`);
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const body = (await last!.json()) as { error: string; code: string; requestId: string };
+    expect(body.code).toBe('RATE_LIMITED');
+    expect(body.error).toMatch(/^Too many requests from your address: the limit is 3 per minute\. Please wait \d+ seconds? and try again\.$/);
+    expect(body.requestId).toBe(last!.headers.get('x-request-id'));
+    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('never limits the health check, the probes or the pages', async () => {
+    for (let i = 0; i < 6; i++) {
+      expect((await fetch(`${stack.url}/api/health`)).status).toBe(200);
+      expect((await fetch(`${stack.url}/healthz`)).status).toBe(200);
+      expect((await fetch(`${stack.url}/track`, { headers: { accept: 'text/html' } })).status).not.toBe(429);
+    }
+  });
+
+  it('counts each client address on its own (behind a trusted proxy)', async () => {
+    const proxied = await startStack({ RATE_LIMIT_MAX: '2', TRUST_PROXY: '1' });
+    try {
+      const from = (ip: string) => fetch(`${proxied.url}/api/content`, { headers: { 'x-forwarded-for': ip } });
+      expect((await from('198.51.100.1')).status).toBe(200);
+      expect((await from('198.51.100.1')).status).toBe(200);
+      expect((await from('198.51.100.1')).status).toBe(429);
+      expect((await from('198.51.100.2')).status).toBe(200);
+      expect(proxied.upstreams.marketing.seen.at(-1)!.headers['x-forwarded-for']).toBe('198.51.100.2');
+    } finally {
+      await proxied.close();
+    }
+  });
+});
