@@ -1,0 +1,180 @@
+// Transactional outbox: the change and the event that announces it are one MongoDB commit. A relay
+// then publishes pending events to JetStream with the event id as the message id (so JetStream drops a
+// repeat within the dedupe window), marks them sent, and retries with backoff while NATS is away.
+import type { ClientSession, Connection, Model } from 'mongoose';
+import type { JetStreamClient } from '@nats-io/jetstream';
+import {
+  createEvent,
+  type EventData,
+  type EventEnvelope,
+  type EventSource,
+  type EventType,
+} from '@shop/contracts';
+import type { Logger } from '../logger.js';
+import type { OutboxDoc } from './models.js';
+import { currentTraceCarrier, toNatsHeaders } from './trace.js';
+
+export interface Outbox {
+  /** Records an event to publish if, and only if, the surrounding transaction commits. */
+  add<T extends EventType>(type: T, data: EventData<T>): EventEnvelope<T>;
+}
+
+export type OutboxWork<R> = (session: ClientSession, outbox: Outbox) => Promise<R>;
+
+export class OutboxWriter implements Outbox {
+  readonly pending: OutboxDoc[] = [];
+  constructor(private readonly source: EventSource) {}
+
+  add<T extends EventType>(type: T, data: EventData<T>): EventEnvelope<T> {
+    // createEvent validates the data against the contract: a wrong event fails the transaction.
+    const event = createEvent(type, this.source, data);
+    const now = new Date();
+    this.pending.push({
+      _id: event.id,
+      type,
+      event: event as unknown as Record<string, unknown>,
+      traceHeaders: currentTraceCarrier(),
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: now,
+      createdAt: now,
+    });
+    return event;
+  }
+}
+
+/**
+ * Runs `work` in a MongoDB transaction together with the outbox insert. mongoose's
+ * `connection.transaction` retries transient errors; the writer is rebuilt on every attempt so a
+ * retried attempt never carries events from an aborted one.
+ */
+export async function runInOutboxTransaction<R>(
+  connection: Connection,
+  model: Model<OutboxDoc>,
+  source: EventSource,
+  work: OutboxWork<R>,
+): Promise<{ result: R; events: number }> {
+  let result!: R;
+  let events = 0;
+  await connection.transaction(async (session) => {
+    const outbox = new OutboxWriter(source);
+    result = await work(session, outbox);
+    events = outbox.pending.length;
+    if (events > 0) await model.insertMany(outbox.pending, { session });
+  });
+  return { result, events };
+}
+
+export interface RelayOptions {
+  /** Periodic sweep, in case a wake-up was missed (another replica wrote, a crash before publish). */
+  sweepIntervalMs?: number;
+  batchSize?: number;
+  maxBackoffMs?: number;
+  publishTimeoutMs?: number;
+}
+
+export class OutboxRelay {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private ignoreBackoff = false;
+  private stopped = true;
+  private readonly sweepIntervalMs: number;
+  private readonly batchSize: number;
+  private readonly maxBackoffMs: number;
+  private readonly publishTimeoutMs: number;
+
+  constructor(
+    private readonly model: Model<OutboxDoc>,
+    private readonly js: () => JetStreamClient | undefined,
+    private readonly natsUp: () => boolean,
+    private readonly log: Logger,
+    options: RelayOptions = {},
+  ) {
+    this.sweepIntervalMs = options.sweepIntervalMs ?? 2000;
+    this.batchSize = options.batchSize ?? 100;
+    this.maxBackoffMs = options.maxBackoffMs ?? 30_000;
+    this.publishTimeoutMs = options.publishTimeoutMs ?? 5000;
+  }
+
+  start() {
+    this.stopped = false;
+    this.timer = setInterval(() => this.wake(), this.sweepIntervalMs);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /** Publish what is pending now. `force` skips per-event backoff (used right after NATS reconnects). */
+  wake(force = false) {
+    if (this.stopped) return;
+    if (force) this.ignoreBackoff = true;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.loop().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  /** Resolves once nothing is in flight (tests and shutdown). */
+  async idle() {
+    while (this.running) await this.running;
+  }
+
+  async stop() {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.idle();
+  }
+
+  private async loop() {
+    do {
+      this.again = false;
+      let more = true;
+      while (more && !this.stopped) more = await this.publishBatch();
+    } while (this.again && !this.stopped);
+  }
+
+  /** Returns true when a full batch went out and more may be waiting. */
+  private async publishBatch(): Promise<boolean> {
+    const js = this.js();
+    if (!js || !this.natsUp()) return false;
+    const force = this.ignoreBackoff;
+    this.ignoreBackoff = false;
+    let docs: OutboxDoc[];
+    try {
+      const filter: Record<string, unknown> = force
+        ? { status: 'pending' }
+        : { status: 'pending', nextAttemptAt: { $lte: new Date() } };
+      docs = await this.model.find(filter as never).sort({ createdAt: 1 }).limit(this.batchSize).lean<OutboxDoc[]>();
+    } catch (err) {
+      this.log.warn({ err }, 'outbox relay could not read pending events');
+      return false;
+    }
+    for (const doc of docs) {
+      try {
+        const ack = await js.publish(doc.type, JSON.stringify(doc.event), {
+          msgID: doc._id,
+          headers: toNatsHeaders(doc.traceHeaders ?? {}),
+          timeout: this.publishTimeoutMs,
+        });
+        await this.model.updateOne({ _id: doc._id }, { $set: { status: 'sent', sentAt: new Date() }, $unset: { lastError: '' } });
+        this.log.debug({ eventId: doc._id, type: doc.type, seq: ack.seq, duplicate: ack.duplicate }, 'event published');
+      } catch (err) {
+        const attempts = (doc.attempts ?? 0) + 1;
+        const delay = Math.min(this.maxBackoffMs, 250 * 2 ** Math.min(attempts, 10));
+        await this.model
+          .updateOne(
+            { _id: doc._id },
+            { $set: { attempts, lastError: String((err as Error).message ?? err), nextAttemptAt: new Date(Date.now() + delay) } },
+          )
+          .catch(() => undefined);
+        this.log.warn({ err, eventId: doc._id, type: doc.type, attempts, retryInMs: delay }, 'event publish failed; will retry');
+        // Keep order: stop this round at the first failure.
+        return false;
+      }
+    }
+    return docs.length === this.batchSize;
+  }
+}

@@ -1,0 +1,53 @@
+// JetStream streams, ensured at start by every service (idempotent, safe when several start at once).
+// File storage and a dedupe window: a message id seen within the window is stored only once.
+import { nanos } from '@nats-io/nats-core';
+import {
+  DiscardPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  RetentionPolicy,
+  StorageType,
+  type JetStreamManager,
+} from '@nats-io/jetstream';
+import { eventStreams, type StreamName } from '@shop/contracts';
+import type { Logger } from '../logger.js';
+
+export const duplicateWindowMs = 2 * 60 * 1000;
+
+export async function ensureStream(jsm: JetStreamManager, name: StreamName, log: Logger) {
+  const def = eventStreams[name];
+  const config = {
+    name,
+    subjects: [...def.subjects],
+    storage: StorageType.File,
+    retention: RetentionPolicy.Limits,
+    discard: DiscardPolicy.Old,
+    max_age: nanos(def.maxAgeDays * 24 * 3600 * 1000),
+    duplicate_window: nanos(duplicateWindowMs),
+    num_replicas: 1,
+  };
+  try {
+    const info = await jsm.streams.info(name);
+    const sameSubjects =
+      info.config.subjects.length === config.subjects.length && config.subjects.every((s) => info.config.subjects.includes(s));
+    if (!sameSubjects) {
+      await jsm.streams.update(name, { ...info.config, subjects: config.subjects });
+      log.info({ stream: name, subjects: config.subjects }, 'stream subjects updated');
+    }
+    return;
+  } catch (err) {
+    if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound)) throw err;
+  }
+  try {
+    await jsm.streams.add(config);
+    log.info({ stream: name, subjects: config.subjects }, 'stream created');
+  } catch (err) {
+    // Another service created it between our info and add: fine.
+    if (err instanceof JetStreamApiError && /already in use/i.test(err.message)) return;
+    throw err;
+  }
+}
+
+export async function ensureAllStreams(jsm: JetStreamManager, log: Logger) {
+  for (const name of Object.keys(eventStreams) as StreamName[]) await ensureStream(jsm, name, log);
+}

@@ -1,0 +1,64 @@
+// Service configuration. Services read their environment with literal `process.env.NAME` expressions
+// in their own src/config.ts (the Helm chart test scans for them) and hand the raw strings here to be
+// checked and defaulted in one place.
+import { z } from 'zod';
+
+export interface RawServiceEnv {
+  HOST?: string | undefined;
+  PORT?: string | undefined;
+  MONGO_URL?: string | undefined;
+  NATS_URL?: string | undefined;
+  LOG_LEVEL?: string | undefined;
+  NODE_ENV?: string | undefined;
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
+}
+
+export interface ServiceConfig {
+  host: string;
+  port: number;
+  mongoUrl: string;
+  natsUrl: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  nodeEnv: string;
+  otlpEndpoint: string | undefined;
+}
+
+export const defaultMongoUrl = 'mongodb://127.0.0.1:27017/?replicaSet=rs0';
+export const defaultNatsUrl = 'nats://127.0.0.1:4222';
+
+const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+const envSchema = z.object({
+  HOST: z.preprocess(blankToUndefined, z.string().default('127.0.0.1')),
+  PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
+  MONGO_URL: z.preprocess(
+    blankToUndefined,
+    z.string().regex(/^mongodb(\+srv)?:\/\//, 'MONGO_URL must start with mongodb:// or mongodb+srv://').default(defaultMongoUrl),
+  ),
+  NATS_URL: z.preprocess(blankToUndefined, z.string().default(defaultNatsUrl)),
+  LOG_LEVEL: z.preprocess(
+    blankToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  NODE_ENV: z.preprocess(blankToUndefined, z.string().default('development')),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(blankToUndefined, z.url().optional()),
+});
+
+/** Checks the raw environment; throws one error listing every bad variable. */
+export function loadServiceConfig(env: RawServiceEnv, defaults: { port: number }): ServiceConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid service configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  return {
+    host: e.HOST,
+    port: e.PORT ?? defaults.port,
+    mongoUrl: e.MONGO_URL,
+    natsUrl: e.NATS_URL,
+    logLevel: e.LOG_LEVEL,
+    nodeEnv: e.NODE_ENV,
+    otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
+  };
+}

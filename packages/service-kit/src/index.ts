@@ -1,0 +1,32 @@
+// @shop/service-kit: what every shop service shares. Telemetry lives in '@shop/service-kit/telemetry'
+// because it must be started before fastify and mongoose are loaded.
+export { createService, type Service, type ServiceApp, type ServiceContext, type ServiceDefinition } from './service.js';
+export { loadServiceConfig, defaultMongoUrl, defaultNatsUrl, type RawServiceEnv, type ServiceConfig } from './config.js';
+export { createLogger, traceFields, type Logger, type LoggerSettings } from './logger.js';
+export {
+  AppError,
+  badRequest,
+  conflict,
+  errorEnvelope,
+  fieldIssuesFromValidation,
+  fieldIssuesFromZod,
+  forbidden,
+  genericServerErrorMessage,
+  installErrorHandling,
+  notFound,
+  sendError,
+  serviceUnavailable,
+  unauthorized,
+  validationFailed,
+  validationMessage,
+} from './errors.js';
+export { installZodAndRequestIds, requestIdFrom, requestIdHeader } from './http.js';
+export { databaseName, pingMongo } from './mongo.js';
+export { currentTelemetry, type Telemetry } from './telemetry-state.js';
+export { EventBus, type EventBusOptions } from './bus/bus.js';
+export { consumeEvent, durableName, type ConsumerContext, type EventConsumer } from './bus/consumers.js';
+export { OutboxRelay, type Outbox, type OutboxWork, type RelayOptions } from './bus/outbox.js';
+export { replyTo, type RequestOptions, type RpcHandler } from './bus/rpc.js';
+export { ensureAllStreams, ensureStream, duplicateWindowMs } from './bus/streams.js';
+export { contextFromNatsHeaders, currentTraceCarrier, toNatsHeaders } from './bus/trace.js';
+export { outboxModel, processedEventModel, type OutboxDoc, type ProcessedEventDoc } from './bus/models.js';

@@ -1,0 +1,224 @@
+// createService(): everything a shop service has in common, so its app.ts only adds routes, models and
+// event handlers. Building (`createService`) does no I/O, so tests can inject requests before or after
+// `start()`; `start()` connects MongoDB and NATS, starts the outbox relay and consumers, then listens.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import swagger from '@fastify/swagger';
+import { jsonSchemaTransform, jsonSchemaTransformObject, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import mongoose, { type ClientSession, type Connection } from 'mongoose';
+import {
+  errorEnvelopeSchema,
+  healthSchema,
+  readinessSchema,
+  serviceInfoPath,
+  serviceInfoSchema,
+  type Readiness,
+  type ServiceName,
+} from '@shop/contracts';
+import type { ServiceConfig } from './config.js';
+import { installErrorHandling } from './errors.js';
+import { installZodAndRequestIds, requestIdFrom } from './http.js';
+import { createLogger, type Logger } from './logger.js';
+import { databaseName, pingMongo } from './mongo.js';
+import { EventBus } from './bus/bus.js';
+import type { EventConsumer } from './bus/consumers.js';
+import type { Outbox, RelayOptions } from './bus/outbox.js';
+import type { RpcHandler } from './bus/rpc.js';
+import { currentTelemetry } from './telemetry-state.js';
+
+/** The Fastify instance a service adds its routes to (zod schemas type the handlers). */
+export type ServiceApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+
+export interface ServiceContext<M = Record<string, never>> {
+  name: ServiceName;
+  version: string;
+  config: ServiceConfig;
+  log: Logger;
+  /** The service's own database connection (`shop_<name>`). */
+  connection: Connection;
+  models: M;
+  bus: EventBus;
+  /** Shorthand for `bus.withOutbox`: a transaction whose events are published after it commits. */
+  withOutbox<R>(work: (session: ClientSession, outbox: Outbox) => Promise<R>): Promise<R>;
+}
+
+export interface ServiceDefinition<M> {
+  name: ServiceName;
+  version?: string;
+  config: ServiceConfig;
+  /** Registers the service's mongoose models on its connection and returns them. */
+  models?: (connection: Connection) => M;
+  routes: (app: ServiceApp, ctx: ServiceContext<M>) => void | Promise<void>;
+  consumers?: (ctx: ServiceContext<M>) => EventConsumer<any>[];
+  replies?: (ctx: ServiceContext<M>) => RpcHandler<any>[];
+  openapi?: { title?: string; description?: string };
+  /** Test hooks: a log destination and faster outbox sweeps. */
+  logDestination?: import('pino').DestinationStream;
+  relay?: RelayOptions;
+}
+
+export interface Service<M> {
+  app: ServiceApp;
+  ctx: ServiceContext<M>;
+  /** Connects MongoDB and NATS, starts relay and consumers, then listens. Resolves with the base URL. */
+  start(): Promise<string>;
+  /** Stops accepting requests, stops consumers and the relay, drains NATS, closes mongoose. */
+  stop(): Promise<void>;
+  /** start() plus SIGTERM/SIGINT handling for main.ts: graceful stop, exit 0; a failed start exits 1. */
+  run(): Promise<void>;
+  readiness(): Promise<{ ready: boolean; body: Readiness }>;
+}
+
+export async function createService<M = Record<string, never>>(def: ServiceDefinition<M>): Promise<Service<M>> {
+  const version = def.version ?? '0.0.0';
+  const log = createLogger({ service: def.name, level: def.config.logLevel, destination: def.logDestination });
+  const connection = mongoose.createConnection();
+  const models = (def.models?.(connection) ?? {}) as M;
+  const bus = new EventBus({ service: def.name, natsUrl: def.config.natsUrl, connection, log, relay: def.relay });
+  const ctx: ServiceContext<M> = {
+    name: def.name,
+    version,
+    config: def.config,
+    log,
+    connection,
+    models,
+    bus,
+    withOutbox: (work) => bus.withOutbox(work),
+  };
+
+  const app = Fastify({
+    loggerInstance: log,
+    genReqId: requestIdFrom,
+    requestIdLogLabel: 'request_id',
+    // The gateway in front terminates client connections; trust its forwarded headers.
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>() as unknown as ServiceApp;
+
+  installZodAndRequestIds(app);
+  installErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: def.openapi?.title ?? `Shop ${def.name} service`,
+        description: def.openapi?.description,
+        version,
+      },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+
+  const startedAt = new Date().toISOString();
+
+  async function readiness(): Promise<{ ready: boolean; body: Readiness }> {
+    const mongoUp = await pingMongo(connection);
+    const natsUp = bus.isUp();
+    const ready = mongoUp && natsUp;
+    return {
+      ready,
+      body: { status: ready ? 'ready' : 'not_ready', checks: { mongo: mongoUp ? 'up' : 'down', nats: natsUp ? 'up' : 'down' } },
+    };
+  }
+
+  app.get(
+    '/healthz',
+    { logLevel: 'warn', schema: { tags: ['ops'], summary: 'Alive', response: { 200: healthSchema } } },
+    async () => ({ status: 'ok' as const }),
+  );
+  app.get(
+    '/readyz',
+    {
+      logLevel: 'warn',
+      schema: {
+        tags: ['ops'],
+        summary: 'Ready: MongoDB and NATS reachable',
+        response: { 200: readinessSchema, 503: readinessSchema },
+      },
+    },
+    async (_request, reply) => {
+      const { ready, body } = await readiness();
+      return reply.status(ready ? 200 : 503).send(body);
+    },
+  );
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get(
+    serviceInfoPath(def.name),
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Which service answers, and its version',
+        response: { 200: serviceInfoSchema, 500: errorEnvelopeSchema },
+      },
+    },
+    async () => ({ service: def.name, version, startedAt }),
+  );
+
+  await app.register(async (scope) => {
+    await def.routes(scope as ServiceApp, ctx);
+  });
+
+  let started = false;
+
+  async function start(): Promise<string> {
+    const { config } = def;
+    log.info({ db: databaseName(def.name) }, 'connecting to MongoDB');
+    await connection.openUri(config.mongoUrl, {
+      dbName: databaseName(def.name),
+      appName: `shop-${def.name}`,
+      serverSelectionTimeoutMS: 10_000,
+    });
+    // Collections and indexes exist before the first transaction (collections cannot be created
+    // implicitly inside one on every server).
+    await Promise.all(Object.values(connection.models).map((model) => model.init()));
+    await bus.connect();
+    for (const handler of def.replies?.(ctx) ?? []) bus.reply(handler);
+    bus.startRelay();
+    bus.startConsumers(def.consumers?.(ctx) ?? []);
+    const address = await app.listen({ host: config.host, port: config.port });
+    started = true;
+    log.info({ address, version }, `${def.name} service ready`);
+    return address;
+  }
+
+  async function stop() {
+    log.info('shutting down');
+    await app.close().catch((err) => log.error({ err }, 'HTTP server close failed'));
+    await bus.close().catch((err) => log.error({ err }, 'NATS close failed'));
+    await connection.close().catch((err) => log.error({ err }, 'MongoDB close failed'));
+    started = false;
+    log.info('stopped');
+  }
+
+  async function run() {
+    let stopping = false;
+    const shutdown = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      log.info({ signal }, 'signal received');
+      // A stuck dependency must not keep the pod in Terminating forever.
+      const force = setTimeout(() => {
+        log.error('graceful shutdown took too long; exiting');
+        process.exit(1);
+      }, 20_000);
+      force.unref();
+      await stop();
+      await currentTelemetry()?.shutdown().catch(() => undefined);
+      process.exit(0);
+    };
+    process.once('SIGTERM', () => void shutdown('SIGTERM'));
+    process.once('SIGINT', () => void shutdown('SIGINT'));
+    try {
+      await start();
+    } catch (err) {
+      log.fatal({ err }, 'service failed to start');
+      if (started) await stop().catch(() => undefined);
+      await currentTelemetry()?.shutdown().catch(() => undefined);
+      process.exit(1);
+    }
+  }
+
+  return { app, ctx, start, stop, run, readiness };
+}
