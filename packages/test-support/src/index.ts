@@ -100,12 +100,22 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
  * Spawns a real `nats-server -js` on a free 127.0.0.1 port with a fresh temporary JetStream store, in its
  * own process group, and resolves once it accepts connections.
  */
-export async function startNats(options: { readyTimeoutMs?: number } = {}): Promise<StartedNats> {
+export async function startNats(
+  options: {
+    readyTimeoutMs?: number;
+    /** A fixed port, e.g. to restart a server where clients expect it (no retry if it is taken). */
+    port?: number;
+    /** An existing JetStream store to reuse; it is kept on stop() (the caller owns it). */
+    storeDir?: string;
+  } = {},
+): Promise<StartedNats> {
   const binary = natsServerBinary();
-  const storeDir = await mkdtemp(path.join(os.tmpdir(), 'shop-nats-'));
+  const ownsStore = options.storeDir === undefined;
+  const storeDir = options.storeDir ?? (await mkdtemp(path.join(os.tmpdir(), 'shop-nats-')));
+  const removeStore = () => (ownsStore ? rm(storeDir, { recursive: true, force: true }) : Promise.resolve());
   // A port can be taken between probing and binding; nats-server then exits and we try another.
   for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+    const port = options.port ?? (await freePort());
     const output: string[] = [];
     const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
       detached: true,
@@ -125,7 +135,7 @@ export async function startNats(options: { readyTimeoutMs?: number } = {}): Prom
     let ready = false;
     while (Date.now() < deadline && child.exitCode === null && child.signalCode === null) {
       if (spawnFailure) {
-        await rm(storeDir, { recursive: true, force: true });
+        await removeStore();
         throw new Error(`could not start ${binary}: ${spawnFailure.message}`);
       }
       if (await greetsWithInfo(port)) {
@@ -144,7 +154,7 @@ export async function startNats(options: { readyTimeoutMs?: number } = {}): Prom
             killGroup(child, 'SIGKILL');
             await exited(child);
           }
-          await rm(storeDir, { recursive: true, force: true });
+          await removeStore();
         })();
         return stopping;
       };
@@ -153,8 +163,8 @@ export async function startNats(options: { readyTimeoutMs?: number } = {}): Prom
     killGroup(child, 'SIGKILL');
     await exited(child);
     const portTaken = output.join('').includes('address already in use');
-    if (!portTaken || attempt >= 3) {
-      await rm(storeDir, { recursive: true, force: true });
+    if (!portTaken || attempt >= 3 || options.port !== undefined) {
+      await removeStore();
       throw new Error(`nats-server did not become ready on port ${port}:\n${output.join('').slice(-2000)}`);
     }
   }
