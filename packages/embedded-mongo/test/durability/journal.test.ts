@@ -456,3 +456,31 @@ describe('compaction', () => {
     await expect(openJournal(dir)).rejects.toThrow(/journal records 1\.\.3 are missing.*damaged snapshots: snapshot-0000000000000003\.snap/);
   });
 });
+
+describe('failed writes', () => {
+  it('rejects the appends whose write failed (file size limit) and leaves the journal clean', async () => {
+    const { execFile } = await import('node:child_process');
+    const { fileURLToPath } = await import('node:url');
+    const dir = await tempDir();
+    const child = fileURLToPath(new URL('./fixtures/full-disk-child.ts', import.meta.url));
+    const packageDir = fileURLToPath(new URL('../..', import.meta.url));
+    // ulimit -f 48: the journal segment cannot grow past 48 KiB; Node turns SIGXFSZ into EFBIG errors.
+    const stdout = await new Promise<string>((resolve, reject) =>
+      execFile('bash', ['-c', `ulimit -f 48 && exec "${process.execPath}" --import tsx "${child}" "${dir}"`], { cwd: packageDir }, (err, out, errOut) =>
+        err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out),
+      ),
+    );
+    const result = JSON.parse(stdout) as { resolved: number[]; firstError: string; batch: string[]; failedAppends: number };
+    expect(result.firstError).toMatch(/could not write 1 change\(s\) to the journal .*(EFBIG|too large)/);
+    expect(result.resolved.length).toBeGreaterThan(10);
+    expect(result.batch).toEqual(['rejected', 'rejected', 'rejected', 'rejected', 'rejected']);
+    expect(result.failedAppends).toBeGreaterThanOrEqual(2);
+
+    // Exactly the acknowledged appends are on disk, with no torn tail left to cut.
+    const { journal, ops, recovery } = await replayed(dir);
+    expect(ops.map((op) => (op as Extract<JournalOp, { op: 'put' }>).doc._id)).toEqual(result.resolved);
+    expect(recovery.truncated).toBeNull();
+    await journal.append([put(9999)]);
+    expect(journal.stats().lastSeq).toBe(result.resolved.length + 1);
+  });
+});
