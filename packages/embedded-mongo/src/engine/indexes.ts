@@ -1,0 +1,175 @@
+// Secondary indexes. Each index keeps a hash of full key tuples (unique checks, O(1)), a hash of the leading
+// field's value (equality lookups, O(1)), and a sorted array of leading values built lazily for range scans.
+// Hash maps make inserts O(1); the sorted array is rebuilt only when a range query follows writes.
+import type { Document } from 'bson';
+import { canonicalKey, compareValues, isNumeric, isPlainObject, numberOf, formatValue, typeRank } from './bson-values.js';
+import { collectPath, compileFilter, type Matcher } from './query.js';
+import type { IndexSpec } from './types.js';
+import { MongoCommandError } from './types.js';
+import { notSupported } from './errors.js';
+
+export interface IndexField { path: string; segs: string[]; dir: number }
+
+export const validateKeyPattern = (key: unknown): IndexField[] => {
+  if (!isPlainObject(key) || Object.keys(key).length === 0) {
+    throw new MongoCommandError(67, 'CannotCreateIndex', 'Index keys cannot be an empty object.');
+  }
+  return Object.keys(key).map((path) => {
+    const d = key[path];
+    if (typeof d === 'string') {
+      if (['text', '2d', '2dsphere', 'geoHaystack'].includes(d)) throw notSupported(`'${d}' indexes`);
+      if (d === 'hashed') return { path, segs: path.split('.'), dir: 1 };
+      throw new MongoCommandError(67, 'CannotCreateIndex', `Unknown index plugin '${d}'`);
+    }
+    if (!isNumeric(d) || numberOf(d) === 0 || Number.isNaN(numberOf(d))) {
+      throw new MongoCommandError(67, 'CannotCreateIndex', `Values in the index key pattern can't be 0 or NaN: ${path}: ${formatValue(d)}`);
+    }
+    if (path === '' || path.split('.').some((s) => s === '' || s.startsWith('$'))) {
+      throw new MongoCommandError(67, 'CannotCreateIndex', `Index key contains an illegal field name: '${path}'`);
+    }
+    return { path, segs: path.split('.'), dir: numberOf(d) > 0 ? 1 : -1 };
+  });
+};
+
+export const defaultIndexName = (key: Document): string =>
+  Object.keys(key).map((k) => `${k}_${String(key[k])}`).join('_');
+
+const tuples = (lists: unknown[][]): unknown[][] =>
+  lists.reduce<unknown[][]>((acc, list) => acc.flatMap((t) => list.map((v) => [...t, v])), [[]]);
+
+export class Index {
+  readonly fields: IndexField[];
+  readonly partial: Matcher | undefined;
+  /** full key tuple -> ids */
+  private readonly byFull = new Map<string, Set<string>>();
+  /** leading value -> ids */
+  private readonly byFirst = new Map<string, { v: unknown; ids: Set<string> }>();
+  private sorted: { v: unknown; id: string }[] | undefined;
+
+  constructor(public spec: IndexSpec) {
+    this.fields = validateKeyPattern(spec.key);
+    this.partial = spec.partialFilterExpression ? compileFilter(spec.partialFilterExpression as Document) : undefined;
+  }
+
+  get name(): string { return this.spec.name; }
+  get unique(): boolean { return this.spec.unique === true; }
+
+  /** Key tuples for a document, or [] when a sparse/partial index leaves the document out. */
+  keys(doc: Document): unknown[][] {
+    if (this.partial && !this.partial(doc)) return [];
+    let allMissing = true;
+    const lists = this.fields.map((f) => {
+      const vals: unknown[] = [];
+      for (const c of collectPath(doc, f.segs)) {
+        if (Array.isArray(c.value)) {
+          if (c.value.length === 0) vals.push(undefined);
+          else vals.push(...c.value);
+          allMissing = false;
+        } else {
+          if (c.value !== undefined) allMissing = false;
+          vals.push(c.value);
+        }
+      }
+      return dedupe(vals.map((v) => (v === undefined ? null : v)));
+    });
+    if (this.spec.sparse && allMissing) return [];
+    return tuples(lists);
+  }
+
+  add(id: string, doc: Document): void {
+    for (const k of this.keys(doc)) {
+      addTo(this.byFull, tupleKey(k), id);
+      const fk = canonicalKey(k[0]);
+      let e = this.byFirst.get(fk);
+      if (!e) { e = { v: k[0], ids: new Set() }; this.byFirst.set(fk, e); }
+      e.ids.add(id);
+    }
+    this.sorted = undefined;
+  }
+
+  remove(id: string, doc: Document): void {
+    for (const k of this.keys(doc)) {
+      removeFrom(this.byFull, tupleKey(k), id);
+      const fk = canonicalKey(k[0]);
+      const e = this.byFirst.get(fk);
+      if (e) { e.ids.delete(id); if (e.ids.size === 0) this.byFirst.delete(fk); }
+    }
+    this.sorted = undefined;
+  }
+
+  clear(): void { this.byFull.clear(); this.byFirst.clear(); this.sorted = undefined; }
+
+  /** For a unique index: the key tuple of `doc` that another document already holds, if any. */
+  conflict(doc: Document, id: string, ignore?: (otherId: string) => boolean): unknown[] | undefined {
+    if (!this.unique) return undefined;
+    for (const k of this.keys(doc)) {
+      const ids = this.byFull.get(tupleKey(k));
+      if (!ids) continue;
+      for (const other of ids) if (other !== id && !(ignore && ignore(other))) return k;
+    }
+    return undefined;
+  }
+
+  idsEqual(value: unknown): Set<string> | undefined { return this.byFirst.get(canonicalKey(value))?.ids; }
+
+  /** Ids whose leading key lies in the given bounds (same BSON type bracket as the bounds). */
+  idsInRange(lower: { v: unknown; inclusive: boolean } | undefined, upper: { v: unknown; inclusive: boolean } | undefined): string[] {
+    if (!this.sorted) {
+      const arr: { v: unknown; id: string }[] = [];
+      for (const entry of this.byFirst.values()) for (const id of entry.ids) arr.push({ v: entry.v, id });
+      arr.sort((a, b) => compareValues(a.v, b.v));
+      this.sorted = arr;
+    }
+    const s = this.sorted;
+    const rank = typeRank((lower ?? upper)!.v);
+    let lo = 0, hi = s.length;
+    // binary search: first entry at or above the lower bound (or the start of the type bracket)
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const e = s[mid]!;
+      const r = typeRank(e.v);
+      const below = r < rank || (r === rank && lower !== undefined && (lower.inclusive ? compareValues(e.v, lower.v) < 0 : compareValues(e.v, lower.v) <= 0));
+      if (below) lo = mid + 1; else hi = mid;
+    }
+    const out: string[] = [];
+    for (let i = lo; i < s.length; i++) {
+      const e = s[i]!;
+      if (typeRank(e.v) !== rank) break;
+      if (upper) {
+        const c = compareValues(e.v, upper.v);
+        if (upper.inclusive ? c > 0 : c >= 0) break;
+      }
+      out.push(e.id);
+    }
+    return out;
+  }
+
+  /** A duplicate-key error as mongod reports it. */
+  duplicateError(ns: string, k: unknown[]): { errmsg: string; keyPattern: Document; keyValue: Document } {
+    const keyValue: Document = {};
+    this.fields.forEach((f, i) => { keyValue[f.path] = k[i]; });
+    const shown = this.fields.map((f, i) => `${f.path}: ${formatValue(k[i])}`).join(', ');
+    return {
+      errmsg: `E11000 duplicate key error collection: ${ns} index: ${this.name} dup key: { ${shown} }`,
+      keyPattern: this.spec.key,
+      keyValue,
+    };
+  }
+}
+
+const tupleKey = (k: unknown[]) => k.map(canonicalKey).join('\u0000');
+const dedupe = (vals: unknown[]) => {
+  const seen = new Set<string>();
+  return vals.filter((v) => { const c = canonicalKey(v); if (seen.has(c)) return false; seen.add(c); return true; });
+};
+const addTo = (m: Map<string, Set<string>>, k: string, id: string) => {
+  let s = m.get(k);
+  if (!s) { s = new Set(); m.set(k, s); }
+  s.add(id);
+};
+const removeFrom = (m: Map<string, Set<string>>, k: string, id: string) => {
+  const s = m.get(k);
+  if (!s) return;
+  s.delete(id);
+  if (s.size === 0) m.delete(k);
+};

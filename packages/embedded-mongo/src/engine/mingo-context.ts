@@ -1,0 +1,247 @@
+// mingo runs the aggregation pipeline and expression language. This module builds its operator context
+// with the operators replaced that mingo gets wrong for BSON: $match (our matcher), $sort, $group and
+// $sortByCount (canonical BSON keys, MongoDB ordering), $lookup (BSON equality across ObjectId/Decimal),
+// numeric accumulators and arithmetic with Decimal128/Long, and expression comparisons in BSON order.
+import { Aggregator } from 'mingo/aggregator';
+import { Context, evalExpr } from 'mingo/core';
+import { Lazy } from 'mingo/lazy';
+import * as accumulatorOperators from 'mingo/operators/accumulator';
+import * as expressionOperators from 'mingo/operators/expression';
+import * as pipelineOperators from 'mingo/operators/pipeline';
+import * as projectionOperators from 'mingo/operators/projection';
+import * as queryOperators from 'mingo/operators/query';
+import * as windowOperators from 'mingo/operators/window';
+import type { Document } from 'bson';
+import {
+  bsonTypeOf, canonicalKey, compareValues, decToDecimal128, isNumeric, isPlainObject, numberOf, numericAdd,
+  numericMul, toDec,
+} from './bson-values.js';
+import { badValue, notSupported } from './errors.js';
+import { collectPath, compileFilter } from './query.js';
+import { parseSort, sortDocs } from './sort.js';
+import { MongoCommandError } from './types.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type AnyFn = (...args: any[]) => any;
+type LazyIter = { transform(f: (arr: any[]) => unknown): LazyIter; filter(f: (d: any) => boolean): LazyIter; map(f: (d: any) => unknown): LazyIter };
+type Opts = Record<string, any>;
+
+const acc = accumulatorOperators as unknown as Record<string, AnyFn>;
+const expr = expressionOperators as unknown as Record<string, AnyFn>;
+
+const evalArgs = (obj: unknown, args: unknown, options: Opts): unknown[] => {
+  const v = evalExpr(obj as any, args as any, options as any);
+  return Array.isArray(v) ? v : [v];
+};
+
+const compareOp = (test: (c: number) => boolean): AnyFn => (obj, args, options) => {
+  const [a, b] = evalArgs(obj, args, options);
+  return test(compareValues(a ?? null, b ?? null));
+};
+
+const hasBigNumber = (xs: unknown[]) => xs.some((x) => { const t = bsonTypeOf(x); return t === 'decimal' || t === 'long'; });
+
+const $add: AnyFn = (obj, args, options) => {
+  const xs = evalArgs(obj, args, options);
+  if (!hasBigNumber(xs)) return expr.$add!(obj, args, options);
+  if (xs.some((x) => x === null || x === undefined)) return null;
+  return xs.reduce((s, x) => numericAdd(s, x), 0);
+};
+const $multiply: AnyFn = (obj, args, options) => {
+  const xs = evalArgs(obj, args, options);
+  if (!hasBigNumber(xs)) return expr.$multiply!(obj, args, options);
+  if (xs.some((x) => x === null || x === undefined)) return null;
+  return xs.reduce((s, x) => numericMul(s, x), 1);
+};
+const $subtract: AnyFn = (obj, args, options) => {
+  const xs = evalArgs(obj, args, options);
+  if (!hasBigNumber(xs)) return expr.$subtract!(obj, args, options);
+  if (xs.some((x) => x === null || x === undefined)) return null;
+  return numericAdd(xs[0], numericMul(xs[1], -1));
+};
+
+const values = (coll: unknown[], e: unknown, options: Opts): unknown[] => acc.$push!(coll, e, options) as unknown[];
+
+const sumOf = (xs: unknown[]): unknown => {
+  let s: unknown = 0;
+  for (const x of xs) if (isNumeric(x)) s = numericAdd(s, x);
+  return s;
+};
+const $sum: AnyFn = (coll: unknown[], e, options) => {
+  if (isNumeric(e)) return numericMul(e, coll.length);
+  return sumOf(values(coll, e, options).flatMap((v) => (Array.isArray(v) && coll.length === 1 ? v : [v])));
+};
+const $avg: AnyFn = (coll: unknown[], e, options) => {
+  const xs = values(coll, e, options).filter(isNumeric);
+  if (xs.length === 0) return null;
+  const s = sumOf(xs);
+  if (bsonTypeOf(s) === 'decimal') {
+    const d = toDec(s);
+    const scaled = (BigInt(d.sign) * d.coef * 10n ** 40n) / BigInt(xs.length);
+    return decToDecimal128({ sign: scaled < 0n ? -1 : 1, coef: scaled < 0n ? -scaled : scaled, exp: d.exp - 40 });
+  }
+  return numberOf(s) / xs.length;
+};
+const extreme = (dir: 1 | -1): AnyFn => (coll: unknown[], e, options) => {
+  let best: unknown = null;
+  for (const v of values(coll, e, options)) {
+    if (v === null || v === undefined) continue;
+    if (best === null || compareValues(v, best) * dir > 0) best = v;
+  }
+  return best;
+};
+
+/** $group with BSON-canonical keys (ObjectId, Date, 1 vs 1.0) and first-seen group order. */
+const $group = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
+  if (!isPlainObject(spec) || !('_id' in spec)) throw new MongoCommandError(15955, 'Location15955', 'a group specification must include an _id');
+  const fields = Object.keys(spec).filter((k) => k !== '_id');
+  for (const f of fields) {
+    const a = spec[f];
+    if (!isPlainObject(a) || Object.keys(a).length !== 1) throw new MongoCommandError(40234, 'Location40234', `The field '${f}' must be an accumulator object`);
+    const op = Object.keys(a)[0]!;
+    if (!options.context.getOperator('accumulator', op)) throw new MongoCommandError(15952, 'Location15952', `unknown group operator '${op}'`);
+  }
+  return coll.transform((items: Document[]) => {
+    const groups = new Map<string, { id: unknown; docs: Document[] }>();
+    for (const d of items) {
+      let id = evalExpr(d as any, spec._id, options as any);
+      if (id === undefined) id = null;
+      const k = canonicalKey(id);
+      let g = groups.get(k);
+      if (!g) { g = { id, docs: [] }; groups.set(k, g); }
+      g.docs.push(d);
+    }
+    const out: Document[] = [];
+    for (const g of groups.values()) {
+      const o: Document = { _id: g.id };
+      for (const f of fields) {
+        const a = spec[f] as Document;
+        const op = Object.keys(a)[0]!;
+        const fn = options.context.getOperator('accumulator', op) as AnyFn;
+        o[f] = fn(g.docs, a[op], options);
+      }
+      out.push(o);
+    }
+    return Lazy(out) as any;
+  });
+};
+
+const $sort = (coll: LazyIter, spec: Document): LazyIter => {
+  const keys = parseSort(spec);
+  if (keys.length === 0) throw new MongoCommandError(15976, 'Location15976', '$sort stage must have at least one sort key');
+  return coll.transform((arr: Document[]) => Lazy(sortDocs(arr, keys)) as any);
+};
+
+const $match = (coll: LazyIter, filter: Document, options: Opts): LazyIter => {
+  const m = compileFilter(filter, options);
+  return coll.filter((d) => m(d));
+};
+
+const $sortByCount = (coll: LazyIter, e: unknown, options: Opts): LazyIter =>
+  $sort($group(coll, { _id: e, count: { $sum: 1 } }, options), { count: -1 });
+
+/** $lookup against a collection of the same database, with BSON equality on local/foreign fields. */
+const $lookup = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
+  const { from, localField, foreignField, as } = spec;
+  if (typeof as !== 'string') throw new MongoCommandError(40321, 'Location40321', "$lookup requires an 'as' field");
+  const resolver = options.collectionResolver as ((name: string) => Document[]) | undefined;
+  const foreign: Document[] = typeof from === 'string' && resolver ? resolver(from) : [];
+  const pipeline = spec.pipeline as Document[] | undefined;
+  let byKey: Map<string, Document[]> | undefined;
+  if (localField !== undefined && foreignField !== undefined) {
+    byKey = new Map();
+    const fsegs = String(foreignField).split('.');
+    for (const fd of foreign) {
+      const keys = new Set<string>();
+      for (const c of collectPath(fd, fsegs)) {
+        if (Array.isArray(c.value)) { c.value.forEach((x) => keys.add(canonicalKey(x))); if (c.value.length === 0) keys.add('z'); }
+        else keys.add(canonicalKey(c.value === undefined ? null : c.value));
+      }
+      for (const k of keys) { const l = byKey.get(k) ?? []; l.push(fd); byKey.set(k, l); }
+    }
+  }
+  const lsegs = localField !== undefined ? String(localField).split('.') : [];
+  return coll.map((doc: Document) => {
+    let candidates = foreign;
+    if (byKey) {
+      const seen = new Set<Document>();
+      const keys = new Set<string>();
+      for (const c of collectPath(doc, lsegs)) {
+        if (Array.isArray(c.value)) c.value.forEach((x) => keys.add(canonicalKey(x)));
+        else keys.add(canonicalKey(c.value === undefined ? null : c.value));
+      }
+      for (const k of keys) for (const fd of byKey.get(k) ?? []) seen.add(fd);
+      candidates = foreign.filter((fd) => seen.has(fd));
+    }
+    if (pipeline) {
+      const vars: Document = {};
+      for (const [name, e] of Object.entries((spec.let as Document | undefined) ?? {})) vars[name] = evalExpr(doc as any, e, options as any);
+      candidates = runPipeline(candidates, pipeline, { collectionResolver: resolver, variables: { ...(options.variables ?? {}), ...vars } });
+    }
+    return { ...doc, [as]: candidates };
+  });
+};
+
+const unsupportedStage = (name: string): AnyFn => () => { throw notSupported(`The ${name} stage`); };
+
+let context: Context | undefined;
+const getContext = (): Context => {
+  context ??= Context.init({
+    accumulator: { ...(accumulatorOperators as any), $sum, $avg, $min: extreme(-1), $max: extreme(1) },
+    expression: {
+      ...(expressionOperators as any),
+      $eq: compareOp((c) => c === 0), $ne: compareOp((c) => c !== 0), $gt: compareOp((c) => c > 0),
+      $gte: compareOp((c) => c >= 0), $lt: compareOp((c) => c < 0), $lte: compareOp((c) => c <= 0),
+      $cmp: (obj: unknown, args: unknown, options: Opts) => { const [a, b] = evalArgs(obj, args, options); return compareValues(a ?? null, b ?? null); },
+      $add, $multiply, $subtract,
+    },
+    pipeline: {
+      ...(pipelineOperators as any), $match, $sort, $group, $sortByCount, $lookup,
+      $geoNear: unsupportedStage('$geoNear'), $search: unsupportedStage('$search'),
+      $graphLookup: (pipelineOperators as any).$graphLookup,
+    },
+    projection: projectionOperators as any,
+    query: queryOperators as any,
+    window: windowOperators as any,
+  });
+  return context;
+};
+
+export interface PipelineOptions {
+  collectionResolver?: (name: string) => Document[];
+  variables?: Document;
+}
+
+const baseOptions = (o: PipelineOptions = {}): Opts => ({
+  context: getContext(),
+  idKey: '_id',
+  useStrictMode: true,
+  scriptEnabled: false,
+  collectionResolver: o.collectionResolver,
+  variables: o.variables,
+});
+
+/** Evaluates an aggregation expression against a document (used by $expr and pipeline updates). */
+export const evalExpression = (doc: unknown, e: unknown, options?: Opts): unknown => {
+  try {
+    return evalExpr(doc as any, e as any, (options ?? baseOptions()) as any);
+  } catch (err) {
+    throw toCommandError(err);
+  }
+};
+
+/** Turns mingo's plain errors into BadValue answers with mingo's message. */
+export const toCommandError = (err: unknown): unknown => {
+  if (err instanceof MongoCommandError) return err;
+  if (err instanceof Error) return badValue(err.message.replace(/^mingo: /, ''));
+  return err;
+};
+
+export const runPipeline = (docs: Document[], pipeline: Document[], o: PipelineOptions = {}): Document[] => {
+  try {
+    return new Aggregator(pipeline as any, baseOptions(o) as any).run(docs as any) as Document[];
+  } catch (err) {
+    throw toCommandError(err);
+  }
+};
+

@@ -1,0 +1,158 @@
+// Find projections: inclusion/exclusion with MongoDB's `_id` rules, `$slice`, `$elemMatch`, the positional
+// `a.$`, and computed fields (aggregation expressions, evaluated by mingo).
+import type { Document } from 'bson';
+import { isNumeric, isPlainObject, numberOf } from './bson-values.js';
+import { badValue, notSupported } from './errors.js';
+import { evalExpression } from './mingo-context.js';
+import { compileFilter } from './query.js';
+import { MongoCommandError } from './types.js';
+
+type Node =
+  | { kind: 'include' }
+  | { kind: 'exclude' }
+  | { kind: 'computed'; expr: unknown }
+  | { kind: 'slice'; skip: number; limit: number | undefined }
+  | { kind: 'elemMatch'; test: (v: unknown) => boolean }
+  | { kind: 'positional' }
+  | { kind: 'tree'; children: Map<string, Node> };
+
+export type Projector = (doc: Document, pos?: number) => Document;
+
+const isFlag = (v: unknown) => isNumeric(v) || typeof v === 'boolean';
+const truthyFlag = (v: unknown) => (typeof v === 'boolean' ? v : numberOf(v) !== 0);
+
+export const compileProjection = (spec: Document | undefined | null): Projector => {
+  if (!spec || !isPlainObject(spec) || Object.keys(spec).length === 0) return (d) => d;
+  const root = new Map<string, Node>();
+  let inclusion = false;
+  let exclusion = false;
+  let idSetting: Node | undefined;
+  for (const path of Object.keys(spec)) {
+    const v = spec[path];
+    let node: Node;
+    let key = path;
+    if (path.endsWith('.$')) {
+      key = path.slice(0, -2);
+      node = { kind: 'positional' };
+    } else if (isFlag(v)) node = { kind: truthyFlag(v) ? 'include' : 'exclude' };
+    else if (isPlainObject(v) && '$slice' in v) {
+      const s = v.$slice;
+      if (Array.isArray(s)) {
+        if (s.length !== 2 || !isNumeric(s[0]) || !isNumeric(s[1])) throw badValue('$slice array argument must be of form [skip, limit]');
+        if (numberOf(s[1]) <= 0) throw badValue(`$slice limit must be positive`);
+        node = { kind: 'slice', skip: numberOf(s[0]), limit: numberOf(s[1]) };
+      } else if (isNumeric(s)) node = { kind: 'slice', skip: numberOf(s), limit: undefined };
+      else throw badValue('$slice only supports numbers and [skip, limit] arrays');
+    } else if (isPlainObject(v) && '$elemMatch' in v) {
+      if (path.includes('.')) throw badValue('Cannot use $elemMatch projection on a nested field.');
+      const m = compileFilter(v.$elemMatch as Document);
+      const arg = v.$elemMatch as Document;
+      const opForm = Object.keys(arg).every((k) => k.startsWith('$') && !['$and', '$or', '$nor'].includes(k));
+      const m2 = opForm ? compileFilter({ v: arg }) : undefined;
+      node = { kind: 'elemMatch', test: (el) => (m2 ? m2({ v: el }) : isPlainObject(el) && m(el)) };
+    } else if (isPlainObject(v) && '$meta' in v) throw notSupported(`{$meta: "${String(v.$meta)}"} projections`);
+    else node = { kind: 'computed', expr: v };
+
+    if (key === '_id') { idSetting = node; if (node.kind === 'computed' || node.kind === 'include') continue; if (node.kind === 'exclude') continue; }
+    if (node.kind === 'include' || node.kind === 'computed' || node.kind === 'elemMatch' || node.kind === 'positional') {
+      if (exclusion) throw new MongoCommandError(31253, 'Location31253', `Cannot do inclusion on field ${path} in exclusion projection`);
+      inclusion = true;
+    } else if (node.kind === 'exclude') {
+      if (inclusion) throw new MongoCommandError(31254, 'Location31254', `Cannot do exclusion on field ${path} in inclusion projection`);
+      exclusion = true;
+    }
+    insert(root, key.split('.'), node, path);
+  }
+  if (!inclusion && !exclusion && idSetting?.kind === 'include') inclusion = true;
+  const idNode = idSetting ?? { kind: 'include' };
+  return (doc, pos) => {
+    const out = inclusion ? include(doc, root, doc, pos) : exclude(doc, root, doc, pos);
+    if (idNode.kind === 'exclude') { delete out._id; return out; }
+    if (idNode.kind === 'computed') return { _id: evalExpression(doc, idNode.expr), ...withoutId(out) };
+    if (doc._id !== undefined) return { _id: doc._id, ...withoutId(out) };
+    return out;
+  };
+};
+
+const withoutId = (d: Document) => { const { _id, ...rest } = d; void _id; return rest; };
+
+const insert = (tree: Map<string, Node>, segs: string[], node: Node, path: string) => {
+  const [head, ...rest] = segs;
+  if (rest.length === 0) {
+    if (tree.has(head!)) throw new MongoCommandError(31250, 'Location31250', `Path collision at ${path}`);
+    tree.set(head!, node);
+    return;
+  }
+  let child = tree.get(head!);
+  if (!child) { child = { kind: 'tree', children: new Map() }; tree.set(head!, child); }
+  if (child.kind !== 'tree') throw new MongoCommandError(31249, 'Location31249', `Path collision at ${path} remaining portion ${rest.join('.')}`);
+  insert(child.children, rest, node, path);
+};
+
+const slice = (v: unknown, n: Extract<Node, { kind: 'slice' }>): unknown => {
+  if (!Array.isArray(v)) return v;
+  if (n.limit === undefined) return n.skip >= 0 ? v.slice(0, n.skip) : v.slice(Math.max(0, v.length + n.skip));
+  const start = n.skip >= 0 ? n.skip : Math.max(0, v.length + n.skip);
+  return v.slice(start, start + n.limit);
+};
+
+const include = (value: Document, tree: Map<string, Node>, root: Document, pos: number | undefined): Document => {
+  const out: Document = {};
+  for (const k of Object.keys(value)) {
+    const node = tree.get(k);
+    if (!node) continue;
+    const v = value[k];
+    switch (node.kind) {
+      case 'include': out[k] = v; break;
+      case 'slice': out[k] = slice(v, node); break;
+      case 'elemMatch': {
+        if (!Array.isArray(v)) break;
+        const el = v.find(node.test);
+        if (el !== undefined) out[k] = [el];
+        break;
+      }
+      case 'positional':
+        if (Array.isArray(v)) {
+          if (pos === undefined) throw badValue('Executor error during find command :: caused by :: positional operator \'.$\' requires corresponding field in query specifier');
+          if (pos < v.length) out[k] = [v[pos]];
+        }
+        break;
+      case 'tree':
+        if (Array.isArray(v)) out[k] = includeArray(v, node.children, root, pos);
+        else if (isPlainObject(v)) out[k] = include(v, node.children, root, pos);
+        break;
+      case 'computed': break;
+    }
+  }
+  for (const [k, node] of tree) {
+    if (node.kind === 'computed') out[k] = evalExpression(root, node.expr);
+    else if (node.kind === 'tree' && !(k in value) && hasComputed(node.children)) out[k] = include({}, node.children, root, pos);
+  }
+  return out;
+};
+
+const hasComputed = (tree: Map<string, Node>): boolean =>
+  [...tree.values()].some((n) => n.kind === 'computed' || (n.kind === 'tree' && hasComputed(n.children)));
+
+const includeArray = (arr: unknown[], tree: Map<string, Node>, root: Document, pos: number | undefined): unknown[] =>
+  arr.flatMap((el) => (isPlainObject(el) ? [include(el, tree, root, pos)] : Array.isArray(el) ? [includeArray(el, tree, root, pos)] : []));
+
+const exclude = (value: Document, tree: Map<string, Node>, root: Document, pos: number | undefined): Document => {
+  const out: Document = {};
+  for (const k of Object.keys(value)) {
+    const node = tree.get(k);
+    const v = value[k];
+    if (!node) { out[k] = v; continue; }
+    switch (node.kind) {
+      case 'exclude': break;
+      case 'slice': out[k] = slice(v, node); break;
+      case 'tree':
+        if (Array.isArray(v)) out[k] = v.map((el) => (isPlainObject(el) ? exclude(el, node.children, root, pos) : el));
+        else if (isPlainObject(v)) out[k] = exclude(v, node.children, root, pos);
+        else out[k] = v;
+        break;
+      default: out[k] = v;
+    }
+  }
+  return out;
+};

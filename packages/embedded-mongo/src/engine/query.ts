@@ -1,0 +1,313 @@
+// Query predicates with MongoDB's semantics: implicit array traversal, BSON type bracketing for range
+// operators, null matching missing fields, and the array position a match came from (for the positional
+// `$` in updates and projections). mingo is used only to evaluate `$expr` aggregation expressions.
+import type { Document } from 'bson';
+import {
+  TYPE_ALIASES, TYPE_NUMBERS, bsonTypeOf, compareValues, isNumeric, isPlainObject, numberOf, typeRank,
+} from './bson-values.js';
+import { badValue, notSupported } from './errors.js';
+import { evalExpression } from './mingo-context.js';
+
+/** Per-evaluation state: the first array index that satisfied a predicate (MongoDB's positional match). */
+export interface MatchState { pos?: number }
+export type Matcher = (doc: Document, state?: MatchState) => boolean;
+
+interface Candidate { value: unknown; pos: number | undefined }
+
+const isIndexSegment = (s: string) => /^\d+$/.test(s);
+
+/** The values a dotted path reaches, walking through arrays of subdocuments the way MongoDB does. */
+export const collectPath = (root: unknown, segs: string[]): Candidate[] => {
+  const out: Candidate[] = [];
+  const walk = (v: unknown, i: number, pos: number | undefined): void => {
+    if (i === segs.length) { out.push({ value: v, pos }); return; }
+    const seg = segs[i]!;
+    if (Array.isArray(v)) {
+      const before = out.length;
+      if (isIndexSegment(seg)) {
+        const idx = Number(seg);
+        if (idx < v.length) walk(v[idx], i + 1, pos);
+      }
+      v.forEach((el, j) => { if (isPlainObject(el)) walk(el, i, pos ?? j); });
+      if (out.length === before) out.push({ value: undefined, pos });
+      return;
+    }
+    if (isPlainObject(v)) { walk(v[seg], i + 1, pos); return; }
+    out.push({ value: undefined, pos });
+  };
+  walk(root, 0, undefined);
+  return out;
+};
+
+/** Plain dotted-path lookup without array expansion (first value only), used for sort keys of scalars. */
+export const getPath = (root: unknown, path: string): unknown => {
+  let v: unknown = root;
+  for (const seg of path.split('.')) {
+    if (Array.isArray(v) && isIndexSegment(seg)) v = v[Number(seg)];
+    else if (isPlainObject(v)) v = v[seg];
+    else return undefined;
+  }
+  return v;
+};
+
+type ValueTest = (v: unknown) => boolean;
+
+const isRegex = (v: unknown) => bsonTypeOf(v) === 'regex';
+const toRegExp = (v: unknown, extraOptions = ''): RegExp => {
+  if (v instanceof RegExp) return extraOptions ? new RegExp(v.source, mergeFlags(v.flags, extraOptions)) : v;
+  if (typeof v === 'string') return new RegExp(v, mergeFlags('', extraOptions));
+  const r = v as { pattern: string; options: string };
+  return new RegExp(r.pattern, mergeFlags('', r.options + extraOptions));
+};
+const mergeFlags = (flags: string, options: string) => {
+  const set = new Set(flags.split(''));
+  for (const o of options) {
+    if (o === 'i' || o === 'm' || o === 's') set.add(o);
+    else if (o === 'x' || o === 'u' || o === 'g' || o === 'l') { /* x (extended) has no JS flag; ignored */ }
+    else throw badValue(`invalid flag in regex options: ${o}`);
+  }
+  return [...set].filter((f) => 'gimsuy'.includes(f)).join('');
+};
+
+const regexTest = (re: RegExp): ValueTest => (v) => {
+  if (typeof v === 'string') { re.lastIndex = 0; return re.test(v); }
+  if (isRegex(v)) return compareValues(v, re) === 0;
+  return false;
+};
+
+/** Equality as a query sees it: null also matches missing; regexes in $in match strings. */
+const equalsTest = (q: unknown): ValueTest => {
+  if (q === null || q === undefined) return (v) => v === null || v === undefined;
+  const rank = typeRank(q);
+  return (v) => typeRank(v) === rank && compareValues(v, q) === 0;
+};
+
+const rangeTest = (op: string, q: unknown): ValueTest => {
+  const rank = typeRank(q);
+  const ok = (c: number) => (op === '$gt' ? c > 0 : op === '$gte' ? c >= 0 : op === '$lt' ? c < 0 : c <= 0);
+  if (rank === 1) return (v) => op === '$gt' || op === '$gte' ? (op === '$gte' || typeRank(v) !== 1) : op === '$lte' && typeRank(v) === 1;
+  if (rank === 14) return (v) => op === '$lt' || op === '$lte' ? (op === '$lte' || typeRank(v) !== 14) : op === '$gte' && typeRank(v) === 14;
+  if (rank === 2) return (v) => (op === '$gte' || op === '$lte') && (v === null || v === undefined);
+  return (v) => typeRank(v) === rank && ok(compareValues(v, q));
+};
+
+const typeTest = (spec: unknown): ValueTest => {
+  const specs = Array.isArray(spec) ? spec : [spec];
+  const names = new Set<string>();
+  for (const s of specs) {
+    let name: string | undefined;
+    if (typeof s === 'string') name = s;
+    else if (isNumeric(s)) name = TYPE_NUMBERS[numberOf(s)];
+    if (name === undefined || !TYPE_ALIASES[name]) throw badValue(`Unknown type name alias: ${String(s)}`);
+    for (const t of TYPE_ALIASES[name]!) names.add(t);
+  }
+  return (v) => {
+    if (v === undefined) return false;
+    const t = bsonTypeOf(v);
+    if (names.has(t)) return true;
+    // A JS number that holds an integer may have been a BSON double: accept both spellings.
+    if (typeof v === 'number' && (t === 'int' ? names.has('double') : false)) return false;
+    return false;
+  };
+};
+
+const bitsTest = (op: string, mask: unknown): ValueTest => {
+  let bits: bigint;
+  if (Array.isArray(mask)) bits = mask.reduce((acc: bigint, p) => acc | (1n << BigInt(numberOf(p))), 0n);
+  else if (isNumeric(mask)) bits = BigInt(Math.trunc(numberOf(mask)));
+  else throw badValue(`${op} takes an Array, a number, or a BinData but received: ${String(mask)}`);
+  return (v) => {
+    if (!isNumeric(v)) return false;
+    const n = numberOf(v);
+    if (!Number.isInteger(n)) return false;
+    const x = BigInt.asUintN(64, BigInt(n));
+    const m = BigInt.asUintN(64, bits);
+    switch (op) {
+      case '$bitsAllSet': return (x & m) === m;
+      case '$bitsAnySet': return (x & m) !== 0n;
+      case '$bitsAllClear': return (x & m) === 0n;
+      default: return (x & m) !== m;
+    }
+  };
+};
+
+const GEO = new Set(['$near', '$nearSphere', '$geoWithin', '$geoIntersects', '$within', '$box', '$center', '$centerSphere', '$polygon', '$geometry', '$maxDistance', '$minDistance']);
+
+/** A predicate over one field's candidates. Returns true/false and updates state.pos on array matches. */
+type FieldTest = (cands: Candidate[], state: MatchState) => boolean;
+
+/** Applies a value test to each candidate and, for array candidates, to each element. */
+const anyValue = (test: ValueTest, wholeArrayToo = true): FieldTest => (cands, state) => {
+  for (const c of cands) {
+    if (Array.isArray(c.value)) {
+      if (wholeArrayToo && test(c.value)) { if (c.pos !== undefined) state.pos = c.pos; return true; }
+      const arr = c.value;
+      for (let j = 0; j < arr.length; j++) if (test(arr[j])) { state.pos = c.pos ?? j; return true; }
+    } else if (test(c.value)) { if (c.pos !== undefined) state.pos = c.pos; return true; }
+  }
+  return false;
+};
+
+const isOperatorObject = (v: unknown): v is Document => {
+  if (!isPlainObject(v)) return false;
+  const keys = Object.keys(v);
+  return keys.length > 0 && keys[0]!.startsWith('$');
+};
+
+const compileOperator = (op: string, arg: unknown, allOps: Document, path: string): FieldTest => {
+  switch (op) {
+    case '$eq': return isRegex(arg) ? anyValue((v) => isRegex(v) && compareValues(v, arg) === 0) : anyValue(equalsTest(arg));
+    case '$ne': { const t = compileOperator('$eq', arg, allOps, path); return (c, s) => !t(c, {...s}); }
+    case '$gt': case '$gte': case '$lt': case '$lte':
+      if (isRegex(arg)) throw badValue(`Can't have RegEx as arg to predicate over field '${path}'.`);
+      return anyValue(rangeTest(op, arg));
+    case '$in': case '$nin': {
+      if (!Array.isArray(arg)) throw badValue(`${op} needs an array`);
+      const tests = arg.map((x) => {
+        if (isOperatorObject(x) && !('$regex' in x)) throw badValue('cannot nest $ under $in');
+        return isRegex(x) ? regexTest(toRegExp(x)) : equalsTest(x);
+      });
+      const t = anyValue((v) => tests.some((f) => f(v)));
+      if (op === '$in') return t;
+      return (c, s) => !t(c, { ...s });
+    }
+    case '$exists': {
+      const want = !(arg === false || arg === 0 || arg === null);
+      return (cands) => cands.some((c) => c.value !== undefined) === want;
+    }
+    case '$type': { const t = typeTest(arg); return anyValue(t); }
+    case '$regex': {
+      const options = typeof allOps.$options === 'string' ? allOps.$options : '';
+      if (typeof arg !== 'string' && !isRegex(arg)) throw badValue('$regex has to be a string');
+      return anyValue(regexTest(toRegExp(arg, options)), false);
+    }
+    case '$options':
+      if (!('$regex' in allOps)) throw badValue('$options needs a $regex');
+      return () => true;
+    case '$not': {
+      if (isRegex(arg)) { const t = anyValue(regexTest(toRegExp(arg)), false); return (c, s) => !t(c, { ...s }); }
+      if (!isPlainObject(arg) || !isOperatorObject(arg)) throw badValue('$not needs a regex or a document');
+      const t = compileField(path, arg);
+      return (c, s) => !t(c, { ...s });
+    }
+    case '$size': {
+      if (!isNumeric(arg) || !Number.isInteger(numberOf(arg)) || numberOf(arg) < 0) throw badValue('$size needs a non-negative integer');
+      const n = numberOf(arg);
+      return (cands) => cands.some((c) => Array.isArray(c.value) && c.value.length === n);
+    }
+    case '$all': {
+      if (!Array.isArray(arg)) throw badValue('$all needs an array');
+      if (arg.length === 0) return () => false;
+      const parts = arg.map((x) => {
+        if (isPlainObject(x) && '$elemMatch' in x) return compileOperator('$elemMatch', x.$elemMatch, x, path);
+        if (isOperatorObject(x)) throw badValue('no $ expressions in $all');
+        return isRegex(x) ? anyValue(regexTest(toRegExp(x)), false) : anyValue(equalsTest(x));
+      });
+      return (c, s) => parts.every((p) => p(c, s));
+    }
+    case '$elemMatch': {
+      if (!isPlainObject(arg)) throw badValue('$elemMatch needs an Object');
+      const keys = Object.keys(arg);
+      const operatorForm = keys.length > 0 && keys.every((k) => k.startsWith('$') && !['$and', '$or', '$nor', '$expr', '$where', '$text', '$comment'].includes(k));
+      const test: ValueTest = operatorForm
+        ? ((): ValueTest => { const f = compileField('', arg); return (v) => f([{ value: v, pos: undefined }], {}); })()
+        : ((): ValueTest => { const m = compileFilter(arg); return (v) => isPlainObject(v) && m(v); })();
+      return (cands, state) => {
+        for (const c of cands) {
+          if (!Array.isArray(c.value)) continue;
+          for (let j = 0; j < c.value.length; j++) if (test(c.value[j])) { state.pos = c.pos ?? j; return true; }
+        }
+        return false;
+      };
+    }
+    case '$mod': {
+      if (!Array.isArray(arg) || arg.length !== 2) throw badValue('malformed mod, needs to be an array of [divisor, remainder]');
+      if (!isNumeric(arg[0]) || !isNumeric(arg[1])) throw badValue('malformed mod, divisor and remainder must be numbers');
+      const d = Math.trunc(numberOf(arg[0])), r = Math.trunc(numberOf(arg[1]));
+      if (d === 0) throw badValue('divisor cannot be 0');
+      return anyValue((v) => isNumeric(v) && Number.isFinite(numberOf(v)) && Math.trunc(numberOf(v)) % d === r, false);
+    }
+    case '$bitsAllSet': case '$bitsAnySet': case '$bitsAllClear': case '$bitsAnyClear':
+      return anyValue(bitsTest(op, arg), false);
+    case '$comment': return () => true;
+    case '$where': throw notSupported('$where');
+    case '$text': throw notSupported('$text');
+    default:
+      if (GEO.has(op)) throw notSupported(`${op} (geospatial queries)`);
+      throw badValue(`unknown operator: ${op}`);
+  }
+};
+
+const compileField = (path: string, cond: unknown): FieldTest => {
+  const segs = path === '' ? [] : path.split('.');
+  let test: FieldTest;
+  if (isOperatorObject(cond)) {
+    const parts = Object.keys(cond).map((op) => compileOperator(op, cond[op], cond, path));
+    test = (cands, state) => parts.every((p) => p(cands, state));
+  } else if (isRegex(cond)) test = anyValue(regexTest(toRegExp(cond)), false);
+  else test = anyValue(equalsTest(cond));
+  if (segs.length === 0) return test;
+  return test;
+};
+
+const truthy = (v: unknown) => !(v === false || v === null || v === undefined || (isNumeric(v) && numberOf(v) === 0));
+
+/** Compiles a MongoDB filter document into a predicate. Throws BadValue on malformed filters. */
+export const compileFilter = (filter: Document | undefined | null, exprOptions?: Record<string, unknown>): Matcher => {
+  if (filter === undefined || filter === null) return () => true;
+  if (!isPlainObject(filter)) throw badValue('filter must be an object');
+  const parts: Matcher[] = [];
+  for (const key of Object.keys(filter)) {
+    const cond = filter[key];
+    if (key.startsWith('$')) {
+      switch (key) {
+        case '$and': case '$or': case '$nor': {
+          if (!Array.isArray(cond) || cond.length === 0) throw badValue(`${key} must be a nonempty array`);
+          const subs = cond.map((c) => {
+            if (!isPlainObject(c)) throw badValue(`${key} argument's entries must be objects`);
+            return compileFilter(c, exprOptions);
+          });
+          if (key === '$and') parts.push((d, s) => subs.every((m) => m(d, s)));
+          else if (key === '$or') parts.push((d, s) => subs.some((m) => m(d, s)));
+          else parts.push((d) => !subs.some((m) => m(d, {})));
+          break;
+        }
+        case '$expr': parts.push((d) => truthy(evalExpression(d, cond, exprOptions))); break;
+        case '$comment': break;
+        case '$alwaysTrue': break;
+        case '$alwaysFalse': parts.push(() => false); break;
+        case '$where': throw notSupported('$where');
+        case '$text': throw notSupported('$text');
+        case '$jsonSchema': throw notSupported('$jsonSchema');
+        default: throw badValue(`unknown top level operator: ${key}. If you have a field name that starts with a '$' symbol, consider using $getField or $setField.`);
+      }
+      continue;
+    }
+    const segs = key.split('.');
+    const t = compileField(key, cond);
+    parts.push((d, s = {}) => t(collectPath(d, segs), s));
+  }
+  if (parts.length === 1) return parts[0]!;
+  return (d, s = {}) => parts.every((m) => m(d, s));
+};
+
+/**
+ * Equality fields a query pins down (`{a: 1}`, `{a: {$eq: 1}}`, `$and` of those). Used to seed upserts and
+ * to pick an index. Returns path -> value.
+ */
+export const equalityFields = (filter: Document | undefined): Map<string, unknown> => {
+  const out = new Map<string, unknown>();
+  const visit = (f: Document) => {
+    for (const key of Object.keys(f)) {
+      const v = f[key];
+      if (key === '$and' && Array.isArray(v)) { v.forEach((x) => isPlainObject(x) && visit(x)); continue; }
+      if (key.startsWith('$')) continue;
+      if (isOperatorObject(v)) {
+        if ('$eq' in v) out.set(key, v.$eq);
+        else if (Array.isArray(v.$in) && v.$in.length === 1 && !isRegex(v.$in[0])) out.set(key, v.$in[0]);
+      } else if (!isRegex(v)) out.set(key, v);
+    }
+  };
+  if (filter) visit(filter);
+  return out;
+};
