@@ -1,0 +1,95 @@
+import { describe, expect, test } from 'vitest';
+import type { JournalOp } from '../../src/engine/index.js';
+import { freshEngine, ns, rejection } from './helpers.js';
+
+const recordingJournal = () => {
+  const appends: JournalOp[][] = [];
+  return { appends, journal: { append: async (ops: JournalOp[]) => { appends.push(ops); }, compact: async () => {}, close: async () => {} } };
+};
+
+describe('transactions', () => {
+  test('reads see a snapshot plus own writes; commit applies atomically as one journal append', async () => {
+    const { appends, journal } = recordingJournal();
+    const e = freshEngine({ journal });
+    await e.insert(ns, [{ _id: 1, n: 1 }], {});
+    const t = e.beginTransaction();
+    await e.update(ns, [{ q: { _id: 1 }, u: { $inc: { n: 1 } } }], {}, t);
+    await e.insert(ns, [{ _id: 2 }], {}, t);
+    await e.insert({ db: ns.db, coll: 'outbox' }, [{ _id: 'evt', type: 'order.created' }], {}, t);
+    expect(e.find(ns, {}, t)).toEqual([{ _id: 1, n: 2 }, { _id: 2 }]);
+    expect(e.find(ns, {})).toEqual([{ _id: 1, n: 1 }]);
+    // a concurrent committed insert elsewhere is invisible to the transaction's snapshot
+    await e.insert(ns, [{ _id: 3 }], {});
+    expect(e.find(ns, {}, t).map((d) => d._id)).toEqual([1, 2]);
+    const before = appends.length;
+    await e.commitTransaction(t);
+    expect(appends.length).toBe(before + 1);
+    expect(appends.at(-1)!.filter((o) => o.op === 'put')).toHaveLength(3);
+    expect(e.find(ns, {}).map((d) => d._id)).toEqual([1, 3, 2]);
+    expect(e.find({ db: ns.db, coll: 'outbox' }, {})).toHaveLength(1);
+  });
+
+  test('abort discards everything', async () => {
+    const e = freshEngine();
+    await e.insert(ns, [{ _id: 1 }], {});
+    const t = e.beginTransaction();
+    await e.delete(ns, [{ q: {}, limit: 0 }], {}, t);
+    expect(e.count(ns, {}, {}, t)).toBe(0);
+    e.abortTransaction(t);
+    expect(e.count(ns, {}, {})).toBe(1);
+    expect((await rejection(e.commitTransaction(t))).code).toBe(251);
+  });
+
+  test('write conflicts: concurrent committed change and two transactions on one document', async () => {
+    const e = freshEngine();
+    await e.insert(ns, [{ _id: 1, n: 0 }, { _id: 2, n: 0 }], {});
+    const t1 = e.beginTransaction();
+    await e.update(ns, [{ q: { _id: 1 }, u: { $inc: { n: 1 } } }], {}, t1);
+    const t2 = e.beginTransaction();
+    const err = await rejection(e.update(ns, [{ q: { _id: 1 }, u: { $inc: { n: 1 } } }], {}, t2));
+    expect(err).toMatchObject({ code: 112, codeName: 'WriteConflict', errorLabels: ['TransientTransactionError'] });
+    // a committed write after the transaction began
+    const t3 = e.beginTransaction();
+    await e.update(ns, [{ q: { _id: 2 }, u: { $inc: { n: 5 } } }], {});
+    expect((await rejection(e.update(ns, [{ q: { _id: 2 }, u: { $inc: { n: 1 } } }], {}, t3))).code).toBe(112);
+    // non-transactional write to a document a transaction already wrote makes the commit fail
+    const t4 = e.beginTransaction();
+    await e.insert(ns, [{ _id: 10 }], {}, t4);
+    await e.update(ns, [{ q: { _id: 2 }, u: { $set: { x: 1 } } }], {}, t4);
+    await e.update(ns, [{ q: { _id: 2 }, u: { $set: { x: 2 } } }], {});
+    const c = await rejection(e.commitTransaction(t4));
+    expect(c.code).toBe(112);
+    expect(e.count(ns, { _id: 10 }, {})).toBe(0);
+    await e.commitTransaction(t1);
+    expect(e.find(ns, { filter: { _id: 1 } })[0]!.n).toBe(1);
+  });
+
+  test('unique indexes are checked against committed data plus own writes', async () => {
+    const e = freshEngine();
+    await e.createIndexes(ns, [{ key: { email: 1 }, name: 'email_1', unique: true }]);
+    await e.insert(ns, [{ _id: 1, email: 'a' }], {});
+    const t = e.beginTransaction();
+    expect((await e.insert(ns, [{ _id: 2, email: 'a' }], {}, t)).writeErrors[0]!.code).toBe(11000);
+    await e.insert(ns, [{ _id: 3, email: 'b' }], {}, t);
+    expect((await e.insert(ns, [{ _id: 4, email: 'b' }], {}, t)).writeErrors[0]!.code).toBe(11000);
+    // moving the value away from a committed document frees it inside the transaction
+    await e.update(ns, [{ q: { _id: 1 }, u: { $set: { email: 'c' } } }], {}, t);
+    expect((await e.insert(ns, [{ _id: 5, email: 'a' }], {}, t)).writeErrors).toEqual([]);
+    await e.commitTransaction(t);
+    expect(e.find(ns, { sort: { _id: 1 } }).map((d) => d.email)).toEqual(['c', 'b', 'a']);
+  });
+
+  test('a failed journal append leaves no trace of the write', async () => {
+    let fail = false;
+    const journal = { append: async () => { if (fail) throw new Error('disk full'); }, compact: async () => {}, close: async () => {} };
+    const e = freshEngine({ journal });
+    await e.insert(ns, [{ _id: 1, n: 1 }], {});
+    fail = true;
+    await rejection(e.insert(ns, [{ _id: 2 }], {}));
+    await rejection(e.update(ns, [{ q: { _id: 1 }, u: { $set: { n: 2 } } }], {}));
+    const t = e.beginTransaction();
+    await e.insert(ns, [{ _id: 3 }], {}, t);
+    await rejection(e.commitTransaction(t));
+    expect(e.find(ns, {})).toEqual([{ _id: 1, n: 1 }]);
+  });
+});
