@@ -101,7 +101,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   try {
     // Both at once; whichever started is stopped again if the other fails.
     const [mongoResult, natsResult] = await Promise.allSettled([
-      startMongo(parentEnv, ownsDataDir ? undefined : join(dataDir, 'mongo'), preferred(27017), ports),
+      startMongo(parentEnv, ownsDataDir ? undefined : join(dataDir, 'mongo'), preferred(27017), ports, log),
       startNats(parentEnv, join(dataDir, 'nats'), repo, ports, log, started),
     ]);
     if (mongoResult.status === 'fulfilled') stopMongo = mongoResult.value.stop;
@@ -214,7 +214,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
 async function defaultSink(): Promise<LogSink> {
   const { prefixedConsole } = await import('./logs.js');
-  return prefixedConsole(['nats', ...SERVICES.map((service) => service.name), GATEWAY.name, ...FRONTENDS]);
+  return prefixedConsole(['mongodb', 'nats', ...SERVICES.map((service) => service.name), GATEWAY.name, ...FRONTENDS]);
 }
 
 interface Infra {
@@ -230,6 +230,7 @@ async function startMongo(
   dbPath: string | undefined,
   preferredPort: number | undefined,
   ports: PortAllocator,
+  log: LogSink | undefined,
 ): Promise<Infra & { kind: 'embedded' | 'external'; stop: () => Promise<void> }> {
   const t0 = Date.now();
   if (env.MONGO_URL) return { url: env.MONGO_URL, kind: 'external', readyAfterMs: 0, stop: async () => {} };
@@ -237,7 +238,12 @@ async function startMongo(
   const port = await ports.take(preferredPort);
   // Loaded only when needed: with MONGO_URL set the embedded server is not part of the run at all.
   const { startEmbeddedMongo } = await import('@shop/embedded-mongo');
-  const mongo = await startEmbeddedMongo({ port, dbPath, replSet: 'rs0' });
+  const mongo = await startEmbeddedMongo({
+    port,
+    dbPath,
+    replSet: 'rs0',
+    log: log ? (line) => log('mongodb', line, 'stdout') : undefined,
+  });
   return { url: mongo.uri, kind: 'embedded', readyAfterMs: Date.now() - t0, stop: () => mongo.stop() };
 }
 
