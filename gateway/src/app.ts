@@ -2,13 +2,12 @@
 // against their own upstream servers. The order of registration is the order requests meet things:
 // request id -> security headers -> rate limit -> gateway routes / service proxies / frontends.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { installErrorHandling, requestIdFrom, requestIdHeader } from '@shop/service-kit';
 import type { GatewayConfig } from './config.js';
 import { registerDocsRoutes } from './docs.js';
-import { handleError } from './errors.js';
 import { registerFrontends } from './frontends.js';
 import { registerHealthRoutes } from './health.js';
 import { registerServiceProxies } from './proxy.js';
-import { REQUEST_ID_HEADER, requestIdFor } from './request-id.js';
 import { registerSecurity } from './security.js';
 
 export interface BuildOptions {
@@ -26,16 +25,27 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     ...(isLoggerInstance(logger) ? { loggerInstance: logger } : { logger }),
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
-    genReqId: requestIdFor,
+    genReqId: requestIdFrom,
     // Let in-flight requests finish on shutdown; idle keep-alive sockets are closed at once.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   }) as unknown as FastifyInstance;
 
   app.addHook('onRequest', async (request, reply) => {
-    reply.header(REQUEST_ID_HEADER, request.id);
+    reply.header(requestIdHeader, request.id);
   });
-  app.setErrorHandler(handleError);
+  // Graceful stop: answers still being written when close() starts tell the client to hang up,
+  // so their keep-alive connections do not hold the process open after the last request.
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (draining) reply.header('connection', 'close');
+    return payload;
+  });
+  // The shop's one error envelope for every failure, the gateway's own included.
+  installErrorHandling(app);
 
   await registerSecurity(app, config);
   registerHealthRoutes(app, config);

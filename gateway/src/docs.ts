@@ -1,9 +1,11 @@
 // /api/docs: the services' OpenAPI documents, gathered from each service's GET /openapi.json and
 // rewritten so they describe the API as the gateway serves it. Pages are plain server-rendered
 // HTML: nothing loads from a CDN and no script runs, so they work offline and under the CSP.
+import { errorCodes } from '@shop/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from './config.js';
-import { GatewayError, upstreamFailure } from './errors.js';
+import { AppError } from '@shop/service-kit';
+import { upstreamFailure } from './errors.js';
 import { ROUTES, SERVICE_NAMES, routeForPath, type ServiceName } from './routes.js';
 
 type OpenApiDocument = {
@@ -52,7 +54,7 @@ async function fetchDocument(config: GatewayConfig, service: ServiceName, reques
   }
   const body = (await response.json().catch(() => null)) as OpenApiDocument | null;
   if (!response.ok || !body || typeof body !== 'object' || (!body.openapi && !body.swagger)) {
-    throw new GatewayError(502, 'BAD_GATEWAY', `The ${service} service did not return an OpenAPI document (status ${response.status}).`, { service });
+    throw new AppError(502, 'BAD_GATEWAY', `The ${service} service did not return an OpenAPI document (status ${response.status}).`, { service });
   }
   return body;
 }
@@ -124,7 +126,7 @@ export function registerDocsRoutes(app: FastifyInstance, config: GatewayConfig):
     const asJson = file.endsWith('.json');
     const service = asJson ? file.slice(0, -'.json'.length) : file;
     if (!isServiceName(service)) {
-      throw new GatewayError(404, 'NOT_FOUND', `There is no service called "${service}". Known services: ${SERVICE_NAMES.join(', ')}.`);
+      throw new AppError(404, errorCodes.NOT_FOUND, `There is no service called "${service}". Known services: ${SERVICE_NAMES.join(', ')}.`);
     }
     const doc = rewriteForGateway(await fetchDocument(config, service, request.id), service);
     reply.header('cache-control', 'no-cache');

@@ -1,11 +1,13 @@
 // Serves the built frontends: the shell at /, the remotes at /remotes/<name>/, and the shell's
 // index.html for every other page address (the shell's router decides what to show).
 import { stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, join, resolve, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { GatewayConfig } from './config.js';
-import { apiNotFound, GatewayError } from './errors.js';
+import { errorCodes } from '@shop/contracts';
+import { AppError } from '@shop/service-kit';
+import { apiNotFound } from './errors.js';
 
 export const REMOTES = ['storefront', 'admin'] as const;
 
@@ -27,10 +29,6 @@ interface HeaderTarget {
   setHeader(name: string, value: string): unknown;
 }
 
-function shellHeaders(res: HeaderTarget, filePath: string): void {
-  res.setHeader('cache-control', cacheControlFor(filePath));
-}
-
 function remoteHeaders(res: HeaderTarget, filePath: string): void {
   res.setHeader('cache-control', cacheControlFor(filePath));
   // Remotes are public static code. A shell running on another origin (a dev server) may load
@@ -39,35 +37,29 @@ function remoteHeaders(res: HeaderTarget, filePath: string): void {
   res.setHeader('cross-origin-resource-policy', 'cross-origin');
 }
 
-function isPageNavigation(request: FastifyRequest): boolean {
-  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
-  const path = request.url.split('?', 1)[0]!;
-  if (path.startsWith('/api/') || path === '/api' || path.startsWith('/remotes/')) return false;
+function isPageNavigation(request: FastifyRequest, path: string): boolean {
   // A last segment with an extension asks for a file, not a page.
   if (basename(path).includes('.')) return false;
   return (request.headers.accept ?? '').includes('text/html');
 }
 
-async function exists(path: string): Promise<boolean> {
+/** The file under `root` that a URL path names, if it exists and stays inside `root`. */
+async function fileUnder(root: string, urlPath: string): Promise<string | undefined> {
+  const relative = urlPath === '/' ? 'index.html' : urlPath.slice(1);
+  const full = resolve(root, relative);
+  if (!full.startsWith(root + sep)) return undefined;
   try {
-    return (await stat(path)).isFile();
+    return (await stat(full)).isFile() ? relative : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
 export async function registerFrontends(app: FastifyInstance, config: GatewayConfig): Promise<void> {
-  const shellDist = join(config.frontendsDir, 'shell', 'dist');
+  const shellDist = resolve(config.frontendsDir, 'shell', 'dist');
 
-  // The shell owns "/" and decorates reply.sendFile (used by the fallback below).
-  await app.register(fastifyStatic, {
-    root: shellDist,
-    prefix: '/',
-    wildcard: true,
-    index: ['index.html'],
-    cacheControl: false,
-    setHeaders: shellHeaders,
-  });
+  // Decorates reply.sendFile only; the catch-all route below decides what "/..." means.
+  await app.register(fastifyStatic, { root: shellDist, serve: false, cacheControl: false });
   // A missing remote folder is fine: its files answer 404 and the shell shows its own error.
   for (const remote of REMOTES) {
     await app.register(fastifyStatic, {
@@ -81,16 +73,29 @@ export async function registerFrontends(app: FastifyInstance, config: GatewayCon
     });
   }
 
-  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
-    const path = request.url.split('?', 1)[0]!;
-    if (isPageNavigation(request)) {
-      if (!(await exists(join(shellDist, 'index.html')))) {
-        throw new GatewayError(503, 'FRONTEND_NOT_BUILT', 'The shop\'s pages have not been built yet. Run "npm run build" and reload.');
+  // Every GET no other route claimed: a shell file, else the shell's index.html for a page
+  // address (the shell's router shows the page or "Mission Not Found"), else a 404 envelope.
+  app.get('/*', async (request: FastifyRequest, reply: FastifyReply) => {
+    let path: string;
+    try {
+      path = decodeURIComponent(request.url.split('?', 1)[0]!);
+    } catch {
+      throw new AppError(400, errorCodes.BAD_REQUEST, 'The address is not validly encoded.');
+    }
+    if (path === '/api' || path.startsWith('/api/')) throw apiNotFound(request.method, path);
+
+    const file = await fileUnder(shellDist, path);
+    if (file) {
+      reply.header('cache-control', cacheControlFor(file));
+      return reply.sendFile(file, shellDist);
+    }
+    if (isPageNavigation(request, path)) {
+      if (!(await fileUnder(shellDist, '/'))) {
+        throw new AppError(503, 'FRONTEND_NOT_BUILT', 'The shop\'s pages have not been built yet. Run "npm run build" and reload.');
       }
       reply.header('cache-control', REVALIDATE);
       return reply.sendFile('index.html', shellDist);
     }
-    if (path.startsWith('/api/') || path === '/api') throw apiNotFound(request.method, path);
-    throw new GatewayError(404, 'NOT_FOUND', `Nothing is served at ${path}.`);
+    throw new AppError(404, errorCodes.NOT_FOUND, `Nothing is served at ${path}.`);
   });
 }

@@ -5,7 +5,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import httpProxy from '@fastify/http-proxy';
 import type { GatewayConfig } from './config.js';
-import { bodyTooLarge, GatewayError, upstreamFailure } from './errors.js';
+import { bodyTooLarge, upstreamFailure } from './errors.js';
 import { ROUTES, type RouteRow } from './routes.js';
 
 /** Per-route settings the gateway's hooks read from `request.routeOptions.config`. */
@@ -63,7 +63,9 @@ export async function registerServiceProxies(app: FastifyInstance, config: Gatew
         bodyTimeout: timeout,
       },
       replyOptions: {
-        rewriteRequestHeaders: (request, headers) => ({
+        rewriteRequestHeaders: (request, { traceparent: _parent, tracestate: _state, ...headers }) => ({
+          // The caller's trace context is not copied: OpenTelemetry continues it in the gateway's
+          // span and injects that span's traceparent into this call (a copy would duplicate it).
           ...headers,
           'x-request-id': request.id,
           // The gateway decides who the client is (honouring TRUST_PROXY); a client cannot
@@ -74,9 +76,7 @@ export async function registerServiceProxies(app: FastifyInstance, config: Gatew
         }),
         onError: (reply, { error }) => {
           const failure = upstreamFailure(row.service, error);
-          if (!(failure instanceof GatewayError) || failure.statusCode >= 500) {
-            reply.request.log.warn({ err: error, service: row.service }, 'service call failed');
-          }
+          if (failure.statusCode >= 500) reply.request.log.warn({ err: error, service: row.service }, 'service call failed');
           reply.send(failure);
         },
       },

@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { GatewayConfig } from './config.js';
-import { GatewayError } from './errors.js';
+import { errorCodes } from '@shop/contracts';
+import { AppError } from '@shop/service-kit';
 
 /**
  * The shell and its remotes all load from this origin, as files (no inline scripts). Styles may be
@@ -50,9 +51,9 @@ export async function registerSecurity(app: FastifyInstance, config: GatewayConf
     allowList: (request) => exempt(request),
     errorResponseBuilder: (_request, context) => {
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
-      return new GatewayError(
+      return new AppError(
         429,
-        'RATE_LIMITED',
+        errorCodes.RATE_LIMITED,
         `Too many requests from your address: the limit is ${context.max} per ${minutes(config.rateLimit.windowMs)}. Please wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`,
       );
     },

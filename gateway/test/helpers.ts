@@ -21,6 +21,8 @@ export interface Upstream {
   name: string;
   url: string;
   seen: SeenRequest[];
+  /** Paths of slow requests as they arrive (before the deliberate wait). */
+  arrived: string[];
   /** What /readyz answers; change it per test. */
   readiness: { status: number; body: unknown; delayMs?: number };
   openapi: unknown;
@@ -37,6 +39,7 @@ export async function startUpstream(name: string): Promise<Upstream> {
     name,
     url: '',
     seen: [],
+    arrived: [],
     readiness: { status: 200, body: { status: 'ready', checks: { mongo: 'up', nats: 'up' } } },
     openapi: {
       openapi: '3.1.0',
@@ -62,7 +65,10 @@ export async function startUpstream(name: string): Promise<Upstream> {
   app.get('/openapi.json', async () => state.openapi);
   app.all('/*', async (request, reply) => {
     const path = request.url.split('?', 1)[0]!;
-    if (path.endsWith('/slow')) await new Promise((r) => setTimeout(r, 3_000));
+    if (path.endsWith('/slow')) {
+      state.arrived.push(path);
+      await new Promise((r) => setTimeout(r, 3_000));
+    }
     if (path.endsWith('/hang-up')) {
       request.raw.socket.destroy();
       return reply;
