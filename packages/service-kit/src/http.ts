@@ -1,7 +1,7 @@
 // HTTP pieces the services and the gateway share: request ids and the zod type provider wiring.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import { LogController, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 
 export const requestIdHeader = 'x-request-id';
@@ -23,5 +23,18 @@ export function installZodAndRequestIds(app: FastifyInstance) {
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (request, reply) => {
     reply.header(requestIdHeader, request.id);
+  });
+}
+
+const probePaths = new Set(['/healthz', '/readyz']);
+
+/**
+ * Request logging for Fastify's `logController` option: the request id is logged as `request_id`, and
+ * the probes Kubernetes polls every few seconds are not logged.
+ */
+export function requestLogController() {
+  return new LogController({
+    requestIdLogLabel: 'request_id',
+    disableRequestLogging: (req: { url?: string }) => probePaths.has((req.url ?? '').split('?')[0] ?? ''),
   });
 }

@@ -17,7 +17,7 @@ import {
 } from '@shop/contracts';
 import type { ServiceConfig } from './config.js';
 import { installErrorHandling } from './errors.js';
-import { installZodAndRequestIds, requestIdFrom } from './http.js';
+import { installZodAndRequestIds, requestIdFrom, requestLogController } from './http.js';
 import { createLogger, type Logger } from './logger.js';
 import { databaseName, pingMongo } from './mongo.js';
 import { EventBus } from './bus/bus.js';
@@ -89,7 +89,7 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
   const app = Fastify({
     loggerInstance: log,
     genReqId: requestIdFrom,
-    requestIdLogLabel: 'request_id',
+    logController: requestLogController(),
     // The gateway in front terminates client connections; trust its forwarded headers.
     trustProxy: true,
     bodyLimit: 1024 * 1024,

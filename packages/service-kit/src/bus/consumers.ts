@@ -160,7 +160,8 @@ export class ConsumerRunner {
             } catch (err) {
               // A message that does not match its contract will never succeed: park it, do not loop on it.
               log.error({ err, seq: m.seq }, 'invalid event dropped');
-              m.term('invalid event');
+              // No reason text: nats-server 2.9 does not understand '+TERM <reason>' and would ignore it.
+              m.term();
               span.setStatus({ code: SpanStatusCode.ERROR, message: 'invalid event' });
               return;
             }
