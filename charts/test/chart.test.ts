@@ -70,10 +70,14 @@ const parts = [
   reads: envVarsReadIn(`${part.dir}/src`, ...(dependsOnKit(part.dir) ? ['packages/service-kit/src'] : [])),
 }));
 
+/** Set in every container by the image or Kubernetes itself. */
+const PROVIDED_BY_THE_PLATFORM = ['PATH', 'HOME', 'HOSTNAME'];
+
 /** Every variable an entry gets: PORT from the template, shared and own settings, secret references. */
 function providedTo(name: string): Set<string> {
   const entry = entries[name];
   return new Set([
+    ...PROVIDED_BY_THE_PLATFORM,
     'PORT',
     ...Object.keys(values.global.env),
     ...Object.keys(values.global.secretEnv),

@@ -1,0 +1,177 @@
+// Renders the chart with helm-lite (the subset of Helm this chart uses) and checks the manifests a
+// cluster would receive: one Deployment, Service and ConfigMap per entry, wired to each other and to the
+// code's ports, probes and environment variables.
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defaultGatewayPort, defaultServicePorts, serviceNames } from '@shop/contracts';
+import { describe, expect, it } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+import { HelmLite } from './helm-lite.ts';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const CHART = join(ROOT, 'charts/shop');
+const chartMeta = parse(readFileSync(join(CHART, 'Chart.yaml'), 'utf8'));
+const defaults = parse(readFileSync(join(CHART, 'values.yaml'), 'utf8'));
+const templates = Object.fromEntries(
+  readdirSync(join(CHART, 'templates')).map((file) => [file, readFileSync(join(CHART, 'templates', file), 'utf8')]),
+);
+const helm = new HelmLite(templates);
+
+type Manifest = { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string> }; [key: string]: any };
+
+function render(values = defaults, release = 'shop') {
+  const root = {
+    Values: values,
+    Release: { Name: release, Namespace: 'shop', Service: 'Helm' },
+    Chart: { Name: chartMeta.name, Version: chartMeta.version, AppVersion: chartMeta.appVersion },
+  };
+  const files = helm.render(root);
+  const manifests: Manifest[] = [];
+  for (const [file, text] of Object.entries(files)) {
+    if (file === 'NOTES.txt') continue;
+    for (const document of parseAllDocuments(text)) {
+      expect(document.errors, `${file}: ${document.errors.join('; ')}`).toEqual([]);
+      const manifest = document.toJS();
+      if (manifest) manifests.push(manifest);
+    }
+  }
+  return { manifests, notes: files['NOTES.txt'] };
+}
+
+const { manifests, notes } = render();
+const byKind = (kind: string) => manifests.filter((manifest) => manifest.kind === kind);
+const named = (kind: string, name: string) => byKind(kind).find((manifest) => manifest.metadata.name === name);
+const parts = [...serviceNames, 'gateway'];
+const portOf = (name: string) => (name === 'gateway' ? defaultGatewayPort : defaultServicePorts[name as keyof typeof defaultServicePorts]);
+
+function envVarsReadBy(dir: string): string[] {
+  const walk = (folder: string): string[] =>
+    existsSync(folder)
+      ? readdirSync(folder).flatMap((name) => {
+          const path = join(folder, name);
+          return statSync(path).isDirectory() ? walk(path) : path.endsWith('.ts') ? [path] : [];
+        })
+      : [];
+  const folders = [join(ROOT, dir, 'src'), join(ROOT, 'packages/service-kit/src')];
+  const names = new Set<string>();
+  for (const file of folders.flatMap(walk)) {
+    const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|\s)\/\/.*$/gm, '$1');
+    for (const match of code.matchAll(/process\.env\.([A-Z][A-Z0-9_]*)/g)) names.add(match[1]);
+  }
+  return [...names];
+}
+
+describe('the rendered chart', () => {
+  it('has one Deployment, Service and ConfigMap per service and the gateway, and one Ingress', () => {
+    for (const kind of ['Deployment', 'Service', 'ConfigMap']) {
+      expect(byKind(kind).map((manifest) => manifest.metadata.name).sort(), kind).toEqual(parts.map((name) => `shop-${name}`).sort());
+    }
+    expect(byKind('Ingress')).toHaveLength(1);
+  });
+
+  it.each(parts)('runs %s locked down, on its port, with probes on /healthz and /readyz', (name) => {
+    const deployment = named('Deployment', `shop-${name}`)!;
+    const pod = deployment.spec.template.spec;
+    const [container] = pod.containers;
+    expect(container.ports).toEqual([{ name: 'http', containerPort: portOf(name), protocol: 'TCP' }]);
+    expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+    expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+    expect(container.securityContext).toEqual({
+      runAsNonRoot: true,
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ['ALL'] },
+    });
+    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
+    expect(container.volumeMounts).toEqual([{ name: 'tmp', mountPath: '/tmp' }]);
+    expect(pod.volumes).toEqual([{ name: 'tmp', emptyDir: { sizeLimit: '256Mi' } }]);
+    expect(container.resources.requests.cpu).toBeTruthy();
+    expect(container.resources.limits.memory).toBeTruthy();
+    expect(container.image).toBe(`shop-${name}:${chartMeta.appVersion}`);
+    expect(deployment.spec.selector.matchLabels).toEqual({ 'app.kubernetes.io/name': name, 'app.kubernetes.io/instance': 'shop' });
+    expect(deployment.spec.template.metadata.labels).toMatchObject(deployment.spec.selector.matchLabels);
+    expect(deployment.spec.template.metadata.annotations['checksum/config']).toMatch(/^[0-9a-f]{64}$/);
+
+    const service = named('Service', `shop-${name}`)!;
+    expect(service.spec.selector).toEqual(deployment.spec.selector.matchLabels);
+    expect(service.spec.ports).toEqual([{ name: 'http', port: portOf(name), targetPort: 'http', protocol: 'TCP' }]);
+  });
+
+  it.each(parts)('gives %s every environment variable its code reads', (name) => {
+    const deployment = named('Deployment', `shop-${name}`)!;
+    const [container] = deployment.spec.template.spec.containers;
+    const configMap = named('ConfigMap', container.envFrom[0].configMapRef.name)!;
+    const set = new Set(['PATH', 'HOME', 'HOSTNAME', ...Object.keys(configMap.data), ...(container.env ?? []).map((entry: { name: string }) => entry.name)]);
+    const dir = name === 'gateway' ? 'gateway' : `services/${name}`;
+    // OTEL_EXPORTER_OTLP_ENDPOINT is empty by default and so left out: unset means "no export".
+    const optionalWhenEmpty = new Set(Object.entries(defaults.global.env).filter(([, value]) => value === '').map(([key]) => key));
+    expect(envVarsReadBy(dir).filter((variable) => !set.has(variable) && !optionalWhenEmpty.has(variable))).toEqual([]);
+    expect(configMap.data).toMatchObject({ PORT: String(portOf(name)), HOST: '0.0.0.0', NATS_URL: 'nats://shop-nats:4222' });
+    expect(configMap.data).not.toHaveProperty('OTEL_EXPORTER_OTLP_ENDPOINT');
+    // Every value in a ConfigMap is a string.
+    for (const value of Object.values(configMap.data)) expect(typeof value).toBe('string');
+  });
+
+  it('reads MONGO_URL and the provider keys from secrets', () => {
+    const envOf = (name: string) => named('Deployment', `shop-${name}`)!.spec.template.spec.containers[0].env as { name: string; valueFrom: any }[];
+    for (const name of parts) {
+      expect(envOf(name).find((entry) => entry.name === 'MONGO_URL')?.valueFrom.secretKeyRef).toEqual({
+        name: 'shop-mongo-url',
+        key: 'MONGO_URL',
+        optional: false,
+      });
+    }
+    expect(envOf('payments').find((entry) => entry.name === 'STRIPE_SECRET_KEY')?.valueFrom.secretKeyRef).toEqual({
+      name: 'shop-stripe',
+      key: 'STRIPE_SECRET_KEY',
+      optional: true,
+    });
+    expect(envOf('orders').map((entry) => entry.name)).toContain('OPENAI_API_KEY');
+    expect(envOf('email').map((entry) => entry.name)).toContain('SMTP_URL');
+    // No secret value anywhere in the rendered output.
+    for (const configMap of byKind('ConfigMap')) expect(Object.keys(configMap.data).join(',')).not.toMatch(/MONGO_URL|SECRET|API_KEY|SMTP_URL/);
+  });
+
+  it('points the gateway at the Services of this release and routes the Ingress to it', () => {
+    const config = named('ConfigMap', 'shop-gateway')!.data;
+    for (const name of serviceNames) {
+      const url = new URL(config[`${name.toUpperCase()}_URL`]);
+      const service = named('Service', url.hostname);
+      expect(service, `${name}: no Service ${url.hostname}`).toBeDefined();
+      expect(Number(url.port)).toBe(service!.spec.ports[0].port);
+    }
+    const [ingress] = byKind('Ingress');
+    const backend = ingress.spec.rules[0].http.paths[0].backend.service;
+    expect(backend).toEqual({ name: 'shop-gateway', port: { name: 'http' } });
+    expect(ingress.spec.rules[0].host).toBe('shop.example.com');
+    expect(ingress.spec.ingressClassName).toBe('nginx');
+  });
+
+  it('follows the values: another release name, a registry and tag, an entry turned off, no ingress', () => {
+    const values = structuredClone(defaults);
+    values.global.image.registry = 'ghcr.io/acme';
+    values.global.image.tag = '1.2.3';
+    values.services.marketing.enabled = false;
+    values.services.gateway.ingress.enabled = false;
+    values.global.env.OTEL_EXPORTER_OTLP_ENDPOINT = 'http://collector:4318';
+    const { manifests: other, notes: otherNotes } = render(values, 'staging');
+    const deployments = other.filter((manifest) => manifest.kind === 'Deployment');
+    expect(deployments.map((manifest) => manifest.metadata.name)).not.toContain('staging-marketing');
+    expect(deployments).toHaveLength(parts.length - 1);
+    expect(other.filter((manifest) => manifest.kind === 'Ingress')).toHaveLength(0);
+    const orders = deployments.find((manifest) => manifest.metadata.name === 'staging-orders')!;
+    expect(orders.spec.template.spec.containers[0].image).toBe('ghcr.io/acme/shop-orders:1.2.3');
+    const config = other.find((manifest) => manifest.kind === 'ConfigMap' && manifest.metadata.name === 'staging-gateway')!.data;
+    expect(config.ORDERS_URL).toBe('http://staging-orders:4101');
+    expect(config.NATS_URL).toBe('nats://staging-nats:4222');
+    expect(config.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://collector:4318');
+    expect(otherNotes).toContain('port-forward svc/staging-gateway 8080:8080');
+  });
+
+  it('writes install notes naming the secrets to create', () => {
+    expect(notes).toContain('MONGO_URL <- secret shop-mongo-url, key MONGO_URL');
+    expect(notes).toContain('STRIPE_SECRET_KEY (payments) <- secret shop-stripe, key STRIPE_SECRET_KEY (optional)');
+    expect(notes).toContain('https://shop.example.com/');
+  });
+});
