@@ -268,6 +268,10 @@ const numericKey = (v: unknown): string => {
 
 /** A string that is equal for two values exactly when MongoDB considers them equal. */
 export const canonicalKey = (v: unknown): string => {
+  // fast paths for the common _id and index key types
+  if (typeof v === 'string') return `s${v}`;
+  if (typeof v === 'number' && Number.isFinite(v)) return `n${v === 0 ? 0 : v}`;
+  if ((v as { _bsontype?: string } | null)?._bsontype === 'ObjectId') return `o${(v as ObjectId).toHexString()}`;
   switch (typeRank(v)) {
     case 1: return 'm';
     case 2: return 'z';

@@ -41,9 +41,9 @@ export class Index {
   readonly fields: IndexField[];
   readonly partial: Matcher | undefined;
   /** full key tuple -> ids */
-  private readonly byFull = new Map<string, Set<string>>();
+  private readonly byFull = new Map<string, Ids>();
   /** leading value -> ids */
-  private readonly byFirst = new Map<string, { v: unknown; ids: Set<string> }>();
+  private readonly byFirst = new Map<string, { v: unknown; ids: Ids }>();
   private sorted: { v: unknown; id: string }[] | undefined;
 
   constructor(public spec: IndexSpec) {
@@ -57,6 +57,24 @@ export class Index {
   /** Key tuples for a document, or [] when a sparse/partial index leaves the document out. */
   keys(doc: Document): unknown[][] {
     if (this.partial && !this.partial(doc)) return [];
+    // Fast path: no arrays on the way to any key field (the common case) gives exactly one key tuple.
+    const simple: unknown[] = [];
+    let allMissing = true;
+    for (const f of this.fields) {
+      let v: unknown = doc;
+      for (const seg of f.segs) {
+        if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof Date || (v as { _bsontype?: string })._bsontype !== undefined) { v = Array.isArray(v) ? ARRAY : undefined; break; }
+        v = (v as Document)[seg];
+      }
+      if (v === ARRAY || Array.isArray(v)) return this.multiKeys(doc);
+      if (v !== undefined) allMissing = false;
+      simple.push(v === undefined ? null : v);
+    }
+    if (this.spec.sparse && allMissing) return [];
+    return [simple];
+  }
+
+  private multiKeys(doc: Document): unknown[][] {
     let allMissing = true;
     const lists = this.fields.map((f) => {
       const vals: unknown[] = [];
@@ -78,21 +96,25 @@ export class Index {
 
   add(id: string, doc: Document): void {
     for (const k of this.keys(doc)) {
-      addTo(this.byFull, tupleKey(k), id);
       const fk = canonicalKey(k[0]);
       let e = this.byFirst.get(fk);
-      if (!e) { e = { v: k[0], ids: new Set() }; this.byFirst.set(fk, e); }
-      e.ids.add(id);
+      if (!e) { e = { v: k[0], ids: id }; this.byFirst.set(fk, e); }
+      else e.ids = withId(e.ids, id);
+      if (this.fields.length > 1) { const tk = tupleKey(k); this.byFull.set(tk, withId(this.byFull.get(tk), id)); }
     }
     this.sorted = undefined;
   }
 
   remove(id: string, doc: Document): void {
     for (const k of this.keys(doc)) {
-      removeFrom(this.byFull, tupleKey(k), id);
       const fk = canonicalKey(k[0]);
       const e = this.byFirst.get(fk);
-      if (e) { e.ids.delete(id); if (e.ids.size === 0) this.byFirst.delete(fk); }
+      if (e) { const rest = withoutId(e.ids, id); if (rest === undefined) this.byFirst.delete(fk); else e.ids = rest; }
+      if (this.fields.length > 1) {
+        const tk = tupleKey(k);
+        const rest = withoutId(this.byFull.get(tk), id);
+        if (rest === undefined) this.byFull.delete(tk); else this.byFull.set(tk, rest);
+      }
     }
     this.sorted = undefined;
   }
@@ -103,20 +125,26 @@ export class Index {
   conflict(doc: Document, id: string, ignore?: (otherId: string) => boolean): unknown[] | undefined {
     if (!this.unique) return undefined;
     for (const k of this.keys(doc)) {
-      const ids = this.byFull.get(tupleKey(k));
-      if (!ids) continue;
-      for (const other of ids) if (other !== id && !(ignore && ignore(other))) return k;
+      const ids = this.fields.length > 1 ? this.byFull.get(tupleKey(k)) : this.byFirst.get(canonicalKey(k[0]))?.ids;
+      if (ids === undefined) continue;
+      for (const other of typeof ids === 'string' ? [ids] : ids) if (other !== id && !(ignore && ignore(other))) return k;
     }
     return undefined;
   }
 
-  idsEqual(value: unknown): Set<string> | undefined { return this.byFirst.get(canonicalKey(value))?.ids; }
+  idsEqual(value: unknown): Iterable<string> {
+    const ids = this.byFirst.get(canonicalKey(value))?.ids;
+    return ids === undefined ? [] : typeof ids === 'string' ? [ids] : ids;
+  }
 
   /** Ids whose leading key lies in the given bounds (same BSON type bracket as the bounds). */
   idsInRange(lower: { v: unknown; inclusive: boolean } | undefined, upper: { v: unknown; inclusive: boolean } | undefined): string[] {
     if (!this.sorted) {
       const arr: { v: unknown; id: string }[] = [];
-      for (const entry of this.byFirst.values()) for (const id of entry.ids) arr.push({ v: entry.v, id });
+      for (const entry of this.byFirst.values()) {
+        if (typeof entry.ids === 'string') arr.push({ v: entry.v, id: entry.ids });
+        else for (const id of entry.ids) arr.push({ v: entry.v, id });
+      }
       arr.sort((a, b) => compareValues(a.v, b.v));
       this.sorted = arr;
     }
@@ -157,19 +185,24 @@ export class Index {
   }
 }
 
-const tupleKey = (k: unknown[]) => k.map(canonicalKey).join('\u0000');
+const ARRAY = Symbol('array');
+const tupleKey = (k: unknown[]) => k.length === 1 ? canonicalKey(k[0]) : k.map(canonicalKey).join('\u0000');
 const dedupe = (vals: unknown[]) => {
   const seen = new Set<string>();
   return vals.filter((v) => { const c = canonicalKey(v); if (seen.has(c)) return false; seen.add(c); return true; });
 };
-const addTo = (m: Map<string, Set<string>>, k: string, id: string) => {
-  let s = m.get(k);
-  if (!s) { s = new Set(); m.set(k, s); }
-  s.add(id);
+/** One id is kept as a plain string; a Set only when a key is shared (keeps 100k-entry indexes light). */
+type Ids = string | Set<string>;
+const withId = (ids: Ids | undefined, id: string): Ids => {
+  if (ids === undefined || ids === id) return id;
+  if (typeof ids === 'string') return new Set([ids, id]);
+  ids.add(id);
+  return ids;
 };
-const removeFrom = (m: Map<string, Set<string>>, k: string, id: string) => {
-  const s = m.get(k);
-  if (!s) return;
-  s.delete(id);
-  if (s.size === 0) m.delete(k);
+const withoutId = (ids: Ids | undefined, id: string): Ids | undefined => {
+  if (ids === undefined || ids === id) return undefined;
+  if (typeof ids === 'string') return ids;
+  ids.delete(id);
+  if (ids.size === 1) return ids.values().next().value as string;
+  return ids.size === 0 ? undefined : ids;
 };

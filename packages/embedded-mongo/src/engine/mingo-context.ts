@@ -14,7 +14,7 @@ import * as windowOperators from 'mingo/operators/window';
 import type { Document } from 'bson';
 import {
   bsonTypeOf, canonicalKey, compareValues, decToDecimal128, isNumeric, isPlainObject, numberOf, numericAdd,
-  numericMul, toDec,
+  numericMul, toDec, typeRank,
 } from './bson-values.js';
 import { badValue, notSupported } from './errors.js';
 import { collectPath, compileFilter } from './query.js';
@@ -78,7 +78,11 @@ const $avg: AnyFn = (coll: unknown[], e, options) => {
   if (bsonTypeOf(s) === 'decimal') {
     const d = toDec(s);
     const scaled = (BigInt(d.sign) * d.coef * 10n ** 40n) / BigInt(xs.length);
-    return decToDecimal128({ sign: scaled < 0n ? -1 : 1, coef: scaled < 0n ? -scaled : scaled, exp: d.exp - 40 });
+    // Keep the quotient exact but drop trailing zeros down to the dividend's exponent, as IEEE decimal does.
+    let coef = scaled < 0n ? -scaled : scaled;
+    let exp = d.exp - 40;
+    while (exp < d.exp && coef % 10n === 0n) { coef /= 10n; exp++; }
+    return decToDecimal128({ sign: scaled < 0n ? -1 : 1, coef, exp });
   }
   return numberOf(s) / xs.length;
 };
@@ -124,6 +128,52 @@ const $group = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
     }
     return Lazy(out) as any;
   });
+};
+
+/** $bucket with BSON comparisons; a value equal to a boundary opens that boundary's bucket. */
+const $bucket = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
+  const bounds = spec.boundaries as unknown[];
+  if (!Array.isArray(bounds) || bounds.length < 2) throw new MongoCommandError(40192, 'Location40192', "The $bucket 'boundaries' field must have at least 2 values");
+  for (let i = 1; i < bounds.length; i++) {
+    if (typeRank(bounds[i]) !== typeRank(bounds[0]) || compareValues(bounds[i], bounds[i - 1]) <= 0) {
+      throw new MongoCommandError(40194, 'Location40194', "The 'boundaries' option to $bucket must be sorted in ascending order and of one type");
+    }
+  }
+  const hasDefault = 'default' in spec;
+  const output = (spec.output as Document | undefined) ?? { count: { $sum: 1 } };
+  return coll.transform((items: Document[]) => {
+    const groups: Document[][] = bounds.slice(0, -1).map(() => []);
+    const other: Document[] = [];
+    for (const d of items) {
+      const key = evalExpr(d as any, spec.groupBy, options as any);
+      let placed = false;
+      if (typeRank(key) === typeRank(bounds[0])) {
+        for (let i = 0; i < bounds.length - 1; i++) {
+          if (compareValues(key, bounds[i]) >= 0 && compareValues(key, bounds[i + 1]) < 0) { groups[i]!.push(d); placed = true; break; }
+        }
+      }
+      if (!placed) {
+        if (!hasDefault) throw new MongoCommandError(40066, 'Location40066', '$switch could not find a matching branch for an input, and no default was specified.');
+        other.push(d);
+      }
+    }
+    const out: Document[] = [];
+    groups.forEach((g, i) => { if (g.length) out.push({ _id: bounds[i], ...accumulate(g, output, options) }); });
+    if (other.length) out.push({ _id: spec.default, ...accumulate(other, output, options) });
+    return Lazy(out) as any;
+  });
+};
+
+const accumulate = (docs: Document[], spec: Document, options: Opts): Document => {
+  const o: Document = {};
+  for (const f of Object.keys(spec)) {
+    const a = spec[f] as Document;
+    const op = Object.keys(a)[0]!;
+    const fn = options.context.getOperator('accumulator', op) as AnyFn | null;
+    if (!fn) throw new MongoCommandError(15952, 'Location15952', `unknown group operator '${op}'`);
+    o[f] = fn(docs, a[op], options);
+  }
+  return o;
 };
 
 const $sort = (coll: LazyIter, spec: Document): LazyIter => {
@@ -196,7 +246,7 @@ const getContext = (): Context => {
       $add, $multiply, $subtract,
     },
     pipeline: {
-      ...(pipelineOperators as any), $match, $sort, $group, $sortByCount, $lookup,
+      ...(pipelineOperators as any), $match, $sort, $group, $sortByCount, $lookup, $bucket,
       $geoNear: unsupportedStage('$geoNear'), $search: unsupportedStage('$search'),
       $graphLookup: (pipelineOperators as any).$graphLookup,
     },
