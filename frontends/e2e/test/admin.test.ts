@@ -1,0 +1,47 @@
+// The admin remote inside the shell, reading the real aggregated health of the shop's services.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { expectShellChrome, launchBrowser, pathOf, type Browser } from './support/browser.js';
+
+const baseUrl = inject('baseUrl');
+const SERVICE_NAMES = ['orders', 'payments', 'customers', 'support', 'marketing', 'security', 'email'];
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('admin (/admin)', () => {
+  it('shows the admin remote inside the shell with the seven services ready', async () => {
+    const { page, pageErrors, close } = await browser.newPage();
+    await page.goto(`${baseUrl}/`);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click();
+    expect(pathOf(page)).toBe('/admin');
+    await expectShellChrome(page);
+    await page.locator('[data-remote="admin"]').waitFor();
+    await page.getByRole('heading', { name: 'System status' }).waitFor();
+
+    const list = page.getByTestId('service-list');
+    await list.waitFor();
+    const rows = list.locator('[data-service]');
+    expect(await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-service')))).toEqual(SERVICE_NAMES);
+    expect(await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-status')))).toEqual(SERVICE_NAMES.map(() => 'ready'));
+    for (const name of SERVICE_NAMES) {
+      expect(await list.locator(`[data-service="${name}"]`).innerText()).toMatch(/\d+ ms[\s\S]*Ready/i);
+    }
+    await page.getByTestId('overall-status').getByText('All systems ready').waitFor();
+    expect(pageErrors).toEqual([]);
+    await close();
+  });
+
+  it('serves deep links below /admin from the same remote', async () => {
+    const { page, close } = await browser.newPage();
+    await page.goto(`${baseUrl}/admin/orders`);
+    await page.locator('[data-remote="admin"]').waitFor();
+    await close();
+  });
+});

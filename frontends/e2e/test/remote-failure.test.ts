@@ -1,0 +1,81 @@
+// One remote down never blanks the shell: a gateway of our own serves a copy of the built frontends
+// without the admin remote's files, in front of the shared stack's services.
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '@shop/gateway/src/app.js';
+import { configFromEnv } from '@shop/gateway/src/config.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { expectShellChrome, launchBrowser, pathOf, type Browser } from './support/browser.js';
+
+const frontendsDir = fileURLToPath(new URL('../../', import.meta.url));
+const services = inject('services');
+
+let browser: Browser;
+let gateway: FastifyInstance;
+let copyDir: string;
+let baseUrl: string;
+
+beforeAll(async () => {
+  copyDir = await mkdtemp(join(tmpdir(), 'shop-e2e-frontends-'));
+  for (const app of ['shell', 'storefront']) {
+    await cp(join(frontendsDir, app, 'dist'), join(copyDir, app, 'dist'), { recursive: true });
+  }
+  gateway = await buildApp(
+    configFromEnv({
+      FRONTENDS_DIR: copyDir,
+      ORDERS_URL: services.orders,
+      PAYMENTS_URL: services.payments,
+      CUSTOMERS_URL: services.customers,
+      SUPPORT_URL: services.support,
+      MARKETING_URL: services.marketing,
+      SECURITY_URL: services.security,
+      EMAIL_URL: services.email,
+    }),
+    { logger: false },
+  );
+  baseUrl = await gateway.listen({ host: '127.0.0.1', port: 0 });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await gateway?.close();
+  if (copyDir) await rm(copyDir, { recursive: true, force: true });
+});
+
+describe('with the admin remote missing', () => {
+  it('still serves / with the storefront', async () => {
+    const { page, close } = await browser.newPage();
+    await page.goto(`${baseUrl}/`);
+    await expectShellChrome(page);
+    await page.locator('[data-remote="storefront"] [data-item="coin"]').waitFor();
+    await close();
+  });
+
+  it('shows a clear error on /admin with Retry, keeps the shell working, and recovers once the files are back', async () => {
+    const { page, close } = await browser.newPage();
+    await page.goto(`${baseUrl}/admin`);
+    await expectShellChrome(page);
+    const alert = page.locator('[data-remote-error]');
+    await alert.getByRole('heading', { name: 'The admin area could not be loaded' }).waitFor();
+    expect(await alert.innerText()).toContain('The rest of the site still works');
+    expect(await page.locator('[data-remote="admin"]').count()).toBe(0);
+
+    // The rest of the shell keeps working: navigate to the storefront and back.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Track Order' }).click();
+    await page.getByRole('heading', { name: 'Track Your Order' }).waitFor();
+    expect(pathOf(page)).toBe('/track');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click();
+    await alert.getByRole('heading', { name: 'The admin area could not be loaded' }).waitFor();
+
+    // Retry fetches the remote again: with its files deployed, the admin area appears in place.
+    await cp(join(frontendsDir, 'admin', 'dist'), join(copyDir, 'admin', 'dist'), { recursive: true });
+    await alert.getByRole('button', { name: 'Retry' }).click();
+    await page.locator('[data-remote="admin"]').getByRole('heading', { name: 'System status' }).waitFor();
+    expect(pathOf(page)).toBe('/admin');
+    await close();
+  });
+});
