@@ -46,6 +46,27 @@ const { startEmbeddedMongo } = await import('../dist/index.js').catch((error) =>
 
 const log = (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
 let server;
+let stopRequested;
+
+async function shutdown(signal) {
+  if (stopRequested) return;
+  stopRequested = signal;
+  // A signal during start-up is handled once the server is up (see below).
+  if (!server) return;
+  log(`${signal} received, stopping`);
+  try {
+    await server.stop();
+    log('stopped');
+    process.exit(0);
+  } catch (error) {
+    process.stderr.write(`embedded-mongo: error while stopping: ${error.message}\n`);
+    process.exit(1);
+  }
+}
+// Registered before "ready" is printed: whoever waits for that line may signal right away.
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
+
 try {
   server = await startEmbeddedMongo({
     port,
@@ -59,21 +80,10 @@ try {
   process.stderr.write(`embedded-mongo: could not start: ${error.message}\n`);
   process.exit(1);
 }
-log(`ready: ${server.uri}${values.dbpath ? ` (data in ${values.dbpath})` : ' (in memory)'}`);
-
-let stopping = false;
-async function shutdown(signal) {
-  if (stopping) return;
-  stopping = true;
-  log(`${signal} received, stopping`);
-  try {
-    await server.stop();
-    log('stopped');
-    process.exit(0);
-  } catch (error) {
-    process.stderr.write(`embedded-mongo: error while stopping: ${error.message}\n`);
-    process.exit(1);
-  }
+if (stopRequested) {
+  const signal = stopRequested;
+  stopRequested = undefined;
+  await shutdown(signal);
+} else {
+  log(`ready: ${server.uri}${values.dbpath ? ` (data in ${values.dbpath})` : ' (in memory)'}`);
 }
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGINT', () => void shutdown('SIGINT'));

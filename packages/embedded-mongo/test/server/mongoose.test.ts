@@ -70,7 +70,7 @@ describe('documents', () => {
 
     found!.set('priceCents', 1199);
     await found!.save();
-    expect((await Product().findOne({ sku: 'COIN-EAGLE' }).lean())!.priceCents).toBe(1199);
+    expect((await Product().findOne({ sku: 'COIN-EAGLE' }).lean<{ priceCents: number }>())!.priceCents).toBe(1199);
 
     const lean = await Product().find({ priceCents: { $gte: 1000 } }).sort({ priceCents: 1 }).select('sku -_id').lean();
     expect(lean).toEqual([{ sku: 'COIN-EAGLE' }, { sku: 'SHIRT-OD' }]);
