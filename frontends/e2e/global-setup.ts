@@ -36,7 +36,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     );
   }
   const started = Date.now();
-  stack = await startStack({ quiet: !process.env.SHOP_E2E_LOGS });
+  // Generous: on a 2-core CI machine nine processes start at once next to the other test projects.
+  stack = await startStack({ quiet: !process.env.SHOP_E2E_LOGS, readyTimeoutMs: 120_000 });
   if (process.env.SHOP_E2E_LOGS) console.log(readinessTable(stack.readiness));
   console.log(`e2e: shop stack ready at ${stack.url} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   project.provide('baseUrl', stack.url);
