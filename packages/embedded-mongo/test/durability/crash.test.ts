@@ -2,6 +2,7 @@
 // under load, the child is killed with SIGKILL at a random moment, and after a restart every acknowledged write
 // must be there. Three rounds on the same data directory, so each restart also recovers the earlier rounds.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { promises as fs } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Decimal128, MongoClient, MongoServerError, ObjectId, type Collection, type Document } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,10 +24,15 @@ afterAll(() => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
-async function startServer(dbPath: string): Promise<Child> {
+async function startServer(dbPath: string, compactEvery = 0): Promise<Child> {
   const child = spawn(process.execPath, ['--import', 'tsx', childScript], {
     cwd: packageDir,
-    env: { ...process.env, EMBEDDED_MONGO_DBPATH: dbPath, EMBEDDED_MONGO_REPLSET: 'rs0' },
+    env: {
+      ...process.env,
+      EMBEDDED_MONGO_DBPATH: dbPath,
+      EMBEDDED_MONGO_REPLSET: 'rs0',
+      EMBEDDED_MONGO_COMPACT_EVERY: String(compactEvery),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -166,7 +172,8 @@ describe('crash safety', () => {
     const dbPath = await tempDir('em-crash-');
     const ledger = new Ledger();
     for (let round = 0; round <= ROUNDS; round++) {
-      const server = await startServer(dbPath);
+      // Round 1 compacts every 40 journaled ops, so the kill may hit a snapshot being written.
+      const server = await startServer(dbPath, round === 1 ? 40 : 0);
       const client = connect(server.uri);
       try {
         const db = client.db('shop_crash');
@@ -177,6 +184,10 @@ describe('crash safety', () => {
           await db.createCollection('outbox');
         } else {
           const summary = await verify(coins, db.collection('orders'), db.collection('outbox'), ledger);
+          if (round === 2) {
+            const files = await fs.readdir(dbPath);
+            expect(files.filter((name) => name.endsWith('.snap'))).toHaveLength(1);
+          }
           console.info(`crash round ${round}: recovered ${summary.documents} coins and ${summary.orders} orders, ${ledger.acknowledged} writes acknowledged so far`);
         }
         if (round === ROUNDS) {
