@@ -261,7 +261,10 @@ async function startNats(
   const binary = findNatsServer(env);
   if (!binary) throw new NatsServerMissingError();
   const port = await ports.take();
-  const nats = await startNatsServer({ binary, port, storeDir, cwd: repo, log });
+  // nats-server prints a 20-line banner at start: show only its warnings and errors (all lines are still
+  // kept for the error report when it fails).
+  const natsLog: LogSink | undefined = log && ((name, line, stream) => /\[(WRN|ERR|FTL)\]/.test(line) && log(name, line, stream));
+  const nats = await startNatsServer({ binary, port, storeDir, cwd: repo, log: natsLog });
   started.push(nats.child);
   return { url: nats.url, kind: 'started', readyAfterMs: Date.now() - t0 };
 }
