@@ -173,8 +173,12 @@ const combine = (a: unknown, b: unknown, decOp: (x: Dec, y: Dec) => Dec, numOp: 
     const big = r.sign * Number(r.coef) >= -9.2e18 && r.sign * Number(r.coef) <= 9.2e18 ? BigInt(r.sign) * r.coef : null;
     return big === null ? decToNumberish(r) : Long.fromBigInt(big);
   }
-  const unwrap = (v: unknown, t: string) => (typeof v === 'number' ? v : t === 'int' || t === 'double' ? numberOf(v) : numberOf(v));
-  return numOp(unwrap(a, ta), unwrap(b, tb));
+  const r = numOp(numberOf(a), numberOf(b));
+  // int32 arithmetic that overflows becomes a 64-bit long, as in mongod.
+  if (ta === 'int' && tb === 'int' && Number.isInteger(r) && (r > 2147483647 || r < -2147483648) && Math.abs(r) <= Number.MAX_SAFE_INTEGER) {
+    return Long.fromNumber(r);
+  }
+  return r;
 };
 
 // ---------- comparison ----------

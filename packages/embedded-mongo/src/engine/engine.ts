@@ -219,6 +219,8 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     all(): Document[];
     ordered(keys: Iterable<string>): Document[];
     exists: boolean;
+    /** A transaction's own writes over the live collection (no snapshot): indexes still serve the base. */
+    overlay?: Map<string, Document | null>;
   }
 
   const viewOf = (ns: Ns, txn?: Txn): View => {
@@ -257,7 +259,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     };
     return {
       ns: key, coll, live: false, exists: !!base || !!overlay,
-      get, all,
+      get, all, overlay: snap === undefined ? overlay : undefined,
       ordered: (keys) => { const set = new Set(keys); return all().filter((d) => set.has(idKeyOf(d))); },
     };
   };
@@ -292,6 +294,15 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
 
   const plan = (view: View, filter: Document | undefined): Plan => {
     const f = filter ?? {};
+    if (view.overlay && view.coll) {
+      // Plan against the committed collection, then swap in this transaction's own versions.
+      const overlay = view.overlay;
+      const base = plan(viewOf({ db: view.coll.db, coll: view.coll.name }), f);
+      if (base.index === null) return { docs: view.all(), index: null };
+      const docs = base.docs.filter((d) => !overlay.has(idKeyOf(d)));
+      for (const d of overlay.values()) if (d) docs.push(d);
+      return { docs, index: base.index };
+    }
     if (view.live && view.coll && isPlainObject(f)) {
       const conds = fieldConditions(f);
       const idCond = conds.find(([k]) => k === '_id');

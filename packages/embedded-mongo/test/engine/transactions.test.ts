@@ -92,4 +92,19 @@ describe('transactions', () => {
     await rejection(e.commitTransaction(t));
     expect(e.find(ns, {})).toEqual([{ _id: 1, n: 1 }]);
   });
+
+  test('reads inside a transaction that has written still use indexes', async () => {
+    const e = freshEngine();
+    await e.insert(ns, Array.from({ length: 1000 }, (_, i) => ({ _id: i, sku: `s${i}` })), {});
+    await e.createIndexes(ns, [{ key: { sku: 1 }, name: 'sku_1' }]);
+    const t = e.beginTransaction();
+    await e.update(ns, [{ q: { _id: 5 }, u: { $set: { sku: 's-five' } } }], {}, t);
+    expect(e.find(ns, { filter: { _id: 7 } }, t)).toEqual([{ _id: 7, sku: 's7' }]);
+    expect(e.lastQueryStats().docsExamined).toBeLessThanOrEqual(2);
+    expect(e.find(ns, { filter: { sku: 's5' } }, t)).toEqual([]);
+    expect(e.find(ns, { filter: { sku: 's-five' } }, t)).toEqual([{ _id: 5, sku: 's-five' }]);
+    expect(e.find(ns, { filter: { sku: 's5' } })).toEqual([{ _id: 5, sku: 's5' }]);
+    await e.commitTransaction(t);
+    expect(e.find(ns, { filter: { sku: 's-five' } })).toEqual([{ _id: 5, sku: 's-five' }]);
+  });
 });

@@ -38,6 +38,9 @@ describe('update operators', () => {
     expect(d.d.toString()).toBe('0.9');
     await upd(e, { _id: 1 }, { $inc: { fresh: Decimal128.fromString('1.5') } });
     expect(one(e, 1)!.fresh.toString()).toBe('1.5');
+    await upd(e, { _id: 1 }, { $set: { i: 2147483647 } });
+    await upd(e, { _id: 1 }, { $inc: { i: 1 } });
+    expect(one(e, 1)!.i).toEqual(Long.fromNumber(2147483648));
   });
 
   test('$inc on a non-number and with a non-number are TypeMismatch (14)', async () => {
