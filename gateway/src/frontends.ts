@@ -14,7 +14,7 @@ export const REMOTES = ['storefront', 'admin'] as const;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 // Files whose names never change between builds: browsers must check them every time.
-const ENTRY_FILES = new Set(['index.html', 'mf-manifest.json', 'mf-stats.json', 'remoteEntry.js']);
+const ENTRY_FILES = new Set(['index.html', 'mf-manifest.json', 'mf-manifest-stats.json', 'mf-stats.json', 'remoteEntry.js', 'remoteEntry.js.map']);
 // rspack's [contenthash] in a file name: at least 8 hex characters between separators.
 const HASHED = /[.-][0-9a-f]{8,}\.[a-z0-9.]+$/i;
 

@@ -103,6 +103,7 @@ describe('cacheControlFor', () => {
     ['index.html', 'no-cache'],
     ['mf-manifest.json', 'no-cache'],
     ['remoteEntry.js', 'no-cache'],
+    ['mf-manifest-stats.json', 'no-cache'],
     ['main.0a1b2c3d.js', 'public, max-age=31536000, immutable'],
     ['static/css/app.deadbeefcafe.css', 'public, max-age=31536000, immutable'],
     ['vendors-react.12345678.js.map', 'public, max-age=31536000, immutable'],
