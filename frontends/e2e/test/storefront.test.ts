@@ -182,3 +182,16 @@ describe('unknown paths', () => {
     await close();
   });
 });
+
+describe('on a 375 px wide phone', () => {
+  it('no page of the shell scrolls sideways', async () => {
+    const { page, close } = await browser.newPage({ width: 375 });
+    for (const path of ['/', '/track', '/army-patches', '/navy-coins', '/airforce-patches', '/no/such/mission']) {
+      await page.goto(`${baseUrl}${path}`);
+      await page.locator('footer').waitFor();
+      await page.locator('main h1').first().waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(375);
+    }
+    await close();
+  });
+});

@@ -26,7 +26,7 @@ export interface ShopPage {
 
 export interface Browser {
   /** A new tab in a new, empty context. */
-  newPage(options?: { reducedMotion?: 'reduce' | 'no-preference' }): Promise<ShopPage>;
+  newPage(options?: { reducedMotion?: 'reduce' | 'no-preference'; width?: number }): Promise<ShopPage>;
   close(): Promise<void>;
 }
 
@@ -35,7 +35,7 @@ export async function launchBrowser(): Promise<Browser> {
   return {
     async newPage(options = {}) {
       const context = await browser.newContext({
-        viewport: { width: 1280, height: 900 },
+        viewport: { width: options.width ?? 1280, height: 900 },
         reducedMotion: options.reducedMotion ?? 'no-preference',
       });
       const page = await context.newPage();

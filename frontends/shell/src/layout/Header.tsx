@@ -14,12 +14,12 @@ export function Header() {
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
         <Link to="/" className="flex items-center gap-2.5 rounded-md" aria-label="Tactical Gear Co. home">
           <LogoMark className="size-9 shrink-0" />
-          <span className="font-display text-lg font-bold uppercase leading-none tracking-wider text-khaki-50">
+          <span className="hidden font-display text-lg font-bold uppercase leading-none tracking-wider text-khaki-50 sm:inline">
             Tactical Gear <span className="text-brass-400">Co.</span>
           </span>
         </Link>
         <nav aria-label="Main">
-          <ul className="flex items-center gap-1 sm:gap-2">
+          <ul className="flex items-center gap-0.5 sm:gap-2">
             {links.map((link) => (
               <li key={link.to}>
                 <NavLink
@@ -27,7 +27,7 @@ export function Header() {
                   end={link.end}
                   className={({ isActive }) =>
                     cn(
-                      'rounded-md px-2.5 py-2 text-sm font-semibold uppercase tracking-wide transition-colors sm:px-3',
+                      'whitespace-nowrap rounded-md px-2 py-2 text-sm font-semibold uppercase tracking-wide transition-colors sm:px-3',
                       isActive ? 'bg-olive-800 text-brass-300' : 'text-khaki-200 hover:bg-olive-800 hover:text-khaki-50',
                     )
                   }
