@@ -11,10 +11,10 @@ import * as pipelineOperators from 'mingo/operators/pipeline';
 import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
-import type { Document } from 'bson';
+import { Decimal128, Long, ObjectId, type Document } from 'bson';
 import {
   bsonTypeOf, canonicalKey, compareValues, decToDecimal128, isNumeric, isPlainObject, numberOf, numericAdd,
-  numericMul, toDec, typeRank,
+  numericMul, parseDecimalString, toDec, typeRank,
 } from './bson-values.js';
 import { badValue, notSupported } from './errors.js';
 import { collectPath, compileFilter } from './query.js';
@@ -58,6 +58,87 @@ const $subtract: AnyFn = (obj, args, options) => {
   if (!hasBigNumber(xs)) return expr.$subtract!(obj, args, options);
   if (xs.some((x) => x === null || x === undefined)) return null;
   return numericAdd(xs[0], numericMul(xs[1], -1));
+};
+
+const evalOne = (obj: unknown, args: unknown, options: Opts): unknown => {
+  const v = evalExpr(obj as any, args as any, options as any);
+  return Array.isArray(args) && args.length === 1 && Array.isArray(v) ? v[0] : v;
+};
+
+const decDivide = (a: unknown, b: unknown): Decimal128 => {
+  const x = toDec(a), y = toDec(b);
+  if (y.coef === 0n && !y.special) throw new MongoCommandError(2, 'BadValue', "can't $divide by zero");
+  const scaled = (BigInt(x.sign * y.sign) * x.coef * 10n ** 40n) / y.coef;
+  let coef = scaled < 0n ? -scaled : scaled;
+  let exp = x.exp - y.exp - 40;
+  while (exp < x.exp - y.exp && coef % 10n === 0n) { coef /= 10n; exp++; }
+  return decToDecimal128({ sign: scaled < 0n ? -1 : 1, coef, exp });
+};
+
+const $divide: AnyFn = (obj, args, options) => {
+  const xs = evalArgs(obj, args, options);
+  if (xs.some((x) => x === null || x === undefined)) return null;
+  if (xs.length !== 2 || !xs.every(isNumeric)) throw new MongoCommandError(16609, 'Location16609', '$divide only supports numeric types');
+  if (xs.some((x) => bsonTypeOf(x) === 'decimal')) return decDivide(xs[0], xs[1]);
+  if (numberOf(xs[1]) === 0) throw new MongoCommandError(2, 'BadValue', "can't $divide by zero");
+  return numberOf(xs[0]) / numberOf(xs[1]);
+};
+
+/** $type in aggregation answers MongoDB's type names ("objectId", "decimal", "missing"...). */
+const $type: AnyFn = (obj, args, options) => {
+  const t = bsonTypeOf(evalOne(obj, args, options));
+  return t === 'undefined' ? 'missing' : t;
+};
+
+const $toString: AnyFn = (obj, args, options) => {
+  const v = evalOne(obj, args, options);
+  switch (bsonTypeOf(v)) {
+    case 'missing': case 'null': case 'undefined': return null;
+    case 'objectId': return (v as ObjectId).toHexString();
+    case 'decimal': case 'long': return String(v);
+    case 'date': return (v as Date).toISOString();
+    case 'bool': return v ? 'true' : 'false';
+    case 'int': case 'double': return String(numberOf(v));
+    case 'string': return v;
+    case 'binData': return (v as { toString(enc: string): string }).toString('base64');
+    default: throw new MongoCommandError(241, 'ConversionFailure', `Unsupported conversion from ${bsonTypeOf(v)} to string in $convert with no onError value`);
+  }
+};
+
+const $toObjectId: AnyFn = (obj, args, options) => {
+  const v = evalOne(obj, args, options);
+  if (v === null || v === undefined) return null;
+  if (bsonTypeOf(v) === 'objectId') return v;
+  if (typeof v === 'string' && /^[0-9a-fA-F]{24}$/.test(v)) return new ObjectId(v);
+  throw new MongoCommandError(241, 'ConversionFailure', `Failed to parse objectId '${String(v)}' in $convert with no onError value: Invalid string length for parsing to OID, expected 24 but found ${String(v).length}`);
+};
+
+const $toDecimal: AnyFn = (obj, args, options) => {
+  const v = evalOne(obj, args, options);
+  if (v === null || v === undefined) return null;
+  if (bsonTypeOf(v) === 'decimal') return v;
+  if (typeof v === 'boolean') return Decimal128.fromString(v ? '1' : '0');
+  if (v instanceof Date) return Decimal128.fromString(String(v.getTime()));
+  try { return isNumeric(v) ? decToDecimal128(toDec(v)) : decToDecimal128(parseDecimalString(String(v))); }
+  catch { throw new MongoCommandError(241, 'ConversionFailure', `Failed to parse number '${String(v)}' in $convert with no onError value`); }
+};
+
+const $toLong: AnyFn = (obj, args, options) => {
+  const v = evalOne(obj, args, options);
+  if (v === null || v === undefined) return null;
+  if (bsonTypeOf(v) === 'long') return v;
+  if (v instanceof Date) return Long.fromNumber(v.getTime());
+  if (typeof v === 'boolean') return Long.fromNumber(v ? 1 : 0);
+  const n = typeof v === 'string' ? Number(v.trim()) : numberOf(v);
+  if (!Number.isFinite(n) || (typeof v === 'string' && !/^\s*[+-]?\d+\s*$/.test(v))) throw new MongoCommandError(241, 'ConversionFailure', `Failed to parse number '${String(v)}' in $convert with no onError value`);
+  return Long.fromNumber(Math.trunc(n));
+};
+
+const $toDate: AnyFn = (obj, args, options) => {
+  const v = evalOne(obj, args, options);
+  if (bsonTypeOf(v) === 'objectId') return (v as ObjectId).getTimestamp();
+  if (bsonTypeOf(v) === 'long' || bsonTypeOf(v) === 'decimal') return new Date(numberOf(v));
+  return expr.$toDate!(obj, args, options);
 };
 
 const values = (coll: unknown[], e: unknown, options: Opts): unknown[] => acc.$push!(coll, e, options) as unknown[];
@@ -243,7 +324,7 @@ const getContext = (): Context => {
       $eq: compareOp((c) => c === 0), $ne: compareOp((c) => c !== 0), $gt: compareOp((c) => c > 0),
       $gte: compareOp((c) => c >= 0), $lt: compareOp((c) => c < 0), $lte: compareOp((c) => c <= 0),
       $cmp: (obj: unknown, args: unknown, options: Opts) => { const [a, b] = evalArgs(obj, args, options); return compareValues(a ?? null, b ?? null); },
-      $add, $multiply, $subtract,
+      $add, $multiply, $subtract, $divide, $type, $toString, $toObjectId, $toDecimal, $toLong, $toDate,
     },
     pipeline: {
       ...(pipelineOperators as any), $match, $sort, $group, $sortByCount, $lookup, $bucket,

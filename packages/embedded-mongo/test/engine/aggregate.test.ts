@@ -75,4 +75,20 @@ describe('aggregation', () => {
     expect((await rejection(agg(e, [{ $geoNear: {} }]))).code).toBe(2);
     expect((await rejection(agg(e, [{ $match: { $where: 'true' } }]))).message).toMatch(/not supported/);
   });
+
+  test('expressions on BSON values: $type names, conversions, Decimal128 arithmetic', async () => {
+    const e = freshEngine();
+    await e.insert(ns, [{ _id: new ObjectId('650000000000000000000001'), d: Decimal128.fromString('1.5'), s: '42', at: new Date('2024-01-02T03:04:05Z') }], {});
+    const [r] = await e.aggregate(ns.db, ns.coll, [{ $project: {
+      _id: 0, t: { $type: '$_id' }, td: { $type: '$d' }, tm: { $type: '$nope' }, hex: { $toString: '$_id' }, iso: { $toString: '$at' },
+      oid: { $toObjectId: '650000000000000000000002' }, dec: { $toDecimal: '$s' }, sum: { $add: ['$d', 1] }, div: { $divide: ['$d', 3] },
+      cmp: { $gt: ['$d', 1] }, created: { $toDate: '$_id' },
+    } }], {});
+    expect(r).toMatchObject({ t: 'objectId', td: 'decimal', tm: 'missing', hex: '650000000000000000000001', iso: '2024-01-02T03:04:05.000Z', cmp: true });
+    expect(r!.oid).toEqual(new ObjectId('650000000000000000000002'));
+    expect(r!.dec.toString()).toBe('42');
+    expect(r!.sum.toString()).toBe('2.5');
+    expect(r!.div.toString()).toBe('0.5');
+    expect(r!.created).toEqual(new ObjectId('650000000000000000000001').getTimestamp());
+  });
 });
