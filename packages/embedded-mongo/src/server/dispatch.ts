@@ -27,6 +27,12 @@ const HANDLERS: Record<string, CommandHandler> = {
   }),
 };
 
+/** Commands mongod runs only against the admin database. */
+const ADMIN_ONLY = new Set([
+  'listDatabases', 'getParameter', 'getCmdLineOpts', 'getLog', 'replSetGetStatus', 'replSetGetConfig', 'renameCollection',
+  'killAllSessions',
+]);
+
 /** Commands mongod accepts inside a multi-document transaction. */
 const ALLOWED_IN_TRANSACTION = new Set([
   'find', 'getMore', 'killCursors', 'insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'aggregate',
@@ -55,6 +61,9 @@ export async function runCommand(state: ServerState, conn: ConnectionInfo, body:
     if (typeof db !== 'string') throw commandError(40571, 'OP_MSG requests require a $db argument');
     const handler = Object.hasOwn(HANDLERS, name) ? HANDLERS[name] : undefined;
     if (!handler) throw commandError(ErrorCodes.CommandNotFound, `no such command: '${name}'`);
+    if (ADMIN_ONLY.has(name) && db !== 'admin') {
+      throw commandError(ErrorCodes.Unauthorized, `${name} may only be run against the admin database.`);
+    }
     if (!WRITE_COMMANDS.has(name) && name !== 'find' && name !== 'getMore') state.opcounters.command++;
     const ctx: CommandContext = { state, conn, db, name, body };
     reply = await execute(ctx, handler);

@@ -156,7 +156,13 @@ export class WireServer {
       }
       if (messages.length > 0) wake?.();
       for (const message of messages) {
-        queue = queue.then(() => this.handle(socket, conn, message, (fn) => { wake = fn; }));
+        queue = queue
+          .then(() => this.handle(socket, conn, message, (fn) => { wake = fn; }))
+          .catch((error: unknown) => {
+            // Even the error reply could not be sent: this connection is unusable, the server is not.
+            this.log(`connection ${conn.id} from ${conn.remote}: ${(error as Error).message}; closing it`);
+            socket.destroy();
+          });
       }
     });
     socket.on('error', () => {

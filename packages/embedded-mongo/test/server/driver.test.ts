@@ -75,6 +75,24 @@ describe('handshake', () => {
     expect(await db.command({ ping: 1 })).toMatchObject({ ok: 1 });
   });
 
+  it('keeps driver monitors on the streaming (awaitable hello) protocol without failures', async () => {
+    const watcher = new MongoClient(mongo.uri, { heartbeatFrequencyMS: 500, serverSelectionTimeoutMS: 5000 });
+    let awaited = 0;
+    const failures: unknown[] = [];
+    watcher.on('serverHeartbeatSucceeded', (event) => {
+      if (event.awaited) awaited++;
+    });
+    watcher.on('serverHeartbeatFailed', (event) => failures.push(event.failure));
+    await watcher.connect();
+    await new Promise((resolve) => setTimeout(resolve, 2600));
+    await watcher.db('admin').command({ ping: 1 });
+    await watcher.close();
+    expect(failures).toEqual([]);
+    // One streamed reply about every heartbeatFrequencyMS: streaming, not a busy loop.
+    expect(awaited).toBeGreaterThanOrEqual(2);
+    expect(awaited).toBeLessThanOrEqual(8);
+  });
+
   it('refuses authentication clearly', async () => {
     const withAuth = new MongoClient(`mongodb://buyer:secret@127.0.0.1:${mongo.port}/?replicaSet=rs0`, { serverSelectionTimeoutMS: 3000 });
     const error = await withAuth.connect().catch((e: unknown) => e);

@@ -125,7 +125,6 @@ const dropIndexes: CommandHandler = async (ctx) => {
 
 /** renameCollection: copies documents and indexes into the target, then drops the source. */
 const renameCollection: CommandHandler = async (ctx) => {
-  if (ctx.db !== 'admin') throw commandError(ErrorCodes.Unauthorized, 'renameCollection may only be run against the admin database.');
   const splitNs = (value: unknown, field: string) => {
     if (typeof value !== 'string' || !value.includes('.')) {
       throw commandError(ErrorCodes.InvalidNamespace, `Invalid ${field} namespace: ${String(value)}`);
