@@ -13,7 +13,7 @@ import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
 import { Decimal128, Long, ObjectId, type Document } from 'bson';
 import {
-  bsonTypeOf, canonicalKey, compareValues, decToDecimal128, isNumeric, isPlainObject, numberOf, numericAdd,
+  bsonTypeOf, canonicalKey, cloneDoc, compareValues, decToDecimal128, isNumeric, isPlainObject, numberOf, numericAdd,
   numericMul, parseDecimalString, toDec, typeRank,
 } from './bson-values.js';
 import { badValue, notSupported } from './errors.js';
@@ -309,7 +309,7 @@ const $lookup = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
       for (const [name, e] of Object.entries((spec.let as Document | undefined) ?? {})) vars[name] = evalExpr(doc as any, e, options as any);
       candidates = runPipeline(candidates, pipeline, { collectionResolver: resolver, variables: { ...(options.variables ?? {}), ...vars } });
     }
-    return { ...doc, [as]: candidates };
+    return { ...doc, [as]: candidates.map(cloneDoc) };
   });
 };
 
@@ -328,6 +328,7 @@ const getContext = (): Context => {
     },
     pipeline: {
       ...(pipelineOperators as any), $match, $sort, $group, $sortByCount, $lookup, $bucket,
+      $__copy: (coll: LazyIter) => coll.map((d: Document) => cloneDoc(d)),
       $geoNear: unsupportedStage('$geoNear'), $search: unsupportedStage('$search'),
       $graphLookup: (pipelineOperators as any).$graphLookup,
     },
@@ -368,9 +369,18 @@ export const toCommandError = (err: unknown): unknown => {
   return err;
 };
 
+/**
+ * Stages known not to modify their input documents. mingo's $addFields/$project/$unwind write into nested
+ * objects of their input, and stored documents are shared and immutable, so the pipeline copies documents
+ * just before the first stage outside this set.
+ */
+const NON_MUTATING = new Set(['$match', '$sort', '$limit', '$skip', '$count', '$sample']);
+
 export const runPipeline = (docs: Document[], pipeline: Document[], o: PipelineOptions = {}): Document[] => {
+  const firstMutating = pipeline.findIndex((st) => !NON_MUTATING.has(Object.keys(st)[0] ?? ''));
+  const stages = firstMutating < 0 ? pipeline : [...pipeline.slice(0, firstMutating), { $__copy: true }, ...pipeline.slice(firstMutating)];
   try {
-    return new Aggregator(pipeline as any, baseOptions(o) as any).run(docs as any) as Document[];
+    return new Aggregator(stages as any, baseOptions(o) as any).run(docs as any) as Document[];
   } catch (err) {
     throw toCommandError(err);
   }

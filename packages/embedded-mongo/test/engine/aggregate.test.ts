@@ -91,4 +91,15 @@ describe('aggregation', () => {
     expect(r!.div.toString()).toBe('0.5');
     expect(r!.created).toEqual(new ObjectId('650000000000000000000001').getTimestamp());
   });
+
+  test('pipelines never modify stored documents', async () => {
+    const e = freshEngine();
+    await e.insert(ns, [{ _id: 1, nested: { x: 1 }, list: [{ y: 1 }] }], {});
+    await e.aggregate(ns.db, ns.coll, [{ $set: { 'nested.x': 2 } }, { $unwind: '$list' }, { $set: { 'list.y': 3 } }, { $project: { 'nested.x': 0 } }], {});
+    await e.update(ns, [{ q: { _id: 9 }, u: [{ $set: { a: 1 } }], upsert: true }], {});
+    const before = e.find(ns, { filter: { _id: 1 } })[0];
+    await e.update(ns, [{ q: { _id: 1 }, u: [{ $set: { 'nested.x': 5 } }] }], {});
+    expect(before).toEqual({ _id: 1, nested: { x: 1 }, list: [{ y: 1 }] });
+    expect(e.find(ns, { filter: { _id: 1 } })[0]).toEqual({ _id: 1, nested: { x: 5 }, list: [{ y: 1 }] });
+  });
 });
