@@ -29,7 +29,10 @@ export interface CreateEngineOptions {
   replay?: Iterable<JournalOp>;
   /** How often expired TTL documents are removed (mongod: 60 s). */
   ttlSweepMs?: number;
-  /** Ask the journal to compact after this many journaled ops (default 50,000; 0 disables). */
+  /**
+   * For journals without their own compaction policy: compact after this many journaled ops (default 50,000;
+   * 0 disables). A journal with setCompactionSource() (src/durability) gets the dump and decides itself.
+   */
   compactEveryOps?: number;
 }
 
@@ -201,9 +204,21 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     maybeCompact();
   };
 
+  /** The durable journal (src/durability) decides by itself when to compact, given a dump source. */
+  const selfCompacting = journal as (Journal & {
+    setCompactionSource?: (dump: (() => Iterable<JournalOp>) | null) => void;
+    shouldCompact?: () => boolean;
+  }) | undefined;
+
   const maybeCompact = () => {
+    if (!journal || compacting || stopped || typeof selfCompacting?.setCompactionSource === 'function') return;
+    if (typeof selfCompacting?.shouldCompact === 'function') {
+      if (!selfCompacting.shouldCompact()) return;
+      compacting = journal.compact(() => dumpState()).catch(() => undefined).finally(() => { compacting = undefined; });
+      return;
+    }
     const every = options.compactEveryOps ?? 50_000;
-    if (!journal || every <= 0 || opsSinceCompact < every || compacting || stopped) return;
+    if (every <= 0 || opsSinceCompact < every) return;
     opsSinceCompact = 0;
     compacting = journal.compact(() => dumpState()).catch(() => undefined).finally(() => { compacting = undefined; });
   };
@@ -1148,6 +1163,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
   };
 
   if (options.replay) replayOps(options.replay);
+  if (typeof selfCompacting?.setCompactionSource === 'function') selfCompacting.setCompactionSource(() => dumpState());
 
   const sweepMs = options.ttlSweepMs ?? 60_000;
   let sweeping = false;
@@ -1163,6 +1179,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     stopped = true;
     clearInterval(timer);
     if (compacting) await compacting;
+    if (typeof selfCompacting?.setCompactionSource === 'function') selfCompacting.setCompactionSource(null);
     for (const t of [...txns.values()]) endTxn(t);
     await journal?.close();
   };

@@ -82,3 +82,18 @@ describe('journal and replay', () => {
     await e.stop();
   });
 });
+
+describe('compaction with a self-compacting journal', () => {
+  test('hands its dump to setCompactionSource and withdraws it on stop', async () => {
+    let source: (() => Iterable<JournalOp>) | null = null;
+    const journal = {
+      append: async () => {}, compact: async () => {}, close: async () => {},
+      setCompactionSource: (dump: (() => Iterable<JournalOp>) | null) => { source = dump; },
+    };
+    const e = freshEngine({ journal });
+    await e.insert(ns, [{ _id: 1 }], {});
+    expect([...source!()].map((o) => o.op)).toEqual(['createCollection', 'put']);
+    await e.stop();
+    expect(source).toBeNull();
+  });
+});
