@@ -1,48 +1,52 @@
-// One remote down never blanks the shell: a gateway of our own serves a copy of the built frontends
-// without the admin remote's files, in front of the shared stack's services.
+// One remote down never blanks the shell: a second gateway (the built gateway, as its own process)
+// serves a copy of the built frontends without the admin remote's files, in front of the shared
+// stack's services.
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from '@shop/gateway/src/app.js';
-import { configFromEnv } from '@shop/gateway/src/config.js';
+import { GATEWAY, ManagedChild, REPO_ROOT, freePort, inheritedEnv, serviceUrlVar, waitReady } from '@shop/local';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectShellChrome, launchBrowser, pathOf, type Browser } from './support/browser.js';
 
-const frontendsDir = fileURLToPath(new URL('../../', import.meta.url));
+const frontendsDir = join(REPO_ROOT, 'frontends');
 const services = inject('services');
 
 let browser: Browser;
-let gateway: FastifyInstance;
+let gateway: ManagedChild | undefined;
 let copyDir: string;
 let baseUrl: string;
+
+async function startGateway(frontends: string): Promise<{ child: ManagedChild; url: string }> {
+  const port = await freePort();
+  const env: Record<string, string> = {
+    ...inheritedEnv(process.env),
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    FRONTENDS_DIR: frontends,
+  };
+  for (const [name, url] of Object.entries(services)) env[serviceUrlVar(name)] = url;
+  const child = new ManagedChild({ name: 'gateway (no admin remote)', command: process.execPath, args: ['dist/main.js'], cwd: join(REPO_ROOT, GATEWAY.dir), env });
+  const url = `http://127.0.0.1:${port}`;
+  await waitReady(child, url, { timeoutMs: 60_000, startedAt: Date.now() });
+  return { child, url };
+}
 
 beforeAll(async () => {
   copyDir = await mkdtemp(join(tmpdir(), 'shop-e2e-frontends-'));
   for (const app of ['shell', 'storefront']) {
     await cp(join(frontendsDir, app, 'dist'), join(copyDir, app, 'dist'), { recursive: true });
   }
-  gateway = await buildApp(
-    configFromEnv({
-      FRONTENDS_DIR: copyDir,
-      ORDERS_URL: services.orders,
-      PAYMENTS_URL: services.payments,
-      CUSTOMERS_URL: services.customers,
-      SUPPORT_URL: services.support,
-      MARKETING_URL: services.marketing,
-      SECURITY_URL: services.security,
-      EMAIL_URL: services.email,
-    }),
-    { logger: false },
-  );
-  baseUrl = await gateway.listen({ host: '127.0.0.1', port: 0 });
+  const started = await startGateway(copyDir);
+  gateway = started.child;
+  baseUrl = started.url;
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await gateway?.close();
+  await gateway?.stop();
   if (copyDir) await rm(copyDir, { recursive: true, force: true });
 });
 
