@@ -22,7 +22,19 @@ const packageDir = fileURLToPath(new URL('..', import.meta.url));
 
 interface Server {
   uri: string;
+  pid: number;
   stop(): Promise<void>;
+}
+
+/** CPU time (user + system) a process has used so far, in ms; NaN where /proc is missing. */
+async function processCpuMs(pid: number): Promise<number> {
+  try {
+    const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in USER_HZ (100) ticks
+  } catch {
+    return Number.NaN;
+  }
 }
 
 async function startServer(dbPath?: string): Promise<Server> {
@@ -42,6 +54,7 @@ async function startServer(dbPath?: string): Promise<Server> {
   });
   return {
     uri,
+    pid: child.pid!,
     stop: async () => {
       child.kill('SIGTERM');
       await exited;
@@ -49,8 +62,17 @@ async function startServer(dbPath?: string): Promise<Server> {
   };
 }
 
-/** Runs `op` with CONCURRENCY in flight for `ms`; returns operations completed and the time taken. */
-async function burst(op: (i: number) => Promise<unknown>, ms: number, counter: { next: number }) {
+interface Tally {
+  done: number;
+  ms: number;
+  serverCpuMs: number;
+  clientCpuMs: number;
+}
+
+/** Runs `op` with CONCURRENCY in flight for `ms`, adding to `tally` what it completed and the CPU it used. */
+async function burst(server: Server, op: (i: number) => Promise<unknown>, ms: number, counter: { next: number }, tally?: Tally) {
+  const serverBefore = await processCpuMs(server.pid);
+  const clientBefore = process.cpuUsage();
   let done = 0;
   const start = performance.now();
   const end = start + ms;
@@ -62,38 +84,50 @@ async function burst(op: (i: number) => Promise<unknown>, ms: number, counter: {
       }
     }),
   );
-  return { done, ms: performance.now() - start };
+  if (!tally) return;
+  const elapsed = performance.now() - start;
+  const client = process.cpuUsage(clientBefore);
+  tally.done += done;
+  tally.ms += elapsed;
+  tally.serverCpuMs += (await processCpuMs(server.pid)) - serverBefore;
+  tally.clientCpuMs += (client.user + client.system) / 1000;
 }
 
+export interface Figure {
+  perSecond: number;
+  /** CPU per operation, in microseconds: independent of how busy the machine is. */
+  serverCpuUs: number;
+  clientCpuUs: number;
+}
+
+const figure = (t: Tally): Figure => ({
+  perSecond: (t.done * 1000) / t.ms,
+  serverCpuUs: (t.serverCpuMs * 1000) / t.done,
+  clientCpuUs: (t.clientCpuMs * 1000) / t.done,
+});
+
 /**
- * Operations per second of `op` and of the ping ceiling, measured in alternating slices so both see the same
- * machine load (the cores are shared with whatever else runs here).
+ * `op` and the ping ceiling, measured in alternating slices so both see the same machine load (the cores are
+ * shared with whatever else runs here).
  */
-async function paired(ping: () => Promise<unknown>, op: (i: number) => Promise<unknown>) {
+async function paired(server: Server, ping: () => Promise<unknown>, op: (i: number) => Promise<unknown>) {
   const slices = 6;
   const sliceMs = (SECONDS * 1000) / slices;
   const counter = { next: 0 };
-  await burst(ping, 200, counter);
-  await burst(op, 300, counter);
-  const total = { ping: { done: 0, ms: 0 }, op: { done: 0, ms: 0 } };
+  await burst(server, ping, 200, counter);
+  await burst(server, op, 300, counter);
+  const tallies = { ping: { done: 0, ms: 0, serverCpuMs: 0, clientCpuMs: 0 }, op: { done: 0, ms: 0, serverCpuMs: 0, clientCpuMs: 0 } };
   for (let s = 0; s < slices; s++) {
-    for (const [key, fn] of [['ping', ping], ['op', op]] as const) {
-      const r = await burst(fn, sliceMs, counter);
-      total[key].done += r.done;
-      total[key].ms += r.ms;
-    }
+    await burst(server, ping, sliceMs, counter, tallies.ping);
+    await burst(server, op, sliceMs, counter, tallies.op);
   }
-  return { ping: (total.ping.done * 1000) / total.ping.ms, op: (total.op.done * 1000) / total.op.ms, count: counter.next };
+  return { ping: figure(tallies.ping), op: figure(tallies.op) };
 }
 
-interface Figure {
-  ping: number;
-  op: number;
-}
 interface Figures {
-  insert: Figure;
-  findOne: Figure;
-  update: Figure;
+  insert: { ping: Figure; op: Figure };
+  findOne: { ping: Figure; op: Figure };
+  update: { ping: Figure; op: Figure };
 }
 
 const coinSchema = new mongoose.Schema({
@@ -114,19 +148,19 @@ async function measureServer(label: string, dbPath?: string): Promise<Figures> {
     const admin = client.db('admin');
     const ping = () => admin.command({ ping: 1 });
     const run = Date.now().toString(36);
-    const inserted = await paired(ping, (i) =>
+    const insert = await paired(server, ping, (i) =>
       Coin.create({ sku: `${run}-${i}`, name: 'Challenge coin, antique brass', qty: 1, price: '19.99', tags: ['coin', 'brass'] }),
     );
     // The keys that exist: the inserts above, whatever their number.
     const skus = (await Coin.find({}, { sku: 1, _id: 0 }).lean()).map((doc) => doc.sku);
     const key = () => skus[Math.floor(Math.random() * skus.length)]!;
-    const findOne = await paired(ping, async () => {
+    const findOne = await paired(server, ping, async () => {
       const doc = await Coin.findOne({ sku: key() }).lean();
       if (!doc) throw new Error('an indexed findOne found nothing: the benchmark keys are wrong');
     });
-    const update = await paired(ping, () => Coin.updateOne({ sku: key() }, { $inc: { qty: 1 } }));
+    const update = await paired(server, ping, () => Coin.updateOne({ sku: key() }, { $inc: { qty: 1 } }));
     process.stderr.write(`  ${label}: ${skus.length} coins inserted\n`);
-    return { insert: { ping: inserted.ping, op: inserted.op }, findOne, update };
+    return { insert, findOne, update };
   } finally {
     await conn.close();
     await client.close();
@@ -216,31 +250,47 @@ const row = (cells: string[], widths: number[]) => cells.map((c, i) => (i === 0 
 async function main() {
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'em-bench-'));
   try {
+    const loadBefore = os.loadavg()[0]!.toFixed(1);
     process.stderr.write(`embedded-mongo benchmark: ${CONCURRENCY} in flight, ${SECONDS} s per figure, ${os.cpus().length} cores, Node ${process.version}\n`);
     const memory = await measureServer('memory');
     const durable = await measureServer('journal', path.join(tmp, 'db'));
     const latency = await measureLatency();
     const journalOnly = await measureJournal(path.join(tmp, 'journal-only'));
 
-    const widths = [24, 10, 10, 8, 10, 10, 8];
+    const widths = [24, 8, 8, 7, 9, 8, 8, 7, 9];
+    const us = (n: number) => (Number.isFinite(n) ? `${Math.round(n)}` : '-');
     const lines = [
       `embedded-mongo benchmark: mongoose ${mongoose.version}, ${CONCURRENCY} in flight, ${SECONDS} s per figure, ${os.cpus().length} cores, Node ${process.version}`,
+      `load average before/after: ${loadBefore} / ${os.loadavg()[0]!.toFixed(1)} (other work on these cores slows both columns alike)`,
       '',
-      row(['', 'memory', '', '', 'journal', '', ''], widths),
-      row(['operation', 'ops/s', 'ping/s', 'ping/op', 'ops/s', 'ping/s', 'ping/op'], widths),
+      row(['', 'memory', '', '', '', 'journal', '', '', ''], widths),
+      row(['operation', 'ops/s', 'ping/s', 'ping/op', 'srv us/op', 'ops/s', 'ping/s', 'ping/op', 'srv us/op'], widths),
     ];
     for (const [name, key] of [['insert (Model.create)', 'insert'], ['indexed findOne (lean)', 'findOne'], ['updateOne ($inc)', 'update']] as const) {
       const m = memory[key];
       const j = durable[key];
-      lines.push(row([name, num(m.op), num(m.ping), ratio(m.ping / m.op), num(j.op), num(j.ping), ratio(j.ping / j.op)], widths));
+      lines.push(
+        row(
+          [name, num(m.op.perSecond), num(m.ping.perSecond), ratio(m.ping.perSecond / m.op.perSecond), us(m.op.serverCpuUs),
+            num(j.op.perSecond), num(j.ping.perSecond), ratio(j.ping.perSecond / j.op.perSecond), us(j.op.serverCpuUs)],
+          widths,
+        ),
+      );
     }
-    lines.push('  ping/s: a driver ping loop in alternating slices with the operation (the ceiling);', '  ping/op: how many times slower than that ceiling the operation is (goal <= 2.00x)', '');
+    const pings = [memory, durable].flatMap((f) => [f.insert.ping, f.findOne.ping, f.update.ping]);
+    const avg = (pick: (f: Figure) => number) => pings.reduce((sum, f) => sum + pick(f), 0) / pings.length;
+    lines.push(
+      `  ping/s: a driver ping loop run in slices alternating with the operation: the ceiling.`,
+      `  ping/op: how many times slower than that ceiling the operation is (goal <= 2.00x).`,
+      `  srv us/op: server CPU per operation (a ping costs the server ${us(avg((f) => f.serverCpuUs))} us and the client ${us(avg((f) => f.clientCpuUs))} us).`,
+      '',
+    );
     const [small, large] = latency;
     lines.push(
       row(['indexed findOne latency', 'mean ms', 'p50 ms', 'p99 ms'], widths),
       row([`${num(small!.size)} documents`, small!.mean.toFixed(3), small!.p50.toFixed(3), small!.p99.toFixed(3)], widths),
       row([`${num(large!.size)} documents`, large!.mean.toFixed(3), large!.p50.toFixed(3), large!.p99.toFixed(3)], widths),
-      `  100k / 1k mean latency: ${ratio(large!.mean / small!.mean)} (goal <= 1.50x)`,
+      `  100k / 1k median latency: ${ratio(large!.p50 / small!.p50)} (goal <= 1.50x); mean: ${ratio(large!.mean / small!.mean)}`,
       '',
       'journal alone (append + fdatasync, group commit):',
       ...journalOnly.map((j) => `  ${String(j.inFlight).padStart(2)} in flight: ${num(j.perSecond)} appends/s, ${j.recordsPerSync.toFixed(1)} records per sync`),
