@@ -244,6 +244,13 @@ describe('catalog', () => {
     expect(after.databases.map((d) => d.name)).not.toContain(db.databaseName);
   });
 
+  it('pages listCollections past the first batch', async () => {
+    for (let i = 0; i < 120; i++) await db.createCollection(`c${String(i).padStart(3, '0')}`);
+    const names = (await db.listCollections({}, { nameOnly: true, batchSize: 50 }).toArray()).map((c) => c.name);
+    expect(names).toHaveLength(120);
+    expect(new Set(names).size).toBe(120);
+  });
+
   it('rejects invalid collection names with InvalidNamespace', async () => {
     const error = await db.command({ insert: 'bad$name', documents: [{ a: 1 }] }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 73, codeName: 'InvalidNamespace' });

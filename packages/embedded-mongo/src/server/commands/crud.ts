@@ -9,7 +9,7 @@ import { MAX_WRITE_BATCH_SIZE } from '../wire.js';
 import { SERVER_VERSION } from './admin.js';
 import {
   assertSupportedPipeline, assertSupportedQuery, assertWritable, collectionNs, isPlainObject, optionalBoolean,
-  optionalDocument, optionalInteger, requiredArray, toLong, typeName, validateCollectionName, validateDbName,
+  optionalDocument, optionalInteger, requiredArray, toLong, toNumber, typeName, validateCollectionName, validateDbName,
 } from './args.js';
 
 const nsString = (ns: Ns) => `${ns.db}.${ns.coll}`;
@@ -76,11 +76,17 @@ const find: CommandHandler = (ctx) => {
   return cursorReply(nsString(ns), batch, id, 'firstBatch');
 };
 
+/** Cursors also live on the pseudo-collections of database-level commands ($cmd.listCollections...). */
+function cursorCollection(ctx: CommandContext, coll: unknown): string {
+  validateDbName(ctx.db);
+  if (typeof coll === 'string' && /^\$cmd\.(listCollections|aggregate)$/.test(coll)) return coll;
+  return validateCollectionName(ctx.db, coll, ctx.name);
+}
+
 const getMore: CommandHandler = (ctx) => {
   const id = toLong(ctx.body.getMore);
   if (!id) throw commandError(ErrorCodes.TypeMismatch, `BSON field 'getMore.getMore' is the wrong type '${typeName(ctx.body.getMore)}', expected type 'long'`);
-  validateDbName(ctx.db);
-  const coll = validateCollectionName(ctx.db, ctx.body.collection, 'getMore');
+  const coll = cursorCollection(ctx, ctx.body.collection);
   const batchSize = nonNegative(ctx, 'batchSize');
   ctx.state.opcounters.getmore++;
   const ns = `${ctx.db}.${coll}`;
@@ -89,7 +95,7 @@ const getMore: CommandHandler = (ctx) => {
 };
 
 const killCursors: CommandHandler = (ctx) => {
-  const ns = collectionNs(ctx);
+  const ns = { db: ctx.db, coll: cursorCollection(ctx, ctx.body.killCursors) };
   const ids = requiredArray(ctx, 'cursors').map((value) => {
     const id = toLong(value);
     if (!id) throw commandError(ErrorCodes.TypeMismatch, `BSON field 'killCursors.cursors' has an element of type '${typeName(value)}', expected type 'long'`);
@@ -181,7 +187,7 @@ const remove: CommandHandler = async (ctx) => {
       throw commandError(ErrorCodes.TypeMismatch, `BSON field 'delete.deletes.${index}.q' is the wrong type '${typeName(stmt.q)}', expected type 'object'`);
     }
     assertSupportedQuery(stmt.q);
-    const limit = Number(stmt.limit ?? 0);
+    const limit = toNumber(stmt.limit ?? 0);
     if (limit !== 0 && limit !== 1) throw commandError(ErrorCodes.FailedToParse, `The limit field in delete objects must be 0 or 1. Got ${String(stmt.limit)}`);
     return { q: stmt.q, limit, hint: hintOf(ctx, stmt), collation: isPlainObject(stmt.collation) ? stmt.collation : undefined };
   });
