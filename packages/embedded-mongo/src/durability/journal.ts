@@ -401,10 +401,20 @@ export async function openJournal(
     }
     const journal = new FileJournal(dir, report, handle, segments, lockPath, options);
     const bson = options.bson ?? DEFAULT_BSON_OPTIONS;
+    // Read once: each chunk's raw bytes are let go as soon as it is decoded, so the engine that keeps a reference
+    // to this iterable does not also keep a second, serialized copy of the whole data set alive.
+    const pending: (Buffer | undefined)[] = [...snapshotChunks, ...journalPayloads];
+    let started = false;
     const replay: Iterable<JournalOp> = {
       *[Symbol.iterator]() {
-        for (const chunk of snapshotChunks) yield* decodeOps(chunk, bson);
-        for (const payload of journalPayloads) yield* decodeOps(payload, bson);
+        if (started) throw new Error('the replay of a journal can be read only once');
+        started = true;
+        for (let i = 0; i < pending.length; i++) {
+          const chunk = pending[i]!;
+          pending[i] = undefined;
+          yield* decodeOps(chunk, bson);
+        }
+        pending.length = 0;
       },
     };
     return { journal, replay, recovery: report };
