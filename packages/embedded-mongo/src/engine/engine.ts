@@ -30,8 +30,8 @@ export interface CreateEngineOptions {
   /** How often expired TTL documents are removed (mongod: 60 s). */
   ttlSweepMs?: number;
   /**
-   * For journals without their own compaction policy: compact after this many journaled ops (default 50,000;
-   * 0 disables). A journal with setCompactionSource() (src/durability) gets the dump and decides itself.
+   * Compact after this many journaled ops (0 disables). Without it, a journal with setCompactionSource()
+   * (src/durability) gets the dump and decides itself; any other journal is compacted every 50,000 ops.
    */
   compactEveryOps?: number;
 }
@@ -211,8 +211,10 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
   }) | undefined;
 
   const maybeCompact = () => {
-    if (!journal || compacting || stopped || typeof selfCompacting?.setCompactionSource === 'function') return;
-    if (typeof selfCompacting?.shouldCompact === 'function') {
+    if (!journal || compacting || stopped) return;
+    const explicit = options.compactEveryOps !== undefined;
+    if (!explicit && typeof selfCompacting?.setCompactionSource === 'function') return;
+    if (!explicit && typeof selfCompacting?.shouldCompact === 'function') {
       if (!selfCompacting.shouldCompact()) return;
       compacting = journal.compact(() => dumpState()).catch(() => undefined).finally(() => { compacting = undefined; });
       return;
