@@ -71,7 +71,8 @@ export function createAppConfig({ app, dir, exposes, isDev }: AppOptions): Confi
     mode: isDev ? 'development' : 'production',
     context: dir,
     entry: { main: './src/index.ts' },
-    devtool: isDev ? 'cheap-module-source-map' : 'source-map',
+    // Production maps are written for error reports but not referenced from the served files.
+    devtool: isDev ? 'cheap-module-source-map' : 'hidden-source-map',
     output: {
       path: path.join(dir, 'dist'),
       // The shell is served at / and deep links like /admin/orders must still find /main.js; remotes
