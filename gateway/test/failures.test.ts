@@ -51,6 +51,18 @@ describe('when a service fails', () => {
   });
 });
 
+/** POSTs a body sent as a stream: chunked transfer encoding, no Content-Length. */
+function postChunked(path: string, contentType: string, chunks: Uint8Array[]): Promise<Response> {
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = chunks.shift();
+      if (next) controller.enqueue(next);
+      else controller.close();
+    },
+  });
+  return fetch(`${stack.url}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body, duplex: 'half' } as RequestInit);
+}
+
 describe('body size limits', () => {
   it('refuses a JSON body over the limit before it reaches the service', async () => {
     const before = stack.upstreams.orders.seen.length;
@@ -80,38 +92,14 @@ describe('body size limits', () => {
   });
 
   it('stops a chunked body (no Content-Length) at the limit', async () => {
-    const chunks = [new Uint8Array(800), new Uint8Array(800)];
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const next = chunks.shift();
-        if (next) controller.enqueue(next);
-        else controller.close();
-      },
-    });
-    const res = await fetch(`${stack.url}/api/support`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/octet-stream' },
-      body: stream,
-      duplex: 'half',
-    } as RequestInit);
+    const res = await postChunked('/api/support', 'application/octet-stream', [new Uint8Array(800), new Uint8Array(800)]);
     expect(res.status).toBe(413);
     expect((await envelope(res)).code).toBe('PAYLOAD_TOO_LARGE');
   });
 
   it('lets a chunked body under the limit through intact', async () => {
-    const stream = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(new TextEncoder().encode('hello '));
-        controller.enqueue(new TextEncoder().encode('support'));
-        controller.close();
-      },
-    });
-    const res = await fetch(`${stack.url}/api/support`, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain' },
-      body: stream,
-      duplex: 'half',
-    } as RequestInit);
+    const text = new TextEncoder();
+    const res = await postChunked('/api/support', 'text/plain', [text.encode('hello '), text.encode('support')]);
     expect(res.status).toBe(200);
     expect(stack.upstreams.support.seen.at(-1)!.body.toString()).toBe('hello support');
   });
