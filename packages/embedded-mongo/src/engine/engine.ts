@@ -16,7 +16,7 @@ import { Index, defaultIndexName, validateKeyPattern } from './indexes.js';
 import { runPipeline, toCommandError } from './mingo-context.js';
 import { compileProjection } from './projection.js';
 import { collectPath, compileFilter, equalityFields, type Matcher, type MatchState } from './query.js';
-import { parseSort, sortDocs } from './sort.js';
+import { parseSort, sortBy } from './sort.js';
 import {
   type CollectionInfo, type DeleteResult, type DeleteStatement, type Engine, type FindAndModifyArgs,
   type FindAndModifyResult, type FindOptions, type IndexSpec, type InsertResult, type Journal, type JournalOp,
@@ -400,10 +400,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     const skip = nonNegative('skip', o.skip);
     const limitRaw = o.limit === undefined || o.limit === null ? 0 : Math.abs(Math.trunc(numberOf(o.limit)));
     let matched = matchDocs(view, o.filter);
-    if (keys.length) {
-      const sorted = sortDocs(matched.map((x) => ({ ...x.doc, __pos: x.pos, __doc: x.doc })) as Document[], keys);
-      matched = sorted.map((d) => ({ doc: d.__doc as Document, pos: d.__pos as number | undefined }));
-    }
+    if (keys.length) matched = sortBy(matched, keys, (x) => x.doc);
     const page = matched.slice(skip, limitRaw ? skip + limitRaw : undefined);
     return page.map((x) => project(x.doc, x.pos));
   };
@@ -637,10 +634,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     const compiled = a.update !== undefined ? compileUpdate(a.update, a.arrayFilters) : undefined;
     let matched = matchDocs(target.view, a.query ?? {});
     const keys = parseSort(a.sort);
-    if (keys.length) {
-      const sorted = sortDocs(matched.map((x) => ({ ...x.doc, __pos: x.pos, __doc: x.doc })) as Document[], keys);
-      matched = sorted.map((d) => ({ doc: d.__doc as Document, pos: d.__pos as number | undefined }));
-    }
+    if (keys.length) matched = sortBy(matched, keys, (x) => x.doc);
     const first = matched[0];
     let result: FindAndModifyResult;
     if (a.remove) {

@@ -37,10 +37,13 @@ const sortValue = (doc: Document, key: SortKey): unknown => {
   return found ? best : null;
 };
 
-export const sortDocs = <T extends Document>(docs: T[], keys: SortKey[]): T[] => {
+export const sortDocs = <T extends Document>(docs: T[], keys: SortKey[]): T[] => sortBy(docs, keys, (d) => d);
+
+/** Stable sort of any items by the sort keys of the document each one carries. */
+export const sortBy = <T>(docs: T[], keys: SortKey[], docOf: (item: T) => Document): T[] => {
   if (keys.length === 0) return docs;
   if (keys.length === 1 && keys[0]!.path === '$natural') return keys[0]!.dir === 1 ? docs : [...docs].reverse();
-  const decorated = docs.map((d, i) => ({ d, i, k: keys.map((key) => sortValue(d, key)) }));
+  const decorated = docs.map((d, i) => ({ d, i, k: keys.map((key) => sortValue(docOf(d), key)) }));
   decorated.sort((a, b) => {
     for (let j = 0; j < keys.length; j++) {
       const c = compareValues(a.k[j], b.k[j]);
