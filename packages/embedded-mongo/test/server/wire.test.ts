@@ -1,55 +1,23 @@
 // Wire-protocol behaviour drivers rarely exercise: framing over TCP, OP_MSG flags and document sequences,
 // the legacy OP_QUERY handshake, OP_COMPRESSED, and what a broken message does (closes only its connection).
-// The engine here only records what the server hands it: these tests are about the protocol layer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Long, type Document } from 'bson';
-import type { Engine, Ns } from '../../src/engine/types.js';
-import { WireServer } from '../../src/server/server.js';
+import { Long } from 'bson';
+import { startEmbeddedMongo, type EmbeddedMongo } from '../../src/index.js';
 import { opCompressed, opMsg, opQuery, RawClient } from './helpers.js';
 
-const inserted: { ns: Ns; docs: Document[]; ordered?: boolean }[] = [];
-
-function notUsed(): never {
-  throw new Error('not used by the protocol tests');
-}
-
-const recordingEngine: Engine = {
-  listDatabases: () => [],
-  dropDatabase: async () => undefined,
-  listCollections: () => [],
-  createCollection: async () => undefined,
-  dropCollection: async () => false,
-  collMod: async () => ({}),
-  createIndexes: notUsed,
-  listIndexes: () => [],
-  dropIndexes: notUsed,
-  find: (_ns, options) => Array.from({ length: options.limit ?? 250 }, (_, i) => ({ _id: i })),
-  count: () => 0,
-  distinct: () => [],
-  aggregate: async () => [],
-  insert: async (ns, docs, options) => {
-    inserted.push({ ns, docs, ordered: options.ordered });
-    return { n: docs.length, writeErrors: [] };
-  },
-  update: notUsed,
-  delete: notUsed,
-  findAndModify: notUsed,
-  beginTransaction: () => ({ id: 1 }),
-  commitTransaction: async () => undefined,
-  abortTransaction: () => undefined,
-  stop: async () => undefined,
-};
-
-let server: WireServer;
+let mongo: EmbeddedMongo;
 let port: number;
 
 beforeAll(async () => {
-  server = new WireServer(recordingEngine, { host: '127.0.0.1', port: 0 });
-  port = await server.listen();
+  mongo = await startEmbeddedMongo({ port: 0 });
+  port = mongo.port;
+  const client = await RawClient.connect(port);
+  await client.command({ insert: 'coins', documents: Array.from({ length: 250 }, (_, i) => ({ _id: i })), $db: 'shop' });
+  client.close();
 });
 
 afterAll(async () => {
-  await server.close();
+  await mongo?.stop();
 });
 
 describe('framing', () => {
@@ -102,13 +70,19 @@ describe('framing', () => {
 describe('OP_MSG', () => {
   it('merges kind 1 document sequences into the command as arrays', async () => {
     const client = await RawClient.connect(port);
-    inserted.length = 0;
     const reply = await client.command(
       { insert: 'patches', ordered: false, $db: 'shop' },
-      { sequences: [['documents', [{ _id: 1, name: 'Eagle' }, { _id: 2, name: 'Anchor' }]]] },
+      { sequences: [['documents', [{ _id: 1, name: 'Eagle' }, { _id: 2, name: 'Anchor' }, { _id: 1, name: 'Dup' }, { _id: 3, name: 'Skull' }]]] },
     );
-    expect(reply).toEqual({ n: 2, ok: 1 });
-    expect(inserted).toEqual([{ ns: { db: 'shop', coll: 'patches' }, docs: [{ _id: 1, name: 'Eagle' }, { _id: 2, name: 'Anchor' }], ordered: false }]);
+    // ordered:false from the body applies to the sequence: the duplicate fails alone.
+    expect(reply).toMatchObject({ n: 3, ok: 1, writeErrors: [{ index: 2, code: 11000 }] });
+    const found = await client.command({ find: 'patches', filter: {}, sort: { _id: 1 }, $db: 'shop' });
+    expect(found.cursor.firstBatch).toEqual([{ _id: 1, name: 'Eagle' }, { _id: 2, name: 'Anchor' }, { _id: 3, name: 'Skull' }]);
+    const updated = await client.command(
+      { update: 'patches', $db: 'shop' },
+      { sequences: [['updates', [{ q: { _id: 1 }, u: { $set: { qty: 5 } } }, { q: { _id: 2 }, u: { $set: { qty: 7 } } }]]] },
+    );
+    expect(updated).toMatchObject({ n: 2, nModified: 2, ok: 1 });
     client.close();
   });
 
@@ -123,11 +97,9 @@ describe('OP_MSG', () => {
 
   it('sends no reply when the client sets moreToCome, and keeps reading', async () => {
     const client = await RawClient.connect(port);
-    inserted.length = 0;
-    client.send(opMsg({ insert: 'coins', documents: [{ _id: 'w0' }], writeConcern: { w: 0 }, $db: 'shop' }, { flagBits: 2 }));
-    const reply = await client.command({ ping: 1, $db: 'admin' });
-    expect(reply).toEqual({ ok: 1 });
-    expect(inserted.map((entry) => entry.docs)).toEqual([[{ _id: 'w0' }]]);
+    client.send(opMsg({ insert: 'unacknowledged', documents: [{ _id: 'w0' }], writeConcern: { w: 0 }, $db: 'shop' }, { flagBits: 2 }));
+    const reply = await client.command({ find: 'unacknowledged', filter: {}, $db: 'shop' });
+    expect(reply.cursor.firstBatch).toEqual([{ _id: 'w0' }]);
     client.close();
   });
 
