@@ -48,6 +48,9 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     port = await server.listen();
   } catch (error) {
     await engine.stop();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(`port ${options.port} on ${host} is already in use: stop what uses it or choose another port (0 picks a free one)`, { cause: error });
+    }
     throw error;
   }
   const address = formatHostPort(host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host, port);

@@ -209,6 +209,21 @@ describe('standalone mode', () => {
   });
 });
 
+describe('start-up', () => {
+  it('says clearly when the port is taken', async () => {
+    const first = await startEmbeddedMongo({ port: 0 });
+    try {
+      await expect(startEmbeddedMongo({ port: first.port })).rejects.toThrow(`port ${first.port} on 127.0.0.1 is already in use`);
+    } finally {
+      await first.stop();
+    }
+  });
+
+  it('rejects a replica set name that could not appear in a URI', async () => {
+    await expect(startEmbeddedMongo({ replSet: 'rs 0/x' })).rejects.toThrow(/invalid replica set name/);
+  });
+});
+
 describe('cursor reaping', () => {
   it('closes cursors idle for 10 minutes', () => {
     const cursors = new CursorManager();
