@@ -26,7 +26,7 @@ export interface ShopPage {
 
 export interface Browser {
   /** A new tab in a new, empty context. */
-  newPage(options?: { reducedMotion?: 'reduce' | 'no-preference'; width?: number }): Promise<ShopPage>;
+  newPage(options?: { reducedMotion?: 'reduce' | 'no-preference'; width?: number; bypassCSP?: boolean }): Promise<ShopPage>;
   close(): Promise<void>;
 }
 
@@ -37,6 +37,8 @@ export async function launchBrowser(): Promise<Browser> {
       const context = await browser.newContext({
         viewport: { width: options.width ?? 1280, height: 900 },
         reducedMotion: options.reducedMotion ?? 'no-preference',
+        // Only for injecting test tooling (axe) past the gateway's script-src 'self'.
+        bypassCSP: options.bypassCSP ?? false,
       });
       const page = await context.newPage();
       const pageErrors: string[] = [];

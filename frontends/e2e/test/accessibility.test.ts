@@ -1,0 +1,64 @@
+// WCAG 2 A/AA checks (axe-core, including colour contrast) on every screen the shell draws today.
+import { createRequire } from 'node:module';
+import { readFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser, type Browser } from './support/browser.js';
+
+const baseUrl = inject('baseUrl');
+const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[]; failureSummary?: string }>;
+}
+
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations;
+  }) as AxeViolation[];
+  return violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('accessibility (axe, WCAG 2.1 A and AA)', () => {
+  const screens = [
+    { path: '/', ready: '[data-remote="storefront"] [data-item="coin"]' },
+    { path: '/track', ready: '[data-remote="storefront"] form' },
+    { path: '/navy-coins', ready: '[data-branch="navy"]' },
+    { path: '/admin', ready: '[data-testid="service-list"]' },
+    { path: '/no/such/mission', ready: 'text=Mission Not Found' },
+  ];
+
+  it.each(screens)('$path has no violations', async ({ path, ready }) => {
+    const { page, close } = await browser.newPage({ bypassCSP: true, reducedMotion: 'reduce' });
+    await page.goto(`${baseUrl}${path}`);
+    await page.locator(ready).first().waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await close();
+  });
+
+  it('the Track Your Order error message is tied to the form and announced', async () => {
+    const { page, close } = await browser.newPage({ bypassCSP: true });
+    await page.goto(`${baseUrl}/track`);
+    await page.getByRole('button', { name: 'Track Order' }).click();
+    const alert = page.getByRole('alert');
+    await alert.getByText('Please enter both order number and email address.').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await close();
+  });
+});
