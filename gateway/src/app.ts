@@ -2,7 +2,8 @@
 // against their own upstream servers. The order of registration is the order requests meet things:
 // request id -> security headers -> rate limit -> gateway routes / service proxies / frontends.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { installErrorHandling, requestIdFrom, requestIdHeader } from '@shop/service-kit';
+import { errorCodes } from '@shop/contracts';
+import { installErrorHandling, requestIdFrom, requestIdHeader, sendError } from '@shop/service-kit';
 import type { GatewayConfig } from './config.js';
 import { registerDocsRoutes } from './docs.js';
 import { registerFrontends } from './frontends.js';
@@ -29,6 +30,15 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     // Let in-flight requests finish on shutdown; idle keep-alive sockets are closed at once.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    // Errors Fastify raises before routing (a broken %-escape in the address, a bad content type)
+    // leave in the envelope too.
+    frameworkErrors: (error, request, reply) => {
+      const message =
+        error.code === 'FST_ERR_BAD_URL'
+          ? 'The address is not valid: it contains a broken %-escape.'
+          : 'The request could not be read. Please check its headers and body.';
+      return sendError(request, reply, 400, errorCodes.BAD_REQUEST, message);
+    },
   }) as unknown as FastifyInstance;
 
   app.addHook('onRequest', async (request, reply) => {

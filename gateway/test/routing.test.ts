@@ -129,6 +129,24 @@ describe('routing table', () => {
   });
 });
 
+describe('malformed addresses', () => {
+  it('answers a broken %-escape with a 400 envelope', async () => {
+    for (const path of ['/api/orders/%E0%A4%A', '/%E0%A4%A']) {
+      const res = await fetch(`${stack.url}${path}`, { headers: { accept: 'text/html' } });
+      expect(res.status, path).toBe(400);
+      expect(await res.json()).toMatchObject({ code: 'BAD_REQUEST', error: 'The address is not valid: it contains a broken %-escape.' });
+    }
+  });
+
+  it('does not let an encoded ../ leave the service prefix', async () => {
+    const before = stack.upstreams.orders.seen.length;
+    const res = await fetch(`${stack.url}/api/orders/..%2f..%2freadyz`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'BAD_REQUEST' });
+    expect(stack.upstreams.orders.seen.length).toBe(before);
+  });
+});
+
 describe('request ids', () => {
   it('makes one when the caller sends none, passes it upstream and returns it', async () => {
     const res = await fetch(`${stack.url}/api/content`);
