@@ -38,6 +38,20 @@ describe('admin (/admin)', () => {
     await close();
   });
 
+  it('shows an error with Retry when the health report cannot be reached, and recovers on Retry', async () => {
+    const { page, close } = await browser.newPage();
+    // The browser loses its connection to the gateway's health route (the page itself still loads).
+    await page.route('**/api/health', (route) => route.abort('connectionrefused'));
+    await page.goto(`${baseUrl}/admin`);
+    const panel = page.locator('[data-remote="admin"]');
+    await panel.getByRole('heading', { name: 'System status unavailable' }).waitFor();
+    await panel.getByText('The gateway could not be reached').waitFor();
+    await page.unroute('**/api/health');
+    await panel.getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(() => panel.locator('[data-service][data-status="ready"]').count(), { timeout: 15_000 }).toBe(7);
+    await close();
+  });
+
   it('serves deep links below /admin from the same remote', async () => {
     const { page, close } = await browser.newPage();
     await page.goto(`${baseUrl}/admin/orders`);
