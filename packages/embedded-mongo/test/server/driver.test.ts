@@ -234,6 +234,8 @@ describe('catalog', () => {
     await coins.dropIndexes();
     expect((await coins.indexes()).map((i) => i.name)).toEqual(['_id_']);
 
+    await coins.insertMany([{ sku: 'a' }, { sku: 'b' }]);
+    expect(await db.command({ validate: 'coins' })).toMatchObject({ valid: true, nrecords: 2, nIndexes: 1 });
     expect(await coins.drop()).toBe(true);
     const { databases } = await client.db('admin').admin().listDatabases();
     expect(databases.map((d) => d.name)).toContain(db.databaseName);
@@ -322,6 +324,8 @@ describe('declared limits', () => {
       expect(error).toBeInstanceOf(MongoServerError);
       expect((error as Error).message).toMatch(/not supported by the embedded MongoDB server/);
     }
+    const minError = await limits.find({}).min({ a: 0 }).hint({ a: 1 }).toArray().catch((e: unknown) => e);
+    expect((minError as Error).message).toMatch(/find option 'min' is not supported/);
     const stream = limits.watch();
     const error = await stream.tryNext().catch((e: unknown) => e);
     await stream.close();

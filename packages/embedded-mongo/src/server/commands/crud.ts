@@ -8,7 +8,7 @@ import { codeName, commandError, ErrorCodes } from '../errors.js';
 import { MAX_WRITE_BATCH_SIZE } from '../wire.js';
 import { SERVER_VERSION } from './admin.js';
 import {
-  assertSupportedPipeline, assertSupportedQuery, assertWritable, collectionNs, isPlainObject, optionalBoolean,
+  assertSupportedPipeline, assertSupportedQuery, assertWritable, LIMIT_SUFFIX, collectionNs, isPlainObject, optionalBoolean,
   optionalDocument, optionalInteger, requiredArray, toLong, toNumber, typeName, validateCollectionName, validateDbName,
 } from './args.js';
 
@@ -47,6 +47,13 @@ const find: CommandHandler = (ctx) => {
   const ns = collectionNs(ctx);
   if (optionalBoolean(ctx, 'tailable')) {
     throw commandError(ErrorCodes.BadValue, 'tailable cursors are not supported by the embedded MongoDB server (@shop/embedded-mongo)');
+  }
+  // Options that would change the result's shape or range: refused rather than silently ignored.
+  for (const option of ['min', 'max', 'returnKey', 'showRecordId'] as const) {
+    const value = ctx.body[option];
+    if (value !== undefined && value !== null && value !== false) {
+      throw commandError(ErrorCodes.BadValue, `find option '${option}' ${LIMIT_SUFFIX}`);
+    }
   }
   const filter = optionalDocument(ctx, 'filter') ?? {};
   assertSupportedQuery(filter);
