@@ -48,7 +48,8 @@ export interface ServiceDefinition<M> {
   config: ServiceConfig;
   /** Registers the service's mongoose models on its connection and returns them. */
   models?: (connection: Connection) => M;
-  routes: (app: ServiceApp, ctx: ServiceContext<M>) => void | Promise<void>;
+  /** The service's own routes (health, readiness, OpenAPI and the info route are always there). */
+  routes?: (app: ServiceApp, ctx: ServiceContext<M>) => void | Promise<void>;
   consumers?: (ctx: ServiceContext<M>) => EventConsumer<any>[];
   replies?: (ctx: ServiceContext<M>) => RpcHandler<any>[];
   openapi?: { title?: string; description?: string };
@@ -156,9 +157,12 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
     async () => ({ service: def.name, version, startedAt }),
   );
 
-  await app.register(async (scope) => {
-    await def.routes(scope as ServiceApp, ctx);
-  });
+  if (def.routes) {
+    const routes = def.routes;
+    await app.register(async (scope) => {
+      await routes(scope as ServiceApp, ctx);
+    });
+  }
 
   let started = false;
 

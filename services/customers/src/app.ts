@@ -1,0 +1,22 @@
+// Builds the customers service (testable without listening): Customer profiles built from order events, and the returning-customer lookup with emailed verification codes.
+// Its routes, models and event handlers arrive with their features; the service kit already gives it
+// health, readiness, OpenAPI, its info route GET /api/customers/_service and the outbox.
+import { readFileSync } from 'node:fs';
+import { createService, type ServiceConfig, type ServiceDefinition } from '@shop/service-kit';
+import { loadConfig } from './config.js';
+
+// package.json sits one level above both src/ and dist/.
+export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+export function buildApp(config: ServiceConfig = loadConfig(), testHooks: Pick<ServiceDefinition<unknown>, 'logDestination'> = {}) {
+  return createService({
+    name: 'customers',
+    version,
+    config,
+    openapi: {
+      title: 'Shop customers service',
+      description: 'Customer profiles built from order events, and the returning-customer lookup with emailed verification codes.',
+    },
+    ...testHooks,
+  });
+}
