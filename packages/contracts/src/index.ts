@@ -7,3 +7,4 @@ export * from './services.js';
 export * from './http.js';
 export * from './events.js';
 export * from './rpc.js';
+export * from './pricing.js';
