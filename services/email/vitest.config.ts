@@ -13,7 +13,7 @@ export default defineProject({
     name: 'email',
     include: ['test/**/*.test.ts'],
     environment: 'node',
-    testTimeout: 60_000,
+    testTimeout: 120_000,
     hookTimeout: 60_000,
   },
 });

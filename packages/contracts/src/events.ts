@@ -108,13 +108,7 @@ export const paymentSucceededData = z.object({
   paidAt: isoDate,
 });
 
-export const paymentFailedData = z.object({
-  orderId: z.string().min(1),
-  orderNumber: z.string().min(1),
-  paymentIntentId: z.string().min(1),
-  amount: z.number().int().positive(),
-  currency: z.literal('usd'),
-  provider: z.enum(['stripe', 'test_mode']),
+export const paymentFailedData = paymentSucceededData.omit({ paidAt: true }).extend({
   reason: z.string(),
   failedAt: isoDate,
 });
@@ -200,14 +194,7 @@ export const emailSentData = z.object({
   sentAt: isoDate,
 });
 
-export const emailFailedData = z.object({
-  emailId: z.string().min(1),
-  to: z.email(),
-  subject: z.string(),
-  template: z.string(),
-  causationId: z.uuid().optional(),
-  orderId: z.string().optional(),
-  emailRecordId: z.string().optional(),
+export const emailFailedData = emailSentData.omit({ sentAt: true }).extend({
   error: z.string(),
   attempts: z.number().int().nonnegative(),
   failedAt: isoDate,

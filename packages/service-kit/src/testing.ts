@@ -55,7 +55,7 @@ export async function spawnServiceProcess(options: {
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 90_000);
   for (;;) {
     if (child.exitCode !== null) {
       throw new Error(`service exited with ${child.exitCode} before it was ready:\n${stderr.join('').slice(-3000)}\n${JSON.stringify(logs.slice(-5))}`);
@@ -68,7 +68,7 @@ export async function spawnServiceProcess(options: {
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`service not ready within the time limit:\n${stderr.join('').slice(-3000)}`);
+      throw new Error(`service not ready within the time limit:\n${stderr.join('').slice(-3000)}\n${JSON.stringify(logs.slice(-5))}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
