@@ -61,7 +61,7 @@ export interface ServiceDefinition<M> {
 export interface Service<M> {
   app: ServiceApp;
   ctx: ServiceContext<M>;
-  /** Connects MongoDB and NATS, starts relay and consumers, then listens. Resolves with the base URL. */
+  /** Listens, connects MongoDB and NATS, starts relay and consumers. Resolves with the base URL once ready. */
   start(): Promise<string>;
   /** Stops accepting requests, stops consumers and the relay, drains NATS, closes mongoose. */
   stop(): Promise<void>;
@@ -168,6 +168,10 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
 
   async function start(): Promise<string> {
     const { config } = def;
+    // Listen first: /healthz answers while MongoDB and NATS are still being reached, and /readyz says
+    // which of them is not there yet (503), instead of a silent port during a slow start.
+    const address = await app.listen({ host: config.host, port: config.port });
+    started = true;
     log.info({ db: databaseName(def.name) }, 'connecting to MongoDB');
     await connection.openUri(config.mongoUrl, {
       dbName: databaseName(def.name),
@@ -181,8 +185,6 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
     for (const handler of def.replies?.(ctx) ?? []) bus.reply(handler);
     bus.startRelay();
     bus.startConsumers(def.consumers?.(ctx) ?? []);
-    const address = await app.listen({ host: config.host, port: config.port });
-    started = true;
     log.info({ address, version }, `${def.name} service ready`);
     return address;
   }

@@ -145,10 +145,18 @@ export class EventBus {
     await this.relay.stop();
     const nc = this.nc;
     if (nc && !nc.isClosed()) {
-      await nc.drain().catch(async (err) => {
-        this.log.warn({ err }, 'NATS drain failed; closing');
-        await nc.close().catch(() => undefined);
-      });
+      // Draining needs the server; when it is away, do not wait for it longer than a few seconds.
+      const drained = await Promise.race([
+        nc.drain().then(
+          () => true,
+          (err) => {
+            this.log.warn({ err }, 'NATS drain failed');
+            return false;
+          },
+        ),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5000).unref()),
+      ]);
+      if (!drained && !nc.isClosed()) await nc.close().catch(() => undefined);
     }
     this.connected = false;
   }
