@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FRONTENDS, GATEWAY, SERVICES, type FrontendName } from './catalogue.js';
-import { ManagedChild, type ChildExit, type LogSink } from './children.js';
+import { ManagedChild, delay, type ChildExit, type LogSink } from './children.js';
 import { gatewayEnv, inheritedEnv, serviceEnv, type CommonSettings } from './env.js';
+import { prefixedConsole } from './logs.js';
 import { NatsServerMissingError, findNatsServer, startNatsServer } from './nats.js';
 import { PortAllocator } from './ports.js';
 import { ChildNotReadyError, probe, waitReady, type ReadinessRow } from './readiness.js';
-import { delay } from './children.js';
 
 /** The repository root, three levels above this file (deploy/local/src). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -69,7 +69,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const frontendsDir = resolve(options.frontendsDir ?? join(repo, 'frontends'));
   const ports = new PortAllocator();
   const preferred = (port: number) => (options.defaultPorts ? port : undefined);
-  const log = options.quiet ? undefined : (options.log ?? (await defaultSink()));
+  const log = options.quiet ? undefined : (options.log ?? defaultSink());
 
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ? resolve(options.dataDir) : mkdtempSync(join(tmpdir(), 'shop-stack-'));
@@ -212,8 +212,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   }
 }
 
-async function defaultSink(): Promise<LogSink> {
-  const { prefixedConsole } = await import('./logs.js');
+function defaultSink(): LogSink {
   return prefixedConsole(['mongodb', 'nats', ...SERVICES.map((service) => service.name), GATEWAY.name, ...FRONTENDS]);
 }
 
