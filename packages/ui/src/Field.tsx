@@ -1,4 +1,4 @@
-import { cloneElement, isValidElement, useId, type InputHTMLAttributes, type ReactElement, type ReactNode, type TextareaHTMLAttributes } from 'react';
+import { cloneElement, isValidElement, useId, type InputHTMLAttributes, type ReactElement, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { cn } from './cn.js';
 
 const control =
@@ -57,6 +57,42 @@ export function Field({ label, children, hint, error, required, className }: Fie
           {error}
         </p>
       ) : null}
+    </div>
+  );
+}
+
+export function Select({ className, ...rest }: SelectHTMLAttributes<HTMLSelectElement>) {
+  return <select className={cn(control, 'h-11', className)} {...rest} />;
+}
+
+export interface CheckboxProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> {
+  label: ReactNode;
+  hint?: ReactNode;
+}
+
+/** A checkbox with its label beside it (the whole row is clickable). */
+export function Checkbox({ label, hint, className, id, ...rest }: CheckboxProps) {
+  const generated = useId();
+  const boxId = id ?? generated;
+  return (
+    <div className={cn('flex items-start gap-3', className)}>
+      <input
+        id={boxId}
+        type="checkbox"
+        className="mt-0.5 size-5 shrink-0 accent-brass-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brass-300"
+        aria-describedby={hint ? `${boxId}-hint` : undefined}
+        {...rest}
+      />
+      <div className="flex flex-col">
+        <label htmlFor={boxId} className="text-sm text-khaki-100">
+          {label}
+        </label>
+        {hint ? (
+          <p id={`${boxId}-hint`} className="text-xs text-khaki-300">
+            {hint}
+          </p>
+        ) : null}
+      </div>
     </div>
   );
 }

@@ -4,7 +4,10 @@ export { Button, buttonClasses, type ButtonProps, type ButtonVariant, type Butto
 export { Card, CardHeader, CardTitle, CardBody } from './Card.js';
 export { Badge, type BadgeProps, type BadgeTone } from './Badge.js';
 export { Modal, DialogPrimitive, type ModalProps } from './Dialog.js';
-export { Field, Input, Textarea, type FieldProps } from './Field.js';
+export { Field, Input, Textarea, Select, Checkbox, type FieldProps, type CheckboxProps } from './Field.js';
+export { ChoiceTile, ChoiceGroup, type ChoiceTileProps, type ChoiceGroupProps } from './Choice.js';
+export { ProgressBar, type ProgressBarProps } from './Progress.js';
+export { Alert, type AlertProps, type AlertTone } from './Alert.js';
 export { Spinner, type SpinnerProps } from './Spinner.js';
 export { Skeleton } from './Skeleton.js';
 export { ErrorState, type ErrorStateProps } from './ErrorState.js';

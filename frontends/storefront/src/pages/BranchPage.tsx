@@ -21,7 +21,8 @@ export default function BranchPage({ branch }: { branch: Branch }) {
             <h1 className="font-display text-4xl font-bold uppercase tracking-wide text-khaki-50 sm:text-5xl">{page.title}</h1>
             <p className="max-w-2xl text-lg text-khaki-200">{page.lead}</p>
             <div className="flex flex-wrap gap-3">
-              <Link to="/" className={buttonClasses('primary', 'lg')}>
+              {/* The home page opens the AI tool when it is reached with this state (href stays "/"). */}
+              <Link to="/" state={{ start: 'ai' }} className={buttonClasses('primary', 'lg')}>
                 <Sparkles aria-hidden="true" className="size-5" />
                 Start AI Design
               </Link>

@@ -1,31 +1,51 @@
-// Home (/): the landing part of the home screen. The guided order flow, the Returning Customer lookup
-// and the AI design tool arrive with the quote-request work (issue 4); until then their buttons are
-// left out rather than shown doing nothing.
-import { catalog, itemTypes } from '@shop/contracts';
-import { BadgeCheck, Clock, Medal, ShieldCheck } from 'lucide-react';
-import { Card } from '@shop/ui';
+// Home (/): the landing (item cards, Returning Customer, the AI tool, trust banner, rating,
+// testimonials), the guided order flow (steps 0 to 7), the AI design generator, the lookup modal and
+// the item customizer (storefront §2).
+import { useMutation } from '@tanstack/react-query';
+import { ArrowRight, BadgeCheck, Clock, Medal, ShieldCheck, Sparkles, UserRound } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { useLocation } from 'react-router';
+import { catalog, itemTypes, type ItemType } from '@shop/contracts';
+import { Alert, Button, Card, toast } from '@shop/ui';
+import { AiDesigner } from '../ai/AiDesigner.js';
+import { createCustomizerOrder, type GeneratedDesign } from '../api/shop.js';
 import { ItemArt } from '../components/ItemArt.js';
 import { Rating } from '../components/Rating.js';
 import { RotatingTestimonials } from '../components/Testimonials.js';
 import { homeRating, homeTestimonials, itemDescriptions, trustPoints } from '../content.js';
+import { ItemCustomizer } from '../customizer/ItemCustomizer.js';
+import { customizerOrderBody, type CustomizerDraft } from '../customizer/model.js';
+import { fallbackOrderNumber, money } from '../flow/model.js';
+import { OrderFlow } from '../flow/OrderFlow.js';
+import { newIdempotencyKey, splitName, useOrderFlow } from '../flow/useOrderFlow.js';
+import { LookupModal } from '../lookup/LookupModal.js';
+import { StorefrontQueries } from '../query.js';
 import '../styles.css';
 
-const priceFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 });
 const trustIcons = [Clock, Medal, BadgeCheck, ShieldCheck];
 
-export default function Home() {
+type View = 'landing' | 'flow' | 'ai';
+
+function Landing({ onStart, onLookup, onAi, welcome }: { onStart: (t: ItemType) => void; onLookup: () => void; onAi: () => void; welcome: string | null }) {
   return (
-    <div className="flex flex-col" data-remote="storefront">
+    <>
       <section className="border-b border-olive-800 bg-gradient-to-b from-olive-900 to-ink-950">
         <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-14 sm:py-20">
           <p className="text-sm font-bold uppercase tracking-[0.2em] text-brass-400">Custom military gear</p>
           <h1 className="max-w-3xl font-display text-4xl font-bold uppercase leading-tight tracking-wide text-khaki-50 sm:text-5xl">
             Challenge coins, patches and tactical shirts, made for your unit
           </h1>
-          <p className="max-w-2xl text-lg text-khaki-200">
-            Tell us what you need and our team sends you a quote within 24 hours. No account needed.
-          </p>
+          <p className="max-w-2xl text-lg text-khaki-200">Tell us what you need and our team sends you a quote within 24 hours. No account needed.</p>
           <Rating score={homeRating.score} reviews={homeRating.reviews} />
+          <div className="flex flex-col gap-3 sm:flex-row">
+            <Button variant="secondary" size="lg" onClick={onLookup}>
+              <UserRound aria-hidden="true" className="size-5" /> Returning Customer
+            </Button>
+            <Button variant="secondary" size="lg" onClick={onAi}>
+              <Sparkles aria-hidden="true" className="size-5" /> AI Design Tool (Beta)
+            </Button>
+          </div>
+          {welcome ? <Alert tone="success">{welcome}</Alert> : null}
         </div>
       </section>
 
@@ -43,8 +63,11 @@ export default function Home() {
                   <h3 className="font-display text-xl font-bold uppercase tracking-wide text-khaki-50">{item.cardTitle}</h3>
                   <p className="text-sm text-khaki-200">{itemDescriptions[type]}</p>
                   <p className="mt-auto text-khaki-100">
-                    From <span className="text-xl font-bold text-brass-300">{priceFormat.format(item.basePrice)}</span>
+                    From <span className="text-xl font-bold text-brass-300">{money.format(item.basePrice)}</span>
                   </p>
+                  <Button className="w-full" onClick={() => onStart(type)} aria-label={`Start a ${item.cardTitle} order`}>
+                    Start Order <ArrowRight aria-hidden="true" className="size-4" />
+                  </Button>
                 </Card>
               </li>
             );
@@ -78,6 +101,123 @@ export default function Home() {
         </div>
         <RotatingTestimonials testimonials={homeTestimonials} />
       </section>
+    </>
+  );
+}
+
+function HomeScreen() {
+  const flow = useOrderFlow();
+  const location = useLocation();
+  // "Start AI Design" on a branch page arrives with { start: 'ai' }.
+  const [view, setView] = useState<View>(() => ((location.state as { start?: string } | null)?.start === 'ai' ? 'ai' : 'landing'));
+  const [lookupOpen, setLookupOpen] = useState(false);
+  const [welcome, setWelcome] = useState<string | null>(null);
+  const [designs, setDesigns] = useState<GeneratedDesign[]>([]);
+  const [customizing, setCustomizing] = useState<GeneratedDesign | null>(null);
+  const [customizerError, setCustomizerError] = useState<string | null>(null);
+  // One Idempotency-Key per distinct customizer order: a retry of the same draft reuses it.
+  const customizerKey = useRef<{ key: string; body: string } | null>(null);
+
+  // Following a link to / (the header's Home, a branch page's buttons) shows the landing or the AI tool
+  // again, even when the home page is already mounted.
+  const firstKey = useRef(location.key);
+  useEffect(() => {
+    if (location.key === firstKey.current) return;
+    firstKey.current = location.key;
+    setView((location.state as { start?: string } | null)?.start === 'ai' ? 'ai' : 'landing');
+  }, [location.key, location.state]);
+
+  // A new screen starts at its top (the flow, the AI tool and the landing are long on a phone).
+  useEffect(() => {
+    window.scrollTo({ top: 0 });
+  }, [view, flow.step]);
+
+  const customizerOrder = useMutation({
+    mutationFn: ({ design, draft }: { design: GeneratedDesign; draft: CustomizerDraft }) => {
+      const body = customizerOrderBody(catalog[design.itemType], draft, design.prompt);
+      const json = JSON.stringify(body);
+      if (customizerKey.current?.body !== json) customizerKey.current = { key: newIdempotencyKey(), body: json };
+      return createCustomizerOrder(body, customizerKey.current.key);
+    },
+    onSuccess: (order, { design, draft }) => {
+      customizerKey.current = null;
+      setCustomizing(null);
+      flow.confirm(order.orderNumber || fallbackOrderNumber(design.itemType), {
+        itemType: design.itemType,
+        ...splitName(`${draft.firstName} ${draft.lastName}`),
+        email: draft.email.trim(),
+      });
+      setView('flow');
+      toast.success('Order placed');
+    },
+    onError: (error) => {
+      setCustomizerError(error.message);
+      toast.error(error.message);
+    },
+  });
+
+  return (
+    <div className="flex flex-col" data-remote="storefront" data-view={view}>
+      {view === 'landing' ? (
+        <Landing
+          welcome={welcome}
+          onStart={(type) => {
+            flow.startWithItem(type);
+            setView('flow');
+          }}
+          onLookup={() => setLookupOpen(true)}
+          onAi={() => setView('ai')}
+        />
+      ) : null}
+      {view === 'flow' ? <OrderFlow flow={flow} onExit={() => setView('landing')} /> : null}
+      {view === 'ai' ? (
+        <AiDesigner
+          designs={designs}
+          onDesign={(d) => setDesigns((list) => [d, ...list.filter((x) => x.id !== d.id)].slice(0, 4))}
+          onFinalize={(d) => {
+            flow.finalizeAiDesign(d.itemType, d.prompt);
+            setView('flow');
+          }}
+          onCustomize={(d) => {
+            customizerKey.current = null;
+            setCustomizerError(null);
+            setCustomizing(d);
+          }}
+          onBack={() => setView('landing')}
+        />
+      ) : null}
+
+      <LookupModal
+        open={lookupOpen}
+        onOpenChange={setLookupOpen}
+        onUse={(customer) => {
+          flow.prefill(customer);
+          setWelcome(`Welcome back, ${customer.customerName}. Your saved details will be filled in: choose an item to start.`);
+          toast.success('Your saved details are ready');
+        }}
+      />
+
+      <ItemCustomizer
+        open={customizing !== null}
+        onClose={() => setCustomizing(null)}
+        item={customizing ? catalog[customizing.itemType] : null}
+        aiDesign={customizing ? { prompt: customizing.prompt, imageUrl: customizing.imageUrl } : null}
+        submitting={customizerOrder.isPending}
+        error={customizerError}
+        onComplete={(draft) => {
+          if (!customizing || customizerOrder.isPending) return;
+          setCustomizerError(null);
+          customizerOrder.mutate({ design: customizing, draft });
+        }}
+      />
     </div>
+  );
+}
+
+export default function Home() {
+  return (
+    <StorefrontQueries>
+      <HomeScreen />
+    </StorefrontQueries>
   );
 }

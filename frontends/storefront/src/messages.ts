@@ -1,0 +1,105 @@
+// Every message of the storefront spec (§5, §8) in one place, and the rules that choose between them.
+import type { HttpResult } from './api/http.js';
+
+export const messages = {
+  uploadRejected: 'Some files were rejected. Please upload only JPG, PNG, PDF, AI, EPS, or SVG files.',
+  uploadFailedDefault: 'Upload failed',
+  orderDefault: 'Failed to submit order to database',
+  orderGeneric: 'Error submitting order. Please try again or contact support.',
+  customizerMissingContact: 'Please fill in your name and email address in the customization form before submitting your order.',
+  customizerNetwork: 'Network error. Please check your internet connection and try again.',
+  customizer400: 'Invalid order data. Please check all fields and try again.',
+  customizer500: 'Server error. Our team has been notified. Please try again in a few minutes.',
+  aiTooShort: 'Please provide a more detailed description (at least 5 characters)',
+  aiTooLong: 'Description is too long. Please keep it under 500 characters.',
+  aiBadItem: 'Please select a valid item type',
+  aiInvalidParams: 'Please check your input: make sure your description is between 5-500 characters and an item type is selected.',
+  aiUnavailable: 'AI service temporarily unavailable. Please try again later.',
+  aiBadRequest: 'Invalid request. Please check your description is detailed enough (at least 5 characters).',
+  downloadFailed: 'Download failed. Please try again.',
+  lookupEmpty: 'Please enter your email address',
+  lookupNoOrders: 'No orders found for this email address. You can still place an order as a new customer!',
+  lookupFailed: 'Unable to search customer records. Please try again.',
+  verifyEmpty: 'Please enter the 6-digit verification code from your email',
+  verifyLength: 'Verification code must be 6 digits',
+  verifyFailed: 'Verification failed. Please try again.',
+  verifyBadCode: 'Invalid verification code. Please check your email and try again.',
+  trackMissing: 'Please enter both order number and email address.',
+  trackNotFound: 'Order not found. Please check your order number and email address.',
+  trackNetwork: 'Unable to track order. Please try again later.',
+} as const;
+
+/** "File upload failed: {reason}" (the server's error, or "Upload failed"). */
+export function uploadFailedMessage(reason: string | null | undefined): string {
+  return `File upload failed: ${reason || messages.uploadFailedDefault}`;
+}
+
+/** A field problem the server reported in `details` (our error envelope's validation shape). */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+export function fieldProblems(details: unknown): FieldProblem[] {
+  if (!Array.isArray(details)) return [];
+  return details
+    .filter((d): d is Record<string, unknown> => typeof d === 'object' && d !== null)
+    .map((d) => ({ field: String(d.field ?? d.path ?? ''), message: String(d.message ?? '') }))
+    .filter((d) => d.message);
+}
+
+/**
+ * The order submit's failure text (§8): the server's error with a cross mark; a failed answer without
+ * one gives the database default; no answer at all gives the generic text.
+ */
+export function orderFailureMessage(result: Pick<HttpResult<unknown>, 'ok' | 'networkError' | 'data'>): string {
+  if (result.networkError) return messages.orderGeneric;
+  const body = (result.data ?? {}) as { error?: unknown };
+  const error = typeof body.error === 'string' && body.error ? body.error : messages.orderDefault;
+  return `❌ ${error}`;
+}
+
+/** The customizer's order failure text (§8): by network, 400 and 500, else the server's own words. */
+export function customizerFailureMessage(result: Pick<HttpResult<unknown>, 'status' | 'networkError' | 'error'>): string {
+  if (result.networkError) return messages.customizerNetwork;
+  if (result.status === 400) return messages.customizer400;
+  if (result.status >= 500) return messages.customizer500;
+  return result.error || messages.orderGeneric;
+}
+
+/** AI prompt check before calling the server (§5). Returns the alert text, or null when fine. */
+export function aiPromptProblem(prompt: string, itemType: string | null): string | null {
+  if (prompt.trim().length < 5) return messages.aiTooShort;
+  if (prompt.length > 500) return messages.aiTooLong;
+  if (itemType !== 'coin' && itemType !== 'shirt' && itemType !== 'patch') return messages.aiBadItem;
+  return null;
+}
+
+/**
+ * The AI failure text (§8). `message` is the server's error, or "HTTP error! status: N" when it sent
+ * none, or the network failure's message.
+ */
+export function aiFailureMessage(message: string, status: number | null): string {
+  if (message.includes('Invalid request parameters')) return messages.aiInvalidParams;
+  if (/billing|quota/i.test(message)) return messages.aiUnavailable;
+  if (status === 400) return messages.aiBadRequest;
+  return `Failed to generate design: ${message}`;
+}
+
+/** The prompt counter's colour (§5): red under 5, yellow at 500. */
+export function promptCounterTone(length: number): 'short' | 'full' | 'ok' {
+  if (length < 5) return 'short';
+  if (length >= 500) return 'full';
+  return 'ok';
+}
+
+/** The 6-digit code box keeps digits only, at most 6 (§5). */
+export function cleanVerificationCode(raw: string): string {
+  return raw.replace(/\D/g, '').slice(0, 6);
+}
+
+export function verificationCodeProblem(code: string): string | null {
+  if (!code) return messages.verifyEmpty;
+  if (code.length !== 6) return messages.verifyLength;
+  return null;
+}
