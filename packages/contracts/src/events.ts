@@ -36,9 +36,27 @@ export const orderCreatedData = z.object({
   aiGenerated: z.boolean(),
   subscribeEmail: z.boolean(),
   subscribeSMS: z.boolean(),
-  shippingAddress: shippingAddressSchema,
+  /**
+   * Optional since the item customizer's reduced order may come without one (it may carry only a
+   * billingAddress, or no address at all; the team then asks for it with the quote).
+   */
+  shippingAddress: shippingAddressSchema.optional(),
   status: orderStatusSchema,
   submittedDate: isoDate,
+  // Added for the confirmation and new-order emails (all optional, so older events still parse).
+  statusLabel: z.string().optional(),
+  description: z.string().optional(),
+  size: z.string().optional(),
+  sizeBreakdown: z.record(z.string(), z.number().int().nonnegative()).optional(),
+  colors: z.array(z.string()).optional(),
+  finish: z.string().optional(),
+  shape: z.string().optional(),
+  edge: z.string().optional(),
+  features: z.array(z.string()).optional(),
+  files: z.array(z.object({ originalName: z.string(), url: z.string(), mimetype: z.string(), size: z.number() })).optional(),
+  billingAddress: shippingAddressSchema.optional(),
+  /** True for the item customizer's reduced order (estimatedTotal is then the customizer price). */
+  customizer: z.boolean().optional(),
 });
 
 export const orderStatusChangedData = z.object({

@@ -8,3 +8,4 @@ export * from './http.js';
 export * from './events.js';
 export * from './rpc.js';
 export * from './pricing.js';
+export * from './orders-http.js';
