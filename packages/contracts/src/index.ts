@@ -9,3 +9,5 @@ export * from './events.js';
 export * from './rpc.js';
 export * from './pricing.js';
 export * from './orders-http.js';
+export * from './customers-http.js';
+export * from './email-http.js';

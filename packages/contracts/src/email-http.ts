@@ -1,0 +1,47 @@
+// HTTP shapes of the email service: the queue's states and templates, the admin notification settings
+// (admin §2 settings modal, §3 Admin settings) and the development mailbox (the local SMTP server's
+// messages, read by developers and browser tests; never in production).
+import { z } from 'zod';
+
+/** Life of a queued email: queued -> sending -> sent, or back to queued for a retry, or failed. */
+export const emailStatuses = ['queued', 'sending', 'sent', 'failed'] as const;
+export const emailStatusSchema = z.enum(emailStatuses);
+export type EmailStatus = z.infer<typeof emailStatusSchema>;
+
+/** The emails the shop writes; the name is stored with each queued email and carried by email.sent. */
+export const emailTemplates = ['order_confirmation', 'admin_new_order', 'verification_code', 'test'] as const;
+export const emailTemplateSchema = z.enum(emailTemplates);
+export type EmailTemplate = z.infer<typeof emailTemplateSchema>;
+
+export const adminSettingsSchema = z
+  .object({
+    notificationEmail: z.email('Notification email must be a valid email address'),
+    emailNotificationsEnabled: z.boolean(),
+  })
+  .meta({ id: 'AdminSettings' });
+export type AdminSettings = z.infer<typeof adminSettingsSchema>;
+
+export const mailboxMessageSchema = z
+  .object({
+    id: z.string(),
+    from: z.string(),
+    to: z.array(z.string()),
+    subject: z.string(),
+    text: z.string(),
+    html: z.string(),
+    date: z.string(),
+    receivedAt: z.string(),
+    messageId: z.string().optional(),
+  })
+  .meta({ id: 'MailboxMessage' });
+export type MailboxMessage = z.infer<typeof mailboxMessageSchema>;
+
+export const mailboxQuerySchema = z.object({
+  to: z.string().trim().max(254).optional(),
+  limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1, 'limit must be at least 1').max(1000).optional(),
+});
+
+export const mailboxListSchema = z
+  .object({ messages: z.array(mailboxMessageSchema), total: z.number().int().nonnegative() })
+  .meta({ id: 'MailboxList' });
+export type MailboxList = z.infer<typeof mailboxListSchema>;
