@@ -14,6 +14,7 @@ import {
   supportPrioritySchema,
 } from './catalog.js';
 import { eventSourceSchema } from './services.js';
+import { gatewayAdminActionData } from './admin-auth.js';
 
 const isoDate = z.iso.datetime({ offset: true });
 const money = z.number().nonnegative();
@@ -236,6 +237,7 @@ export const eventDataSchemas = {
   'ban.changed': banChangedData,
   'alert.raised': alertRaisedData,
   'gateway.request_logged': gatewayRequestLoggedData,
+  'gateway.admin_action': gatewayAdminActionData,
   'email.sent': emailSentData,
   'email.failed': emailFailedData,
 } as const;

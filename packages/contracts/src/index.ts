@@ -8,6 +8,7 @@ export * from './http.js';
 export * from './events.js';
 export * from './rpc.js';
 export * from './pricing.js';
+export * from './admin-auth.js';
 export * from './orders-http.js';
 export * from './customers-http.js';
 export * from './email-http.js';

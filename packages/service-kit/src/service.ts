@@ -52,6 +52,8 @@ export interface ServiceDefinition<M> {
   routes?: (app: ServiceApp, ctx: ServiceContext<M>) => void | Promise<void>;
   consumers?: (ctx: ServiceContext<M>) => EventConsumer<any>[];
   replies?: (ctx: ServiceContext<M>) => RpcHandler<any>[];
+  /** Runs once MongoDB is connected and the models' indexes exist, before NATS (e.g. seed data). A throw fails start(). */
+  afterConnect?: (ctx: ServiceContext<M>) => Promise<void>;
   openapi?: { title?: string; description?: string };
   /** Test hooks: a log destination and faster outbox sweeps. */
   logDestination?: import('pino').DestinationStream;
@@ -181,6 +183,7 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
     // Collections and indexes exist before the first transaction (collections cannot be created
     // implicitly inside one on every server).
     await Promise.all(Object.values(connection.models).map((model) => model.init()));
+    if (def.afterConnect) await def.afterConnect(ctx);
     await bus.connect();
     for (const handler of def.replies?.(ctx) ?? []) bus.reply(handler);
     bus.startRelay();

@@ -1,22 +1,53 @@
-// Builds the security service (testable without listening): Admin sign-in and sessions, request logs, IP bans and security alerts.
-// Its routes, models and event handlers arrive with their features; the service kit already gives it
-// health, readiness, OpenAPI, its info route GET /api/security/_service and the outbox.
+// Builds the security service (testable without listening): admin users, sign-in with server-side
+// sessions, login throttling and lockout, the session check the gateway asks for over NATS, and the
+// audit trail of sign-ins and admin calls.
 import { readFileSync } from 'node:fs';
-import { createService, type ServiceConfig, type ServiceDefinition } from '@shop/service-kit';
-import { loadConfig } from './config.js';
+import { sessionRevokedSubject, sessionVerifyRequestSchema, sessionVerifySubject } from '@shop/contracts';
+import { createService, replyTo, type ServiceDefinition } from '@shop/service-kit';
+import { AuthService, type Clock } from './auth.js';
+import { loadConfig, type SecurityConfig } from './config.js';
+import { securityConsumers } from './events/consumers.js';
+import { registerModels, type SecurityModels } from './models/index.js';
+import { auditRoutes } from './routes/audit.js';
+import { authRoutes } from './routes/auth.js';
 
 // package.json sits one level above both src/ and dist/.
 export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-export function buildApp(config: ServiceConfig = loadConfig(), testHooks: Pick<ServiceDefinition<unknown>, 'logDestination'> = {}) {
-  return createService({
+export interface TestHooks extends Pick<ServiceDefinition<unknown>, 'logDestination' | 'relay'> {
+  /** The clock behind expiry and lockout (tests move it forward). */
+  now?: Clock;
+}
+
+export async function buildApp(config: SecurityConfig = loadConfig(), hooks: TestHooks = {}) {
+  const { now = () => new Date(), ...serviceHooks } = hooks;
+  let auth: AuthService | undefined;
+  const service = await createService<SecurityModels>({
     name: 'security',
     version,
     config,
     openapi: {
       title: 'Shop security service',
-      description: 'Admin sign-in and sessions, request logs, IP bans and security alerts.',
+      description: 'Admin sign-in and sessions, login throttling, the audit trail of admin actions.',
     },
-    ...testHooks,
+    models: registerModels,
+    routes: (app, ctx) => {
+      authRoutes(app, () => auth!, { cookieSecure: config.cookieSecure });
+      auditRoutes(app, ctx.models);
+    },
+    afterConnect: async () => {
+      await auth!.ensureFirstAdmin();
+    },
+    replies: () => [replyTo(sessionVerifySubject, sessionVerifyRequestSchema, async ({ sessionHash }) => auth!.verifyHash(sessionHash))],
+    consumers: (ctx) => securityConsumers(ctx.models),
+    ...serviceHooks,
   });
+  // Created after the service so it can use its logger, models and NATS connection; routes and hooks
+  // only run after this line.
+  auth = new AuthService(service.ctx.models, config, service.ctx.log, now, (hash) => {
+    // Every gateway drops the ended session from its short cache at once (core NATS, best effort:
+    // the cache lives a few seconds at most anyway).
+    service.ctx.bus.connection?.publish(sessionRevokedSubject, JSON.stringify({ sessionHash: hash }));
+  });
+  return Object.assign(service, { auth });
 }
