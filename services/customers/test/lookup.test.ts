@@ -1,0 +1,355 @@
+// The returning-customer lookup end to end inside the customers service: profiles built from real
+// order.created events on JetStream, codes stored as hashes, verification (success, wrong, expired,
+// locked, single use) and the rate limits, against the embedded MongoDB and a real nats-server.
+import { randomUUID } from 'node:crypto';
+import { jetstream } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createEvent,
+  customerLookupErrorSchema,
+  customerLookupMessages as messages,
+  customerLookupResponseSchema,
+  customerVerifyResponseSchema,
+  type EventData,
+} from '@shop/contracts';
+import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+
+let mongo: StartedMongo;
+let nats: StartedNats;
+let service: Awaited<ReturnType<typeof buildApp>>;
+let url: string;
+/** Moves the service's clock forward (code expiry) without waiting. */
+let clockOffsetMs = 0;
+
+beforeAll(async () => {
+  [mongo, nats] = await Promise.all([startMongo(), startNats()]);
+  service = await buildApp(
+    loadConfig({
+      PORT: '0',
+      MONGO_URL: mongo.uri,
+      NATS_URL: nats.url,
+      LOG_LEVEL: 'silent',
+      VERIFICATION_CODE_SECRET: 'test-secret-for-the-customers-service',
+    }),
+    { clock: () => new Date(Date.now() + clockOffsetMs), relay: { sweepIntervalMs: 200 } },
+  );
+  url = await service.start();
+});
+
+afterAll(async () => {
+  await service?.stop();
+  await Promise.all([nats?.stop(), mongo?.stop()]);
+});
+
+async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => boolean = Boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met in time; last value ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function order(email: string, overrides: Partial<EventData<'order.created'>> = {}): EventData<'order.created'> {
+  return {
+    orderId: randomUUID(),
+    orderNumber: `CC-${Math.floor(Math.random() * 1e6)}`,
+    customerName: 'Jordan Lee',
+    email,
+    phone: '555-0100',
+    itemType: 'coin',
+    designMethod: 'describe',
+    quantity: 50,
+    estimatedTotal: 1170,
+    customerCategory: 'military',
+    taxExempt: true,
+    aiGenerated: false,
+    subscribeEmail: false,
+    subscribeSMS: false,
+    shippingAddress: { line1: '1 Main St', line2: 'Unit 2', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
+    status: 'pending_quote',
+    submittedDate: new Date().toISOString(),
+    ...overrides,
+  };
+}
+
+async function publishOrders(...orders: EventData<'order.created'>[]) {
+  const nc = await connect({ servers: nats.url });
+  try {
+    const js = jetstream(nc);
+    for (const data of orders) {
+      const event = createEvent('order.created', 'orders', data);
+      await js.publish('order.created', JSON.stringify(event), { msgID: event.id });
+    }
+  } finally {
+    await nc.close();
+  }
+}
+
+/** A fresh address with one order in its profile. */
+async function knownCustomer(overrides: Partial<EventData<'order.created'>> = {}) {
+  const email = `buyer-${randomUUID().slice(0, 8)}@example.com`;
+  await publishOrders(order(email, overrides));
+  await eventually(() => service.ctx.models.Customer.findOne({ email }).lean());
+  return email;
+}
+
+let ipCounter = 0;
+/** A distinct client address per test, so the per-address limits of one test do not touch another. */
+const freshIp = () => `10.0.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250) + 1}`;
+
+async function post(path: string, body: unknown, ip: string) {
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
+}
+
+/** The code in clear, as the email service receives it (the event in the outbox). */
+async function latestCode(email: string): Promise<string> {
+  const doc = await eventually(() =>
+    service.ctx.bus.outbox.findOne({ type: 'customer.verification_requested', 'event.data.email': email }).sort({ createdAt: -1 }).lean(),
+  );
+  return (doc!.event as { data: { code: string } }).data.code;
+}
+
+describe('customer profiles from order.created', () => {
+  it('builds one profile per email from real events, the newest order deciding the saved details', async () => {
+    const email = `profile-${randomUUID().slice(0, 8)}@example.com`;
+    const older = order(email.toUpperCase(), { submittedDate: '2026-01-01T10:00:00.000Z', customerName: 'Old Name', phone: '555-0001' });
+    const newer = order(email, {
+      submittedDate: '2026-03-01T10:00:00.000Z',
+      customerName: 'Jordan Lee',
+      customerCategory: 'first_responder',
+      shippingAddress: { line1: '9 Fire Rd', line2: '', city: 'Boise', state: 'ID', postalCode: '83702', country: 'US' },
+    });
+    // The newer order first: an older one arriving late must not overwrite the saved details.
+    await publishOrders(newer, older);
+    const profile = await eventually(
+      () => service.ctx.models.Customer.findOne({ email }).lean(),
+      (p) => p?.orderCount === 2,
+    );
+    expect(profile).toMatchObject({
+      email,
+      customerName: 'Jordan Lee',
+      phone: '555-0100',
+      customerCategory: 'first_responder',
+      lastShippingAddress: { line1: '9 Fire Rd', city: 'Boise', state: 'ID', postalCode: '83702', country: 'US' },
+      lastOrderNumber: newer.orderNumber,
+    });
+    expect(profile!.firstOrderAt.toISOString()).toBe('2026-01-01T10:00:00.000Z');
+    expect(profile!.lastOrderAt.toISOString()).toBe('2026-03-01T10:00:00.000Z');
+    expect(await service.ctx.models.Customer.countDocuments({ email })).toBe(1);
+  });
+
+  it('keeps the saved phone and address when a later order carries none', async () => {
+    const email = await knownCustomer({ submittedDate: '2026-01-01T00:00:00.000Z' });
+    await publishOrders(order(email, { phone: undefined, shippingAddress: undefined, submittedDate: '2026-02-01T00:00:00.000Z' }));
+    const profile = await eventually(() => service.ctx.models.Customer.findOne({ email }).lean(), (p) => p?.orderCount === 2);
+    expect(profile).toMatchObject({ phone: '555-0100', lastShippingAddress: { line1: '1 Main St' } });
+  });
+});
+
+describe('POST /api/customers/lookup', () => {
+  it('answers an unknown email with the spec message and sends nothing', async () => {
+    const res = await post('/api/customers/lookup', { email: 'nobody-here@example.com' }, freshIp());
+    expect(res.status).toBe(200);
+    expect(customerLookupResponseSchema.parse(res.body)).toEqual({ success: false, verificationSent: false, message: messages.notFound });
+    expect(await service.ctx.models.VerificationCode.countDocuments({ email: 'nobody-here@example.com' })).toBe(0);
+  });
+
+  it('refuses an empty or malformed email with the spec sentence', async () => {
+    const empty = await post('/api/customers/lookup', { email: '  ' }, freshIp());
+    expect(empty.status).toBe(400);
+    expect(customerLookupErrorSchema.parse(empty.body)).toMatchObject({ success: false, error: messages.emailRequired, message: messages.emailRequired, code: 'VALIDATION_FAILED' });
+    expect((await post('/api/customers/lookup', {}, freshIp())).body.error).toBe(messages.emailRequired);
+    expect((await post('/api/customers/lookup', { email: 'not-an-email' }, freshIp())).body.error).toBe(messages.emailInvalid);
+  });
+
+  it('sends a code for a known email (any case) and stores only its hash', async () => {
+    const email = await knownCustomer();
+    const res = await post('/api/customers/lookup', { email: `  ${email.toUpperCase()} ` }, freshIp());
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, verificationSent: true });
+    const code = await latestCode(email);
+    expect(code).toMatch(/^\d{6}$/);
+    const event = await service.ctx.bus.outbox.findOne({ type: 'customer.verification_requested', 'event.data.email': email }).lean();
+    expect((event!.event as { data: Record<string, unknown> }).data).toMatchObject({ email, customerName: 'Jordan Lee' });
+
+    const raw = await service.ctx.connection.db!.collection('verification_codes').find({ email }).toArray();
+    expect(raw).toHaveLength(1);
+    expect(raw[0]).toMatchObject({ status: 'active', attempts: 0 });
+    expect(raw[0]!.codeHash).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // Nowhere in the stored record does the code appear in clear.
+    expect(JSON.stringify(raw[0])).not.toContain(code);
+    const ttl = raw[0]!.expiresAt.getTime() - raw[0]!.createdAt.getTime();
+    expect(ttl).toBeGreaterThan(9.9 * 60_000);
+    expect(ttl).toBeLessThanOrEqual(10 * 60_000 + 1000);
+  });
+});
+
+describe('POST /api/customers/verify', () => {
+  it('returns the saved details with the address under both names, once', async () => {
+    const email = await knownCustomer();
+    const ip = freshIp();
+    await post('/api/customers/lookup', { email }, ip);
+    const code = await latestCode(email);
+    const res = await post('/api/customers/verify', { email: email.toUpperCase(), verificationCode: code }, ip);
+    expect(res.status).toBe(200);
+    const body = customerVerifyResponseSchema.parse(res.body);
+    const address = { line1: '1 Main St', line2: 'Unit 2', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' };
+    expect(body.customer).toMatchObject({
+      customerName: 'Jordan Lee',
+      firstName: 'Jordan',
+      lastName: 'Lee',
+      email,
+      phone: '555-0100',
+      customerCategory: 'military',
+      shippingAddress: address,
+      lastShippingAddress: address,
+      orderCount: 1,
+    });
+    expect(body.message).toBe('Welcome back, Jordan! Your saved details have been filled in.');
+
+    const again = await post('/api/customers/verify', { email, verificationCode: code }, ip);
+    expect(again.status).toBe(400);
+    expect(again.body).toMatchObject({ success: false, code: 'NO_VERIFICATION_CODE', error: messages.noPendingCode });
+  });
+
+  it('checks the code format with the spec sentences', async () => {
+    const email = await knownCustomer();
+    const ip = freshIp();
+    for (const bad of ['12345', '1234567', '12a456']) {
+      const res = await post('/api/customers/verify', { email, verificationCode: bad }, ip);
+      expect(res.status, bad).toBe(400);
+      expect(res.body.error, bad).toBe(messages.codeFormat);
+    }
+    expect((await post('/api/customers/verify', { email, verificationCode: '' }, ip)).body.error).toBe(messages.codeRequired);
+    expect((await post('/api/customers/verify', { email: '', verificationCode: '123456' }, ip)).body.error).toBe(messages.emailRequired);
+  });
+
+  it('refuses a wrong code with the spec message and the tries left', async () => {
+    const email = await knownCustomer();
+    const ip = freshIp();
+    await post('/api/customers/lookup', { email }, ip);
+    const code = await latestCode(email);
+    const wrong = code === '000000' ? '111111' : '000000';
+    const res = await post('/api/customers/verify', { email, verificationCode: wrong }, ip);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      success: false,
+      code: 'INVALID_VERIFICATION_CODE',
+      error: `${messages.invalidCode} You have 4 attempts left.`,
+      details: { remainingAttempts: 4 },
+    });
+    expect(res.body.error).toContain('Invalid verification code. Please check your email and try again.');
+    // The right code still works after a wrong try.
+    expect((await post('/api/customers/verify', { email, verificationCode: code }, ip)).status).toBe(200);
+  });
+
+  it('locks the code after 5 wrong tries, even for the right code afterwards', async () => {
+    const email = await knownCustomer();
+    const ip = freshIp();
+    await post('/api/customers/lookup', { email }, ip);
+    const code = await latestCode(email);
+    const wrong = code === '000000' ? '111111' : '000000';
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      const res = await post('/api/customers/verify', { email, verificationCode: wrong }, ip);
+      expect(res.status).toBe(400);
+      expect(res.body.details.remainingAttempts).toBe(5 - attempt);
+    }
+    const fifth = await post('/api/customers/verify', { email, verificationCode: wrong }, ip);
+    expect(fifth.status).toBe(429);
+    expect(fifth.body).toMatchObject({ code: 'VERIFICATION_CODE_LOCKED', details: { remainingAttempts: 0 } });
+    expect(fifth.body.error).toMatch(/request a new verification code/);
+    const right = await post('/api/customers/verify', { email, verificationCode: code }, ip);
+    expect(right.status).toBe(429);
+    expect(right.body).toMatchObject({ code: 'VERIFICATION_CODE_LOCKED', error: messages.codeLocked });
+    // A new code works again.
+    await post('/api/customers/lookup', { email }, ip);
+    const fresh = await eventually(() => latestCode(email), (c) => c !== code);
+    expect((await post('/api/customers/verify', { email, verificationCode: fresh }, ip)).status).toBe(200);
+  });
+
+  it('refuses an expired code', async () => {
+    const email = await knownCustomer();
+    const ip = freshIp();
+    await post('/api/customers/lookup', { email }, ip);
+    const code = await latestCode(email);
+    clockOffsetMs = 10 * 60_000 + 1000;
+    try {
+      const res = await post('/api/customers/verify', { email, verificationCode: code }, ip);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'VERIFICATION_CODE_EXPIRED', error: messages.codeExpired });
+    } finally {
+      clockOffsetMs = 0;
+    }
+  });
+
+  it('accepts a code just before it expires', async () => {
+    const email = await knownCustomer();
+    const ip = freshIp();
+    await post('/api/customers/lookup', { email }, ip);
+    const code = await latestCode(email);
+    clockOffsetMs = 9 * 60_000 + 50_000;
+    try {
+      expect((await post('/api/customers/verify', { email, verificationCode: code }, ip)).status).toBe(200);
+    } finally {
+      clockOffsetMs = 0;
+    }
+  });
+
+  it('retires an older code when a new one is requested', async () => {
+    const email = await knownCustomer();
+    const ip = freshIp();
+    await post('/api/customers/lookup', { email }, ip);
+    const first = await latestCode(email);
+    await post('/api/customers/lookup', { email }, ip);
+    const second = await eventually(() => latestCode(email), (c) => c !== first);
+    if (first !== second) {
+      const old = await post('/api/customers/verify', { email, verificationCode: first }, ip);
+      expect(old.status).toBe(400);
+      expect(old.body.code).toBe('INVALID_VERIFICATION_CODE');
+    }
+    expect((await post('/api/customers/verify', { email, verificationCode: second }, ip)).status).toBe(200);
+  });
+});
+
+describe('rate limits', () => {
+  it('allows 3 codes per email per window, then 429 with a wait time', async () => {
+    const email = await knownCustomer();
+    for (let i = 0; i < 3; i++) expect((await post('/api/customers/lookup', { email }, freshIp())).status).toBe(200);
+    const res = await post('/api/customers/lookup', { email }, freshIp());
+    expect(res.status).toBe(429);
+    expect(res.body).toMatchObject({ success: false, verificationSent: false, code: 'RATE_LIMITED' });
+    expect(res.body.error).toMatch(/^Too many verification codes were requested for this email address\. Please wait \d+ minutes? and try again\.$/);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await service.ctx.models.VerificationCode.countDocuments({ email })).toBe(3);
+  });
+
+  it('allows 10 lookups per client address per window, known or not', async () => {
+    const ip = freshIp();
+    for (let i = 0; i < 10; i++) {
+      expect((await post('/api/customers/lookup', { email: `scan-${i}@example.com` }, ip)).status).toBe(200);
+    }
+    const res = await post('/api/customers/lookup', { email: 'scan-10@example.com' }, ip);
+    expect(res.status).toBe(429);
+    expect(res.body.error).toMatch(/^Too many lookups from your network/);
+    // Another address is not affected.
+    expect((await post('/api/customers/lookup', { email: 'scan-10@example.com' }, freshIp())).status).toBe(200);
+  });
+
+  it('keeps the counters in MongoDB with an expiry, so every replica shares them', async () => {
+    const counters = await service.ctx.connection.db!.collection('rate_counters').find({}).limit(5).toArray();
+    expect(counters.length).toBeGreaterThan(0);
+    for (const counter of counters) expect(counter.expiresAt).toBeInstanceOf(Date);
+    const indexes = await service.ctx.connection.db!.collection('rate_counters').indexes();
+    expect(indexes.some((ix) => ix.expireAfterSeconds === 0 && ix.key.expiresAt === 1)).toBe(true);
+  });
+});
