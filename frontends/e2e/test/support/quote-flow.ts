@@ -1,0 +1,85 @@
+// Steps of the storefront's guided quote flow, driven as a customer would (labels and button names),
+// shared by the quote-*.test.ts browser tests.
+import type { Page, Request } from 'playwright-core';
+import { expect } from 'vitest';
+
+/** A 1x1 PNG (real magic bytes: the server checks file content, not only the name). */
+export const tinyPng = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+export const tinySvg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#d4a93c"/></svg>');
+
+/** A mailbox nobody else uses in this run. */
+export function uniqueEmail(tag: string): string {
+  return `${tag}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+}
+
+export function flow(page: Page) {
+  return page.getByTestId('order-flow');
+}
+
+export async function expectStep(page: Page, phase: number, percent: number): Promise<void> {
+  const progress = page.getByTestId('flow-progress');
+  await progress.getByText(`Step ${phase} of 5`, { exact: true }).waitFor();
+  await progress.getByText(`${percent}%`, { exact: true }).waitFor();
+}
+
+export function continueButton(page: Page) {
+  return flow(page).getByRole('button', { name: 'Continue' });
+}
+
+export async function clickContinue(page: Page): Promise<void> {
+  const button = continueButton(page);
+  await expect.poll(() => button.isEnabled()).toBe(true);
+  await button.click();
+}
+
+export async function choose(page: Page, name: string | RegExp): Promise<void> {
+  await flow(page).getByRole('button', { name, exact: typeof name === 'string' }).first().click();
+}
+
+export interface Shipping {
+  line1: string;
+  city: string;
+  state: string;
+  postalCode: string;
+  category?: 'Military Personnel' | 'First Responder' | 'General Customer';
+}
+
+export async function fillShipping(page: Page, s: Shipping): Promise<void> {
+  const f = flow(page);
+  await f.getByLabel('Address line 1').fill(s.line1);
+  await f.getByLabel('City').fill(s.city);
+  await f.getByLabel('State').selectOption(s.state);
+  await f.getByLabel('Postal code').fill(s.postalCode);
+  if (s.category) await choose(page, s.category);
+}
+
+export async function fillContact(page: Page, c: { first: string; last: string; email: string; phone?: string }): Promise<void> {
+  const f = flow(page);
+  await f.getByLabel('First name').fill(c.first);
+  await f.getByLabel('Last name').fill(c.last);
+  await f.getByLabel('Email address').fill(c.email);
+  if (c.phone) await f.getByLabel('Phone number').fill(c.phone);
+}
+
+export interface Submitted {
+  orderNumber: string;
+  body: Record<string, any>;
+  request: Request;
+}
+
+/** Presses Request Quote and waits for the confirmation; returns the order number and the sent body. */
+export async function requestQuote(page: Page): Promise<Submitted> {
+  const [request] = await Promise.all([
+    page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/orders'),
+    flow(page).getByRole('button', { name: 'Request Quote' }).click(),
+  ]);
+  const confirmation = page.getByTestId('order-confirmation');
+  await confirmation.waitFor({ timeout: 30_000 });
+  await confirmation.getByText('Quote Pending', { exact: true }).waitFor();
+  const orderNumber = (await page.getByTestId('order-number').innerText()).trim();
+  expect(orderNumber).toMatch(/^[A-Z0-9-]{4,}$/);
+  return { orderNumber, body: request.postDataJSON(), request };
+}
