@@ -49,7 +49,7 @@ export type UploadResponse = z.infer<typeof uploadResponseSchema>;
 /** Path of a stored upload; `uploadIdFromUrl` reads the id back out of an order body's file url. */
 export const uploadUrl = (id: string) => `/api/upload/${id}`;
 export function uploadIdFromUrl(url: string): string | null {
-  const match = /^\/api\/upload\/([a-f0-9]{24})$/.exec(url);
+  const match = /^\/api\/upload\/([a-f0-9]{24,64})$/.exec(url);
   return match ? match[1]! : null;
 }
 

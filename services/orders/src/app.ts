@@ -1,15 +1,29 @@
-// Builds the orders service (testable without listening): Quote requests and orders: the order flow, uploads (GridFS), AI designs, tracking, and the back-office order tools.
-// Its routes, models and event handlers arrive with their features; the service kit already gives it
-// health, readiness, OpenAPI, its info route GET /api/orders/_service and the outbox.
+// Builds the orders service (testable without listening): quote requests, uploads (GridFS), AI designs
+// and tracking. The service kit gives it health, readiness, OpenAPI, its info route and the outbox.
 import { readFileSync } from 'node:fs';
-import { createService, type ServiceConfig, type ServiceDefinition } from '@shop/service-kit';
-import { loadConfig } from './config.js';
+import { createService, type ServiceApp, type ServiceDefinition } from '@shop/service-kit';
+import { imageGeneratorFor, type ImageGenerator } from './ai/images.js';
+import { loadConfig, type OrdersConfig } from './config.js';
+import { orderModels, type OrderModels } from './models/order.js';
+import { registerAiRoutes, type AiRateLimit } from './routes/ai.js';
+import { registerOrderRoutes } from './routes/orders.js';
+import { registerTrackingRoutes } from './routes/tracking.js';
+import { registerUploadRoutes } from './routes/uploads.js';
+
+export type OrdersApp = ServiceApp;
 
 // package.json sits one level above both src/ and dist/.
 export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-export function buildApp(config: ServiceConfig = loadConfig(), testHooks: Pick<ServiceDefinition<unknown>, 'logDestination'> = {}) {
-  return createService({
+export interface OrdersTestHooks extends Pick<ServiceDefinition<OrderModels>, 'logDestination' | 'relay'> {
+  /** Replaces the image source chosen from the config (tests). */
+  imageGenerator?: ImageGenerator;
+  aiRateLimit?: AiRateLimit;
+}
+
+export function buildApp(config: OrdersConfig = loadConfig(), hooks: OrdersTestHooks = {}) {
+  const { imageGenerator, aiRateLimit, ...serviceHooks } = hooks;
+  return createService<OrderModels>({
     name: 'orders',
     version,
     config,
@@ -17,6 +31,13 @@ export function buildApp(config: ServiceConfig = loadConfig(), testHooks: Pick<S
       title: 'Shop orders service',
       description: 'Quote requests and orders: the order flow, uploads (GridFS), AI designs, tracking, and the back-office order tools.',
     },
-    ...testHooks,
+    models: orderModels,
+    async routes(app, ctx) {
+      registerOrderRoutes(app, ctx);
+      registerTrackingRoutes(app, ctx);
+      await registerUploadRoutes(app, ctx);
+      await registerAiRoutes(app, ctx, imageGenerator ?? imageGeneratorFor(config.ai, ctx.log), aiRateLimit);
+    },
+    ...serviceHooks,
   });
 }

@@ -1,0 +1,213 @@
+// POST /api/orders: a quote request. The body is parsed with the contracts schema (every rule of
+// storefront §5 again), files must be uploads this service stored, the estimate is recomputed, the order
+// gets a unique human-readable number and status pending_quote, and order.created goes out through the
+// outbox in the same transaction. An Idempotency-Key makes a retried submit return the same order.
+import {
+  createOrderResponseSchema,
+  isCustomizerOrder,
+  idempotencyKeyHeader,
+  orderRequestSchema,
+  orderStatusLabels,
+  uploadIdFromUrl,
+  uploadUrl,
+  type CreatedOrder,
+  type ParsedOrderRequest,
+} from '@shop/contracts';
+import { AppError, badRequest, conflict, serviceUnavailable, type ServiceContext } from '@shop/service-kit';
+import { z } from 'zod';
+import { bodyFingerprint, idempotencyKeyPattern, isTaxExempt, orderDescription, serverEstimate } from '../domain/order-rules.js';
+import { newOrderNumber } from '../domain/order-number.js';
+import { orderCreatedData } from '../events/order-created.js';
+import { newOrderId, type OrderDoc, type OrderFile, type OrderModels } from '../models/order.js';
+import { filesCollection, findFile } from '../storage/files.js';
+import type { OrdersApp } from '../app.js';
+import { fail, failWith, failureResponse, validationIssues } from './respond.js';
+
+const ORDER_NUMBER_ATTEMPTS = 5;
+
+export function createdView(order: OrderDoc): CreatedOrder {
+  return {
+    id: order._id,
+    orderNumber: order.orderNumber,
+    status: order.status,
+    statusLabel: orderStatusLabels[order.status],
+    itemType: order.itemType,
+    quantity: order.quantity,
+    estimatedTotal: order.estimatedTotal,
+    taxExempt: order.taxExempt,
+    submittedDate: new Date(order.createdAt).toISOString(),
+  };
+}
+
+interface DuplicateKeyError {
+  code?: number;
+  keyPattern?: Record<string, unknown>;
+  message?: string;
+}
+function duplicateKeyOf(err: unknown): DuplicateKeyError | null {
+  const e = err as DuplicateKeyError & { cause?: DuplicateKeyError };
+  if (e?.code === 11000) return e;
+  if (e?.cause?.code === 11000) return e.cause;
+  return null;
+}
+
+/** Files named in the body must be uploads stored here; the stored record wins over the browser's copy. */
+async function resolveFiles(ctx: ServiceContext<OrderModels>, body: ParsedOrderRequest): Promise<OrderFile[]> {
+  const files: OrderFile[] = [];
+  for (const [index, file] of body.files.entries()) {
+    const id = uploadIdFromUrl(file.url);
+    const stored = id ? await findFile(ctx.connection, 'uploads', id) : null;
+    if (!id || !stored) {
+      throw badRequest(`The file "${file.originalName}" was not found among the uploads. Please upload it again.`, [
+        { field: `files.${index}.url`, message: 'Not a file uploaded to this shop' },
+      ]);
+    }
+    files.push({
+      fileId: id,
+      originalName: stored.metadata?.originalName ?? file.originalName,
+      filename: stored.filename,
+      size: stored.length,
+      mimetype: stored.metadata?.mimetype ?? file.mimetype,
+      url: uploadUrl(id),
+    });
+  }
+  return files;
+}
+
+export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderModels>) {
+  const { Order, IdempotencyKey, Design } = ctx.models;
+
+  /** Answers a repeated Idempotency-Key: the same order for the same body, 409 for a different one. */
+  async function replay(key: string, fingerprint: string): Promise<OrderDoc | null> {
+    const seen = await IdempotencyKey.findById(key).lean();
+    if (!seen) return null;
+    if (seen.bodyHash !== fingerprint) {
+      throw conflict(
+        'This Idempotency-Key was already used for a different order. Send a changed order with a new Idempotency-Key.',
+        [{ field: 'Idempotency-Key', message: 'Already used with a different body' }],
+      );
+    }
+    const order = await Order.findById(seen.orderId).lean<OrderDoc>();
+    if (!order) throw new AppError(410, 'GONE', 'The order made with this Idempotency-Key no longer exists.');
+    return order;
+  }
+
+  app.post(
+    '/api/orders',
+    {
+      attachValidation: true,
+      schema: {
+        tags: ['orders'],
+        summary: 'Submit a quote request (storefront §7)',
+        headers: z.looseObject({ [idempotencyKeyHeader]: z.string().optional() }),
+        body: orderRequestSchema,
+        response: { 200: createOrderResponseSchema, 201: createOrderResponseSchema, '4xx': failureResponse, '5xx': failureResponse },
+      },
+    },
+    async (request, reply) => {
+      if (request.validationError) {
+        const issues = validationIssues(request);
+        return fail(request, reply, 400, 'VALIDATION_FAILED', `Please check your order: ${issues.map((i) => i.message).join('; ')}`, issues);
+      }
+      const rawKey = request.headers[idempotencyKeyHeader];
+      const key = Array.isArray(rawKey) ? rawKey[0] : rawKey;
+      if (key !== undefined && !idempotencyKeyPattern.test(key)) {
+        return fail(request, reply, 400, 'BAD_REQUEST', 'The Idempotency-Key header must be 1 to 200 printable characters.');
+      }
+      const body = request.body;
+      const fingerprint = bodyFingerprint(body);
+      try {
+        if (key) {
+          const previous = await replay(key, fingerprint);
+          if (previous) return reply.status(200).send({ success: true as const, order: createdView(previous) });
+        }
+        const files = await resolveFiles(ctx, body);
+        if (body.aiDesignId && !(await Design.exists({ _id: body.aiDesignId }))) {
+          throw badRequest('The AI design this order refers to was not found.', [{ field: 'aiDesignId', message: 'Unknown design' }]);
+        }
+        const customizer = isCustomizerOrder(body);
+        const description = orderDescription(body);
+
+        for (let attempt = 1; attempt <= ORDER_NUMBER_ATTEMPTS; attempt++) {
+          const now = new Date();
+          const order: OrderDoc = {
+            _id: newOrderId(),
+            orderNumber: newOrderNumber(body.itemType),
+            customerName: body.customerName,
+            email: body.email,
+            emailKey: body.email.toLowerCase(),
+            ...(body.phone ? { phone: body.phone } : {}),
+            itemType: body.itemType,
+            designMethod: body.designMethod,
+            description,
+            quantity: body.quantity,
+            ...(body.itemType === 'shirt' && !customizer
+              ? { sizeBreakdown: Object.fromEntries(Object.entries(body.sizeBreakdown ?? {}).filter(([, n]) => (n ?? 0) > 0)) as Record<string, number> }
+              : { size: body.size }),
+            colors: body.colors,
+            finish: body.finish,
+            ...(body.shape ? { shape: body.shape } : {}),
+            ...(body.edge ? { edge: body.edge } : {}),
+            features: body.features,
+            files,
+            aiGenerated: body.aiGenerated || body.designMethod === 'ai',
+            ...(body.aiDesignId ? { aiDesignId: body.aiDesignId } : {}),
+            subscribeEmail: body.subscribeEmail,
+            subscribeSMS: body.subscribeSMS,
+            ...(body.shippingAddress ? { shippingAddress: body.shippingAddress } : {}),
+            ...(body.billingAddress ? { billingAddress: body.billingAddress } : {}),
+            customerCategory: body.customerCategory,
+            taxExempt: isTaxExempt(body.customerCategory),
+            customizer,
+            estimatedTotal: serverEstimate(body),
+            ...(body.estimatedTotal !== undefined ? { browserEstimatedTotal: body.estimatedTotal } : {}),
+            status: 'pending_quote',
+            statusHistory: [{ status: 'pending_quote', date: now, changedBy: 'customer', note: 'Quote request submitted' }],
+            quote: null,
+            discount: null,
+            tracking: null,
+            payment: null,
+            ...(key ? { idempotencyKey: key } : {}),
+            createdAt: now,
+            updatedAt: now,
+          };
+          try {
+            await ctx.withOutbox(async (session, outbox) => {
+              await Order.create([order], { session });
+              if (key) await IdempotencyKey.create([{ _id: key, bodyHash: fingerprint, orderId: order._id, createdAt: now }], { session });
+              if (files.length > 0) {
+                await filesCollection(ctx.connection, 'uploads').updateMany(
+                  { _id: { $in: files.map((f) => f.fileId) } },
+                  { $set: { 'metadata.orderId': order._id } },
+                  { session },
+                );
+              }
+              outbox.add('order.created', orderCreatedData(order));
+            });
+          } catch (err) {
+            const duplicate = duplicateKeyOf(err);
+            if (duplicate?.keyPattern?.orderNumber !== undefined || /orderNumber/.test(duplicate?.message ?? '')) continue;
+            if (key && duplicate && /idempotency_keys/.test(duplicate.message ?? '')) {
+              // The same key raced us from another request: answer as a retry would be answered.
+              const previous = await replay(key, fingerprint);
+              if (previous) return reply.status(200).send({ success: true as const, order: createdView(previous) });
+            }
+            throw err;
+          }
+          if (body.estimatedTotal !== undefined && body.estimatedTotal !== order.estimatedTotal) {
+            request.log.warn(
+              { orderNumber: order.orderNumber, browser: body.estimatedTotal, server: order.estimatedTotal },
+              'browser estimate differs from the server estimate; the server estimate is kept',
+            );
+          }
+          request.log.info({ orderId: order._id, orderNumber: order.orderNumber, itemType: order.itemType }, 'quote request stored');
+          return reply.status(201).send({ success: true as const, order: createdView(order) });
+        }
+        throw serviceUnavailable('Could not assign an order number right now. Please try again.');
+      } catch (err) {
+        if (err instanceof AppError && err.statusCode < 500) return failWith(request, reply, err);
+        throw err;
+      }
+    },
+  );
+}

@@ -1,0 +1,87 @@
+// Public order lookups (storefront §3, §4, §7). POST /api/orders/track answers only when the order
+// number and the email belong together (email compared case-insensitively); a wrong email and a missing
+// order get the same answer, so nobody can learn which order numbers exist. POST /api/orders/history
+// lists an email's other orders only to someone who has just proven one of them the same way.
+import {
+  historyMaxOrders,
+  historyRequestSchema,
+  historyResponseSchema,
+  trackMissingFieldsMessage,
+  trackOrderNotFoundMessage,
+  trackRequestSchema,
+  trackResponseSchema,
+} from '@shop/contracts';
+import type { ServiceContext } from '@shop/service-kit';
+import { trackedView } from '../domain/tracking.js';
+import type { OrderDoc, OrderModels } from '../models/order.js';
+import type { OrdersApp } from '../app.js';
+import { fail, failureResponse } from './respond.js';
+
+/** The order when `orderNumber` and `email` belong together, else null (same outcome for both misses). */
+async function provenOrder(ctx: ServiceContext<OrderModels>, orderNumber: string, email: string): Promise<OrderDoc | null> {
+  const order = await ctx.models.Order.findOne({ orderNumber: orderNumber.trim().toUpperCase() }).lean<OrderDoc>();
+  if (!order || order.emailKey !== email.trim().toLowerCase()) return null;
+  return order;
+}
+
+export function registerTrackingRoutes(app: OrdersApp, ctx: ServiceContext<OrderModels>) {
+  app.post(
+    '/api/orders/track',
+    {
+      attachValidation: true,
+      schema: {
+        tags: ['tracking'],
+        summary: 'Track an order by its number and email',
+        body: trackRequestSchema,
+        response: { 200: trackResponseSchema, '4xx': failureResponse },
+      },
+    },
+    async (request, reply) => {
+      if (request.validationError || !request.body.orderNumber || !request.body.email) {
+        return fail(request, reply, 400, 'VALIDATION_FAILED', trackMissingFieldsMessage, [
+          ...(!request.body?.orderNumber ? [{ field: 'orderNumber', message: 'Order number is required' }] : []),
+          ...(!request.body?.email ? [{ field: 'email', message: 'Email is required' }] : []),
+        ]);
+      }
+      const order = await provenOrder(ctx, request.body.orderNumber, request.body.email);
+      if (!order) return fail(request, reply, 404, 'NOT_FOUND', trackOrderNotFoundMessage);
+      return { success: true as const, order: trackedView(order) };
+    },
+  );
+
+  app.post(
+    '/api/orders/history',
+    {
+      attachValidation: true,
+      schema: {
+        tags: ['tracking'],
+        summary: "The other orders of an email, for someone who has just proven one of them",
+        body: historyRequestSchema,
+        response: { 200: historyResponseSchema, '4xx': failureResponse },
+      },
+    },
+    async (request, reply) => {
+      const body = request.validationError ? undefined : request.body;
+      if (!body?.email) {
+        return fail(request, reply, 400, 'VALIDATION_FAILED', 'Email is required.', [{ field: 'email', message: 'Email is required' }]);
+      }
+      if (!body.orderNumber) {
+        return fail(
+          request,
+          reply,
+          400,
+          'VALIDATION_FAILED',
+          'orderNumber is required: send the order number of one of your orders with the email to see the others.',
+          [{ field: 'orderNumber', message: 'Order number is required' }],
+        );
+      }
+      const proven = await provenOrder(ctx, body.orderNumber, body.email);
+      if (!proven) return fail(request, reply, 404, 'NOT_FOUND', trackOrderNotFoundMessage);
+      const others = await ctx.models.Order.find({ emailKey: proven.emailKey, _id: { $ne: proven._id } })
+        .sort({ createdAt: -1 })
+        .limit(historyMaxOrders)
+        .lean<OrderDoc[]>();
+      return { success: true as const, orders: others.map(trackedView) };
+    },
+  );
+}

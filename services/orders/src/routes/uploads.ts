@@ -1,0 +1,123 @@
+// POST /api/upload (multipart, repeated `files` field) and GET /api/upload/:id. Each file is checked by
+// name and content (storefront §5: JPG, JPEG, PNG, PDF, SVG, AI, EPS; 10 MB each), stored in GridFS
+// bucket `uploads`, and answered as the file record the order body later carries back.
+import { createHash } from 'node:crypto';
+import multipart from '@fastify/multipart';
+import { z } from 'zod';
+import {
+  errorCodes,
+  limits,
+  uploadMaxFilesPerRequest,
+  uploadResponseSchema,
+  uploadUrl,
+  type UploadedFile,
+} from '@shop/contracts';
+import { AppError, badRequest, type ServiceContext } from '@shop/service-kit';
+import { checkUpload, tooLargeMessage } from '../domain/file-check.js';
+import type { OrderModels } from '../models/order.js';
+import { deleteFile, newFileId, sendStoredFile, storeFile } from '../storage/files.js';
+import type { OrdersApp } from '../app.js';
+import { failWith, failureResponse } from './respond.js';
+
+/** The name as the customer's computer had it, without any folder part or control characters. */
+export function cleanFileName(name: string | undefined): string {
+  const base = (name ?? '').split(/[\\/]/).pop() ?? '';
+  const clean = base.replace(/[\x00-\x1f\x7f]/g, '').trim().slice(0, 255);
+  return clean || 'file';
+}
+
+export async function registerUploadRoutes(app: OrdersApp, ctx: ServiceContext<OrderModels>) {
+  await app.register(async (plugin) => {
+    const scope = plugin as unknown as OrdersApp;
+    await scope.register(multipart, {
+      limits: {
+        fileSize: limits.uploadMaxBytes,
+        files: uploadMaxFilesPerRequest,
+        fields: 10,
+        fieldSize: 1024,
+        parts: uploadMaxFilesPerRequest + 10,
+        headerPairs: 100,
+      },
+    });
+
+    scope.post(
+      '/api/upload',
+      {
+        schema: {
+          tags: ['uploads'],
+          summary: 'Upload artwork files (multipart/form-data, repeated `files` field)',
+          consumes: ['multipart/form-data'],
+          response: { 200: uploadResponseSchema, '4xx': failureResponse },
+        },
+      },
+      async (request, reply) => {
+        if (!request.isMultipart()) {
+          return failWith(request, reply, new AppError(415, errorCodes.UNSUPPORTED_MEDIA_TYPE, 'Send the files as multipart/form-data in the "files" field.'));
+        }
+        const stored: string[] = [];
+        const files: UploadedFile[] = [];
+        try {
+          for await (const part of request.parts()) {
+            if (part.type !== 'file') continue;
+            const originalName = cleanFileName(part.filename);
+            if (part.fieldname !== 'files') {
+              part.file.resume();
+              throw badRequest(`Upload files in the "files" field (got "${part.fieldname}").`);
+            }
+            let data: Buffer;
+            try {
+              data = await part.toBuffer();
+            } catch (err) {
+              if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+                throw new AppError(413, errorCodes.PAYLOAD_TOO_LARGE, tooLargeMessage(originalName), [{ field: 'files', message: tooLargeMessage(originalName) }]);
+              }
+              throw err;
+            }
+            const verdict = await checkUpload(originalName, data);
+            if (!verdict.ok) {
+              throw new AppError(415, errorCodes.UNSUPPORTED_MEDIA_TYPE, verdict.message, [{ field: 'files', message: verdict.message }]);
+            }
+            const id = newFileId();
+            const filename = `${id}.${verdict.extension}`;
+            await storeFile(ctx.connection, 'uploads', id, filename, data, {
+              originalName,
+              mimetype: verdict.mimetype,
+              extension: verdict.extension,
+              sha256: createHash('sha256').update(data).digest('hex'),
+              uploadedFromIp: request.ip,
+            });
+            stored.push(id);
+            files.push({ originalName, filename, size: data.length, mimetype: verdict.mimetype, url: uploadUrl(id) });
+          }
+        } catch (err) {
+          // All or nothing: a rejected file leaves none of the request's files behind.
+          await Promise.all(stored.map((id) => deleteFile(ctx.connection, 'uploads', id).catch(() => undefined)));
+          const code = (err as { code?: string }).code;
+          if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') {
+            return failWith(request, reply, new AppError(413, errorCodes.PAYLOAD_TOO_LARGE, `At most ${uploadMaxFilesPerRequest} files can be uploaded at once.`));
+          }
+          if (err instanceof AppError && err.statusCode < 500) return failWith(request, reply, err);
+          throw err;
+        }
+        if (files.length === 0) {
+          return failWith(request, reply, badRequest('No files were received. Choose at least one file to upload.'));
+        }
+        request.log.info({ files: files.length, ids: stored }, 'files uploaded');
+        return { success: true as const, files };
+      },
+    );
+
+    scope.get(
+      '/api/upload/:id',
+      {
+        schema: {
+          tags: ['uploads'],
+          summary: 'A stored upload, with its own content type (never sniffed)',
+          params: z.object({ id: z.string().max(64) }),
+        },
+      },
+      async (request, reply) =>
+        sendStoredFile(ctx.connection, 'uploads', request.params.id, reply, { missing: 'No uploaded file has this address.' }),
+    );
+  });
+}
