@@ -104,8 +104,10 @@ describe('the rendered chart', () => {
     const configMap = named('ConfigMap', container.envFrom[0].configMapRef.name)!;
     const set = new Set(['PATH', 'HOME', 'HOSTNAME', ...Object.keys(configMap.data), ...(container.env ?? []).map((entry: { name: string }) => entry.name)]);
     const dir = name === 'gateway' ? 'gateway' : `services/${name}`;
-    // OTEL_EXPORTER_OTLP_ENDPOINT is empty by default and so left out: unset means "no export".
-    const optionalWhenEmpty = new Set(Object.entries(defaults.global.env).filter(([, value]) => value === '').map(([key]) => key));
+    // Values left empty on purpose (OTEL_EXPORTER_OTLP_ENDPOINT: no export) are not rendered: unset.
+    const optionalWhenEmpty = new Set(
+      [defaults.global.env, defaults.services[name].env ?? {}].flatMap((env) => Object.entries(env).filter(([, value]) => value === '').map(([key]) => key)),
+    );
     expect(envVarsReadBy(dir).filter((variable) => !set.has(variable) && !optionalWhenEmpty.has(variable))).toEqual([]);
     expect(configMap.data).toMatchObject({ PORT: String(portOf(name)), HOST: '0.0.0.0', NATS_URL: 'nats://shop-nats:4222' });
     expect(configMap.data).not.toHaveProperty('OTEL_EXPORTER_OTLP_ENDPOINT');

@@ -64,6 +64,8 @@ async function main(): Promise<void> {
     port,
     dataDir: join(REPO_ROOT, '.data'),
     defaultPorts: true,
+    // Your own NODE_ENV wins (production needs ADMIN_EMAIL/ADMIN_PASSWORD and HTTPS for the session cookie).
+    nodeEnv: process.env.NODE_ENV || undefined,
     onCrash: (name, exit, lines) => {
       const banner = `!!! ${name} EXITED (code ${exit.code ?? '-'}, signal ${exit.signal ?? '-'}). It is NOT restarted; the rest keeps running.`;
       console.error('\n' + paint(banner, 41));

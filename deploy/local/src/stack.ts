@@ -28,7 +28,10 @@ export interface StackOptions {
   defaultPorts?: boolean;
   /** Base environment of the children. Default process.env. MONGO_URL / NATS_URL in it are used as is. */
   env?: NodeJS.ProcessEnv;
-  /** NODE_ENV of the children. Default 'production' ('development' in dev mode). */
+  /**
+   * NODE_ENV of the children. Default 'development': a local run is plain HTTP on loopback with the
+   * documented development admin (NODE_ENV=production demands ADMIN_EMAIL/ADMIN_PASSWORD, secure cookies...).
+   */
   nodeEnv?: string;
   /** Per part. Default 60 s. */
   readyTimeoutMs?: number;
@@ -78,6 +81,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const started: ManagedChild[] = [];
   let stopMongo: (() => Promise<void>) | undefined;
   let stopped = false;
+  // A part failing while the stack starts is reported by the error startStack throws; onCrash is for
+  // parts that die once everything was ready.
+  let running = false;
   // Last resort if the runner dies without stop(): children live in their own groups and would linger.
   const killAllNow = () => started.forEach((child) => child.running && child.killNow());
   process.on('exit', killAllNow);
@@ -113,7 +119,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const common: CommonSettings = {
       mongoUrl: mongo.url,
       natsUrl: nats.url,
-      nodeEnv: options.nodeEnv ?? (mode === 'dev' ? 'development' : 'production'),
+      nodeEnv: options.nodeEnv ?? 'development',
     };
     const serviceUrls: Record<string, string> = {};
     const servicePorts: Record<string, number> = {};
@@ -138,7 +144,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const spawnCrashWatch = (child: ManagedChild) => {
       started.push(child);
       void child.exited.then((exit) => {
-        if (!child.isStopping && !stopped) options.onCrash?.(child.name, exit, child.recentLines());
+        if (running && !child.isStopping && !stopped) options.onCrash?.(child.name, exit, child.recentLines());
       });
       return child;
     };
@@ -195,6 +201,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       readiness.push(...devRows);
     }
 
+    running = true;
     return {
       url,
       services: serviceUrls,

@@ -80,7 +80,7 @@ describe('startStack', () => {
           NATS_URL: stack.natsUrl,
           HOST: '127.0.0.1',
           PORT: new URL(url).port,
-          NODE_ENV: 'production',
+          NODE_ENV: 'development',
           STRIPE_SECRET_KEY: 'sk_test_abc',
         });
       }
@@ -106,13 +106,21 @@ describe('startStack', () => {
 
   it('fails with the last lines of a part that exits before it is ready, and leaves nothing running', async () => {
     const before = new Set(readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)));
-    const error = await startStack({ repoRoot: repo, env: { ...baseEnv, CRASH_BEFORE_READY: 'payments' }, quiet: true }).then(
+    const crashes: string[] = [];
+    const error = await startStack({
+      repoRoot: repo,
+      env: { ...baseEnv, CRASH_BEFORE_READY: 'payments' },
+      quiet: true,
+      onCrash: (name) => crashes.push(name),
+    }).then(
       () => undefined,
       (reason: unknown) => reason,
     );
     expect(error).toBeInstanceOf(ChildNotReadyError);
     expect((error as Error).message).toMatch(/payments exited \(code 4/);
     expect((error as Error).message).toContain('cannot reach the payment provider: giving up');
+    // Reported once, by the error: onCrash is for parts that die after the stack was ready.
+    expect(crashes).toEqual([]);
     // Every process started for that stack (nats, parts, grandchildren) is gone again.
     await delay(200);
     const leftovers = readdirSync('/proc')
