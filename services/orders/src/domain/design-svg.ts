@@ -247,7 +247,7 @@ function coin({ primary, secondary, accent, text, emblem }: Look): string {
   return [
     `<defs>`,
     `<radialGradient id="metal" cx="38%" cy="32%" r="75%"><stop offset="0" stop-color="${shade(primary, 0.45)}"/><stop offset="0.55" stop-color="${primary}"/><stop offset="1" stop-color="${shade(primary, -0.45)}"/></radialGradient>`,
-    `<radialGradient id="field" cx="40%" cy="35%" r="80%"><stop offset="0" stop-color="${shade(secondary, 0.2)}"/><stop offset="1" stop-color="${shade(secondary, -0.25)}"/></radialGradient>`,
+    `<radialGradient id="field" cx="40%" cy="35%" r="80%"><stop offset="0" stop-color="${shade(secondary, 0.2)}"/><stop offset="0.5" stop-color="${secondary}"/><stop offset="1" stop-color="${shade(secondary, -0.25)}"/></radialGradient>`,
     `<path id="topArc" d="M 44 256 A 212 212 0 0 1 468 256"/>`,
     `<path id="bottomArc" d="M 30 256 A 226 226 0 0 0 482 256"/>`,
     `</defs>`,
@@ -290,7 +290,7 @@ function shirt({ primary, secondary, accent, text, emblem }: Look): string {
   const print = contrastOn(primary, accent, secondary);
   const mainSize = fontSizeFor(text.main, 28, 0.7, 220);
   return [
-    `<defs><linearGradient id="fabric" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${shade(primary, 0.12)}"/><stop offset="1" stop-color="${shade(primary, -0.15)}"/></linearGradient></defs>`,
+    `<defs><linearGradient id="fabric" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${shade(primary, 0.12)}"/><stop offset="0.5" stop-color="${primary}"/><stop offset="1" stop-color="${shade(primary, -0.15)}"/></linearGradient></defs>`,
     `<path d="${body}" fill="url(#fabric)" stroke="${shade(primary, -0.5)}" stroke-width="4" stroke-linejoin="round"/>`,
     `<path d="M 176 40 Q 256 84 336 40 Q 256 104 176 40 Z" fill="${shade(primary, -0.3)}"/>`,
     // Seams: sleeves, hem and collar stitching.
