@@ -89,6 +89,9 @@ async function main(): Promise<void> {
   console.log(`  API docs      ${web}/api/docs`);
   console.log(`  MongoDB       ${redactUrl(stack.mongoUrl)} (${stack.infrastructure.mongo}${stack.infrastructure.mongo === 'embedded' ? ', data in .data/mongo' : ''})`);
   console.log(`  NATS          ${stack.natsUrl} (${stack.infrastructure.nats}${stack.infrastructure.nats === 'started' ? ', JetStream store in .data/nats' : ''})`);
+  if (stack.mailbox) {
+    console.log(`  mail          ${web}/api/debug/mailbox (local SMTP ${stack.mailbox.smtpUrl}: nothing is delivered; set SMTP_URL for real mail)`);
+  }
   const total = ((Date.now() - launchedAt) / 1000).toFixed(1);
   const own = ((Date.now() - runnerStartedAt) / 1000).toFixed(1);
   console.log(paint(`\nall ready in ${own} s (${total} s since the command started). Ctrl-C stops everything.`, 32));

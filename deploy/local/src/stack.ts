@@ -51,6 +51,8 @@ export interface Stack {
   frontends: Partial<Record<FrontendName, string>>;
   mongoUrl: string;
   natsUrl: string;
+  /** The development mailbox (SMTP + HTTP API), started when SMTP_URL is not set. */
+  mailbox?: { smtpUrl: string; httpUrl: string };
   /** Whether MongoDB and NATS were started here or given through MONGO_URL / NATS_URL. */
   infrastructure: { mongo: 'embedded' | 'external'; nats: 'started' | 'external' };
   readiness: ReadinessRow[];
@@ -80,6 +82,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   const started: ManagedChild[] = [];
   let stopMongo: (() => Promise<void>) | undefined;
+  let stopMailbox: (() => Promise<void>) | undefined;
   let stopped = false;
   // A part failing while the stack starts is reported by the error startStack throws; onCrash is for
   // parts that die once everything was ready.
@@ -99,6 +102,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       started.filter((child) => child.name === 'nats'),
     ];
     for (const group of order) await Promise.all(group.map((child) => child.stop()));
+    if (stopMailbox) await stopMailbox();
     if (stopMongo) await stopMongo();
     process.off('exit', killAllNow);
     if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -115,6 +119,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     if (natsResult.status === 'rejected') throw natsResult.reason;
     const mongo = mongoResult.value;
     const nats = natsResult.value;
+
+    // Without a real SMTP server, mail goes to the development mailbox, readable through the email
+    // service's /api/debug/mailbox (it reads the mailbox's HTTP API at DEV_MAILBOX_URL).
+    const mailbox = parentEnv.SMTP_URL ? undefined : await startMailbox(ports, preferred);
+    stopMailbox = mailbox?.stop;
+    const extraEnv: Record<string, Record<string, string>> = mailbox
+      ? { email: { SMTP_URL: mailbox.smtpUrl, DEV_MAILBOX_URL: mailbox.httpUrl } }
+      : {};
 
     const common: CommonSettings = {
       mongoUrl: mongo.url,
@@ -156,7 +168,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           command: process.execPath,
           args: ['dist/main.js'],
           cwd: join(repo, service.dir),
-          env: serviceEnv(parentEnv, common, servicePorts[service.name]),
+          env: { ...serviceEnv(parentEnv, common, servicePorts[service.name]), ...extraEnv[service.name] },
           log,
         }),
       ),
@@ -175,6 +187,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const readiness: ReadinessRow[] = [
       { name: 'mongodb', url: redactUrl(mongo.url), status: 'ready', readyAfterMs: mongo.readyAfterMs, detail: mongo.kind },
       { name: 'nats', url: nats.url, status: 'ready', readyAfterMs: nats.readyAfterMs, detail: nats.kind },
+      ...(mailbox ? [{ name: 'mailbox', url: mailbox.smtpUrl, status: 'ready' as const, readyAfterMs: mailbox.readyAfterMs }] : []),
     ];
     const backendRows = await Promise.all([
       ...serviceChildren.map((child) => waitReady(child, serviceUrls[child.name], { timeoutMs, startedAt })),
@@ -208,6 +221,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       frontends,
       mongoUrl: mongo.url,
       natsUrl: nats.url,
+      mailbox: mailbox && { smtpUrl: mailbox.smtpUrl, httpUrl: mailbox.httpUrl },
       infrastructure: { mongo: mongo.kind, nats: nats.kind },
       readiness,
       children: () => started.filter((child) => child.running),
@@ -251,6 +265,14 @@ async function startMongo(
     log: log ? (line) => log('mongodb', line, 'stdout') : undefined,
   });
   return { url: mongo.uri, kind: 'embedded', readyAfterMs: Date.now() - t0, stop: () => mongo.stop() };
+}
+
+/** The development mailbox on 2525 (SMTP) and 2526 (HTTP) when free and wanted, else free ports. */
+async function startMailbox(ports: PortAllocator, preferred: (port: number) => number | undefined) {
+  const t0 = Date.now();
+  const { startDevMailbox } = await import('@shop/dev-mailbox');
+  const mailbox = await startDevMailbox({ smtpPort: await ports.take(preferred(2525)), httpPort: await ports.take(preferred(2526)) });
+  return { smtpUrl: mailbox.smtpUrl, httpUrl: mailbox.httpUrl, stop: () => mailbox.stop(), readyAfterMs: Date.now() - t0 };
 }
 
 /** NATS_URL when set; else nats-server -js from PATH on a free port (4222 is usually someone else's). */

@@ -66,7 +66,8 @@ describe('startStack', () => {
       expect(stack.infrastructure).toEqual({ mongo: 'external', nats: 'started' });
       expect(await answersInfo(Number(new URL(stack.natsUrl).port))).toBe(true);
       expect(Object.keys(stack.services).sort()).toEqual(SERVICES.map((service) => service.name).sort());
-      expect(stack.readiness.map((row) => row.status)).toEqual(Array(2 + SERVICES.length + 1).fill('ready'));
+      expect(stack.readiness.map((row) => row.name)).toEqual(['mongodb', 'nats', 'mailbox', ...SERVICES.map((s) => s.name), 'gateway']);
+      expect(new Set(stack.readiness.map((row) => row.status))).toEqual(new Set(['ready']));
 
       const gatewayEnv = (await (await fetch(`${stack.url}/env`)).json()) as Record<string, string>;
       expect(gatewayEnv.FRONTENDS_DIR).toBe('/srv/shop-frontends');
@@ -84,6 +85,14 @@ describe('startStack', () => {
           STRIPE_SECRET_KEY: 'sk_test_abc',
         });
       }
+
+      // Without SMTP_URL, mail goes to the development mailbox, and only the email service is told.
+      expect(stack.mailbox?.smtpUrl).toMatch(/^smtp:\/\/127\.0\.0\.1:\d+$/);
+      expect((await fetch(`${stack.mailbox!.httpUrl}/messages`)).status).toBe(200);
+      const emailEnv = (await (await fetch(`${stack.services.email}/env`)).json()) as Record<string, string>;
+      expect(emailEnv).toMatchObject({ SMTP_URL: stack.mailbox!.smtpUrl, DEV_MAILBOX_URL: stack.mailbox!.httpUrl });
+      const ordersEnv = (await (await fetch(`${stack.services.orders}/env`)).json()) as Record<string, string>;
+      expect(ordersEnv).not.toHaveProperty('DEV_MAILBOX_URL');
 
       // A part that dies while running is reported, not restarted.
       await fetch(`${stack.services.email}/crash`);
@@ -148,12 +157,17 @@ describe('startStack', () => {
     expect((error as Error).message).toBe('nats-server is not installed: apt-get install -y nats-server');
   });
 
-  it('uses the NATS server at NATS_URL instead of starting one', async () => {
-    const stack = await startStack({ repoRoot: repo, env: { ...baseEnv, NATS_URL: 'nats://127.0.0.1:4999' }, quiet: true });
+  it('uses the NATS server at NATS_URL and the SMTP server at SMTP_URL instead of starting them', async () => {
+    const smtpUrl = 'smtp://mailer:secret@127.0.0.1:2599';
+    const stack = await startStack({ repoRoot: repo, env: { ...baseEnv, NATS_URL: 'nats://127.0.0.1:4999', SMTP_URL: smtpUrl }, quiet: true });
     try {
       expect(stack.infrastructure.nats).toBe('external');
       expect(stack.natsUrl).toBe('nats://127.0.0.1:4999');
       expect(stack.children().map((child) => child.name)).not.toContain('nats');
+      expect(stack.mailbox).toBeUndefined();
+      const emailEnv = (await (await fetch(`${stack.services.email}/env`)).json()) as Record<string, string>;
+      expect(emailEnv.SMTP_URL).toBe(smtpUrl);
+      expect(emailEnv).not.toHaveProperty('DEV_MAILBOX_URL');
     } finally {
       await stack.stop();
     }
