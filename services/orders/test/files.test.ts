@@ -107,8 +107,8 @@ describe('POST /api/upload', () => {
       { name: 'small.png', data: PNG },
       { name: 'too-big.png', data: over },
     ]);
-    expect(res.status).toBe(413);
-    expect(res.body).toMatchObject({ success: false, code: 'PAYLOAD_TOO_LARGE' });
+    expect(res.status, JSON.stringify(res.body)).toBe(413);
+    expect(res.body, JSON.stringify(res.body)).toMatchObject({ success: false, code: 'PAYLOAD_TOO_LARGE' });
     expect(res.body.error).toBe('"too-big.png" is larger than 10 MB. Each file can be at most 10 MB.');
     expect(await h.service.ctx.connection.db!.collection('uploads.files').countDocuments()).toBe(before);
   });

@@ -80,7 +80,8 @@ describe('orders service (its real main.ts)', () => {
       expect(info).toMatchObject({ service: 'orders', version });
       expect(child.logs.some((l) => l.service === 'orders' && l.msg === 'orders service ready')).toBe(true);
     } finally {
-      expect(await child.stop('SIGTERM')).toBe(0);
+      const code = await child.stop('SIGTERM');
+      expect(code, `exit ${code}\n${child.stderr.join('')}\n${JSON.stringify(child.logs.slice(-8))}`).toBe(0);
     }
     expect(child.logs.some((l) => l.msg === 'stopped')).toBe(true);
   });

@@ -56,23 +56,18 @@ export async function registerUploadRoutes(app: OrdersApp, ctx: ServiceContext<O
         }
         const stored: string[] = [];
         const files: UploadedFile[] = [];
+        // The file being read: a size error may surface from the part or from the parts iterator.
+        let current = '';
         try {
           for await (const part of request.parts()) {
             if (part.type !== 'file') continue;
             const originalName = cleanFileName(part.filename);
+            current = originalName;
             if (part.fieldname !== 'files') {
               part.file.resume();
               throw badRequest(`Upload files in the "files" field (got "${part.fieldname}").`);
             }
-            let data: Buffer;
-            try {
-              data = await part.toBuffer();
-            } catch (err) {
-              if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-                throw new AppError(413, errorCodes.PAYLOAD_TOO_LARGE, tooLargeMessage(originalName), [{ field: 'files', message: tooLargeMessage(originalName) }]);
-              }
-              throw err;
-            }
+            const data = await part.toBuffer();
             const verdict = await checkUpload(originalName, data);
             if (!verdict.ok) {
               throw new AppError(415, errorCodes.UNSUPPORTED_MEDIA_TYPE, verdict.message, [{ field: 'files', message: verdict.message }]);
@@ -93,6 +88,10 @@ export async function registerUploadRoutes(app: OrdersApp, ctx: ServiceContext<O
           // All or nothing: a rejected file leaves none of the request's files behind.
           await Promise.all(stored.map((id) => deleteFile(ctx.connection, 'uploads', id).catch(() => undefined)));
           const code = (err as { code?: string }).code;
+          if (code === 'FST_REQ_FILE_TOO_LARGE') {
+            const message = tooLargeMessage(current || 'A file');
+            return failWith(request, reply, new AppError(413, errorCodes.PAYLOAD_TOO_LARGE, message, [{ field: 'files', message }]));
+          }
           if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') {
             return failWith(request, reply, new AppError(413, errorCodes.PAYLOAD_TOO_LARGE, `At most ${uploadMaxFilesPerRequest} files can be uploaded at once.`));
           }
