@@ -85,7 +85,7 @@ const branchTexts: [RegExp, string][] = [
   [/\bnavy\b/i, 'U.S. NAVY'],
   [/\barmy\b/i, 'U.S. ARMY'],
   [/\bpolice\b|\blaw enforcement\b/i, 'POLICE'],
-  [/\bfire(fighters?|\s*department|\s*rescue)?\b/i, 'FIRE RESCUE'],
+  [/\bfire\s*(fighters?|department|dept|rescue)\b/i, 'FIRE RESCUE'],
   [/\b(ems|paramedics?)\b/i, 'EMS'],
 ];
 
@@ -101,7 +101,10 @@ export function textFromPrompt(prompt: string): { main: string; second: string |
     .map((m) => (m[1] ?? m[2] ?? m[3] ?? '').trim())
     .filter(Boolean);
   if (quoted.length > 0) return { main: clip(quoted[0]!.toUpperCase()), second: quoted[1] ? clip(quoted[1].toUpperCase()) : null };
-  const upper = [...prompt.matchAll(/(?<![A-Za-z])[A-Z][A-Z0-9.&'-]+(?![a-z])/g)].map((m) => m[0]);
+  // Words written in capitals (unit names like "3RD BATTALION"), at least two capital letters each.
+  const upper = [...prompt.matchAll(/(?<![A-Za-z0-9])[A-Z0-9][A-Z0-9.&'-]+(?![A-Za-z0-9])/g)]
+    .map((m) => m[0])
+    .filter((word) => word.replace(/[^A-Z]/g, '').length >= 2);
   if (upper.length > 0) return { main: clip(upper.join(' ')), second: null };
   for (const [pattern, text] of branchTexts) if (pattern.test(prompt)) return { main: text, second: null };
   const colours = new Set(colorWords.flatMap(([w]) => w.split(' ')));
@@ -122,7 +125,7 @@ export function emblemFromPrompt(prompt: string, seed: number): Emblem {
   if (/\banchor|\bnavy\b|\bsea\b|\bnaval|\bsailor/.test(p)) return 'anchor';
   if (/\beagle|\bhawk|\bfalcon/.test(p)) return 'eagle';
   if (/\bwings?\b|\bair\s*force|\baviation|\bpilot|\bairborne/.test(p)) return 'wings';
-  if (/\bfire|\brescue|\bmaltese/.test(p)) return 'cross';
+  if (/\bfire\s*(fighter|department|dept|rescue)|\brescue|\bmaltese/.test(p)) return 'cross';
   if (/\bpolice|\bbadge|\bshield|\blaw\b|\bsheriff/.test(p)) return 'shield';
   if (/\bchevron|\bsergeant|\brank|\barmy\b|\bstripes?\b/.test(p)) return 'chevrons';
   if (/\bstars?\b/.test(p)) return 'star';
@@ -266,7 +269,7 @@ function patch({ primary, secondary, accent, text, emblem }: Look): string {
   const outline = 'M 256 24 L 452 92 Q 446 330 256 488 Q 66 330 60 92 Z';
   const inner = 'M 256 50 L 426 108 Q 420 318 256 458 Q 92 318 86 108 Z';
   const letters = contrastOn(accent, '#151515', '#f7f3e8');
-  const mainSize = fontSizeFor(text.main, 34, 0.7, 300);
+  const mainSize = fontSizeFor(text.main, 32, 0.8, 250);
   return [
     `<defs><pattern id="twill" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="${primary}"/><line x1="0" y1="0" x2="0" y2="6" stroke="${shade(primary, -0.18)}" stroke-width="2"/></pattern></defs>`,
     // Merrowed edge: a thick border in the secondary colour with its overlock stitch.
