@@ -1,15 +1,32 @@
-// Builds the email service (testable without listening): The outgoing email queue over SMTP, templates, admin notification settings and email diagnostics.
-// Its routes, models and event handlers arrive with their features; the service kit already gives it
-// health, readiness, OpenAPI, its info route GET /api/email/_service and the outbox.
+// Builds the email service (testable without listening): the durable email queue sent over SMTP, the
+// templates of the order confirmation, the admin's new-order notification and the verification code,
+// the admin notification settings and the development mailbox.
 import { readFileSync } from 'node:fs';
-import { createService, type ServiceConfig, type ServiceDefinition } from '@shop/service-kit';
-import { loadConfig } from './config.js';
+import { createService, type ServiceDefinition } from '@shop/service-kit';
+import { loadConfig, type EmailConfig } from './config.js';
+import { emailConsumers } from './events/consumers.js';
+import { registerModels } from './models/index.js';
+import { smtpSender, type MailSender } from './queue/transport.js';
+import { EmailWorker } from './queue/worker.js';
+import { mailboxRoutes } from './routes/mailbox.js';
 
 // package.json sits one level above both src/ and dist/.
 export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-export function buildApp(config: ServiceConfig = loadConfig(), testHooks: Pick<ServiceDefinition<unknown>, 'logDestination'> = {}) {
-  return createService({
+export interface EmailTestHooks extends Pick<ServiceDefinition<unknown>, 'logDestination' | 'relay'> {
+  /** The time the queue sees (retry schedule). Default: the real clock. */
+  clock?: () => Date;
+  /** Claim lease of the worker (default 2 minutes). */
+  leaseMs?: number;
+  /** Do not start the worker with the service (a test drives `worker.drain()` itself). */
+  manualWorker?: boolean;
+}
+
+export async function buildApp(config: EmailConfig = loadConfig(), testHooks: EmailTestHooks = {}) {
+  const { clock = () => new Date(), leaseMs, manualWorker = false, ...kitHooks } = testHooks;
+  const sender: MailSender = smtpSender(config.email.smtpUrl);
+  let worker!: EmailWorker;
+  const service = await createService({
     name: 'email',
     version,
     config,
@@ -17,6 +34,32 @@ export function buildApp(config: ServiceConfig = loadConfig(), testHooks: Pick<S
       title: 'Shop email service',
       description: 'The outgoing email queue over SMTP, templates, admin notification settings and email diagnostics.',
     },
-    ...testHooks,
+    models: registerModels,
+    routes: (app, ctx) => {
+      worker = new EmailWorker(ctx, { settings: config.email, sender, clock, leaseMs });
+      mailboxRoutes(app, config.email.devMailboxUrl, config.nodeEnv);
+      // The worker lives with the server: it starts once MongoDB is connected (createService listens
+      // first, then connects) and stops, finishing the email in hand, when the server closes.
+      app.addHook('onReady', async () => {
+        if (manualWorker) return;
+        if (ctx.connection.readyState === 1) worker.start();
+        else ctx.connection.once('connected', () => worker.start());
+      });
+      app.addHook('onClose', async () => {
+        await worker.stop();
+      });
+    },
+    consumers: (ctx) => emailConsumers({ models: ctx.models, settings: config.email, clock, queued: () => setTimeout(() => worker.wake(), 50).unref() }),
+    ...kitHooks,
   });
+  service.ctx.log.info(
+    { smtp: redactSmtp(config.email.smtpUrl), devMailbox: config.email.devMailboxUrl ?? null },
+    config.email.devMailboxUrl ? 'sending through the local dev mailbox' : 'sending over SMTP',
+  );
+  return Object.assign(service, { worker });
+}
+
+/** The SMTP URL without its password, for logs. */
+export function redactSmtp(url: string): string {
+  return url.replace(/\/\/([^:/@]+):([^@/]+)@/, '//$1:***@');
 }

@@ -78,6 +78,9 @@ describe('email service (its real main.ts)', () => {
     try {
       const info = await (await fetch(`${child.url}/api/email/_service`)).json();
       expect(info).toMatchObject({ service: 'email', version });
+      // /readyz turns 200 as soon as MongoDB and NATS are up; the ready line follows a moment later on stdout.
+      const deadline = Date.now() + 5000;
+      while (!child.logs.some((l) => l.msg === 'email service ready') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(child.logs.some((l) => l.service === 'email' && l.msg === 'email service ready')).toBe(true);
     } finally {
       expect(await child.stop('SIGTERM')).toBe(0);

@@ -1,0 +1,47 @@
+// Puts rendered emails into the queue inside the caller's transaction (an event consumer's), so the
+// event is marked processed if and only if its emails are queued.
+import type { ClientSession } from 'mongoose';
+import type { EmailModels } from '../models/index.js';
+import type { RenderedEmail } from '../templates/index.js';
+
+export interface QueueRequest extends RenderedEmail {
+  to: string;
+  sourceEventId: string;
+  orderId?: string;
+  orderNumber?: string;
+  emailRecordId?: string;
+}
+
+/** Queues the email unless this event already queued its twin; returns whether it was queued. */
+export async function enqueueEmail(
+  Email: EmailModels['Email'],
+  session: ClientSession | null,
+  request: QueueRequest,
+  options: { maxAttempts: number; now: Date },
+): Promise<boolean> {
+  const dedupeKey = `${request.sourceEventId}:${request.template}`;
+  // processed_events already stops a second delivery; this also holds if that record were lost.
+  if (await Email.exists({ dedupeKey }).session(session)) return false;
+  await Email.create(
+    [
+      {
+        to: request.to,
+        subject: request.subject,
+        html: request.html,
+        text: request.text,
+        template: request.template,
+        status: 'queued',
+        attempts: 0,
+        maxAttempts: options.maxAttempts,
+        nextAttemptAt: options.now,
+        orderId: request.orderId ?? null,
+        orderNumber: request.orderNumber ?? null,
+        sourceEventId: request.sourceEventId,
+        emailRecordId: request.emailRecordId ?? null,
+        dedupeKey,
+      },
+    ],
+    { session },
+  );
+  return true;
+}

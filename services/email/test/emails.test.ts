@@ -1,0 +1,242 @@
+// Events become emails exactly once, sent over real SMTP to the dev mailbox: the order confirmation and
+// the admin's new-order notification from order.created (delivered twice on JetStream), the
+// verification code from customer.verification_requested, the admin settings, and the mailbox API.
+import { randomUUID } from 'node:crypto';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEvent, mailboxListSchema, type EventData, type EventType } from '@shop/contracts';
+import { startDevMailbox, type DevMailbox } from '@shop/dev-mailbox';
+import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+
+let mongo: StartedMongo;
+let nats: StartedNats;
+let mailbox: DevMailbox;
+let service: Awaited<ReturnType<typeof buildApp>>;
+let url: string;
+const admin = 'quotes-desk@shop.test';
+
+beforeAll(async () => {
+  [mongo, nats, mailbox] = await Promise.all([startMongo(), startNats(), startDevMailbox()]);
+  service = await buildApp(
+    loadConfig({
+      PORT: '0',
+      MONGO_URL: mongo.uri,
+      NATS_URL: nats.url,
+      LOG_LEVEL: 'silent',
+      SMTP_URL: mailbox.smtpUrl,
+      DEV_MAILBOX_URL: mailbox.httpUrl,
+      ADMIN_NOTIFICATION_EMAIL: admin,
+      SHOP_URL: 'https://shop.example.com',
+      EMAIL_POLL_INTERVAL_MS: '100',
+    }),
+    { relay: { sweepIntervalMs: 200 } },
+  );
+  url = await service.start();
+});
+
+afterAll(async () => {
+  await service?.stop();
+  await Promise.all([nats?.stop(), mongo?.stop(), mailbox?.stop()]);
+});
+
+beforeEach(async () => {
+  await service.ctx.models.AdminSettings.deleteMany({});
+});
+
+async function eventually<T>(probe: () => Promise<T> | T, ok: (value: T) => boolean = Boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met in time; last value ${JSON.stringify(value)?.slice(0, 500)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Publishes one event, `copies` times under different message ids (JetStream's dedupe would hide a repeat). */
+async function publish<T extends EventType>(type: T, source: 'orders' | 'customers', data: EventData<T>, copies = 1) {
+  const event = createEvent(type, source, data);
+  const nc = await connect({ servers: nats.url });
+  try {
+    const js = jetstream(nc);
+    for (let i = 0; i < copies; i++) await js.publish(type, JSON.stringify(event), { msgID: `${event.id}-${i}` });
+  } finally {
+    await nc.close();
+  }
+  return event;
+}
+
+/** Every copy of the event acknowledged by the email service's consumer. */
+async function consumed(stream: string, durable: string) {
+  await eventually(async () => {
+    const jsm = await jetstreamManager(service.ctx.bus.connection!);
+    const info = await jsm.consumers.info(stream, durable);
+    return info.num_pending === 0 && info.num_ack_pending === 0;
+  });
+}
+
+function order(overrides: Partial<EventData<'order.created'>> = {}): EventData<'order.created'> {
+  return {
+    orderId: randomUUID(),
+    orderNumber: `CC-${Math.floor(100000 + Math.random() * 900000)}`,
+    customerName: 'Jordan Lee',
+    email: `buyer-${randomUUID().slice(0, 8)}@example.com`,
+    phone: '555-0100',
+    itemType: 'coin',
+    designMethod: 'describe',
+    quantity: 50,
+    estimatedTotal: 1170,
+    customerCategory: 'military',
+    taxExempt: true,
+    aiGenerated: false,
+    subscribeEmail: false,
+    subscribeSMS: false,
+    shippingAddress: { line1: '1 Main St', line2: '', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
+    status: 'pending_quote',
+    statusLabel: 'Quote Pending',
+    submittedDate: new Date().toISOString(),
+    description: 'Unit crest with eagle, gold on black',
+    size: '2',
+    colors: ['Gold', 'Black'],
+    finish: 'antique_gold',
+    ...overrides,
+  };
+}
+
+describe('order.created', () => {
+  it('sends one confirmation and one admin notification even when the event is delivered twice', async () => {
+    const data = order();
+    const event = await publish('order.created', 'orders', data, 2);
+    const confirmation = await mailbox.waitFor((m) => m.to.includes(data.email));
+    const notification = await mailbox.waitFor((m) => m.to.includes(admin) && m.subject.includes(data.orderNumber));
+    await consumed('ORDERS', 'email--order-created');
+    // Let the worker finish anything it might still send.
+    await eventually(() => service.ctx.models.Email.countDocuments({ sourceEventId: event.id, status: { $ne: 'sent' } }), (n) => n === 0);
+
+    expect(mailbox.messages({ to: data.email })).toHaveLength(1);
+    expect(mailbox.messages({ to: admin }).filter((m) => m.subject.includes(data.orderNumber))).toHaveLength(1);
+    expect(await service.ctx.models.Email.countDocuments({ sourceEventId: event.id })).toBe(2);
+
+    expect(confirmation.subject).toBe(`Quote request received: order ${data.orderNumber}`);
+    expect(confirmation.from).toBe('orders@challengecoinshop.test');
+    for (const part of [confirmation.text, confirmation.html]) {
+      expect(part).toContain(data.orderNumber);
+      expect(part).toContain('Custom Challenge Coins');
+      expect(part).toContain('$1,170.00');
+      expect(part).toContain('Quote Pending');
+      expect(part).toContain('within 24 hours');
+      expect(part).toContain('https://shop.example.com/track');
+    }
+    expect(confirmation.text).toMatch(/Quantity: 50/);
+
+    expect(notification.subject).toBe(`New quote request ${data.orderNumber}: 50 x Custom Challenge Coins ($1,170.00)`);
+    for (const part of [notification.text, notification.html]) {
+      expect(part).toContain(data.email);
+      expect(part).toContain('Jordan Lee');
+      expect(part).toContain('Military Personnel');
+      expect(part).toContain('Unit crest with eagle, gold on black');
+      expect(part).toContain('Austin, TX 78701');
+    }
+
+    // Each sent email is announced with email.sent through the outbox, naming the event that caused it.
+    const announced = await eventually(
+      () => service.ctx.bus.outbox.find({ type: 'email.sent', 'event.data.causationId': event.id }).lean(),
+      (docs) => docs.length === 2,
+    );
+    expect(announced.map((d) => (d.event as { data: { template: string } }).data.template).sort()).toEqual(['admin_new_order', 'order_confirmation']);
+    expect((announced[0]!.event as { data: { orderId: string } }).data.orderId).toBe(data.orderId);
+  });
+
+  it('escapes what the customer typed', async () => {
+    const data = order({ customerName: '<script>alert(1)</script> Lee', description: '<img src=x onerror=alert(1)> & "quotes"' });
+    await publish('order.created', 'orders', data);
+    const notification = await mailbox.waitFor((m) => m.to.includes(admin) && m.subject.includes(data.orderNumber));
+    expect(notification.html).not.toContain('<script>');
+    expect(notification.html).not.toContain('<img src=x');
+    expect(notification.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; Lee');
+    expect(notification.html).toContain('&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot;');
+    expect(notification.text).toContain('<img src=x onerror=alert(1)> & "quotes"');
+  });
+
+  it('follows the admin settings: another address, or no notification at all', async () => {
+    await service.ctx.models.AdminSettings.create({ _id: 'admin', notificationEmail: 'owner@shop.test', emailNotificationsEnabled: true });
+    const first = order();
+    await publish('order.created', 'orders', first);
+    await mailbox.waitFor((m) => m.to.includes('owner@shop.test') && m.subject.includes(first.orderNumber));
+
+    await service.ctx.models.AdminSettings.updateOne({ _id: 'admin' }, { $set: { emailNotificationsEnabled: false } });
+    const second = order();
+    const event = await publish('order.created', 'orders', second);
+    await mailbox.waitFor((m) => m.to.includes(second.email));
+    await consumed('ORDERS', 'email--order-created');
+    const queued = await service.ctx.models.Email.find({ sourceEventId: event.id }).lean();
+    expect(queued.map((e) => e.template)).toEqual(['order_confirmation']);
+    expect(mailbox.messages().filter((m) => m.subject.includes(second.orderNumber) && !m.to.includes(second.email))).toEqual([]);
+  });
+});
+
+describe('customer.verification_requested', () => {
+  it('emails the code to the customer, once', async () => {
+    const email = `returning-${randomUUID().slice(0, 8)}@example.com`;
+    const expiresAt = new Date(Date.now() + 10 * 60_000).toISOString();
+    const event = await publish('customer.verification_requested', 'customers', { email, customerName: 'Sam Ortiz', code: '042917', expiresAt }, 2);
+    const message = await mailbox.waitFor((m) => m.to.includes(email));
+    expect(message.subject).toBe('Your Challenge Coin Shop verification code');
+    expect(message.text).toContain('Your verification code is 042917');
+    expect(message.text).toContain('valid for 10 minutes');
+    expect(message.html).toContain('042917');
+    expect(message.text).toContain('Welcome back, Sam!');
+    await consumed('CUSTOMERS', 'email--customer-verification_requested');
+    await eventually(() => service.ctx.models.Email.countDocuments({ sourceEventId: event.id, status: 'sent' }), (n) => n === 1);
+    expect(mailbox.messages({ to: email })).toHaveLength(1);
+  });
+});
+
+describe('GET /api/debug/mailbox', () => {
+  it('lists the local mailbox newest first, filtered by recipient, and clears it', async () => {
+    const email = `mailbox-${randomUUID().slice(0, 8)}@example.com`;
+    for (const code of ['111111', '222222']) {
+      await publish('customer.verification_requested', 'customers', { email, customerName: 'Sam', code, expiresAt: new Date(Date.now() + 600_000).toISOString() });
+      await mailbox.waitFor((m) => m.to.includes(email) && m.text.includes(code));
+    }
+    const res = await fetch(`${url}/api/debug/mailbox?to=${encodeURIComponent(email.toUpperCase())}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const list = mailboxListSchema.parse(await res.json());
+    expect(list.messages.map((m) => /is (\d{6})/.exec(m.text)?.[1])).toEqual(['222222', '111111']);
+    const latest = mailboxListSchema.parse(await (await fetch(`${url}/api/debug/mailbox?to=${encodeURIComponent(email)}&limit=1`)).json());
+    expect(latest.messages).toHaveLength(1);
+    expect((await fetch(`${url}/api/debug/mailbox?limit=0`)).status).toBe(400);
+
+    expect((await fetch(`${url}/api/debug/mailbox`, { method: 'DELETE' })).status).toBe(200);
+    expect(mailbox.messages()).toEqual([]);
+  });
+
+  it('is not there without a local mailbox, nor in production', async () => {
+    const other = await buildApp(loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent' }), { manualWorker: true });
+    const res = await other.app.inject({ method: 'GET', url: '/api/debug/mailbox' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 'MAILBOX_NOT_AVAILABLE', error: expect.stringMatching(/only available when the shop runs on this machine/) });
+    await other.app.close();
+    const production = await buildApp(
+      loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent', NODE_ENV: 'production', DEV_MAILBOX_URL: mailbox.httpUrl }),
+      { manualWorker: true },
+    );
+    const refused = await production.app.inject({ method: 'GET', url: '/api/debug/mailbox' });
+    expect(refused.statusCode).toBe(404);
+    expect(refused.json()).toMatchObject({ code: 'MAILBOX_NOT_AVAILABLE', error: 'The local mailbox is not served when NODE_ENV is production.' });
+    await production.app.close();
+  });
+});
+
+describe('email configuration', () => {
+  it('refuses a bad SMTP_URL, admin address or a mailbox off this machine', () => {
+    expect(() => loadConfig({ SMTP_URL: 'http://mail' })).toThrow(/SMTP_URL must look like smtp:\/\/host:port/);
+    expect(() => loadConfig({ ADMIN_NOTIFICATION_EMAIL: 'nobody' })).toThrow(/ADMIN_NOTIFICATION_EMAIL/);
+    expect(() => loadConfig({ DEV_MAILBOX_URL: 'http://mail.example.com:2526' })).toThrow(/DEV_MAILBOX_URL must be a loopback/);
+    expect(loadConfig({}).email).toMatchObject({ smtpUrl: 'smtp://127.0.0.1:2525', from: 'Challenge Coin Shop <orders@challengecoinshop.test>', devMailboxUrl: undefined });
+  });
+});
