@@ -16,6 +16,7 @@ import {
   tinyPng,
   tinySvg,
   uniqueEmail,
+  waitForMail,
 } from './support/quote-flow.js';
 
 const baseUrl = inject('baseUrl');
@@ -205,6 +206,16 @@ describe('guided quote flow (/)', () => {
     expect(served.ok()).toBe(true);
     expect(served.headers()['content-type']).toContain('image/png');
     placed.push({ orderNumber, item: 'patch' });
+  });
+});
+
+describe('emails', () => {
+  it('the confirmation email of each order arrives in the local mailbox', async () => {
+    expect(placed.length).toBeGreaterThan(0);
+    for (const { orderNumber } of placed) {
+      const mail = await waitForMail(baseUrl, email, (m) => `${m.subject}\n${m.text}`.includes(orderNumber));
+      expect(mail.to).toContain(email.toLowerCase());
+    }
   });
 });
 

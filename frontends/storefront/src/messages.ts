@@ -1,8 +1,11 @@
 // Every message of the storefront spec (§5, §8) in one place, and the rules that choose between them.
+import { customerLookupMessages, trackMissingFieldsMessage, trackOrderNotFoundMessage, uploadRejectedMessage } from '@shop/contracts';
 import type { HttpResult } from './api/http.js';
 
+// Texts the services also answer with come from @shop/contracts, so both sides say the same words.
+
 export const messages = {
-  uploadRejected: 'Some files were rejected. Please upload only JPG, PNG, PDF, AI, EPS, or SVG files.',
+  uploadRejected: uploadRejectedMessage,
   uploadFailedDefault: 'Upload failed',
   orderDefault: 'Failed to submit order to database',
   orderGeneric: 'Error submitting order. Please try again or contact support.',
@@ -17,17 +20,17 @@ export const messages = {
   aiUnavailable: 'AI service temporarily unavailable. Please try again later.',
   aiBadRequest: 'Invalid request. Please check your description is detailed enough (at least 5 characters).',
   downloadFailed: 'Download failed. Please try again.',
-  lookupEmpty: 'Please enter your email address',
-  lookupNoOrders: 'No orders found for this email address. You can still place an order as a new customer!',
+  lookupEmpty: customerLookupMessages.emailRequired,
+  lookupNoOrders: customerLookupMessages.notFound,
   lookupFailed: 'Unable to search customer records. Please try again.',
-  verifyEmpty: 'Please enter the 6-digit verification code from your email',
-  verifyLength: 'Verification code must be 6 digits',
+  verifyEmpty: customerLookupMessages.codeRequired,
+  verifyLength: customerLookupMessages.codeFormat,
   verifyFailed: 'Verification failed. Please try again.',
-  verifyBadCode: 'Invalid verification code. Please check your email and try again.',
-  trackMissing: 'Please enter both order number and email address.',
-  trackNotFound: 'Order not found. Please check your order number and email address.',
+  verifyBadCode: customerLookupMessages.invalidCode,
+  trackMissing: trackMissingFieldsMessage,
+  trackNotFound: trackOrderNotFoundMessage,
   trackNetwork: 'Unable to track order. Please try again later.',
-} as const;
+};
 
 /** "File upload failed: {reason}" (the server's error, or "Upload failed"). */
 export function uploadFailedMessage(reason: string | null | undefined): string {

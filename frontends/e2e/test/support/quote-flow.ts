@@ -83,3 +83,38 @@ export async function requestQuote(page: Page): Promise<Submitted> {
   expect(orderNumber).toMatch(/^[A-Z0-9-]{4,}$/);
   return { orderNumber, body: request.postDataJSON(), request };
 }
+
+export interface MailboxMessage {
+  id: string;
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+  receivedAt: string;
+}
+
+/** The local dev mailbox (GET /api/debug/mailbox), newest first, for one recipient. */
+export async function mailbox(baseUrl: string, to: string): Promise<MailboxMessage[]> {
+  const response = await fetch(`${baseUrl}/api/debug/mailbox?to=${encodeURIComponent(to)}`);
+  if (!response.ok) throw new Error(`mailbox answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { messages: MailboxMessage[] }).messages;
+}
+
+/** Waits (emails are sent asynchronously: event -> queue -> SMTP) for a message that matches. */
+export async function waitForMail(baseUrl: string, to: string, match: (m: MailboxMessage) => boolean, timeoutMs = 30_000): Promise<MailboxMessage> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = (await mailbox(baseUrl, to)).find(match);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no matching email to ${to} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** The 6-digit code of the newest verification email newer than `after` (ISO time). */
+export async function verificationCode(baseUrl: string, to: string, after: string): Promise<string> {
+  const message = await waitForMail(baseUrl, to, (m) => m.receivedAt > after && /verification code/i.test(`${m.subject} ${m.text}`));
+  const code = /verification code is:?\s*(\d{6})/i.exec(message.text)?.[1] ?? /\b(\d{6})\b/.exec(message.text)?.[1];
+  if (!code) throw new Error(`no 6-digit code in: ${message.text}`);
+  return code;
+}

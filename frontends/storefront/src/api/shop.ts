@@ -1,7 +1,21 @@
 // The storefront's server calls (spec §7). Each throws an Error carrying the spec's message, so the
 // screens (through react-query) only show `error.message`.
-import type { CustomerCategory, ItemType } from '@shop/contracts';
-import type { OrderRequestBody, ShippingAddressForm, UploadedFileRecord } from '../flow/model.js';
+import {
+  idempotencyKeyHeader,
+  type CreatedOrder,
+  type CustomerCategory,
+  type CustomerLookupResponse,
+  type GeneratedDesign,
+  type GenerateDesignResponse,
+  type HistoryResponse,
+  type ItemType,
+  type SavedAddress,
+  type TrackedOrder,
+  type TrackResponse,
+  type UploadResponse,
+  type VerifiedCustomer,
+} from '@shop/contracts';
+import type { OrderRequestBody, UploadedFileRecord } from '../flow/model.js';
 import {
   customizerFailureMessage,
   fieldProblems,
@@ -12,6 +26,9 @@ import {
   type FieldProblem,
 } from '../messages.js';
 import { postJson, request } from './http.js';
+
+/** A success body as the contracts define it, or the failure envelope (success false, error, details). */
+type Answer<T> = Partial<Omit<T, 'success'>> & { success?: boolean; error?: string; details?: unknown };
 
 /** An error whose message is ready to show, with the server's field problems when it sent them. */
 export class ShopError extends Error {
@@ -31,25 +48,19 @@ export class ShopError extends Error {
 export async function uploadFiles(files: File[]): Promise<UploadedFileRecord[]> {
   const form = new FormData();
   for (const file of files) form.append('files', file, file.name);
-  const result = await request<{ files?: UploadedFileRecord[]; error?: string }>('/api/upload', { method: 'POST', body: form });
+  const result = await request<Answer<UploadResponse>>('/api/upload', { method: 'POST', body: form });
   if (!result.ok || !Array.isArray(result.data?.files)) {
     throw new ShopError(uploadFailedMessage(result.data?.error || (result.networkError ? result.error : null)), [], result.status);
   }
   return result.data.files;
 }
 
-export interface CreatedOrder {
-  orderNumber?: string;
-  id?: string;
-  _id?: string;
-  status?: string;
-  estimatedTotal?: number;
-}
+export type { CreatedOrder, GeneratedDesign, TrackedOrder };
 
-export async function createOrder(body: OrderRequestBody, idempotencyKey: string): Promise<CreatedOrder> {
-  const result = await postJson<{ success?: boolean; order?: CreatedOrder; error?: string; details?: unknown }>('/api/orders', body, {
-    'idempotency-key': idempotencyKey,
-  });
+type OrderAnswer = { success?: boolean; order?: Partial<CreatedOrder>; error?: string; details?: unknown };
+
+export async function createOrder(body: OrderRequestBody, idempotencyKey: string): Promise<Partial<CreatedOrder>> {
+  const result = await postJson<OrderAnswer>('/api/orders', body, { [idempotencyKeyHeader]: idempotencyKey });
   if (!result.ok || result.data?.success === false) {
     throw new ShopError(orderFailureMessage(result), fieldProblems(result.data?.details), result.status);
   }
@@ -57,32 +68,10 @@ export async function createOrder(body: OrderRequestBody, idempotencyKey: string
 }
 
 /** The reduced order the item customizer sends (§7 details): one colour, finish = material, no files. */
-export interface CustomizerOrderBody {
-  customerName: string;
-  email: string;
-  phone?: string;
-  itemType: ItemType;
-  designMethod: 'ai' | 'upload' | 'describe';
-  description: string;
-  quantity: number;
-  size: string;
-  colors: [string];
-  finish: string;
-  features: string[];
-  estimatedTotal: number;
-  files: [];
-  aiGenerated: boolean;
-  subscribeEmail: boolean;
-  subscribeSMS: boolean;
-  customerCategory: CustomerCategory;
-  taxExempt: boolean;
-  billingAddress?: ShippingAddressForm;
-}
+export type CustomizerOrderBody = OrderRequestBody;
 
-export async function createCustomizerOrder(body: CustomizerOrderBody, idempotencyKey: string): Promise<CreatedOrder> {
-  const result = await postJson<{ success?: boolean; order?: CreatedOrder; error?: string; details?: unknown }>('/api/orders', body, {
-    'idempotency-key': idempotencyKey,
-  });
+export async function createCustomizerOrder(body: CustomizerOrderBody, idempotencyKey: string): Promise<Partial<CreatedOrder>> {
+  const result = await postJson<OrderAnswer>('/api/orders', body, { [idempotencyKeyHeader]: idempotencyKey });
   if (!result.ok || result.data?.success === false) {
     throw new ShopError(customizerFailureMessage(result), fieldProblems(result.data?.details), result.status);
   }
@@ -92,16 +81,8 @@ export async function createCustomizerOrder(body: CustomizerOrderBody, idempoten
 // ---------------------------------------------------------------------------------------------
 // AI designs
 // ---------------------------------------------------------------------------------------------
-export interface GeneratedDesign {
-  id: string;
-  prompt: string;
-  imageUrl: string;
-  variations?: string[];
-  itemType: ItemType;
-}
-
 export async function generateDesign(prompt: string, itemType: ItemType): Promise<{ design: GeneratedDesign; warning: string | null }> {
-  const result = await postJson<{ success?: boolean; error?: string; warning?: string; design?: Omit<GeneratedDesign, 'itemType'> & { itemType?: ItemType } }>(
+  const result = await postJson<Answer<GenerateDesignResponse>>(
     '/api/ai/generate-design',
     { prompt, itemType, style: 'military' },
   );
@@ -114,33 +95,26 @@ export async function generateDesign(prompt: string, itemType: ItemType): Promis
   if (result.data?.success === false || !design?.imageUrl) {
     throw new ShopError(aiFailureMessage(result.data?.error || 'No design was returned', result.status), [], result.status);
   }
-  return { design: { ...design, itemType: design.itemType ?? itemType }, warning: result.data?.warning || null };
+  return { design, warning: result.data?.warning || null };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Returning customers
 // ---------------------------------------------------------------------------------------------
 export async function lookupCustomer(email: string): Promise<void> {
-  const result = await postJson<{ success?: boolean; verificationSent?: boolean; error?: string }>('/api/customers/lookup', { email });
+  const result = await postJson<Answer<CustomerLookupResponse>>('/api/customers/lookup', { email });
   if (result.networkError || result.status >= 500) throw new ShopError(messages.lookupFailed);
   if (!result.ok && result.status !== 404) throw new ShopError(result.data?.error || messages.lookupFailed, [], result.status);
   if (!(result.data?.success && result.data.verificationSent)) throw new ShopError(messages.lookupNoOrders, [], result.status);
 }
 
-export interface SavedAddress {
-  line1?: string;
-  line2?: string;
-  city?: string;
-  state?: string;
-  postalCode?: string;
-  country?: string;
-}
+export type { SavedAddress };
 
 export interface SavedCustomer {
   customerName: string;
   email: string;
   phone: string;
-  shippingAddress: SavedAddress | null;
+  shippingAddress: Partial<SavedAddress> | null;
   customerCategory: CustomerCategory | null;
 }
 
@@ -148,15 +122,7 @@ interface VerifyAnswer {
   success?: boolean;
   message?: string;
   error?: string;
-  customer?: {
-    customerName?: string;
-    email?: string;
-    phone?: string;
-    customerCategory?: CustomerCategory;
-    shippingAddress?: SavedAddress;
-    // The spec's two readings name the address differently (§3); accept either.
-    lastShippingAddress?: SavedAddress;
-  };
+  customer?: Partial<VerifiedCustomer>;
 }
 
 export async function verifyCustomer(email: string, verificationCode: string): Promise<SavedCustomer> {
@@ -179,26 +145,8 @@ export async function verifyCustomer(email: string, verificationCode: string): P
 // ---------------------------------------------------------------------------------------------
 // Tracking
 // ---------------------------------------------------------------------------------------------
-export interface TrackedOrder {
-  id?: string;
-  orderNumber: string;
-  customerName?: string;
-  email?: string;
-  itemType?: ItemType;
-  quantity?: number;
-  description?: string;
-  estimatedTotal?: number;
-  discountCode?: string;
-  discountAmount?: number;
-  finalAmount?: number;
-  status: string;
-  submittedDate?: string;
-  lastUpdate?: string;
-  aiGenerated?: boolean;
-}
-
 export async function trackOrder(orderNumber: string, email: string): Promise<TrackedOrder> {
-  const result = await postJson<{ success?: boolean; order?: TrackedOrder; error?: string }>('/api/orders/track', { orderNumber, email });
+  const result = await postJson<Answer<TrackResponse>>('/api/orders/track', { orderNumber, email });
   if (result.networkError) throw new ShopError(messages.trackNetwork);
   if (!result.ok || result.data?.success === false || !result.data?.order?.orderNumber) {
     throw new ShopError(result.data?.error || messages.trackNotFound, [], result.status);
@@ -208,7 +156,7 @@ export async function trackOrder(orderNumber: string, email: string): Promise<Tr
 
 /** Other orders of this email; the server answers only with the order number just proven (§7). */
 export async function orderHistory(email: string, orderNumber: string): Promise<TrackedOrder[]> {
-  const result = await postJson<{ success?: boolean; orders?: TrackedOrder[]; error?: string }>('/api/orders/history', { email, orderNumber });
+  const result = await postJson<Answer<HistoryResponse>>('/api/orders/history', { email, orderNumber });
   if (!result.ok || !result.data?.success || !Array.isArray(result.data.orders)) return [];
   // The tracked order itself is not "history".
   return result.data.orders.filter((o) => o.orderNumber !== orderNumber);

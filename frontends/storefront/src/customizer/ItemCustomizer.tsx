@@ -252,7 +252,7 @@ function CustomizerBody({ onClose, item, aiDesign, onComplete, submitting, error
             <h3 id="customizer-summary" className="font-display text-lg font-bold uppercase tracking-wide text-khaki-50">
               Order Summary
             </h3>
-            <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm [&_dd]:[overflow-wrap:anywhere]">
               <dt className="text-khaki-300">Item</dt>
               <dd className="text-khaki-50">{item.title}</dd>
               <dt className="text-khaki-300">Design</dt>

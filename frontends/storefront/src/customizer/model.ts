@@ -69,7 +69,7 @@ export function contactMissing(draft: Pick<CustomizerDraft, 'firstName' | 'lastN
 }
 
 /** The reduced POST /api/orders body: one colour in a list, finish = material, no files (§7). */
-export function customizerOrderBody(item: CustomizerItem, draft: CustomizerDraft, aiPrompt: string | null): CustomizerOrderBody {
+export function customizerOrderBody(item: CustomizerItem, draft: CustomizerDraft, aiPrompt: string | null, aiDesignId: string | null = null): CustomizerOrderBody {
   const parts = [
     aiPrompt ? aiPrompt.trim() : null,
     draft.text.trim() ? `Text: "${draft.text.trim()}"` : null,
@@ -92,6 +92,7 @@ export function customizerOrderBody(item: CustomizerItem, draft: CustomizerDraft
     estimatedTotal: draftPrice(item.id, draft),
     files: [],
     aiGenerated: Boolean(aiPrompt),
+    ...(aiPrompt && aiDesignId ? { aiDesignId } : {}),
     subscribeEmail: false,
     subscribeSMS: false,
     customerCategory: 'general',

@@ -22,6 +22,8 @@ import {
   type CustomerCategory,
   type DesignMethod,
   type ItemType,
+  type OrderRequest,
+  type UploadedFile,
 } from '@shop/contracts';
 
 export type ShirtSize = (typeof shirtSizes)[number];
@@ -56,6 +58,8 @@ export interface OrderForm {
   subscribeSMS: boolean;
   shippingAddress: ShippingAddressForm;
   customerCategory: CustomerCategory;
+  /** The stored AI design a Finalize Order came from (additive field of the orders API). */
+  aiDesignId: string | null;
 }
 
 export function emptySizeBreakdown(): Record<ShirtSize, number> {
@@ -84,6 +88,7 @@ export function initialOrderForm(): OrderForm {
     subscribeSMS: false,
     shippingAddress: { line1: '', line2: '', city: '', state: '', postalCode: '', country: defaultCountry },
     customerCategory: defaultCustomerCategory,
+    aiDesignId: null,
   };
 }
 
@@ -269,38 +274,9 @@ export function finalDescription(form: Pick<OrderForm, 'itemType' | 'designMetho
   return `Custom ${item} design as specified`;
 }
 
-export interface UploadedFileRecord {
-  originalName: string;
-  filename: string;
-  size: number;
-  mimetype: string;
-  url: string;
-}
-
-export interface OrderRequestBody {
-  customerName: string;
-  email: string;
-  phone?: string;
-  itemType: ItemType;
-  designMethod: DesignMethod;
-  description: string;
-  quantity: number;
-  size?: string;
-  sizeBreakdown?: Record<string, number>;
-  colors: string[];
-  finish: string;
-  shape?: string;
-  edge?: string;
-  features: string[];
-  estimatedTotal: number;
-  files: UploadedFileRecord[];
-  aiGenerated: boolean;
-  subscribeEmail: boolean;
-  subscribeSMS: boolean;
-  shippingAddress: ShippingAddressForm;
-  customerCategory: CustomerCategory;
-  taxExempt: boolean;
-}
+export type UploadedFileRecord = UploadedFile;
+/** The POST /api/orders body (§7), typed by the orders service's own schema in @shop/contracts. */
+export type OrderRequestBody = OrderRequest;
 
 export function buildOrderBody(form: OrderForm, files: UploadedFileRecord[]): OrderRequestBody {
   if (!form.itemType || !form.designMethod) throw new Error('Choose an item and a design method first.');
@@ -327,6 +303,7 @@ export function buildOrderBody(form: OrderForm, files: UploadedFileRecord[]): Or
     estimatedTotal: orderEstimate(form),
     files,
     aiGenerated: form.designMethod === 'ai',
+    ...(form.designMethod === 'ai' && form.aiDesignId ? { aiDesignId: form.aiDesignId } : {}),
     subscribeEmail: form.subscribeEmail,
     // SMS needs a phone number: the checkbox is only offered with one.
     subscribeSMS: phone ? form.subscribeSMS : false,

@@ -88,7 +88,7 @@ export function useOrderFlow() {
   }, []);
 
   /** Finalize Order of an AI design: method ai, the prompt as description, 50 pieces, specifications (§4). */
-  const finalizeAiDesign = useCallback((itemType: ItemType, prompt: string) => {
+  const finalizeAiDesign = useCallback((itemType: ItemType, prompt: string, designId: string | null = null) => {
     attempt.current = null;
     setForm({
       ...fresh(),
@@ -96,6 +96,7 @@ export function useOrderFlow() {
       designMethod: 'ai',
       description: prompt.slice(0, limits.descriptionMax),
       quantity: limits.quantity.default,
+      aiDesignId: designId,
     });
     setStep(STEP.specs);
   }, []);

@@ -143,7 +143,7 @@ export function LookupModal({ open, onOpenChange, onUse }: LookupModalProps) {
           <Alert tone="success" title={`Welcome back, ${customer.customerName.split(' ')[0] || 'friend'}!`}>
             We found your saved details.
           </Alert>
-          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+          <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm [&_dd]:min-w-0 [&_dd]:[overflow-wrap:anywhere]">
             <dt className="text-khaki-300">Name</dt>
             <dd className="text-khaki-50">{customer.customerName}</dd>
             <dt className="text-khaki-300">Email</dt>

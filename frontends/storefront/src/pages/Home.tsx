@@ -134,7 +134,7 @@ function HomeScreen() {
 
   const customizerOrder = useMutation({
     mutationFn: ({ design, draft }: { design: GeneratedDesign; draft: CustomizerDraft }) => {
-      const body = customizerOrderBody(catalog[design.itemType], draft, design.prompt);
+      const body = customizerOrderBody(catalog[design.itemType], draft, design.prompt, design.id);
       const json = JSON.stringify(body);
       if (customizerKey.current?.body !== json) customizerKey.current = { key: newIdempotencyKey(), body: json };
       return createCustomizerOrder(body, customizerKey.current.key);
@@ -175,7 +175,7 @@ function HomeScreen() {
           designs={designs}
           onDesign={(d) => setDesigns((list) => [d, ...list.filter((x) => x.id !== d.id)].slice(0, 4))}
           onFinalize={(d) => {
-            flow.finalizeAiDesign(d.itemType, d.prompt);
+            flow.finalizeAiDesign(d.itemType, d.prompt, d.id);
             setView('flow');
           }}
           onCustomize={(d) => {

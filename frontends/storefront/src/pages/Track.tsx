@@ -64,9 +64,23 @@ function OrderView({ order, historyCount, onHistory, onReset }: { order: Tracked
 
       <Card className="p-5">
         <h2 className="font-display text-lg font-bold uppercase tracking-wide text-khaki-50">Product details</h2>
-        <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+        <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm [&_dd]:[overflow-wrap:anywhere]">
           <dt className="text-khaki-300">Item</dt>
           <dd className="text-khaki-50">{itemName(order)}</dd>
+          {order.size || order.sizeBreakdown ? (
+            <>
+              <dt className="text-khaki-300">Size</dt>
+              <dd className="text-khaki-50">
+                {order.sizeBreakdown ? Object.entries(order.sizeBreakdown).map(([s, n]) => `${s}: ${n}`).join(', ') : order.size}
+              </dd>
+            </>
+          ) : null}
+          {order.colors?.length ? (
+            <>
+              <dt className="text-khaki-300">Colors</dt>
+              <dd className="text-khaki-50">{order.colors.join(', ')}</dd>
+            </>
+          ) : null}
           {order.quantity ? (
             <>
               <dt className="text-khaki-300">Quantity</dt>
@@ -106,16 +120,13 @@ function OrderView({ order, historyCount, onHistory, onReset }: { order: Tracked
       <Card className="p-5">
         <h2 className="font-display text-lg font-bold uppercase tracking-wide text-khaki-50">Timeline</h2>
         <ol className="mt-3 flex flex-col gap-3 border-l-2 border-olive-600 pl-4 text-sm">
-          <li>
-            <p className="font-semibold text-khaki-50">Order submitted</p>
-            <p className="text-khaki-300">{formatDate(order.submittedDate)}</p>
-          </li>
-          {order.lastUpdate && order.lastUpdate !== order.submittedDate ? (
-            <li>
-              <p className="font-semibold text-khaki-50">{statusLabel(order.status)}</p>
-              <p className="text-khaki-300">Last update {formatDate(order.lastUpdate)}</p>
+          {(order.timeline?.length ? order.timeline : [{ status: order.status, label: 'Order submitted', date: order.submittedDate, note: undefined }]).map((entry, i) => (
+            <li key={`${entry.status}-${entry.date}-${i}`}>
+              <p className="font-semibold text-khaki-50">{entry.label}</p>
+              <p className="text-khaki-300">{formatDate(entry.date)}</p>
+              {entry.note ? <p className="text-khaki-200">{entry.note}</p> : null}
             </li>
-          ) : null}
+          ))}
         </ol>
       </Card>
 
