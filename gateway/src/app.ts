@@ -1,19 +1,23 @@
 // Builds the gateway from a config object (no environment reads here), so tests can start it
 // against their own upstream servers. The order of registration is the order requests meet things:
-// request id -> security headers -> rate limit -> gateway routes / service proxies / frontends.
+// request id -> security headers -> rate limit -> admin check -> gateway routes / service proxies / frontends.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { errorCodes } from '@shop/contracts';
-import { installErrorHandling, requestIdFrom, requestIdHeader, sendError } from '@shop/service-kit';
+import { type Logger, installErrorHandling, requestIdFrom, requestIdHeader, sendError } from '@shop/service-kit';
 import type { GatewayConfig } from './config.js';
 import { registerDocsRoutes } from './docs.js';
 import { registerFrontends } from './frontends.js';
 import { registerHealthRoutes } from './health.js';
 import { registerServiceProxies } from './proxy.js';
 import { registerSecurity } from './security.js';
+import { registerAdminAuth } from './admin-auth.js';
+import { NatsSessionChecker, type SessionChecker } from './admin-bus.js';
 
 export interface BuildOptions {
   /** A ready pino logger (production), or Fastify logger options / false (tests). */
   logger?: FastifyBaseLogger | FastifyServerOptions['logger'];
+  /** Admin session checks and audit events; default: over NATS at config.natsUrl. */
+  sessionChecker?: SessionChecker;
 }
 
 function isLoggerInstance(logger: BuildOptions['logger']): logger is FastifyBaseLogger {
@@ -58,6 +62,10 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   installErrorHandling(app);
 
   await registerSecurity(app, config);
+  // After the rate limit (a flood of admin guesses is limited first), before any proxy.
+  const checker = options.sessionChecker ?? new NatsSessionChecker(config.natsUrl, app.log as unknown as Logger);
+  app.addHook('onClose', async () => checker.close());
+  registerAdminAuth(app, config, checker);
   registerHealthRoutes(app, config);
   registerDocsRoutes(app, config);
   await registerServiceProxies(app, config);

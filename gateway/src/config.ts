@@ -27,6 +27,13 @@ export interface GatewayConfig {
   slowUpstreamTimeoutMs: number;
   healthTimeoutMs: number;
   shutdownTimeoutMs: number;
+  /** NATS server: admin session checks and audit events (the public shop works without it). */
+  natsUrl: string;
+  /**
+   * The shop's public origin(s), e.g. https://shop.example.com: admin writes must come from one of
+   * them. Empty: the origin the request's Host header names (right whenever the Host is not rewritten).
+   */
+  publicOrigins: string[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -67,6 +74,32 @@ function trustProxy(raw: string | undefined): GatewayConfig['trustProxy'] {
   return raw.split(',').map((s) => s.trim()).filter(Boolean);
 }
 
+function natsUrl(raw: string | undefined): string {
+  const value = raw?.trim() || 'nats://127.0.0.1:4222';
+  // A comma list of servers is allowed (a cluster); each must be a nats:// or tls:// address.
+  for (const server of value.split(',')) {
+    if (!/^(nats|tls|ws|wss):\/\/[^\s/]+$/.test(server.trim())) throw new ConfigError(`NATS_URL must be like nats://127.0.0.1:4222, got "${raw}"`);
+  }
+  return value;
+}
+
+function publicOrigins(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw.split(',').map((item) => {
+    const value = item.trim();
+    let parsed: URL;
+    try {
+      parsed = new URL(value);
+    } catch {
+      throw new ConfigError(`PUBLIC_ORIGIN must be an origin such as https://shop.example.com, got "${value}"`);
+    }
+    if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.origin !== value.replace(/\/+$/, '')) {
+      throw new ConfigError(`PUBLIC_ORIGIN must be an origin such as https://shop.example.com (no path), got "${value}"`);
+    }
+    return parsed.origin.toLowerCase();
+  });
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function logLevel(raw: string | undefined): string {
@@ -104,6 +137,8 @@ export function loadConfig(): GatewayConfig {
     SLOW_UPSTREAM_TIMEOUT_MS: process.env.SLOW_UPSTREAM_TIMEOUT_MS,
     HEALTH_TIMEOUT_MS: process.env.HEALTH_TIMEOUT_MS,
     SHUTDOWN_TIMEOUT_MS: process.env.SHUTDOWN_TIMEOUT_MS,
+    NATS_URL: process.env.NATS_URL,
+    PUBLIC_ORIGIN: process.env.PUBLIC_ORIGIN,
   };
   return configFromEnv(env);
 }
@@ -136,5 +171,7 @@ export function configFromEnv(env: Env): GatewayConfig {
     slowUpstreamTimeoutMs: integer('SLOW_UPSTREAM_TIMEOUT_MS', env.SLOW_UPSTREAM_TIMEOUT_MS, 120_000),
     healthTimeoutMs: integer('HEALTH_TIMEOUT_MS', env.HEALTH_TIMEOUT_MS, 1_500),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000),
+    natsUrl: natsUrl(env.NATS_URL),
+    publicOrigins: publicOrigins(env.PUBLIC_ORIGIN),
   };
 }

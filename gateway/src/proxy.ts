@@ -5,6 +5,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import httpProxy from '@fastify/http-proxy';
 import type { GatewayConfig } from './config.js';
+import { forwardedIdentity } from './admin-auth.js';
 import { bodyTooLarge, upstreamFailure } from './errors.js';
 import { ROUTES, type RouteRow } from './routes.js';
 
@@ -66,7 +67,8 @@ export async function registerServiceProxies(app: FastifyInstance, config: Gatew
         rewriteRequestHeaders: (request, { traceparent: _parent, tracestate: _state, ...headers }) => ({
           // The caller's trace context is not copied: OpenTelemetry continues it in the gateway's
           // span and injects that span's traceparent into this call (a copy would duplicate it).
-          ...headers,
+          // x-admin-* carry the admin the gateway verified, never what the client claimed.
+          ...forwardedIdentity(request, headers, row.service),
           'x-request-id': request.id,
           // The gateway decides who the client is (honouring TRUST_PROXY); a client cannot
           // claim another address by sending these headers itself.

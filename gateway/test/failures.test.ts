@@ -39,7 +39,7 @@ describe('when a service fails', () => {
   });
 
   it('answers 502 when the service hangs up without an answer', async () => {
-    const res = await fetch(`${stack.url}/api/support/hang-up`);
+    const res = await fetch(`${stack.url}/api/support/hang-up`, { headers: stack.adminHeaders() });
     expect(res.status).toBe(502);
     const body = await envelope(res);
     expect(body.code).toBe('BAD_GATEWAY');

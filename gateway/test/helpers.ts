@@ -5,6 +5,20 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { connect } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { jetstreamManager } from '@nats-io/jetstream';
+import {
+  adminSessionCookie,
+  sessionRevokedSubject,
+  sessionVerifyRequestSchema,
+  sessionVerifySubject,
+  type AnyEventEnvelope,
+  type VerifiedAdmin,
+} from '@shop/contracts';
+import { startNats, type StartedNats } from '@shop/test-support';
+import { createLogger } from '@shop/service-kit';
+import { NatsSessionChecker } from '../src/admin-bus.js';
 import { buildApp, type BuildOptions } from '../src/app.js';
 import { configFromEnv, type GatewayConfig } from '../src/config.js';
 import { SERVICE_NAMES, type ServiceName } from '../src/routes.js';
@@ -90,11 +104,108 @@ export async function deadUrl(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
+/**
+ * A stand-in for the security service's side of admin sign-in, on a real nats-server: it answers
+ * `rpc.security.session.verify` for the sessions it knows, announces revocations like the real one,
+ * and reads the `gateway.admin_action` events the gateway published.
+ */
+export interface SecurityStandIn {
+  nats: StartedNats;
+  nc: NatsConnection;
+  /** A live session id (the cookie value) and its admin. */
+  sessionId: string;
+  admin: VerifiedAdmin;
+  /** How many verify requests reached the stand-in. */
+  verifyCalls: number;
+  /** Adds a live session; returns its id. */
+  addSession(admin?: Partial<VerifiedAdmin>): string;
+  /** Ends a session the way logout does (and announces it). */
+  revoke(sessionId: string): void;
+  /** Ends a session without announcing it (only a fresh check notices). */
+  forget(sessionId: string): void;
+  /** The gateway.admin_action events in the GATEWAY stream so far. */
+  auditEvents(): Promise<AnyEventEnvelope[]>;
+  close(): Promise<void>;
+}
+
+export async function startSecurityStandIn(): Promise<SecurityStandIn> {
+  const nats = await startNats();
+  const nc = await connect({ servers: nats.url, name: 'security stand-in' });
+  const sessions = new Map<string, VerifiedAdmin>();
+  const hash = (id: string) => createHash('sha256').update(id, 'utf8').digest('hex');
+  const state = {
+    nats,
+    nc,
+    sessionId: '',
+    admin: undefined as unknown as VerifiedAdmin,
+    verifyCalls: 0,
+    addSession(partial: Partial<VerifiedAdmin> = {}) {
+      const id = `sess-${Math.random().toString(36).slice(2)}-${Date.now()}`;
+      sessions.set(hash(id), {
+        id: 'admin-1',
+        email: 'chief@shop.test',
+        name: 'Chief Quartermaster',
+        role: 'admin',
+        expiresAt: new Date(Date.now() + 8 * 3600_000).toISOString(),
+        ...partial,
+      });
+      return id;
+    },
+    revoke(sessionId: string) {
+      sessions.delete(hash(sessionId));
+      nc.publish(sessionRevokedSubject, JSON.stringify({ sessionHash: hash(sessionId) }));
+    },
+    forget(sessionId: string) {
+      sessions.delete(hash(sessionId));
+    },
+    async auditEvents() {
+      const jsm = await jetstreamManager(nc);
+      const events: AnyEventEnvelope[] = [];
+      let info;
+      try {
+        info = await jsm.streams.info('GATEWAY');
+      } catch {
+        return events;
+      }
+      for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
+        const msg = await jsm.streams.getMessage('GATEWAY', { seq }).catch(() => null);
+        if (msg && msg.subject === 'gateway.admin_action') events.push(msg.json() as AnyEventEnvelope);
+      }
+      return events;
+    },
+    async close() {
+      await nc.drain().catch(() => undefined);
+      await nats.stop();
+    },
+  };
+  nc.subscribe(sessionVerifySubject, {
+    callback: (_err, msg) => {
+      state.verifyCalls += 1;
+      const parsed = sessionVerifyRequestSchema.safeParse(msg.json());
+      const admin = parsed.success ? sessions.get(parsed.data.sessionHash) : undefined;
+      msg.respond(
+        JSON.stringify(
+          admin
+            ? { ok: true, data: admin }
+            : { ok: false, error: { code: 'UNAUTHORIZED', message: 'Please sign in to continue.', status: 401 } },
+        ),
+      );
+    },
+  });
+  await nc.flush();
+  state.sessionId = state.addSession();
+  state.admin = sessions.get(hash(state.sessionId))!;
+  return state;
+}
+
 export interface Stack {
   gateway: FastifyInstance;
   url: string;
   config: GatewayConfig;
   upstreams: Record<ServiceName, Upstream>;
+  security: SecurityStandIn;
+  /** Headers of a signed-in admin on the shop's own page: the session cookie and the gateway's Origin. */
+  adminHeaders(extra?: Record<string, string>): Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -103,7 +214,9 @@ export async function startStack(env: Record<string, string> = {}, options: Buil
   const upstreams = Object.fromEntries(
     await Promise.all(SERVICE_NAMES.map(async (name) => [name, await startUpstream(name)] as const)),
   ) as Record<ServiceName, Upstream>;
+  const security = await startSecurityStandIn();
   const config = configFromEnv({
+    NATS_URL: security.nats.url,
     ORDERS_URL: upstreams.orders.url,
     PAYMENTS_URL: upstreams.payments.url,
     CUSTOMERS_URL: upstreams.customers.url,
@@ -115,16 +228,22 @@ export async function startStack(env: Record<string, string> = {}, options: Buil
     RATE_LIMIT_MAX: '10000',
     ...env,
   });
-  const gateway = await buildApp(config, options);
+  const checker = new NatsSessionChecker(config.natsUrl, createLogger({ service: 'gateway', level: 'silent' }));
+  const gateway = await buildApp(config, { sessionChecker: checker, ...options });
   const url = await gateway.listen({ host: '127.0.0.1', port: 0 });
+  // The gateway reaches NATS in the background; admin calls answer 503 until it has.
+  await checker.connected;
   return {
     gateway,
     url,
     config,
     upstreams,
+    security,
+    adminHeaders: (extra = {}) => ({ cookie: `${adminSessionCookie}=${security.sessionId}`, origin: url, ...extra }),
     close: async () => {
       await gateway.close();
       await Promise.all(Object.values(upstreams).map((u) => u.close()));
+      await security.close();
     },
   };
 }

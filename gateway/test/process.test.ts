@@ -8,18 +8,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_NAMES, type ServiceName } from '../src/routes.js';
-import { startUpstream, type Upstream } from './helpers.js';
+import { startSecurityStandIn, startUpstream, type SecurityStandIn, type Upstream } from './helpers.js';
 
 const gatewayDir = fileURLToPath(new URL('..', import.meta.url));
 type LogLine = { msg?: string; url?: string; reqId?: string; trace_id?: string; span_id?: string; service?: string };
 
 let upstreams: Record<ServiceName, Upstream>;
+let security: SecurityStandIn;
 let child: ChildProcess;
 let url: string;
 const logs: LogLine[] = [];
 
 beforeAll(async () => {
   upstreams = Object.fromEntries(await Promise.all(SERVICE_NAMES.map(async (n) => [n, await startUpstream(n)] as const))) as Record<ServiceName, Upstream>;
+  security = await startSecurityStandIn();
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOST: '127.0.0.1',
@@ -27,6 +29,8 @@ beforeAll(async () => {
     LOG_LEVEL: 'info',
     FRONTENDS_DIR: join(tmpdir(), 'shop-gateway-no-frontends'),
     UPSTREAM_TIMEOUT_MS: '10000',
+    // Its own nats-server (never the machine's shared one on 4222).
+    NATS_URL: security.nats.url,
   };
   for (const name of SERVICE_NAMES) env[`${name.toUpperCase()}_URL`] = upstreams[name].url;
   child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/main.ts'], { cwd: gatewayDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -58,6 +62,7 @@ afterAll(async () => {
     await once(child, 'exit');
   }
   await Promise.all(Object.values(upstreams ?? {}).map((u) => u.close()));
+  await security?.close();
 });
 
 const traceparent = (traceId: string, spanId: string) => `00-${traceId}-${spanId}-01`;

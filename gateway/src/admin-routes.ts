@@ -1,0 +1,139 @@
+// Who may call what: the one table of the gateway's access rules. Every call the back office makes
+// needs a signed-in admin; the storefront's calls stay public. The first rule that matches the method
+// and path decides; a path no rule matches is public (the service then answers it, or 404s).
+//
+// Patterns: `/api/orders` is that path only; `:id` is exactly one segment; a trailing `/**` is the path
+// itself and everything below it. Later issues add their rows here (keep the specific rows above the
+// catch-all of their prefix).
+
+export type Access =
+  /** Anyone; unsafe methods must still come from the shop's own pages when `sameOriginWrites` is set. */
+  | 'public'
+  /** A live admin session, and unsafe methods only from the shop's own pages. */
+  | 'admin'
+  /** Open while NODE_ENV is not production (local tools and browser tests); admin in production. */
+  | 'dev-open';
+
+export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+export interface AccessRule {
+  methods: readonly Method[] | '*';
+  pattern: string;
+  access: Access;
+  /** For public rows: refuse cross-site writes too (sign-in and sign-out: no login CSRF). */
+  sameOriginWrites?: boolean;
+  why: string;
+}
+
+const rule = (methods: AccessRule['methods'], pattern: string, access: Access, why: string, extra: Partial<AccessRule> = {}): AccessRule => ({
+  methods,
+  pattern,
+  access,
+  why,
+  ...extra,
+});
+
+export const ACCESS_RULES: readonly AccessRule[] = [
+  // Sign-in itself is public, but only from the shop's pages.
+  rule('*', '/api/auth/**', 'public', 'admin sign-in, sign-out, current admin', { sameOriginWrites: true }),
+
+  // Orders: the storefront's calls (storefront §7), then everything else is the back office.
+  rule('*', '/api/orders/admin/**', 'admin', 'admin order management'),
+  rule('*', '/api/orders/analytics/**', 'admin', 'sales analytics'),
+  rule(['POST'], '/api/orders', 'public', 'quote request'),
+  rule(['POST'], '/api/orders/track', 'public', 'order tracking (order number + email)'),
+  rule(['POST'], '/api/orders/history', 'public', 'order history (email)'),
+  rule(['GET', 'HEAD'], '/api/orders/:id', 'public', 'payment view of one order (link holder)'),
+  rule(['PATCH'], '/api/orders/:id/status', 'public', 'payment confirmation from the payment page (orders checks it with payments)'),
+  rule('*', '/api/orders/**', 'admin', 'order list, status, details, quotes, emails, tracking, notes, discounts, delete'),
+
+  // Customers: returning-customer lookup is public, the customer list is admin.
+  rule(['POST'], '/api/customers/lookup', 'public', 'returning-customer lookup'),
+  rule(['POST'], '/api/customers/verify', 'public', 'returning-customer verification code'),
+  rule('*', '/api/customers/**', 'admin', 'customer list and details'),
+
+  // Support: visitors send messages; the inbox is admin.
+  rule(['POST'], '/api/support', 'public', 'contact form message'),
+  rule('*', '/api/support/**', 'admin', 'support inbox, replies, status, delete'),
+
+  // Site configuration: the public contact details, the rest is admin.
+  rule(['GET', 'HEAD'], '/api/config/contact/public', 'public', 'contact details shown on the site'),
+  rule('*', '/api/config/**', 'admin', 'contact and business configuration'),
+
+  // Content: read by the site, written by admins.
+  rule(['GET', 'HEAD'], '/api/content/**', 'public', 'site content'),
+  rule('*', '/api/content/**', 'admin', 'content editing'),
+
+  rule('*', '/api/marketing/**', 'admin', 'campaigns, discounts, SMS templates, subscribers'),
+  rule('*', '/api/security/**', 'admin', 'audit trail, request logs, bans, alerts'),
+  rule('*', '/api/email/**', 'admin', 'email queue and diagnostics'),
+  rule('*', '/api/admin/**', 'admin', 'admin settings'),
+  // The local mailbox of /debug/email: browser tests read it; never open in production.
+  rule(['GET', 'HEAD'], '/api/debug/mailbox/**', 'dev-open', 'local development mailbox'),
+  rule('*', '/api/debug/**', 'admin', 'developer diagnostics'),
+];
+
+function segments(path: string): string[] {
+  return path.split('/').filter(Boolean);
+}
+
+/**
+ * The path as the router sees it: query removed, each segment percent-decoded (the router matches
+ * `/api/%61dmin/settings` as `/api/admin/settings`, so the rules must too), empty segments dropped.
+ * Undefined when a segment is not valid percent-encoding, or decodes to a separator or a dot segment.
+ */
+export function canonicalPath(url: string): string | undefined {
+  const raw = url.split('?', 1)[0]!;
+  let decoded: string[];
+  try {
+    decoded = segments(raw).map((s) => decodeURIComponent(s));
+  } catch {
+    return undefined;
+  }
+  // An encoded separator or dot segment would let the rules and the service read different paths.
+  if (decoded.some((s) => s.includes('/') || s.includes('\\') || s === '.' || s === '..')) return undefined;
+  return `/${decoded.join('/')}`;
+}
+
+/** True when a pattern matches a path (no query string). */
+export function patternMatches(pattern: string, path: string): boolean {
+  const want = segments(pattern);
+  const got = segments(path);
+  const deep = want.at(-1) === '**';
+  const fixed = deep ? want.slice(0, -1) : want;
+  if (deep ? got.length < fixed.length : got.length !== fixed.length) return false;
+  return fixed.every((seg, i) => (seg.startsWith(':') ? got[i]!.length > 0 : seg === got[i]));
+}
+
+/** The rule deciding a call, or undefined (public, no rule). */
+export function accessRuleFor(method: string, path: string): AccessRule | undefined {
+  const m = method.toUpperCase();
+  return ACCESS_RULES.find((r) => (r.methods === '*' || r.methods.includes(m as Method)) && patternMatches(r.pattern, path));
+}
+
+/** What a call needs, once NODE_ENV is taken into account. */
+export function accessFor(method: string, path: string, production: boolean): { access: 'public' | 'admin'; rule: AccessRule | undefined } {
+  const found = accessRuleFor(method, path);
+  if (!found) return { access: 'public', rule: undefined };
+  if (found.access === 'dev-open') return { access: production ? 'admin' : 'public', rule: found };
+  return { access: found.access, rule: found };
+}
+
+/** A label for the audit trail: "PUT /api/orders/**". */
+export function ruleLabel(method: string, found: AccessRule | undefined, path: string): string {
+  return `${method.toUpperCase()} ${found?.pattern ?? path}`;
+}
+
+const ID_LIKE = /^(?:[0-9a-f]{24}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|.*\d.*)$/i;
+
+/** The first id-like segment after /api/<area>/ (an order id, an email id...), for the audit trail. */
+export function targetIdOf(path: string): string | undefined {
+  const parts = segments(path).slice(2);
+  const id = parts.find((p) => ID_LIKE.test(p));
+  if (!id) return undefined;
+  try {
+    return decodeURIComponent(id).slice(0, 200);
+  } catch {
+    return id.slice(0, 200);
+  }
+}
