@@ -56,3 +56,18 @@ export function gatewayEnv(
   env.FRONTENDS_DIR = frontendsDir;
   return { ...env, ...extra };
 }
+
+/**
+ * The documented development admin (services/security/README.md). Local runs are development: the
+ * security service creates this first admin when none exists, and the browser tests sign in with it.
+ */
+export const DEV_ADMIN = { email: 'admin@shop.local', password: 'Shop-Local-Dev-2026!' } as const;
+
+/** Extra env of the security service: the development admin, unless you exported your own or run production. */
+export function securityEnv(parent: NodeJS.ProcessEnv, nodeEnv: string): Env {
+  if (nodeEnv === 'production') return {};
+  return {
+    ADMIN_EMAIL: parent.ADMIN_EMAIL || DEV_ADMIN.email,
+    ADMIN_PASSWORD: parent.ADMIN_PASSWORD || DEV_ADMIN.password,
+  };
+}

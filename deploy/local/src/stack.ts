@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FRONTENDS, GATEWAY, SERVICES, type FrontendName } from './catalogue.js';
 import { ManagedChild, delay, type ChildExit, type LogSink } from './children.js';
-import { gatewayEnv, inheritedEnv, serviceEnv, type CommonSettings } from './env.js';
+import { gatewayEnv, inheritedEnv, securityEnv, serviceEnv, type CommonSettings } from './env.js';
 import { prefixedConsole } from './logs.js';
 import { NatsServerMissingError, findNatsServer, startNatsServer } from './nats.js';
 import { PortAllocator } from './ports.js';
@@ -168,7 +168,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           command: process.execPath,
           args: ['dist/main.js'],
           cwd: join(repo, service.dir),
-          env: { ...serviceEnv(parentEnv, common, servicePorts[service.name]), ...extraEnv[service.name] },
+          env: {
+            ...serviceEnv(parentEnv, common, servicePorts[service.name]),
+            ...(service.name === 'security' ? securityEnv(parentEnv, common.nodeEnv) : {}),
+            ...extraEnv[service.name],
+          },
           log,
         }),
       ),

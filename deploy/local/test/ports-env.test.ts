@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GATEWAY, SERVICES, serviceUrlVar } from '../src/catalogue.ts';
-import { gatewayEnv, inheritedEnv, serviceEnv } from '../src/env.ts';
+import { DEV_ADMIN, gatewayEnv, inheritedEnv, securityEnv, serviceEnv } from '../src/env.ts';
 import { PortAllocator, freePort, isPortFree } from '../src/ports.ts';
 
 const open: Server[] = [];
@@ -103,5 +103,13 @@ describe('environment per part', () => {
       email: 4107,
     });
     expect(GATEWAY.port).toBe(8080);
+  });
+});
+
+describe('securityEnv', () => {
+  it('gives the security service the documented development admin outside production, unless you set your own', () => {
+    expect(securityEnv({}, 'development')).toEqual({ ADMIN_EMAIL: DEV_ADMIN.email, ADMIN_PASSWORD: DEV_ADMIN.password });
+    expect(securityEnv({ ADMIN_EMAIL: 'me@shop.test', ADMIN_PASSWORD: 'Mine-Very-Own-42!' }, 'development')).toEqual({ ADMIN_EMAIL: 'me@shop.test', ADMIN_PASSWORD: 'Mine-Very-Own-42!' });
+    expect(securityEnv({}, 'production')).toEqual({});
   });
 });
