@@ -17,6 +17,13 @@ export interface EmbeddedMongoOptions {
   log?: (line: string) => void;
   /** Shown by getCmdLineOpts (the CLI passes its own argv). */
   argv?: string[];
+  /** How often expired documents are removed from TTL-indexed collections, in ms (default 60,000 like mongod). */
+  ttlSweepMs?: number;
+  /**
+   * With a dbPath: also compact the journal into a snapshot after this many journaled writes. By default the
+   * journal compacts once 64 MB or a million records were written since the last snapshot.
+   */
+  compactEveryOps?: number;
 }
 
 export interface EmbeddedMongo {
@@ -34,7 +41,15 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     throw new Error(`invalid replica set name '${options.replSet}': use letters, digits, '-' and '_'`);
   }
   const durable = options.dbPath ? await openJournal(options.dbPath) : undefined;
-  const engine = createEngine(durable ? { journal: durable.journal, replay: durable.replay } : {});
+  for (const [name, value] of [['ttlSweepMs', options.ttlSweepMs], ['compactEveryOps', options.compactEveryOps]] as const) {
+    if (value !== undefined && (!Number.isFinite(value) || value < 0)) throw new Error(`${name} must be a non-negative number, got ${value}`);
+  }
+  if (options.ttlSweepMs === 0) throw new Error('ttlSweepMs must be greater than 0');
+  const engine = createEngine({
+    ...(durable ? { journal: durable.journal, replay: durable.replay } : {}),
+    ...(options.ttlSweepMs !== undefined ? { ttlSweepMs: options.ttlSweepMs } : {}),
+    ...(options.compactEveryOps !== undefined ? { compactEveryOps: options.compactEveryOps } : {}),
+  });
   const server = new WireServer(engine, {
     host,
     port: options.port ?? 0,

@@ -12,7 +12,8 @@
 // snapshot, seq numbers the chunks 1..n and aux is 1 on the closing record. A payload is a run of BSON
 // documents, one per JournalOp, each self-delimited by its int32 length.
 import { crc32 as zlibCrc32 } from 'node:zlib';
-import { deserialize, serialize, type DeserializeOptions } from 'bson';
+import { serialize, type DeserializeOptions } from 'bson';
+import { decodeDocument } from '../engine/bson-codec.js';
 import type { JournalOp } from '../engine/types.js';
 
 export const JOURNAL_MAGIC = Buffer.from('EMJRNL\0\x01', 'latin1');
@@ -115,7 +116,7 @@ export function countOps(payload: Buffer): number {
 export function* decodeOps(payload: Buffer, options: DeserializeOptions): Generator<JournalOp> {
   for (let off = 0; off < payload.length; ) {
     const size = payload.readInt32LE(off);
-    yield deserialize(payload.subarray(off, off + size), options) as JournalOp;
+    yield decodeDocument(payload.subarray(off, off + size), options) as JournalOp;
     off += size;
   }
 }

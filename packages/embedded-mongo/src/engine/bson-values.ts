@@ -3,6 +3,7 @@
 // Decimal128/Long arithmetic. Values are recognised by `_bsontype`, never `instanceof`, because the driver
 // and the server may each load their own copy of the bson package.
 import { Decimal128, Long, ObjectId, type Document } from 'bson';
+import { asDouble } from './bson-codec.js';
 
 export type BsonTypeName =
   | 'minKey' | 'null' | 'undefined' | 'double' | 'int' | 'long' | 'decimal' | 'string' | 'symbol' | 'object'
@@ -168,7 +169,7 @@ const combine = (a: unknown, b: unknown, decOp: (x: Dec, y: Dec) => Dec, numOp: 
   const ta = bsonTypeOf(a), tb = bsonTypeOf(b);
   if (ta === 'decimal' || tb === 'decimal') return decToDecimal128(decOp(toDec(a), toDec(b)));
   if (ta === 'long' || tb === 'long') {
-    if (ta === 'double' || tb === 'double') return numOp(numberOf(a), numberOf(b));
+    if (ta === 'double' || tb === 'double') return asDouble(numOp(numberOf(a), numberOf(b)));
     const r = decOp(toDec(a), toDec(b));
     const big = r.sign * Number(r.coef) >= -9.2e18 && r.sign * Number(r.coef) <= 9.2e18 ? BigInt(r.sign) * r.coef : null;
     return big === null ? decToNumberish(r) : Long.fromBigInt(big);
@@ -178,7 +179,8 @@ const combine = (a: unknown, b: unknown, decOp: (x: Dec, y: Dec) => Dec, numOp: 
   if (ta === 'int' && tb === 'int' && Number.isInteger(r) && (r > 2147483647 || r < -2147483648) && Math.abs(r) <= Number.MAX_SAFE_INTEGER) {
     return Long.fromNumber(r);
   }
-  return r;
+  // Anything with a double in it is a double, even when the result is a whole number (1.5 + 0.5 -> 2.0).
+  return ta === 'double' || tb === 'double' ? asDouble(r) : r;
 };
 
 // ---------- comparison ----------
@@ -249,6 +251,24 @@ const compareObjects = (a: Document, b: Document): number => {
 };
 
 export const valuesEqual = (a: unknown, b: unknown): boolean => compareValues(a, b) === 0;
+
+/** Same value, same BSON types and same field order: what an update must leave alone to count as a no-op. */
+export const identical = (a: unknown, b: unknown): boolean => {
+  if (a === b) return true;
+  const ta = bsonTypeOf(a);
+  if (ta !== bsonTypeOf(b)) return false;
+  if (ta === 'array') {
+    const x = a as unknown[], y = b as unknown[];
+    return x.length === y.length && x.every((v, i) => identical(v, y[i]));
+  }
+  if (ta === 'object') {
+    const ka = Object.keys(a as Document).filter((k) => (a as Document)[k] !== undefined);
+    const kb = Object.keys(b as Document).filter((k) => (b as Document)[k] !== undefined);
+    return ka.length === kb.length && ka.every((k, i) => k === kb[i] && identical((a as Document)[k], (b as Document)[k]));
+  }
+  if (ta === 'decimal') return String(a) === String(b);
+  return compareValues(a, b) === 0 && (ta !== 'double' || Object.is(numberOf(a), numberOf(b)) || Number.isNaN(numberOf(a)));
+};
 
 // ---------- canonical keys ----------
 

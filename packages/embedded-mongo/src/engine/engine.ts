@@ -6,14 +6,14 @@
 // promise rejects, so no caller ever sees a write the journal refused.
 import { BSON, ObjectId, UUID, type Document } from 'bson';
 import {
-  canonicalKey, cloneDoc, compareValues, formatValue, isNumeric, isPlainObject, numberOf, typeRank, valuesEqual,
+  canonicalKey, cloneDoc, compareValues, formatValue, identical, isNumeric, isPlainObject, numberOf, typeRank, valuesEqual,
 } from './bson-values.js';
 import {
   badValue, failedToParse, indexNotFound, invalidNamespace, namespaceExists, namespaceNotFound, noSuchTransaction,
   notSupported, writeConflict,
 } from './errors.js';
 import { Index, defaultIndexName, validateKeyPattern } from './indexes.js';
-import { runPipeline, toCommandError } from './mingo-context.js';
+import { isKnownStage, runPipeline, toCommandError, unrecognizedStage } from './mingo-context.js';
 import { compileProjection } from './projection.js';
 import { collectPath, compileFilter, equalityFields, type Matcher, type MatchState } from './query.js';
 import { parseSort, sortBy } from './sort.js';
@@ -30,8 +30,10 @@ export interface CreateEngineOptions {
   /** How often expired TTL documents are removed (mongod: 60 s). */
   ttlSweepMs?: number;
   /**
-   * Compact after this many journaled ops (0 disables). Without it, a journal with setCompactionSource()
-   * (src/durability) gets the dump and decides itself; any other journal is compacted every 50,000 ops.
+   * Also compact after this many journaled ops (0: only when the journal's shouldCompact() says so). Without
+   * it, a journal with setCompactionSource() (src/durability) gets the dump and decides itself (64 MB or 1M
+   * records since the last snapshot), one with only shouldCompact() is compacted when that answers true, and
+   * any other journal is compacted every 50,000 ops.
    */
   compactEveryOps?: number;
 }
@@ -213,14 +215,14 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
   const maybeCompact = () => {
     if (!journal || compacting || stopped) return;
     const explicit = options.compactEveryOps !== undefined;
+    // The durable journal compacts by itself when it has grown enough (given the dump source set below).
     if (!explicit && typeof selfCompacting?.setCompactionSource === 'function') return;
-    if (!explicit && typeof selfCompacting?.shouldCompact === 'function') {
-      if (!selfCompacting.shouldCompact()) return;
-      compacting = journal.compact(() => dumpState()).catch(() => undefined).finally(() => { compacting = undefined; });
-      return;
-    }
-    const every = options.compactEveryOps ?? 50_000;
-    if (every <= 0 || opsSinceCompact < every) return;
+    const hasSizeTrigger = typeof selfCompacting?.shouldCompact === 'function';
+    const every = options.compactEveryOps ?? (hasSizeTrigger ? 0 : 50_000);
+    const dueByOps = every > 0 && opsSinceCompact >= every;
+    // Size matters too: a few thousand large documents can grow a journal far more than many small ones.
+    const dueBySize = hasSizeTrigger && selfCompacting!.shouldCompact!();
+    if (!dueByOps && !dueBySize) return;
     opsSinceCompact = 0;
     compacting = journal.compact(() => dumpState()).catch(() => undefined).finally(() => { compacting = undefined; });
   };
@@ -548,7 +550,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     return { n, writeErrors };
   };
 
-  const docsDiffer = (a: Document, b: Document) => compareValues(a, b) !== 0 || Object.keys(a).join() !== Object.keys(b).join();
+  const docsDiffer = (a: Document, b: Document) => !identical(a, b);
 
   const now = () => new Date();
 
@@ -928,6 +930,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       const name = Object.keys(stage)[0]!;
       if (name === '$changeStream') throw notSupported('Change streams ($changeStream)');
       if (['$currentOp', '$listSessions', '$listLocalSessions', '$collStats', '$indexStats', '$planCacheStats', '$search', '$searchMeta', '$geoNear'].includes(name)) throw notSupported(`The ${name} stage`);
+      if (name !== '$out' && name !== '$merge' && !isKnownStage(name)) throw unrecognizedStage(name);
     }
     const last = pipeline[pipeline.length - 1];
     const outStage = last && ('$out' in last || '$merge' in last) ? last : undefined;

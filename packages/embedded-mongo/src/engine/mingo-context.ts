@@ -26,8 +26,58 @@ type AnyFn = (...args: any[]) => any;
 type LazyIter = { transform(f: (arr: any[]) => unknown): LazyIter; filter(f: (d: any) => boolean): LazyIter; map(f: (d: any) => unknown): LazyIter };
 type Opts = Record<string, any>;
 
-const acc = accumulatorOperators as unknown as Record<string, AnyFn>;
-const expr = expressionOperators as unknown as Record<string, AnyFn>;
+/**
+ * Whole-number doubles are stored as bson `Double` wrappers (see bson-codec.ts), which mingo's own operators
+ * would treat as objects. They get the document with those wrappers turned into numbers (copy on write, so a
+ * document without any is passed through untouched). Field paths evaluated by stages keep the wrappers, so a
+ * double projected or grouped as is stays a double; a value computed by mingo comes back as a plain number.
+ */
+const plainNumbers = (v: unknown): unknown => {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const p = plainNumbers(v[i]);
+      if (p !== v[i]) { copy ??= v.slice(); copy[i] = p; }
+    }
+    return copy ?? v;
+  }
+  const t = (v as { _bsontype?: string })._bsontype;
+  if (t === 'Double') return (v as { value: number }).value;
+  if (t !== undefined || !isPlainObject(v)) return v;
+  let copy: Document | undefined;
+  for (const k of Object.keys(v)) {
+    const p = plainNumbers(v[k]);
+    if (p !== v[k]) { copy ??= { ...v }; copy[k] = p; }
+  }
+  return copy ?? v;
+};
+
+/** mingo resolves `$field` paths against the options' root document, so that one is swapped too. */
+const withPlainRoot = (obj: unknown, plainObj: unknown, options: Opts): Opts => {
+  const local = (options as { local?: { root?: unknown } })?.local;
+  if (!local || local.root === undefined || local.root === null) return options;
+  const root = local.root === obj ? plainObj : plainNumbers(local.root);
+  if (root === local.root) return options;
+  const Ctor = options.constructor as unknown as { init(o: Opts): { update(l: Opts): Opts } };
+  return Ctor.init(options).update({ root });
+};
+const withPlainDoc = (fn: AnyFn): AnyFn => (obj, args, options) => {
+  const plain = plainNumbers(obj);
+  return fn(plain, args, withPlainRoot(obj, plain, options));
+};
+const withPlainDocs = (fn: AnyFn): AnyFn => (coll: unknown[], args, options) => {
+  const plain = coll.map(plainNumbers);
+  // Accumulators evaluate their expression per document, each as its own root.
+  return fn(plain, args, options);
+};
+const mapValues = (ops: Record<string, AnyFn>, f: (fn: AnyFn, name: string) => AnyFn): Record<string, AnyFn> =>
+  Object.fromEntries(Object.entries(ops).map(([name, fn]) => [name, f(fn, name)]));
+
+const KEEPS_VALUES = new Set(['$push', '$first', '$last', '$mergeObjects']);
+const acc = mapValues(accumulatorOperators as unknown as Record<string, AnyFn>, (fn, name) => (KEEPS_VALUES.has(name) ? fn : withPlainDocs(fn)));
+const expr = mapValues(expressionOperators as unknown as Record<string, AnyFn>, (fn) => withPlainDoc(fn));
+const isDoubleWrapper = (x: unknown) => (x as { _bsontype?: string } | null)?._bsontype === 'Double';
 
 const evalArgs = (obj: unknown, args: unknown, options: Opts): unknown[] => {
   const v = evalExpr(obj as any, args as any, options as any);
@@ -40,24 +90,26 @@ const compareOp = (test: (c: number) => boolean): AnyFn => (obj, args, options) 
 };
 
 const hasBigNumber = (xs: unknown[]) => xs.some((x) => { const t = bsonTypeOf(x); return t === 'decimal' || t === 'long'; });
+/** Results of our arithmetic stay plain numbers inside a pipeline, where mingo's operators may consume them. */
+const plainResult = (v: unknown): unknown => (isDoubleWrapper(v) ? (v as { value: number }).value : v);
 
 const $add: AnyFn = (obj, args, options) => {
   const xs = evalArgs(obj, args, options);
   if (!hasBigNumber(xs)) return expr.$add!(obj, args, options);
   if (xs.some((x) => x === null || x === undefined)) return null;
-  return xs.reduce((s, x) => numericAdd(s, x), 0);
+  return plainResult(xs.reduce((s, x) => numericAdd(s, x), 0));
 };
 const $multiply: AnyFn = (obj, args, options) => {
   const xs = evalArgs(obj, args, options);
   if (!hasBigNumber(xs)) return expr.$multiply!(obj, args, options);
   if (xs.some((x) => x === null || x === undefined)) return null;
-  return xs.reduce((s, x) => numericMul(s, x), 1);
+  return plainResult(xs.reduce((s, x) => numericMul(s, x), 1));
 };
 const $subtract: AnyFn = (obj, args, options) => {
   const xs = evalArgs(obj, args, options);
   if (!hasBigNumber(xs)) return expr.$subtract!(obj, args, options);
   if (xs.some((x) => x === null || x === undefined)) return null;
-  return numericAdd(xs[0], numericMul(xs[1], -1));
+  return plainResult(numericAdd(xs[0], numericMul(xs[1], -1)));
 };
 
 const evalOne = (obj: unknown, args: unknown, options: Opts): unknown => {
@@ -167,6 +219,17 @@ const $avg: AnyFn = (coll: unknown[], e, options) => {
   }
   return numberOf(s) / xs.length;
 };
+/** $addToSet with MongoDB's equality (1 and 1.0 are one value), in first-seen order. */
+const $addToSet: AnyFn = (coll: unknown[], e, options) => {
+  const seen = new Map<string, unknown>();
+  for (const v of values(coll, e, options)) {
+    if (v === undefined) continue;
+    const k = canonicalKey(v);
+    if (!seen.has(k)) seen.set(k, v);
+  }
+  return [...seen.values()];
+};
+
 const extreme = (dir: 1 | -1): AnyFn => (coll: unknown[], e, options) => {
   let best: unknown = null;
   for (const v of values(coll, e, options)) {
@@ -318,9 +381,9 @@ const unsupportedStage = (name: string): AnyFn => () => { throw notSupported(`Th
 let context: Context | undefined;
 const getContext = (): Context => {
   context ??= Context.init({
-    accumulator: { ...(accumulatorOperators as any), $sum, $avg, $min: extreme(-1), $max: extreme(1) },
+    accumulator: { ...(acc as any), $sum, $avg, $min: extreme(-1), $max: extreme(1), $addToSet },
     expression: {
-      ...(expressionOperators as any),
+      ...(expr as any),
       $eq: compareOp((c) => c === 0), $ne: compareOp((c) => c !== 0), $gt: compareOp((c) => c > 0),
       $gte: compareOp((c) => c >= 0), $lt: compareOp((c) => c < 0), $lte: compareOp((c) => c <= 0),
       $cmp: (obj: unknown, args: unknown, options: Opts) => { const [a, b] = evalArgs(obj, args, options); return compareValues(a ?? null, b ?? null); },
@@ -362,10 +425,23 @@ export const evalExpression = (doc: unknown, e: unknown, options?: Opts): unknow
   }
 };
 
+export const unrecognizedStage = (name: string) =>
+  new MongoCommandError(40324, 'Location40324', `Unrecognized pipeline stage name: '${name}'`);
+
+/** Whether mingo (with our replacements) runs a stage of this name. */
+export const isKnownStage = (name: string): boolean => !!getContext().getOperator('pipeline' as any, name);
+
 /** Turns mingo's plain errors into BadValue answers with mingo's message. */
 export const toCommandError = (err: unknown): unknown => {
   if (err instanceof MongoCommandError) return err;
-  if (err instanceof Error) return badValue(err.message.replace(/^mingo: /, ''));
+  if (err instanceof Error) {
+    const message = err.message.replace(/^mingo: /, '');
+    const stage = /^unregistered pipeline operator (\S+?)\.?$/.exec(message);
+    if (stage) return unrecognizedStage(stage[1]!);
+    const op = /^accumulator '(\S+)' is not registered\.?$/.exec(message);
+    if (op) return new MongoCommandError(168, 'InvalidPipelineOperator', `Unrecognized expression '${op[1]}'`);
+    return badValue(message);
+  }
   return err;
 };
 

@@ -103,11 +103,7 @@ const typeTest = (spec: unknown): ValueTest => {
   }
   return (v) => {
     if (v === undefined) return false;
-    const t = bsonTypeOf(v);
-    if (names.has(t)) return true;
-    // A JS number that holds an integer may have been a BSON double: accept both spellings.
-    if (typeof v === 'number' && (t === 'int' ? names.has('double') : false)) return false;
-    return false;
+    return names.has(bsonTypeOf(v));
   };
 };
 

@@ -2,6 +2,7 @@
 // OP_QUERY handshake, OP_COMPRESSED) and the two reply formats (OP_MSG, OP_REPLY).
 import { inflateSync } from 'node:zlib';
 import { BSON, type Document } from 'bson';
+import { decodeDocument } from '../engine/bson-codec.js';
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -21,8 +22,8 @@ export const MAX_WRITE_BATCH_SIZE = 100_000;
 const HEADER_SIZE = 16;
 
 /**
- * How BSON from clients is decoded. Longs stay `Long` (a number would come back as an int32 or a double
- * and lose its type); int32 and double become JS numbers, which is what mingo compares.
+ * How BSON from clients is decoded (see engine/bson-codec.ts): Longs stay `Long`, int32 and most doubles
+ * become JS numbers, and a whole-number double stays a `Double` so it is written back as a double.
  */
 export const DESERIALIZE_OPTIONS: BSON.DeserializeOptions = { promoteLongs: false };
 const SERIALIZE_OPTIONS: BSON.SerializeOptions = { checkKeys: false, ignoreUndefined: true };
@@ -128,7 +129,7 @@ function parseOpMsg(header: MessageHeader, buf: Buffer, start: number): Request 
     if (kind === 0) {
       if (body) throw new ProtocolError('OP_MSG has more than one body section');
       const size = buf.readInt32LE(offset);
-      body = BSON.deserialize(buf.subarray(offset, offset + size), DESERIALIZE_OPTIONS);
+      body = decodeDocument(buf.subarray(offset, offset + size));
       offset += size;
     } else if (kind === 1) {
       const size = buf.readInt32LE(offset);
@@ -143,7 +144,7 @@ function parseOpMsg(header: MessageHeader, buf: Buffer, start: number): Request 
       while (cursor < sectionEnd) {
         const docSize = buf.readInt32LE(cursor);
         if (docSize < 5 || cursor + docSize > sectionEnd) throw new ProtocolError('OP_MSG document sequence has a bad document size');
-        docs.push(BSON.deserialize(buf.subarray(cursor, cursor + docSize), DESERIALIZE_OPTIONS));
+        docs.push(decodeDocument(buf.subarray(cursor, cursor + docSize)));
         cursor += docSize;
       }
       sequences.push([identifier, docs]);
@@ -171,7 +172,7 @@ function parseOpQuery(header: MessageHeader, buf: Buffer, start: number): Reques
   const limit = buf.readInt32LE(offset + 4);
   offset += 8;
   const size = buf.readInt32LE(offset);
-  const query = BSON.deserialize(buf.subarray(offset, offset + size), DESERIALIZE_OPTIONS);
+  const query = decodeDocument(buf.subarray(offset, offset + size));
   return { kind: 'query', header, flags, collection, skip, limit, query };
 }
 
