@@ -9,6 +9,7 @@ import { registerModels } from './models/index.js';
 import { smtpSender, type MailSender } from './queue/transport.js';
 import { EmailWorker } from './queue/worker.js';
 import { mailboxRoutes } from './routes/mailbox.js';
+import { settingsRoutes } from './routes/settings.js';
 
 // package.json sits one level above both src/ and dist/.
 export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -38,6 +39,7 @@ export async function buildApp(config: EmailConfig = loadConfig(), testHooks: Em
     routes: (app, ctx) => {
       worker = new EmailWorker(ctx, { settings: config.email, sender, clock, leaseMs });
       mailboxRoutes(app, config.email.devMailboxUrl, config.nodeEnv);
+      settingsRoutes(app, ctx, config.email);
       // The worker lives with the server: it starts once MongoDB is connected (createService listens
       // first, then connects) and stops, finishing the email in hand, when the server closes.
       app.addHook('onReady', async () => {

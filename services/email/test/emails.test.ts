@@ -178,6 +178,27 @@ describe('order.created', () => {
   });
 });
 
+describe('admin settings', () => {
+  it('reads the default from the environment, saves a change and refuses a bad address', async () => {
+    const initial = await (await fetch(`${url}/api/admin/settings`)).json();
+    expect(initial).toEqual({ success: true, settings: { notificationEmail: admin, emailNotificationsEnabled: true } });
+    const put = await fetch(`${url}/api/admin/settings`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ notificationEmail: 'desk@shop.test', emailNotificationsEnabled: false }),
+    });
+    expect(put.status).toBe(200);
+    expect(((await (await fetch(`${url}/api/admin/settings`)).json()) as { settings: unknown }).settings).toEqual({ notificationEmail: 'desk@shop.test', emailNotificationsEnabled: false });
+    const bad = await fetch(`${url}/api/admin/settings`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ notificationEmail: 'not-an-email', emailNotificationsEnabled: true }),
+    });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toMatch(/Notification email must be a valid email address/);
+  });
+});
+
 describe('customer.verification_requested', () => {
   it('emails the code to the customer, once', async () => {
     const email = `returning-${randomUUID().slice(0, 8)}@example.com`;
