@@ -1,29 +1,9 @@
 // WCAG 2 A/AA checks (axe-core, including colour contrast) on every screen the shell draws today.
-import { createRequire } from 'node:module';
-import { readFile } from 'node:fs/promises';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { axeViolations } from './support/axe.js';
 import { launchBrowser, type Browser } from './support/browser.js';
 
 const baseUrl = inject('baseUrl');
-const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[]; failureSummary?: string }>;
-}
-
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: axeSource });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return result.violations;
-  }) as AxeViolation[];
-  return violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 let browser: Browser;
 
@@ -40,7 +20,7 @@ describe('accessibility (axe, WCAG 2.1 A and AA)', () => {
     { path: '/', ready: '[data-remote="storefront"] [data-item="coin"]' },
     { path: '/track', ready: '[data-remote="storefront"] form' },
     { path: '/navy-coins', ready: '[data-branch="navy"]' },
-    { path: '/admin', ready: '[data-testid="service-list"]' },
+    { path: '/admin', ready: '[data-testid="admin-sign-in"] form' },
     { path: '/no/such/mission', ready: 'text=Mission Not Found' },
   ];
 

@@ -45,7 +45,7 @@ afterAll(async () => {
 describe('guided quote flow (/)', () => {
   it('orders challenge coins through every step to the confirmation', async () => {
     await page.goto(`${baseUrl}/`);
-    await page.getByRole('button', { name: 'Start a Challenge Coins order' }).click();
+    await page.getByRole('button', { name: 'Start Order for Challenge Coins' }).click();
 
     // Step 1: the design method; Continue appears only once one is chosen.
     await expectStep(page, 1, 20);
@@ -163,7 +163,7 @@ describe('guided quote flow (/)', () => {
 
   it('orders patches from uploaded artwork (files uploaded first, then the order)', async () => {
     await page.getByRole('button', { name: 'Back to Main Menu' }).click();
-    await page.getByRole('button', { name: 'Start a Custom Patches order' }).click();
+    await page.getByRole('button', { name: 'Start Order for Custom Patches' }).click();
     await choose(page, /Upload Your Design/);
     await clickContinue(page);
 

@@ -109,7 +109,7 @@ describe('returning customer lookup', () => {
     await dialog.waitFor({ state: 'detached' });
 
     // A landing card keeps the saved details; the steps show them filled in.
-    await page.getByRole('button', { name: 'Start a Challenge Coins order' }).click();
+    await page.getByRole('button', { name: 'Start Order for Challenge Coins' }).click();
     await choose(page, /Let Our Team Design/);
     await clickContinue(page);
     await flow(page).getByLabel('Tell our design team what you need').fill('Unit coin with our ship');

@@ -65,8 +65,8 @@ function Landing({ onStart, onLookup, onAi, welcome }: { onStart: (t: ItemType) 
                   <p className="mt-auto text-khaki-100">
                     From <span className="text-xl font-bold text-brass-300">{money.format(item.basePrice)}</span>
                   </p>
-                  <Button className="w-full" onClick={() => onStart(type)} aria-label={`Start a ${item.cardTitle} order`}>
-                    Start Order <ArrowRight aria-hidden="true" className="size-4" />
+                  <Button className="w-full" onClick={() => onStart(type)}>
+                    Start Order<span className="sr-only"> for {item.cardTitle}</span> <ArrowRight aria-hidden="true" className="size-4" />
                   </Button>
                 </Card>
               </li>
