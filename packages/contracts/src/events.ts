@@ -77,6 +77,8 @@ export const orderStatusChangedData = z.object({
   /** The order's total at the time of the change (revenue projections use it). */
   total: money.optional(),
   changedAt: isoDate,
+  /** Id of the order's email-history entry for the email this causes, so `email.sent` can be matched back. */
+  emailRecordId: z.string().min(1).optional(),
 });
 
 export const orderQuoteSentData = z.object({
@@ -93,6 +95,8 @@ export const orderQuoteSentData = z.object({
   finalAmount: money,
   quoteExpiresAt: isoDate,
   paymentPath: z.string().describe('Path of the payment page, e.g. /order/pay/{orderId}'),
+  /** Id of the order's email-history entry for the email this causes, so `email.sent` can be matched back. */
+  emailRecordId: z.string().min(1).optional(),
 });
 
 export const orderInfoRequestedData = z.object({
@@ -102,6 +106,8 @@ export const orderInfoRequestedData = z.object({
   email: z.email(),
   subject: z.string().min(1),
   message: z.string().min(1),
+  /** Id of the order's email-history entry for the email this causes, so `email.sent` can be matched back. */
+  emailRecordId: z.string().min(1).optional(),
 });
 
 export const orderEmailRequestedData = z.object({
@@ -210,6 +216,9 @@ export const emailSentData = z.object({
   causationId: z.uuid().optional(),
   orderId: z.string().optional(),
   emailRecordId: z.string().optional(),
+  orderNumber: z.string().optional(),
+  /** The start of the text part, for the order's email history. */
+  preview: z.string().max(500).optional(),
   sentAt: isoDate,
 });
 

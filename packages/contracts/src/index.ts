@@ -12,3 +12,4 @@ export * from './admin-auth.js';
 export * from './orders-http.js';
 export * from './customers-http.js';
 export * from './email-http.js';
+export * from './orders-admin-http.js';
