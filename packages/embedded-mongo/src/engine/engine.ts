@@ -931,6 +931,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       if (name === '$changeStream') throw notSupported('Change streams ($changeStream)');
       if (['$currentOp', '$listSessions', '$listLocalSessions', '$collStats', '$indexStats', '$planCacheStats', '$search', '$searchMeta', '$geoNear'].includes(name)) throw notSupported(`The ${name} stage`);
       if (name !== '$out' && name !== '$merge' && !isKnownStage(name)) throw unrecognizedStage(name);
+      checkStageArgument(name, stage[name]);
     }
     const last = pipeline[pipeline.length - 1];
     const outStage = last && ('$out' in last || '$merge' in last) ? last : undefined;
@@ -956,6 +957,22 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     if ('$out' in outStage) await writeOut(db, outStage.$out, results, txn);
     else await writeMerge(db, outStage.$merge, results, txn);
     return [];
+  };
+
+  /** The argument checks mongod makes before running a pipeline, where mingo would quietly do something else. */
+  const checkStageArgument = (name: string, arg: unknown) => {
+    if (name === '$unwind') {
+      const path = isPlainObject(arg) ? arg.path : arg;
+      if (typeof path !== 'string') throw new MongoCommandError(15981, 'Location15981', `expected either a string or an object as specification for $unwind stage, got ${formatValue(arg)}`);
+      if (!path.startsWith('$')) throw new MongoCommandError(28818, 'Location28818', `path option to $unwind stage should be prefixed with a '$': ${path}`);
+    }
+    if (name === '$project' && isPlainObject(arg) && Object.keys(arg).length === 0) {
+      throw new MongoCommandError(51272, 'Location51272', 'Invalid $project :: caused by :: projection specification must have at least one field');
+    }
+    if ((name === '$limit' || name === '$skip') && (!isNumeric(arg) || !Number.isInteger(numberOf(arg)) || numberOf(arg) < 0 || (name === '$limit' && numberOf(arg) === 0))) {
+      throw new MongoCommandError(name === '$limit' ? 15958 : 15956, name === '$limit' ? 'Location15958' : 'Location15956',
+        name === '$limit' ? `invalid argument to $limit stage: Expected a positive number in: $limit: ${formatValue(arg)}` : `invalid argument to $skip stage: Expected a non-negative number in: $skip: ${formatValue(arg)}`);
+    }
   };
 
   const targetNs = (db: string, spec: unknown, stage: string): Ns => {

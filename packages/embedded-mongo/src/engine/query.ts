@@ -6,6 +6,7 @@ import {
   TYPE_ALIASES, TYPE_NUMBERS, bsonTypeOf, compareValues, isNumeric, isPlainObject, numberOf, typeRank,
 } from './bson-values.js';
 import { badValue, notSupported } from './errors.js';
+import { MongoCommandError } from './types.js';
 import { evalExpression } from './mingo-context.js';
 
 /** Per-evaluation state: the first array index that satisfied a predicate (MongoDB's positional match). */
@@ -53,11 +54,19 @@ export const getPath = (root: unknown, path: string): unknown => {
 type ValueTest = (v: unknown) => boolean;
 
 const isRegex = (v: unknown) => bsonTypeOf(v) === 'regex';
+/** A pattern JavaScript cannot compile answers mongod's "Regular expression is invalid" (51091). */
+const compileRegExp = (pattern: string, flags: string): RegExp => {
+  try {
+    return new RegExp(pattern, flags);
+  } catch (err) {
+    throw new MongoCommandError(51091, 'Location51091', `Regular expression is invalid: ${(err as Error).message.replace(/^Invalid regular expression: /, '')}`);
+  }
+};
 const toRegExp = (v: unknown, extraOptions = ''): RegExp => {
-  if (v instanceof RegExp) return extraOptions ? new RegExp(v.source, mergeFlags(v.flags, extraOptions)) : v;
-  if (typeof v === 'string') return new RegExp(v, mergeFlags('', extraOptions));
+  if (v instanceof RegExp) return extraOptions ? compileRegExp(v.source, mergeFlags(v.flags, extraOptions)) : v;
+  if (typeof v === 'string') return compileRegExp(v, mergeFlags('', extraOptions));
   const r = v as { pattern: string; options: string };
-  return new RegExp(r.pattern, mergeFlags('', r.options + extraOptions));
+  return compileRegExp(r.pattern, mergeFlags('', r.options + extraOptions));
 };
 const mergeFlags = (flags: string, options: string) => {
   const set = new Set(flags.split(''));

@@ -727,6 +727,15 @@ describe('aggregation (the manual\'s examples)', () => {
     expect(expression.code).toBe(168);
     expect(expression.message).toMatch(/Unrecognized expression '\$frobnicate'/);
   });
+
+  it('checks stage arguments as mongod does', async () => {
+    expect((await failure(sales.aggregate([{ $unwind: 'item' }]).toArray())).code).toBe(28818);
+    expect((await failure(sales.aggregate([{ $limit: 0 }]).toArray())).code).toBe(15958);
+    expect((await failure(sales.aggregate([{ $skip: -1 }]).toArray())).code).toBe(15956);
+    expect((await failure(sales.aggregate([{ $project: {} }]).toArray())).code).toBe(51272);
+    expect((await failure(sales.aggregate([{ $group: { n: { $sum: 1 } } }]).toArray())).code).toBe(15955);
+    expect((await failure(sales.find({ item: { $regex: '(' } }).toArray())).code).toBe(51091);
+  });
 });
 
 describe('error codes mongod answers', () => {
