@@ -173,14 +173,10 @@ describe('guided quote flow (/)', () => {
     await page.getByText('Some files were rejected. Please upload only JPG, PNG, PDF, AI, EPS, or SVG files.').waitFor();
     expect(await continueButton(page).isDisabled()).toBe(true);
 
-    await input.setInputFiles([
-      { name: 'crest.png', mimeType: 'image/png', buffer: tinyPng },
-      { name: 'tab.svg', mimeType: 'image/svg+xml', buffer: tinySvg },
-      { name: 'extra.png', mimeType: 'image/png', buffer: tinyPng },
-    ]);
-    await page.getByText('3 files selected').waitFor();
-    await page.getByRole('button', { name: 'Remove extra.png' }).click();
-    await page.getByText('2 files selected').waitFor();
+    // A text file renamed .png passes the browser (by name) but not the server (by content): the
+    // upload failure blocks the order with its reason.
+    await input.setInputFiles([{ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('this is not a picture at all') }]);
+    await page.getByText('1 file selected').waitFor();
     await clickContinue(page);
 
     await choose(page, /^3" x 3"/);
@@ -193,6 +189,24 @@ describe('guided quote flow (/)', () => {
     await clickContinue(page);
     await fillContact(page, { first: 'Kevin', last: 'Marsh', email });
     await clickContinue(page);
+    const postsBefore = orderPosts.length;
+    await flow(page).getByRole('button', { name: 'Request Quote' }).click();
+    await flow(page).getByRole('alert').getByText(/^File upload failed: .+/).waitFor({ timeout: 30_000 });
+    expect(orderPosts.length).toBe(postsBefore);
+
+    // Back to the artwork (every answer kept), real files this time.
+    for (let i = 0; i < 4; i++) await flow(page).getByRole('button', { name: 'Back' }).click();
+    await page.getByText('1 file selected').waitFor();
+    await page.getByRole('button', { name: 'Clear All' }).click();
+    await input.setInputFiles([
+      { name: 'crest.png', mimeType: 'image/png', buffer: tinyPng },
+      { name: 'tab.svg', mimeType: 'image/svg+xml', buffer: tinySvg },
+      { name: 'extra.png', mimeType: 'image/png', buffer: tinyPng },
+    ]);
+    await page.getByText('3 files selected').waitFor();
+    await page.getByRole('button', { name: 'Remove extra.png' }).click();
+    await page.getByText('2 files selected').waitFor();
+    for (let i = 0; i < 4; i++) await clickContinue(page);
     await flow(page).getByText('crest.png, tab.svg').waitFor();
 
     const uploaded = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/upload');
@@ -201,7 +215,7 @@ describe('guided quote flow (/)', () => {
     expect(body.designMethod).toBe('upload');
     expect(body.files.map((f: { originalName: string }) => f.originalName)).toEqual(['crest.png', 'tab.svg']);
     // The description was left empty: the default names the files.
-    expect(body.description).toBe('Custom Custom Patches design from uploaded files: crest.png, tab.svg');
+    expect(body.description).toBe('Custom patch design from uploaded files: crest.png, tab.svg');
     const served = await page.request.get(`${baseUrl}${body.files[0].url}`);
     expect(served.ok()).toBe(true);
     expect(served.headers()['content-type']).toContain('image/png');

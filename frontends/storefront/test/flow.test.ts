@@ -169,9 +169,9 @@ describe('order body (§7)', () => {
   });
 
   it('a description under 5 characters becomes a default naming the files or the item', () => {
-    expect(finalDescription(coinForm({ description: 'abc' }))).toBe('Custom Challenge Coins design as specified');
+    expect(finalDescription(coinForm({ description: 'abc' }))).toBe('Custom coin design as specified');
     expect(finalDescription(coinForm({ designMethod: 'upload', description: '', uploadedFiles: [file('crest.png'), file('motto.pdf')] }))).toBe(
-      'Custom Challenge Coins design from uploaded files: crest.png, motto.pdf',
+      'Custom coin design from uploaded files: crest.png, motto.pdf',
     );
   });
 

@@ -1,7 +1,6 @@
 // The guided order flow's data and its pure rules (storefront spec §3, §4, §5, §7, §9): what each step
 // needs before Continue, the quantity rules, the default description and the POST /api/orders body.
 import {
-  catalog,
   coinColors,
   coinEdges,
   coinFeatures,
@@ -267,7 +266,8 @@ export function canContinue(step: number, form: OrderForm): boolean {
 export function finalDescription(form: Pick<OrderForm, 'itemType' | 'designMethod' | 'uploadedFiles' | 'description'>): string {
   const text = form.description.trim();
   if (text.length >= limits.descriptionMin) return text;
-  const item = form.itemType ? catalog[form.itemType].cardTitle : 'item';
+  // "{item}" is the item type's own word: "Custom coin design as specified".
+  const item = form.itemType ?? 'item';
   if (form.designMethod === 'upload' && form.uploadedFiles.length > 0) {
     return `Custom ${item} design from uploaded files: ${form.uploadedFiles.map((f) => f.name).join(', ')}`;
   }
