@@ -155,7 +155,20 @@ describe('guided quote flow (/)', () => {
     await clickContinue(page);
     await flow(page).getByText('M: 4, XL: 6').waitFor();
 
+    // The connection drops on the first try: the generic message, then a retry with the same key.
+    let dropped = false;
+    await page.route('**/api/orders', (route) => {
+      if (dropped) return route.fallback();
+      dropped = true;
+      return route.abort('connectionreset');
+    });
+    const before = orderPosts.length;
+    await flow(page).getByRole('button', { name: 'Request Quote' }).click();
+    await flow(page).getByRole('alert').getByText('Error submitting order. Please try again or contact support.').waitFor();
     const { orderNumber, body } = await requestQuote(page);
+    await page.unroute('**/api/orders');
+    expect(orderPosts.length - before).toBe(2);
+    expect(orderPosts.at(-1)).toBe(orderPosts.at(-2));
     expect(body).toMatchObject({ itemType: 'shirt', quantity: 10, sizeBreakdown: { M: 4, XL: 6 }, finish: 'performance', customerCategory: 'first_responder', taxExempt: false });
     expect(body).not.toHaveProperty('size');
     placed.push({ orderNumber, item: 'shirt' });
