@@ -11,6 +11,8 @@ declare module 'vitest' {
     baseUrl: string;
     /** Each service's own base URL, by name (orders, payments...), for checks that bypass the gateway. */
     services: Record<string, string>;
+    /** The stack's NATS server (a second gateway must use it, never the machine's shared one). */
+    natsUrl: string;
   }
 }
 
@@ -42,6 +44,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   console.log(`e2e: shop stack ready at ${stack.url} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   project.provide('baseUrl', stack.url);
   project.provide('services', stack.services);
+  project.provide('natsUrl', stack.natsUrl);
   return async () => {
     await stack?.stop();
     stack = undefined;

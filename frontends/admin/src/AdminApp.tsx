@@ -1,10 +1,71 @@
-// The back office (/admin/*). Until admin sign-in lands (issue 5) it shows the frame and the real
-// system status read from the gateway; the order views arrive with that work.
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { ShieldHalf } from 'lucide-react';
-import { useState } from 'react';
-import { SystemStatus } from './SystemStatus.js';
+// The back office (/admin/*). On load it asks the gateway who is signed in (GET /api/auth/me): without a
+// live admin session it shows the sign-in screen instead of the back office (the server refuses every
+// admin call without one anyway). Sign-out ends the session on the server.
+import { QueryClient, QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { ErrorState, Spinner, toast } from '@shop/ui';
+import type { AdminPublic } from '@shop/contracts';
+import { SESSION_ENDED_EVENT, fetchCurrentAdmin, signOut } from './api.js';
+import { AdminShell } from './AdminShell.js';
+import { SignIn } from './SignIn.js';
 import './styles.css';
+
+const ME_KEY = ['admin-me'] as const;
+
+function AuthGate() {
+  const queryClient = useQueryClient();
+  const me = useQuery({
+    queryKey: ME_KEY,
+    queryFn: ({ signal }) => fetchCurrentAdmin(signal),
+    // Checking now and then notices a session that ended elsewhere (and renews the cookie's lifetime).
+    refetchInterval: 5 * 60_000,
+    retry: 1,
+  });
+  const [signingOut, setSigningOut] = useState(false);
+
+  useEffect(() => {
+    // Any admin call answering 401: the session is over; back to the sign-in screen.
+    const ended = () => {
+      queryClient.setQueryData(ME_KEY, null);
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== ME_KEY[0] });
+    };
+    window.addEventListener(SESSION_ENDED_EVENT, ended);
+    return () => window.removeEventListener(SESSION_ENDED_EVENT, ended);
+  }, [queryClient]);
+
+  const signedIn = (user: AdminPublic) => queryClient.setQueryData(ME_KEY, user);
+
+  async function doSignOut() {
+    setSigningOut(true);
+    try {
+      await signOut();
+    } catch {
+      toast.error('Sign-out could not reach the server. Please try again.');
+      setSigningOut(false);
+      return;
+    }
+    setSigningOut(false);
+    queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== ME_KEY[0] });
+    queryClient.setQueryData(ME_KEY, null);
+  }
+
+  if (me.isPending) {
+    return (
+      <div className="flex flex-1 items-center justify-center py-24">
+        <Spinner label="Checking your sign-in" />
+      </div>
+    );
+  }
+  if (me.isError) {
+    return (
+      <div className="mx-auto w-full max-w-xl px-4 py-16">
+        <ErrorState title="The back office could not check your sign-in" message={me.error.message} onRetry={() => me.refetch()} retrying={me.isFetching} />
+      </div>
+    );
+  }
+  if (!me.data) return <SignIn onSignedIn={signedIn} />;
+  return <AdminShell user={me.data} onSignOut={() => void doSignOut()} signingOut={signingOut} />;
+}
 
 export default function AdminApp() {
   // One query cache per mounted back office; the storefront keeps its own.
@@ -12,18 +73,7 @@ export default function AdminApp() {
   return (
     <QueryClientProvider client={queryClient}>
       <div className="flex flex-1 flex-col bg-ink-900" data-remote="admin">
-        <div className="border-b border-olive-700 bg-olive-900">
-          <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 py-4">
-            <ShieldHalf aria-hidden="true" className="size-7 text-brass-400" />
-            <div>
-              <h1 className="font-display text-2xl font-bold uppercase tracking-wide text-khaki-50">Admin Command Center</h1>
-              <p className="text-sm text-khaki-300">Back office of Tactical Gear Co.</p>
-            </div>
-          </div>
-        </div>
-        <div className="mx-auto w-full max-w-6xl px-4 py-8">
-          <SystemStatus />
-        </div>
+        <AuthGate />
       </div>
     </QueryClientProvider>
   );

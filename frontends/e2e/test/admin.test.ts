@@ -1,5 +1,6 @@
 // The admin remote inside the shell, reading the real aggregated health of the shop's services.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { signInAsAdmin } from './support/admin.js';
 import { expectShellChrome, launchBrowser, pathOf, type Browser } from './support/browser.js';
 
 const baseUrl = inject('baseUrl');
@@ -23,6 +24,7 @@ describe('admin (/admin)', () => {
     expect(pathOf(page)).toBe('/admin');
     await expectShellChrome(page);
     await page.locator('[data-remote="admin"]').waitFor();
+    await signInAsAdmin(page, baseUrl);
     await page.getByRole('heading', { name: 'System status' }).waitFor();
 
     const list = page.getByTestId('service-list');
@@ -42,7 +44,7 @@ describe('admin (/admin)', () => {
     const { page, close } = await browser.newPage();
     // The browser loses its connection to the gateway's health route (the page itself still loads).
     await page.route('**/api/health', (route) => route.abort('connectionrefused'));
-    await page.goto(`${baseUrl}/admin`);
+    await signInAsAdmin(page, baseUrl);
     const panel = page.locator('[data-remote="admin"]');
     await panel.getByRole('heading', { name: 'System status unavailable' }).waitFor();
     await panel.getByText('The gateway could not be reached').waitFor();

@@ -1,0 +1,32 @@
+// Signing in to the back office in browser tests, with the documented development admin the local
+// runner gives the security service (DEV_ADMIN in @shop/local).
+import type { Page } from 'playwright-core';
+import { DEV_ADMIN } from '@shop/local';
+
+export { DEV_ADMIN };
+
+/** Opens /admin (or `path`), signs in through the real form, and waits for the back office. */
+export async function signInAsAdmin(page: Page, baseUrl: string, path = '/admin'): Promise<void> {
+  await page.goto(`${baseUrl}${path}`);
+  const form = page.getByRole('form', { name: 'Admin sign-in' });
+  await form.getByLabel('Email').fill(DEV_ADMIN.email);
+  await form.getByLabel(/^Password/).fill(DEV_ADMIN.password);
+  await form.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign Out' }).waitFor();
+}
+
+/**
+ * Headers for calling admin APIs from a test process (not the browser): the session cookie of a fresh
+ * sign-in and the gateway's own Origin (admin writes from anywhere else are refused).
+ */
+export async function adminApiHeaders(baseUrl: string): Promise<Record<string, string>> {
+  const res = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: baseUrl },
+    body: JSON.stringify({ email: DEV_ADMIN.email, password: DEV_ADMIN.password }),
+  });
+  if (res.status !== 200) throw new Error(`admin sign-in answered ${res.status}: ${await res.text()}`);
+  const cookie = /shop_admin_session=[^;]+/.exec(res.headers.get('set-cookie') ?? '')?.[0];
+  if (!cookie) throw new Error('admin sign-in set no session cookie');
+  return { cookie, origin: baseUrl };
+}
