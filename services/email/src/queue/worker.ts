@@ -163,6 +163,9 @@ export class EmailWorker {
       ...(email.sourceEventId ? { causationId: email.sourceEventId } : {}),
       ...(email.orderId ? { orderId: email.orderId } : {}),
       ...(email.emailRecordId ? { emailRecordId: email.emailRecordId } : {}),
+      ...(email.orderNumber ? { orderNumber: email.orderNumber } : {}),
+      // For the order's email history; a verification code never goes into an event beyond its own.
+      ...(email.template !== 'verification_code' ? { preview: email.text.slice(0, 280) } : {}),
     };
   }
 }
