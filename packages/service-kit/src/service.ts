@@ -119,7 +119,9 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
   async function readiness(): Promise<{ ready: boolean; body: Readiness }> {
     const mongoUp = await pingMongo(connection);
     const natsUp = bus.isUp();
-    const ready = mongoUp && natsUp;
+    // Ready only once start() has finished (streams, relay and consumers are up), so nothing routes
+    // traffic to, or signals, a service that is still half-started.
+    const ready = startCompleted && mongoUp && natsUp;
     return {
       ready,
       body: { status: ready ? 'ready' : 'not_ready', checks: { mongo: mongoUp ? 'up' : 'down', nats: natsUp ? 'up' : 'down' } },
@@ -167,6 +169,7 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
   }
 
   let started = false;
+  let startCompleted = false;
 
   async function start(): Promise<string> {
     const { config } = def;
@@ -188,6 +191,7 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
     for (const handler of def.replies?.(ctx) ?? []) bus.reply(handler);
     bus.startRelay();
     bus.startConsumers(def.consumers?.(ctx) ?? []);
+    startCompleted = true;
     log.info({ address, version }, `${def.name} service ready`);
     return address;
   }
@@ -198,6 +202,7 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
     await bus.close().catch((err) => log.error({ err }, 'NATS close failed'));
     await connection.close().catch((err) => log.error({ err }, 'MongoDB close failed'));
     started = false;
+    startCompleted = false;
     log.info('stopped');
   }
 
@@ -222,6 +227,8 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
     try {
       await start();
     } catch (err) {
+      // A signal during start-up closes what start() was using; the shutdown then exits 0.
+      if (stopping) return;
       log.fatal({ err }, 'service failed to start');
       if (started) await stop().catch(() => undefined);
       await currentTelemetry()?.shutdown().catch(() => undefined);
