@@ -2,7 +2,9 @@
 // routes). Only views that work are listed; the first one is where a sign-in lands. A new view (the
 // orders dashboard, analytics, support...) is one more entry here.
 import type { ComponentType } from 'react';
-import { Activity, type LucideIcon } from 'lucide-react';
+import { Activity, BarChart3, ClipboardList, type LucideIcon } from 'lucide-react';
+import { AnalyticsView } from './analytics/AnalyticsView.js';
+import { OrdersDashboard } from './orders/OrdersDashboard.js';
 import { SystemStatus } from './SystemStatus.js';
 
 export interface AdminView {
@@ -13,4 +15,8 @@ export interface AdminView {
   Component: ComponentType;
 }
 
-export const ADMIN_VIEWS: readonly AdminView[] = [{ id: 'system', label: 'System', icon: Activity, Component: SystemStatus }];
+export const ADMIN_VIEWS: readonly AdminView[] = [
+  { id: 'system', label: 'System', icon: Activity, Component: SystemStatus },
+  { id: 'dashboard', label: 'Orders', icon: ClipboardList, Component: OrdersDashboard },
+  { id: 'analytics', label: 'Analytics', icon: BarChart3, Component: AnalyticsView },
+];

@@ -1,0 +1,15 @@
+// Numbers and dates as people read them (DESIGN.md, spec §9): money with a thousands separator and 2
+// decimals, dates in en-US, file sizes in MB with 2 decimals, percentages with 1 decimal.
+const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const dateShort = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+const dateTime = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });
+
+export const formatMoney = (value: number) => money.format(value);
+export const formatDate = (iso: string | null | undefined) => (iso ? dateShort.format(new Date(iso)) : '—');
+export const formatDateTime = (iso: string | null | undefined) => (iso ? dateTime.format(new Date(iso)) : '—');
+export const formatMegabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
+export const formatPercent = (value: number) => `${value.toFixed(1)}%`;
+/** A signed change, e.g. "+12.5%" or "-3.0%". */
+export const formatChange = (value: number) => `${value > 0 ? '+' : ''}${value.toFixed(1)}%`;
+/** "ai_generated" -> "ai generated" (spec: design method with underscores shown as spaces). */
+export const spaced = (value: string) => value.replaceAll('_', ' ');
