@@ -20,7 +20,7 @@ import { parseSort, sortBy } from './sort.js';
 import {
   type CollectionInfo, type DeleteResult, type DeleteStatement, type Engine, type FindAndModifyArgs,
   type FindAndModifyResult, type FindOptions, type IndexSpec, type InsertResult, type Journal, type JournalOp,
-  MongoCommandError, type Ns, type Txn, type UpdateResult, type UpdateStatement, type WriteError,
+  MongoCommandError, type Ns, type Txn, type UpdateResult, type UpdateStatement, type WriteError, type WriteOptions,
 } from './types.js';
 import { applyUpdate, buildUpsertDocument, compileUpdate, withIdFirst, type CompiledUpdate } from './update.js';
 
@@ -443,7 +443,39 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     return new MongoCommandError(11000, 'DuplicateKey', d.errmsg, { keyPattern: d.keyPattern, keyValue: d.keyValue });
   };
 
-  const directTarget = (ns: Ns, batch: Batch): Target => {
+  // ---------- document validation (collection validator, validationLevel, validationAction) ----------
+
+  const validators = new WeakMap<Document, Matcher | null>();
+  const validatorOf = (c: Coll): Matcher | null => {
+    let m = validators.get(c.options);
+    if (m === undefined) {
+      const v = c.options.validator;
+      m = isPlainObject(v) && Object.keys(v).length > 0 ? compileFilter(v) : null;
+      validators.set(c.options, m);
+    }
+    return m;
+  };
+
+  const validate = (c: Coll | undefined, doc: Document, prev: Document | undefined, bypass: boolean) => {
+    if (!c || bypass) return;
+    const test = validatorOf(c);
+    if (!test) return;
+    const level = c.options.validationLevel ?? 'strict';
+    if (level === 'off') return;
+    // moderate: documents that already broke the rules may be updated without meeting them
+    if (level === 'moderate' && prev !== undefined && !test(prev)) return;
+    if (test(doc)) return;
+    if ((c.options.validationAction ?? 'error') === 'warn') return;
+    const validator = c.options.validator as Document;
+    throw new MongoCommandError(121, 'DocumentValidationFailure', 'Document failed validation', {
+      errInfo: {
+        failingDocumentId: doc._id,
+        details: { operatorName: Object.keys(validator).length === 1 ? Object.keys(validator)[0] : '$and', specifiedAs: validator },
+      },
+    });
+  };
+
+  const directTarget = (ns: Ns, batch: Batch, bypass = false): Target => {
     const key = nsKey(ns);
     const view = viewOf(ns);
     return {
@@ -453,6 +485,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
         view.coll = c;
         view.exists = true;
         if (inserting && c.records.has(k)) throw duplicateIdError(key, doc._id);
+        validate(c, doc, inserting ? undefined : c.records.get(k)?.doc, bypass);
         for (const ix of uniqueIndexes(c)) {
           const dup = ix.conflict(doc, k);
           if (dup) throw duplicateError(ix, key, dup);
@@ -463,7 +496,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     };
   };
 
-  const txnTarget = (ns: Ns, txn: Txn): Target => {
+  const txnTarget = (ns: Ns, txn: Txn, bypass = false): Target => {
     const t = txnState(txn);
     const key = nsKey(ns);
     const view = viewOf(ns, txn);
@@ -484,6 +517,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
         if (inserting && view.get(k) !== undefined) throw duplicateIdError(key, doc._id);
         const overlay = t.writes.get(key);
         const c = getColl(ns);
+        validate(c, doc, inserting ? undefined : view.get(k), bypass);
         for (const ix of uniqueIndexes(c)) {
           // committed holders that this transaction has not rewritten, then this transaction's own writes
           const dup = ix.conflict(doc, k, (other) => overlay?.has(other) === true);
@@ -510,7 +544,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     };
   };
 
-  const targetFor = (ns: Ns, batch: Batch, txn?: Txn): Target => (txn ? txnTarget(ns, txn) : directTarget(ns, batch));
+  const targetFor = (ns: Ns, batch: Batch, txn?: Txn, bypass = false): Target => (txn ? txnTarget(ns, txn, bypass) : directTarget(ns, batch, bypass));
 
   /** Serialises nothing: every write runs synchronously up to its journal append. */
   const prepareInsertDoc = (raw: unknown): Document => {
@@ -528,12 +562,12 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
 
   // ---------- write commands ----------
 
-  const insert = async (ns: Ns, docs: Document[], o: { ordered?: boolean }, txn?: Txn): Promise<InsertResult> => {
+  const insert = async (ns: Ns, docs: Document[], o: WriteOptions, txn?: Txn): Promise<InsertResult> => {
     const batch = new Batch();
     const ordered = o.ordered !== false;
     const writeErrors: WriteError[] = [];
     let n = 0;
-    const target = targetFor(ns, batch, txn);
+    const target = targetFor(ns, batch, txn, o.bypassDocumentValidation === true);
     if (!txn) ensureColl(ns, batch);
     for (let i = 0; i < docs.length; i++) {
       try {
@@ -575,11 +609,11 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     }
   };
 
-  const update = async (ns: Ns, updates: UpdateStatement[], o: { ordered?: boolean }, txn?: Txn): Promise<UpdateResult> => {
+  const update = async (ns: Ns, updates: UpdateStatement[], o: WriteOptions, txn?: Txn): Promise<UpdateResult> => {
     const batch = new Batch();
     const ordered = o.ordered !== false;
     const result: UpdateResult = { n: 0, nModified: 0, upserted: [], writeErrors: [] };
-    const target = targetFor(ns, batch, txn);
+    const target = targetFor(ns, batch, txn, o.bypassDocumentValidation === true);
     for (let i = 0; i < updates.length; i++) {
       const st = updates[i]!;
       try {
@@ -631,7 +665,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     if (a.remove && a.upsert) throw failedToParse('Cannot specify both upsert=true and remove=true ');
     if (a.remove && a.new) throw failedToParse("Cannot specify both new=true and remove=true; 'remove' always returns the deleted document");
     const batch = new Batch();
-    const target = targetFor(ns, batch, txn);
+    const target = targetFor(ns, batch, txn, a.bypassDocumentValidation === true);
     const project = compileProjection(a.fields);
     const compiled = a.update !== undefined ? compileUpdate(a.update, a.arrayFilters) : undefined;
     let matched = matchDocs(target.view, a.query ?? {});
@@ -793,12 +827,27 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     checkCollName(ns.db, ns.coll);
     if (getColl(ns)) throw namespaceExists(`Collection ${nsKey(ns)} already exists.`);
     if (collOptions.viewOn !== undefined) throw notSupported('Views (create with viewOn)');
+    checkValidationOptions(collOptions);
     const stored: Document = {};
     for (const [k, v] of Object.entries(collOptions)) if (!['writeConcern', 'lsid', 'txnNumber', '$db', 'autocommit', 'idIndex'].includes(k)) stored[k] = v;
     const batch = new Batch();
     preserveForTxns(nsKey(ns), undefined);
     attachColl(newColl(ns.db, ns.coll, stored), batch);
     await commitBatch(batch);
+  };
+
+  /** A validator that cannot compile, or an unknown level/action, is refused when set, not on the next write. */
+  const checkValidationOptions = (o: Document) => {
+    if (o.validator !== undefined) {
+      if (!isPlainObject(o.validator)) throw new MongoCommandError(14, 'TypeMismatch', "'validator' must be an object");
+      compileFilter(o.validator);
+    }
+    if (o.validationLevel !== undefined && !['off', 'strict', 'moderate'].includes(o.validationLevel)) {
+      throw badValue(`Enumeration value '${String(o.validationLevel)}' for field 'validationLevel' is not a valid value.`);
+    }
+    if (o.validationAction !== undefined && !['error', 'warn'].includes(o.validationAction)) {
+      throw badValue(`Enumeration value '${String(o.validationAction)}' for field 'validationAction' is not a valid value.`);
+    }
   };
 
   const detachColl = (c: Coll, batch: Batch) => {
@@ -865,6 +914,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
   const collMod: Engine['collMod'] = async (ns, mod) => {
     const c = getColl(ns);
     if (!c) throw namespaceNotFound(`ns does not exist: ${nsKey(ns)}`);
+    checkValidationOptions(mod);
     const before = { options: c.options, specs: new Map([...c.indexes].map(([n, ix]) => [n, ix.spec])) };
     const out = applyCollMod(c, mod);
     const batch = new Batch();
@@ -954,8 +1004,9 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     }
     const results = runPipeline(input, body, { collectionResolver: resolver, variables: isPlainObject(aggOptions?.let) ? aggOptions.let : undefined });
     if (!outStage) return results;
-    if ('$out' in outStage) await writeOut(db, outStage.$out, results, txn);
-    else await writeMerge(db, outStage.$merge, results, txn);
+    const bypass = aggOptions?.bypassDocumentValidation === true;
+    if ('$out' in outStage) await writeOut(db, outStage.$out, results, txn, bypass);
+    else await writeMerge(db, outStage.$merge, results, txn, bypass);
     return [];
   };
 
@@ -981,7 +1032,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     throw failedToParse(`${stage} requires a collection name or {db, coll}`);
   };
 
-  const writeOut = async (db: string, spec: unknown, results: Document[], txn?: Txn) => {
+  const writeOut = async (db: string, spec: unknown, results: Document[], txn?: Txn, bypass = false) => {
     if (txn) throw new MongoCommandError(263, 'OperationNotSupportedInTransaction', '$out cannot be used in a transaction');
     const ns = targetNs(db, spec, '$out');
     const batch = new Batch();
@@ -996,7 +1047,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       return d;
     });
     for (const k of [...c.records.keys()]) deleteRecord(c, k, batch);
-    const target = directTarget(ns, batch);
+    const target = directTarget(ns, batch, bypass);
     try {
       for (const d of prepared) target.put(idKeyOf(d), d, true);
     } catch (err) {
@@ -1006,7 +1057,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     await commitBatch(batch);
   };
 
-  const writeMerge = async (db: string, spec: unknown, results: Document[], txn?: Txn) => {
+  const writeMerge = async (db: string, spec: unknown, results: Document[], txn?: Txn, bypass = false) => {
     if (txn) throw new MongoCommandError(263, 'OperationNotSupportedInTransaction', '$merge cannot be used in a transaction');
     const s: Document = typeof spec === 'string' ? { into: spec } : isPlainObject(spec) ? spec : {};
     const ns = targetNs(db, s.into, '$merge');
@@ -1014,7 +1065,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     const whenMatched = s.whenMatched ?? 'merge';
     const whenNotMatched = s.whenNotMatched ?? 'insert';
     const batch = new Batch();
-    const target = directTarget(ns, batch);
+    const target = directTarget(ns, batch, bypass);
     try {
       for (const r of results) {
         const q: Document = {};

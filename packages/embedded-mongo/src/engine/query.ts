@@ -8,6 +8,7 @@ import {
 import { badValue, notSupported } from './errors.js';
 import { MongoCommandError } from './types.js';
 import { evalExpression } from './mingo-context.js';
+import { compileSchema } from './json-schema.js';
 
 /** Per-evaluation state: the first array index that satisfied a predicate (MongoDB's positional match). */
 export interface MatchState { pos?: number }
@@ -283,7 +284,7 @@ export const compileFilter = (filter: Document | undefined | null, exprOptions?:
         case '$alwaysFalse': parts.push(() => false); break;
         case '$where': throw notSupported('$where');
         case '$text': throw notSupported('$text');
-        case '$jsonSchema': throw notSupported('$jsonSchema');
+        case '$jsonSchema': { const t = compileSchema(cond); parts.push((d) => t(d)); break; }
         default: throw badValue(`unknown top level operator: ${key}. If you have a field name that starts with a '$' symbol, consider using $getField or $setField.`);
       }
       continue;

@@ -56,6 +56,11 @@ export interface FindOptions {
   collation?: Document;
 }
 
+export interface WriteOptions {
+  ordered?: boolean;
+  /** Skips the collection's validator (mongod's bypassDocumentValidation). */
+  bypassDocumentValidation?: boolean;
+}
 export interface InsertResult { n: number; writeErrors: WriteError[] }
 export interface UpdateStatement {
   q: Document;
@@ -70,6 +75,8 @@ export interface UpdateResult { n: number; nModified: number; upserted: { index:
 export interface DeleteStatement { q: Document; limit: 0 | 1; hint?: Document | string; collation?: Document }
 export interface DeleteResult { n: number; writeErrors: WriteError[] }
 export interface FindAndModifyArgs {
+  /** Skips the collection's validator (mongod's bypassDocumentValidation). */
+  bypassDocumentValidation?: boolean;
   query?: Document;
   sort?: Document;
   update?: Document | Document[];
@@ -112,8 +119,8 @@ export interface Engine {
   /** coll null = a database-level aggregate ({aggregate: 1}). $out/$merge write through the engine. */
   aggregate(db: string, coll: string | null, pipeline: Document[], options: Document, txn?: Txn): Promise<Document[]>;
 
-  insert(ns: Ns, docs: Document[], options: { ordered?: boolean }, txn?: Txn): Promise<InsertResult>;
-  update(ns: Ns, updates: UpdateStatement[], options: { ordered?: boolean }, txn?: Txn): Promise<UpdateResult>;
+  insert(ns: Ns, docs: Document[], options: WriteOptions, txn?: Txn): Promise<InsertResult>;
+  update(ns: Ns, updates: UpdateStatement[], options: WriteOptions, txn?: Txn): Promise<UpdateResult>;
   delete(ns: Ns, deletes: DeleteStatement[], options: { ordered?: boolean }, txn?: Txn): Promise<DeleteResult>;
   findAndModify(ns: Ns, args: FindAndModifyArgs, txn?: Txn): Promise<FindAndModifyResult>;
 

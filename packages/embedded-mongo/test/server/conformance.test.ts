@@ -891,6 +891,63 @@ describe('indexes', () => {
   });
 });
 
+describe('schema validation (the manual\'s examples)', () => {
+  const STUDENT_SCHEMA = {
+    $jsonSchema: {
+      bsonType: 'object',
+      title: 'Student Object Validation',
+      required: ['address', 'major', 'name', 'year'],
+      properties: {
+        name: { bsonType: 'string', description: "'name' must be a string and is required" },
+        year: { bsonType: 'int', minimum: 2017, maximum: 3017, description: "'year' must be an integer in [ 2017, 3017 ] and is required" },
+        gpa: { bsonType: ['double'], description: "'gpa' must be a double if the field exists" },
+      },
+    },
+  };
+
+  it('$jsonSchema validators refuse bad documents with 121 and accept good ones', async () => {
+    await db.createCollection('students', { validator: STUDENT_SCHEMA });
+    const students = coll('students');
+    const student = { name: 'Alice', year: new Int32(2019), major: 'History', address: { city: 'NYC', street: '33rd Street' } };
+    const refused = await failure(students.insertOne({ ...student, gpa: new Int32(3) }));
+    expect(refused).toMatchObject({ code: 121, codeName: 'DocumentValidationFailure' });
+    expect(refused.message).toBe('Document failed validation');
+    expect(refused.errInfo).toMatchObject({ failingDocumentId: expect.anything() });
+    await students.insertOne({ ...student, gpa: new Double(3) });
+    expect(await students.countDocuments()).toBe(1);
+    expect((await failure(students.insertOne({ name: 'Bob', major: 'Art', address: {}, year: 2016 }))).code).toBe(121);
+    expect((await failure(students.updateOne({ name: 'Alice' }, { $unset: { major: '' } }))).code).toBe(121);
+    expect((await failure(students.updateOne({ name: 'Alice' }, { $set: { year: 3018 } }))).code).toBe(121);
+    await students.updateOne({ name: 'Alice' }, { $set: { year: 2020 } });
+    await students.insertOne({ name: 'Carl' }, { bypassDocumentValidation: true });
+    expect(await students.countDocuments({ $jsonSchema: { required: ['gpa'] } })).toBe(1);
+    expect(await students.countDocuments({ $nor: [STUDENT_SCHEMA] })).toBe(1);
+    const [info] = await db.listCollections({ name: 'students' }).toArray();
+    expect((info as Document).options.validator).toEqual(STUDENT_SCHEMA);
+  });
+
+  it('query-operator validators, validationAction warn, validationLevel moderate and collMod', async () => {
+    await db.createCollection('contacts', { validator: { $or: [{ phone: { $type: 'string' } }, { email: { $regex: /@mongodb\.com$/ } }, { status: { $in: ['Unknown', 'Incomplete'] } }] } });
+    const contacts = coll('contacts');
+    expect((await failure(contacts.insertOne({ name: 'Amanda', status: 'Updated' }))).code).toBe(121);
+    await contacts.insertOne({ name: 'Anne', phone: '+1 555 0100' });
+
+    await db.createCollection('warned', { validator: { qty: { $gte: 0 } }, validationAction: 'warn' });
+    await coll('warned').insertOne({ qty: -1 });
+    expect(await coll('warned').countDocuments()).toBe(1);
+
+    const loose = coll('loose');
+    await loose.insertMany([{ _id: 1, name: 'ok', age: 30 }, { _id: 2, name: 'old, no age' }]);
+    await db.command({ collMod: 'loose', validator: { age: { $type: 'int' } }, validationLevel: 'moderate' });
+    await loose.updateOne({ _id: 2 }, { $set: { name: 'still no age' } });
+    expect((await failure(loose.updateOne({ _id: 1 }, { $unset: { age: '' } }))).code).toBe(121);
+    expect((await failure(loose.insertOne({ _id: 3 }))).code).toBe(121);
+    await db.command({ collMod: 'loose', validationLevel: 'off' });
+    await loose.insertOne({ _id: 3 });
+    expect((await failure(db.createCollection('broken', { validator: { a: { $frobnicate: 1 } } }))).code).toBe(2);
+  });
+});
+
 describe('transactions (session.withTransaction)', () => {
   it('commits every write together and aborts them all together', async () => {
     const accounts = coll('accounts');

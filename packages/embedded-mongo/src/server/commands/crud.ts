@@ -145,7 +145,8 @@ const insert: CommandHandler = async (ctx) => {
   assertWritable(ns);
   const documents = writeBatch(ctx, 'documents');
   const ordered = optionalBoolean(ctx, 'ordered') ?? true;
-  const result = await ctx.state.engine.insert(ns, documents, { ordered }, ctx.txn);
+  const bypassDocumentValidation = optionalBoolean(ctx, 'bypassDocumentValidation') ?? false;
+  const result = await ctx.state.engine.insert(ns, documents, { ordered, bypassDocumentValidation }, ctx.txn);
   ctx.state.opcounters.insert += result.n;
   failTransactionOnWriteError(ctx, result.writeErrors);
   return { n: result.n, ...writeErrorsField(result.writeErrors), ok: 1 };
@@ -178,7 +179,8 @@ const update: CommandHandler = async (ctx) => {
     };
   });
   const ordered = optionalBoolean(ctx, 'ordered') ?? true;
-  const result = await ctx.state.engine.update(ns, statements, { ordered }, ctx.txn);
+  const bypassDocumentValidation = optionalBoolean(ctx, 'bypassDocumentValidation') ?? false;
+  const result = await ctx.state.engine.update(ns, statements, { ordered, bypassDocumentValidation }, ctx.txn);
   ctx.state.opcounters.update += statements.length;
   failTransactionOnWriteError(ctx, result.writeErrors);
   const reply: Document = { n: result.n, nModified: result.nModified };
@@ -230,6 +232,7 @@ const findAndModify: CommandHandler = async (ctx) => {
     throw commandError(ErrorCodes.TypeMismatch, `BSON field 'findAndModify.arrayFilters' is the wrong type '${typeName(arrayFilters)}', expected type 'array'`);
   }
   const result = await ctx.state.engine.findAndModify(ns, {
+    bypassDocumentValidation: optionalBoolean(ctx, 'bypassDocumentValidation') ?? false,
     query,
     sort: optionalDocument(ctx, 'sort'),
     update: hasUpdate ? (updateSpec as Document | Document[]) : undefined,
