@@ -8,6 +8,10 @@ import { orderModels, type OrderModels } from './models/order.js';
 import { registerAiRoutes, type AiRateLimit } from './routes/ai.js';
 import { registerOrderRoutes } from './routes/orders.js';
 import { registerTrackingRoutes } from './routes/tracking.js';
+import { registerAdminAnalyticsRoutes } from './routes/admin/analytics.js';
+import { registerAdminExportRoutes } from './routes/admin/export.js';
+import { registerAdminOrderRoutes } from './routes/admin/orders.js';
+import { emailHistoryConsumers } from './events/email-history.js';
 import { registerUploadRoutes } from './routes/uploads.js';
 
 export type OrdersApp = ServiceApp;
@@ -37,7 +41,11 @@ export function buildApp(config: OrdersConfig = loadConfig(), hooks: OrdersTestH
       registerTrackingRoutes(app, ctx);
       await registerUploadRoutes(app, ctx);
       await registerAiRoutes(app, ctx, imageGenerator ?? imageGeneratorFor(config.ai, ctx.log), aiRateLimit);
+      registerAdminOrderRoutes(app, ctx);
+      registerAdminExportRoutes(app, ctx);
+      registerAdminAnalyticsRoutes(app, ctx);
     },
+    consumers: (ctx) => emailHistoryConsumers(ctx.models),
     ...serviceHooks,
   });
 }

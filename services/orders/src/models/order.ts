@@ -6,11 +6,13 @@ import {
   carriers,
   customerCategories,
   designMethods,
+  emailHistoryTypes,
   itemTypes,
   orderStatuses,
   type Carrier,
   type CustomerCategory,
   type DesignMethod,
+  type EmailHistoryType,
   type ItemType,
   type OrderAddress,
   type OrderStatus,
@@ -27,6 +29,19 @@ export interface StatusHistoryEntry {
   date: Date;
   note?: string;
   changedBy: string;
+}
+
+export interface EmailHistoryEntry {
+  /** The emailRecordId the order put on its event, or the email service's id for emails it did not ask for. */
+  id: string;
+  subject: string;
+  to: string;
+  type: EmailHistoryType;
+  preview: string;
+  status: 'queued' | 'sent' | 'failed';
+  timestamp: Date;
+  sentAt?: Date;
+  emailId?: string;
 }
 
 export interface OrderFile {
@@ -88,6 +103,14 @@ export interface OrderDoc {
   tracking?: { carrier: Carrier; trackingNumber: string; estimatedDelivery?: Date } | null;
   payment?: { paymentIntentId: string; paidAt: Date; amount: number } | null;
   idempotencyKey?: string;
+  /** Notes edited in the back office's details view. */
+  notes?: string;
+  /** Internal notes (Admin Notes modal), with who wrote them last. */
+  adminNotes?: string;
+  adminNotesUpdatedBy?: string;
+  adminNotesUpdatedAt?: Date;
+  /** Emails sent about this order, filled from email.sent / email.failed (newest last). */
+  emailHistory?: EmailHistoryEntry[];
   createdAt: Date;
   updatedAt: Date;
 }
@@ -115,7 +138,8 @@ export const orderSchema = new Schema<OrderDoc>(
     itemType: { type: String, enum: itemTypes, required: true },
     designMethod: { type: String, enum: designMethods, required: true },
     description: { type: String, required: true },
-    quantity: { type: Number, required: true, min: 1 },
+    // 0 is allowed: the back office's edit turns an invalid quantity into 0 (admin part A §5).
+    quantity: { type: Number, required: true, min: 0 },
     size: String,
     sizeBreakdown: { type: Schema.Types.Mixed },
     colors: { type: [String], default: [] },
@@ -169,6 +193,29 @@ export const orderSchema = new Schema<OrderDoc>(
     },
     payment: { type: Schema.Types.Mixed, default: null },
     idempotencyKey: String,
+    notes: { type: String, default: '' },
+    adminNotes: { type: String, default: '' },
+    adminNotesUpdatedBy: String,
+    adminNotesUpdatedAt: Date,
+    emailHistory: {
+      type: [
+        new Schema(
+          {
+            id: { type: String, required: true },
+            subject: String,
+            to: String,
+            type: { type: String, enum: emailHistoryTypes },
+            preview: String,
+            status: { type: String, enum: ['queued', 'sent', 'failed'] },
+            timestamp: Date,
+            sentAt: Date,
+            emailId: String,
+          },
+          { _id: false },
+        ),
+      ],
+      default: [],
+    },
   },
   { collection: 'orders', timestamps: true, minimize: false },
 );
@@ -179,6 +226,11 @@ orderSchema.index({ orderNumber: 1 }, { unique: true });
 orderSchema.index({ emailKey: 1, createdAt: -1 });
 orderSchema.index({ status: 1, createdAt: -1 });
 orderSchema.index({ createdAt: -1 });
+// Back-office list: item-type filter with date order, "recently updated", and the sortable columns.
+orderSchema.index({ itemType: 1, createdAt: -1 });
+orderSchema.index({ updatedAt: -1 });
+orderSchema.index({ customerName: 1 });
+orderSchema.index({ estimatedTotal: 1 });
 
 /** An Idempotency-Key seen on POST /api/orders: the body it came with and the order it made. */
 export interface IdempotencyDoc {

@@ -1,0 +1,415 @@
+// Back-office order management (admin part A §2 dashboard, order details, order modals). Every path is
+// under /api/orders/admin/, which the gateway opens only to a signed-in admin and to which it forwards
+// the verified admin in `x-admin-email`; that address goes into status history and notes.
+// Changes others must hear about (status, quote, info request, email) are written with their event in
+// one transaction (outbox); the email service turns the events into emails.
+import { randomUUID } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { ClientSession } from 'mongoose';
+import { z } from 'zod';
+import {
+  adminBulkDeleteSchema,
+  adminBulkResultSchema,
+  adminBulkStatusSchema,
+  adminDeleteResponseSchema,
+  adminEmailQueuedResponseSchema,
+  adminInfoRequestSchema,
+  adminNotesSchema,
+  adminOrderEditSchema,
+  adminOrderListQuerySchema,
+  adminOrderListResponseSchema,
+  adminOrderMessages,
+  adminOrderResponseSchema,
+  adminQuoteSchema,
+  adminSendEmailSchema,
+  adminStatusChangeSchema,
+  adminTrackingUpdateSchema,
+  infoRequestSubject,
+  isCustomerNotifiedStatus,
+  orderPaymentPath,
+  orderStatusLabels,
+  orderStatuses,
+  ordersAdminBase,
+  quoteValidDays,
+  type AdminOrderSummary,
+  type AdminStatusCounts,
+  type EmailHistoryType,
+  type OrderStatus,
+} from '@shop/contracts';
+import { notFound, type ServiceContext } from '@shop/service-kit';
+import { adminDetail, adminRow, baseFilter, emailHistoryView, listFilter, listSort, round2 } from '../../domain/admin-orders.js';
+import type { EmailHistoryEntry, OrderDoc, OrderModels } from '../../models/order.js';
+import type { OrdersApp } from '../../app.js';
+import { failureResponse } from '../respond.js';
+
+const idParams = z.object({ id: z.string().min(1).max(64) });
+const errors = { '4xx': failureResponse, '5xx': failureResponse };
+
+/** The admin the gateway verified; direct calls inside the cluster without it are recorded as such. */
+export function adminOf(request: FastifyRequest): string {
+  const raw = request.headers['x-admin-email'];
+  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+  return value ? `admin:${value}` : 'admin';
+}
+
+const previewOf = (text: string) => (text.length > 300 ? `${text.slice(0, 297)}...` : text);
+
+function queuedEntry(order: OrderDoc, subject: string, message: string, type: EmailHistoryType, now: Date): EmailHistoryEntry {
+  return { id: randomUUID(), subject, to: order.email, type, preview: previewOf(message), status: 'queued', timestamp: now };
+}
+
+export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderModels>) {
+  const { Order } = ctx.models;
+  const base = `${ordersAdminBase}/orders`;
+
+  async function load(id: string, session: ClientSession | null = null): Promise<OrderDoc> {
+    const order = await Order.findById(id).session(session).lean<OrderDoc>();
+    if (!order) throw notFound(adminOrderMessages.orderNotFound);
+    return order;
+  }
+
+  /** Counts per tab in one aggregation over the non-tab filters. */
+  async function statusCounts(filter: Record<string, unknown>): Promise<AdminStatusCounts> {
+    const groups = await Order.aggregate<{ _id: string; n: number }>([{ $match: filter }, { $group: { _id: '$status', n: { $sum: 1 } } }]);
+    const counts = { all: 0, ...Object.fromEntries(orderStatuses.map((s) => [s, 0])) } as AdminStatusCounts;
+    for (const g of groups) {
+      counts.all += g.n;
+      if ((orderStatuses as readonly string[]).includes(g._id)) counts[g._id as OrderStatus] = g.n;
+      else counts.pending += g.n; // an unknown status is shown as pending (§4)
+    }
+    return counts;
+  }
+
+  /** The four summary cards over every order, one aggregation. */
+  async function summary(): Promise<AdminOrderSummary> {
+    const [row] = await Order.aggregate<{ total: number; completedRevenue: number; activeTotal: number; activeCount: number; pendingReview: number }>([
+      {
+        $group: {
+          _id: null,
+          total: { $sum: 1 },
+          completedRevenue: { $sum: { $cond: [{ $eq: ['$status', 'completed'] }, '$estimatedTotal', 0] } },
+          activeTotal: { $sum: { $cond: [{ $ne: ['$status', 'cancelled'] }, '$estimatedTotal', 0] } },
+          activeCount: { $sum: { $cond: [{ $ne: ['$status', 'cancelled'] }, 1, 0] } },
+          pendingReview: { $sum: { $cond: [{ $in: ['$status', ['pending', 'pending_quote']] }, 1, 0] } },
+        },
+      },
+    ]);
+    return {
+      totalOrders: row?.total ?? 0,
+      completedRevenue: round2(row?.completedRevenue ?? 0),
+      averageOrderValue: row && row.activeCount > 0 ? round2(row.activeTotal / row.activeCount) : 0,
+      pendingReview: row?.pendingReview ?? 0,
+    };
+  }
+
+  app.get(
+    base,
+    { schema: { tags: ['admin orders'], summary: 'Orders table: paging, tab counts, search, filters, sort, summary cards', querystring: adminOrderListQuerySchema, response: { 200: adminOrderListResponseSchema, ...errors } } },
+    async (request) => {
+      const query = request.query;
+      const filter = listFilter(query);
+      const [orders, total, counts, cards] = await Promise.all([
+        Order.find(filter)
+          .sort(listSort(query.sortBy, query.sortDir))
+          .skip((query.page - 1) * query.pageSize)
+          .limit(query.pageSize)
+          .lean<OrderDoc[]>(),
+        Order.countDocuments(filter),
+        statusCounts(baseFilter(query)),
+        summary(),
+      ]);
+      return {
+        success: true as const,
+        orders: orders.map(adminRow),
+        page: query.page,
+        pageSize: query.pageSize,
+        total,
+        totalPages: Math.max(1, Math.ceil(total / query.pageSize)),
+        counts,
+        summary: cards,
+      };
+    },
+  );
+
+  app.get(
+    `${base}/:id`,
+    { schema: { tags: ['admin orders'], summary: 'One order with every section of the details view', params: idParams, response: { 200: adminOrderResponseSchema, ...errors } } },
+    async (request) => ({ success: true as const, order: adminDetail(await load(request.params.id)) }),
+  );
+
+  app.patch(
+    `${base}/:id`,
+    {
+      schema: {
+        tags: ['admin orders'],
+        summary: 'Edit an order (quantity whole number, total decimal; invalid values become 0)',
+        params: idParams,
+        body: adminOrderEditSchema,
+        response: { 200: adminOrderResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const edit = request.body;
+      const set: Record<string, unknown> = {};
+      if (edit.customerName !== undefined) set.customerName = edit.customerName;
+      if (edit.email !== undefined) {
+        set.email = edit.email;
+        set.emailKey = edit.email.toLowerCase();
+      }
+      if (edit.phone !== undefined) set.phone = edit.phone;
+      if (edit.quantity !== undefined) set.quantity = edit.quantity;
+      if (edit.total !== undefined) set.estimatedTotal = edit.total;
+      if (edit.description !== undefined) set.description = edit.description;
+      if (edit.notes !== undefined) set.notes = edit.notes;
+      if (edit.customerCategory !== undefined) set.customerCategory = edit.customerCategory;
+      const order = await Order.findByIdAndUpdate(request.params.id, { $set: set }, { returnDocument: 'after', runValidators: true }).lean<OrderDoc>();
+      if (!order) throw notFound(adminOrderMessages.orderNotFound);
+      request.log.info({ orderId: order._id, fields: Object.keys(set), admin: adminOf(request) }, 'order edited');
+      return { success: true as const, order: adminDetail(order) };
+    },
+  );
+
+  /**
+   * Sets a status inside the caller's transaction: history entry, and order.status_changed (with an
+   * email-history entry when the customer is emailed about it). Returns false when nothing changed.
+   */
+  async function setStatus(session: ClientSession, outbox: Parameters<Parameters<typeof ctx.withOutbox>[0]>[1], order: OrderDoc, status: OrderStatus, changedBy: string, note: string | undefined, now: Date) {
+    if (order.status === status) return false;
+    const notify = isCustomerNotifiedStatus(status);
+    const entry = notify
+      ? queuedEntry(order, `Order #${order.orderNumber}: ${orderStatusLabels[status]}`, note ?? `Your order is now ${orderStatusLabels[status]}.`, 'status_update', now)
+      : null;
+    await Order.updateOne(
+      { _id: order._id },
+      {
+        $set: { status, updatedAt: now },
+        $push: {
+          statusHistory: { status, date: now, changedBy, ...(note ? { note } : {}) },
+          ...(entry ? { emailHistory: entry } : {}),
+        },
+      },
+      { session, timestamps: false },
+    );
+    outbox.add('order.status_changed', {
+      orderId: order._id,
+      orderNumber: order.orderNumber,
+      customerName: order.customerName,
+      email: order.email,
+      itemType: order.itemType,
+      previousStatus: (orderStatuses as readonly string[]).includes(order.status) ? order.status : null,
+      status,
+      changedBy,
+      ...(note ? { notes: note } : {}),
+      ...(order.tracking?.trackingNumber
+        ? {
+            tracking: {
+              carrier: order.tracking.carrier,
+              trackingNumber: order.tracking.trackingNumber,
+              ...(order.tracking.estimatedDelivery ? { estimatedDelivery: new Date(order.tracking.estimatedDelivery).toISOString() } : {}),
+            },
+          }
+        : {}),
+      total: order.estimatedTotal,
+      changedAt: now.toISOString(),
+      ...(entry ? { emailRecordId: entry.id } : {}),
+    });
+    return true;
+  }
+
+  app.put(
+    `${base}/:id/status`,
+    { schema: { tags: ['admin orders'], summary: 'Set any of the eleven statuses', params: idParams, body: adminStatusChangeSchema, response: { 200: adminOrderResponseSchema, ...errors } } },
+    async (request) => {
+      const admin = adminOf(request);
+      await ctx.withOutbox(async (session, outbox) => {
+        const order = await load(request.params.id, session);
+        await setStatus(session, outbox, order, request.body.status, admin, request.body.note, new Date());
+      });
+      return { success: true as const, order: adminDetail(await load(request.params.id)) };
+    },
+  );
+
+  app.post(
+    `${base}/bulk/status`,
+    { schema: { tags: ['admin orders'], summary: 'Set one status on many orders (not pending or cancelled)', body: adminBulkStatusSchema, response: { 200: adminBulkResultSchema, ...errors } } },
+    async (request) => {
+      const admin = adminOf(request);
+      const ids = [...new Set(request.body.orderIds)];
+      const result = await ctx.withOutbox(async (session, outbox) => {
+        const orders = await Order.find({ _id: { $in: ids } }).session(session).lean<OrderDoc[]>();
+        const now = new Date();
+        let updated = 0;
+        for (const order of orders) if (await setStatus(session, outbox, order, request.body.status, admin, undefined, now)) updated++;
+        const found = new Set(orders.map((o) => o._id));
+        return { updated, notFound: ids.filter((id) => !found.has(id)) };
+      });
+      request.log.info({ admin, status: request.body.status, ...result }, 'bulk status change');
+      return { success: true as const, ...result };
+    },
+  );
+
+  app.post(
+    `${base}/bulk/delete`,
+    { schema: { tags: ['admin orders'], summary: 'Delete many orders', body: adminBulkDeleteSchema, response: { 200: adminBulkResultSchema, ...errors } } },
+    async (request) => {
+      const ids = [...new Set(request.body.orderIds)];
+      const existing = await Order.find({ _id: { $in: ids } }, { _id: 1 }).lean<{ _id: string }[]>();
+      const { deletedCount } = await Order.deleteMany({ _id: { $in: existing.map((o) => o._id) } });
+      const found = new Set(existing.map((o) => o._id));
+      request.log.info({ admin: adminOf(request), deleted: deletedCount }, 'bulk delete');
+      return { success: true as const, updated: deletedCount, notFound: ids.filter((id) => !found.has(id)) };
+    },
+  );
+
+  app.delete(
+    `${base}/:id`,
+    { schema: { tags: ['admin orders'], summary: 'Delete one order', params: idParams, response: { 200: adminDeleteResponseSchema, ...errors } } },
+    async (request) => {
+      const { deletedCount } = await Order.deleteOne({ _id: request.params.id });
+      if (deletedCount === 0) throw notFound(adminOrderMessages.orderNotFound);
+      request.log.info({ admin: adminOf(request), orderId: request.params.id }, 'order deleted');
+      return { success: true as const, deleted: request.params.id };
+    },
+  );
+
+  app.put(
+    `${base}/:id/notes`,
+    { schema: { tags: ['admin orders'], summary: 'Admin notes (internal)', params: idParams, body: adminNotesSchema, response: { 200: adminOrderResponseSchema, ...errors } } },
+    async (request) => {
+      const order = await Order.findByIdAndUpdate(
+        request.params.id,
+        { $set: { adminNotes: request.body.adminNotes, adminNotesUpdatedBy: adminOf(request), adminNotesUpdatedAt: new Date() } },
+        { returnDocument: 'after' },
+      ).lean<OrderDoc>();
+      if (!order) throw notFound(adminOrderMessages.orderNotFound);
+      return { success: true as const, order: adminDetail(order) };
+    },
+  );
+
+  app.put(
+    `${base}/:id/tracking`,
+    { schema: { tags: ['admin orders'], summary: 'Tracking (carrier, number, optional estimated delivery); the customer sees it on /track', params: idParams, body: adminTrackingUpdateSchema, response: { 200: adminOrderResponseSchema, ...errors } } },
+    async (request) => {
+      const { carrier, trackingNumber, estimatedDelivery } = request.body;
+      const order = await Order.findByIdAndUpdate(
+        request.params.id,
+        { $set: { tracking: { carrier, trackingNumber, ...(estimatedDelivery ? { estimatedDelivery: new Date(estimatedDelivery) } : {}) } } },
+        { returnDocument: 'after' },
+      ).lean<OrderDoc>();
+      if (!order) throw notFound(adminOrderMessages.orderNotFound);
+      request.log.info({ admin: adminOf(request), orderId: order._id, carrier }, 'tracking set');
+      return { success: true as const, order: adminDetail(order) };
+    },
+  );
+
+  app.post(
+    `${base}/:id/quote`,
+    {
+      schema: {
+        tags: ['admin orders'],
+        summary: 'Apply Quote: status quote_sent, quoted amount, expiry in 30 days; emails the payment link',
+        params: idParams,
+        body: adminQuoteSchema,
+        response: { 200: adminOrderResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const admin = adminOf(request);
+      const amount = round2(request.body.quoteAmount);
+      const notes = request.body.quoteNotes || undefined;
+      await ctx.withOutbox(async (session, outbox) => {
+        const order = await load(request.params.id, session);
+        const now = new Date();
+        const expiresAt = new Date(now.getTime() + quoteValidDays * 24 * 60 * 60 * 1000);
+        // Tax is not part of the quote here (no tax rules in the spec); payments applies its own.
+        const discount = order.discount?.amount ?? 0;
+        const quote = { amount, ...(notes ? { notes } : {}), taxRate: 0, taxAmount: 0, finalAmount: round2(Math.max(0, amount - discount)), expiresAt, sentAt: now };
+        const entry = queuedEntry(order, `Your quote for order #${order.orderNumber}`, notes ?? `Quote: $${amount.toFixed(2)}`, 'status_update', now);
+        await Order.updateOne(
+          { _id: order._id },
+          {
+            $set: { quote, estimatedTotal: amount, status: 'quote_sent', updatedAt: now },
+            $push: { statusHistory: { status: 'quote_sent', date: now, changedBy: admin, note: `Quote sent: $${amount.toFixed(2)}` }, emailHistory: entry },
+          },
+          { session, timestamps: false },
+        );
+        outbox.add('order.quote_sent', {
+          orderId: order._id,
+          orderNumber: order.orderNumber,
+          customerName: order.customerName,
+          email: order.email,
+          itemType: order.itemType,
+          quantity: Math.max(1, order.quantity),
+          quoteAmount: amount,
+          ...(notes ? { quoteNotes: notes } : {}),
+          taxRate: 0,
+          taxAmount: 0,
+          finalAmount: quote.finalAmount,
+          quoteExpiresAt: expiresAt.toISOString(),
+          paymentPath: orderPaymentPath(order._id),
+          emailRecordId: entry.id,
+        });
+      });
+      return { success: true as const, order: adminDetail(await load(request.params.id)) };
+    },
+  );
+
+  app.post(
+    `${base}/:id/info-request`,
+    {
+      schema: {
+        tags: ['admin orders'],
+        summary: "Request More Information: emailed with the subject 'Additional Information Needed - Order #{orderNumber}'",
+        params: idParams,
+        body: adminInfoRequestSchema,
+        response: { 200: adminEmailQueuedResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const entry = await ctx.withOutbox(async (session, outbox) => {
+        const order = await load(request.params.id, session);
+        const subject = infoRequestSubject(order.orderNumber);
+        const entry = queuedEntry(order, subject, request.body.message, 'admin_message', new Date());
+        await Order.updateOne({ _id: order._id }, { $push: { emailHistory: entry } }, { session });
+        outbox.add('order.info_requested', {
+          orderId: order._id,
+          orderNumber: order.orderNumber,
+          customerName: order.customerName,
+          email: order.email,
+          subject,
+          message: request.body.message,
+          emailRecordId: entry.id,
+        });
+        return entry;
+      });
+      const order = await load(request.params.id);
+      return { success: true as const, order: adminDetail(order), emailRecord: emailHistoryView(order).find((e) => e.id === entry.id)! };
+    },
+  );
+
+  app.post(
+    `${base}/:id/emails`,
+    { schema: { tags: ['admin orders'], summary: 'Send Email to the customer about this order', params: idParams, body: adminSendEmailSchema, response: { 200: adminEmailQueuedResponseSchema, ...errors } } },
+    async (request) => {
+      const { subject, message, type } = request.body;
+      const entry = await ctx.withOutbox(async (session, outbox) => {
+        const order = await load(request.params.id, session);
+        const entry = queuedEntry(order, subject, message, type, new Date());
+        await Order.updateOne({ _id: order._id }, { $push: { emailHistory: entry } }, { session });
+        outbox.add('order.email_requested', {
+          orderId: order._id,
+          orderNumber: order.orderNumber,
+          customerName: order.customerName,
+          email: order.email,
+          subject,
+          message,
+          type,
+          emailRecordId: entry.id,
+        });
+        return entry;
+      });
+      const order = await load(request.params.id);
+      return { success: true as const, order: adminDetail(order), emailRecord: emailHistoryView(order).find((e) => e.id === entry.id)! };
+    },
+  );
+}
