@@ -2,7 +2,7 @@
 // (`rpc.security.session.verify`, core request/reply, a few milliseconds on the cluster network),
 // hears ended sessions (`security.session.revoked`), and publishes one `gateway.admin_action` event
 // per admin call to JetStream for the audit trail. The public shop never waits on it: connecting
-// happens in the background, and only admin calls fail (503) while NATS is away.
+// happens on the first admin call, and only admin calls fail (503) while NATS is away.
 import { connect } from '@nats-io/transport-node';
 import { RequestError, TimeoutError, type NatsConnection } from '@nats-io/nats-core';
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
@@ -53,7 +53,23 @@ export class NatsSessionChecker implements SessionChecker {
     private readonly log: Logger,
     private readonly timeoutMs = 2_000,
   ) {
-    void this.start();
+  }
+
+  private starting: Promise<void> | undefined;
+
+  /**
+   * Connects on first use (an admin call or an audit event), not at start: a gateway that only serves
+   * the public shop (or a benchmark) never opens a NATS connection it does not need.
+   */
+  private ensureStarted(): Promise<void> {
+    this.starting ??= this.start();
+    return this.starting;
+  }
+
+  /** Starts connecting now (tests; a gateway that expects admin traffic may warm up with it). */
+  connect(): Promise<void> {
+    void this.ensureStarted();
+    return this.connected;
   }
 
   private async start() {
@@ -101,6 +117,13 @@ export class NatsSessionChecker implements SessionChecker {
   }
 
   async verify(sessionHash: string): Promise<VerifiedAdmin> {
+    if (!this.nc) {
+      void this.ensureStarted();
+      // The first admin call waits for the connection, within the same time limit as an answer.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.connected, new Promise((resolve) => (timer = setTimeout(resolve, this.timeoutMs)))]);
+      clearTimeout(timer);
+    }
     const nc = this.nc;
     if (!nc || nc.isClosed()) throw unavailable();
     let raw: unknown;
@@ -125,6 +148,7 @@ export class NatsSessionChecker implements SessionChecker {
   }
 
   publishAdminAction(data: GatewayAdminActionData) {
+    void this.ensureStarted();
     this.pending.push(createEvent('gateway.admin_action', 'gateway', data));
     if (this.pending.length > MAX_PENDING_EVENTS) {
       const dropped = this.pending.shift()!;

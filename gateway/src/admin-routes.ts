@@ -6,6 +6,8 @@
 // itself and everything below it. Later issues add their rows here (keep the specific rows above the
 // catch-all of their prefix).
 
+import { serviceInfoPath, serviceNames } from '@shop/contracts';
+
 export type Access =
   /** Anyone; unsafe methods must still come from the shop's own pages when `sameOriginWrites` is set. */
   | 'public'
@@ -34,6 +36,8 @@ const rule = (methods: AccessRule['methods'], pattern: string, access: Access, w
 });
 
 export const ACCESS_RULES: readonly AccessRule[] = [
+  // Each service's info route (name, version, start time): reachability checks, nothing private.
+  ...serviceNames.map((service) => rule(['GET', 'HEAD'], serviceInfoPath(service), 'public', `${service} service info`)),
   // Sign-in itself is public, but only from the shop's pages.
   rule('*', '/api/auth/**', 'public', 'admin sign-in, sign-out, current admin', { sameOriginWrites: true }),
 

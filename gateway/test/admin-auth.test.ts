@@ -69,6 +69,9 @@ describe('the access table', () => {
       ['GET', '/api/email/queue/stats', 'admin'],
       ['PUT', '/api/admin/settings', 'admin'],
       ['GET', '/api/debug/env', 'admin'],
+      ['GET', '/api/security/_service', 'public'],
+      ['GET', '/api/email/_service', 'public'],
+      ['POST', '/api/security/_service', 'admin'],
     ];
     for (const [method, path, access] of table) expect(accessFor(method, path, true).access, `${method} ${path}`).toBe(access);
   });

@@ -232,7 +232,7 @@ export async function startStack(env: Record<string, string> = {}, options: Buil
   const gateway = await buildApp(config, { sessionChecker: checker, ...options });
   const url = await gateway.listen({ host: '127.0.0.1', port: 0 });
   // The gateway reaches NATS in the background; admin calls answer 503 until it has.
-  await checker.connected;
+  await checker.connect();
   return {
     gateway,
     url,
