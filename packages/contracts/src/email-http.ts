@@ -9,7 +9,18 @@ export const emailStatusSchema = z.enum(emailStatuses);
 export type EmailStatus = z.infer<typeof emailStatusSchema>;
 
 /** The emails the shop writes; the name is stored with each queued email and carried by email.sent. */
-export const emailTemplates = ['order_confirmation', 'admin_new_order', 'verification_code', 'test'] as const;
+export const emailTemplates = [
+  'order_confirmation',
+  'admin_new_order',
+  'verification_code',
+  'test',
+  // Back-office order emails (admin part A order modals): quote with payment link, more-information
+  // request, status update, and a message the admin wrote.
+  'order_quote',
+  'order_info_request',
+  'order_status_update',
+  'order_admin_message',
+] as const;
 export const emailTemplateSchema = z.enum(emailTemplates);
 export type EmailTemplate = z.infer<typeof emailTemplateSchema>;
 

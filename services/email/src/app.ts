@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createService, type ServiceDefinition } from '@shop/service-kit';
 import { loadConfig, type EmailConfig } from './config.js';
 import { emailConsumers } from './events/consumers.js';
+import { orderUpdateConsumers } from './events/order-update-consumers.js';
 import { registerModels } from './models/index.js';
 import { smtpSender, type MailSender } from './queue/transport.js';
 import { EmailWorker } from './queue/worker.js';
@@ -51,7 +52,10 @@ export async function buildApp(config: EmailConfig = loadConfig(), testHooks: Em
         await worker.stop();
       });
     },
-    consumers: (ctx) => emailConsumers({ models: ctx.models, settings: config.email, clock, queued: () => setTimeout(() => worker.wake(), 50).unref() }),
+    consumers: (ctx) => {
+      const deps = { models: ctx.models, settings: config.email, clock, queued: () => void setTimeout(() => worker.wake(), 50).unref() };
+      return [...emailConsumers(deps), ...orderUpdateConsumers(deps)];
+    },
     ...kitHooks,
   });
   service.ctx.log.info(

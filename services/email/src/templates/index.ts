@@ -22,19 +22,19 @@ export function escapeHtml(value: unknown): string {
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 export const formatMoney = (amount: number) => money.format(amount);
-const dateTime = (iso: string) =>
+export const dateTime = (iso: string) =>
   new Date(iso).toLocaleString('en-US', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC';
 
-function firstName(name: string) {
+export function firstName(name: string) {
   return name.trim().split(/\s+/)[0] || 'there';
 }
 
 /** Only http(s) links go into an href; anything else is shown as text. */
-function safeLink(url: string, label: string) {
+export function safeLink(url: string, label: string) {
   return /^https?:\/\//i.test(url) ? `<a href="${escapeHtml(url)}" style="color:#7a5c12">${escapeHtml(label)}</a>` : escapeHtml(label);
 }
 
-function layout(title: string, bodyHtml: string): string {
+export function layout(title: string, bodyHtml: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title></head>
 <body style="margin:0;padding:0;background:#eeeae0;font-family:Arial,Helvetica,sans-serif;color:#1d1f17">
@@ -46,9 +46,9 @@ function layout(title: string, bodyHtml: string): string {
 </table></td></tr></table></body></html>`;
 }
 
-type Row = [label: string, value: string | undefined];
+export type Row = [label: string, value: string | undefined];
 
-function rowsHtml(rows: Row[]) {
+export function rowsHtml(rows: Row[]) {
   const filled = rows.filter(([, v]) => v !== undefined && v !== '');
   return `<table role="presentation" cellpadding="0" cellspacing="0" style="width:100%;border-collapse:collapse;margin:12px 0">${filled
     .map(
@@ -58,7 +58,7 @@ function rowsHtml(rows: Row[]) {
     .join('')}</table>`;
 }
 
-function rowsText(rows: Row[]) {
+export function rowsText(rows: Row[]) {
   return rows
     .filter(([, v]) => v !== undefined && v !== '')
     .map(([label, value]) => `${label}: ${value}`)

@@ -1,0 +1,42 @@
+// The back office's order events become one email each (exactly once: the service kit's processed
+// events plus the queue's `<event id>:<template>` dedupe key). Each email carries the order's id and
+// number and the order's emailRecordId, so email.sent lets the orders service fill the order's history.
+import { consumeEvent } from '@shop/service-kit';
+import { isCustomerNotifiedStatus } from '@shop/contracts';
+import { enqueueEmail } from '../queue/enqueue.js';
+import { adminMessageEmail, infoRequestEmail, quoteEmail, statusUpdateEmail } from '../templates/order-updates.js';
+import type { ConsumerDeps } from './consumers.js';
+
+export function orderUpdateConsumers({ models, settings, clock, queued }: ConsumerDeps) {
+  const options = () => ({ maxAttempts: settings.maxAttempts, now: clock() });
+  const common = (eventId: string, data: { orderId: string; orderNumber: string; email: string; emailRecordId?: string | undefined }) => ({
+    to: data.email,
+    sourceEventId: eventId,
+    orderId: data.orderId,
+    orderNumber: data.orderNumber,
+    ...(data.emailRecordId ? { emailRecordId: data.emailRecordId } : {}),
+  });
+  return [
+    consumeEvent('order.quote_sent', async (event, { session }) => {
+      await enqueueEmail(models.Email, session, { ...quoteEmail(event.data, settings.shopUrl), ...common(event.id, event.data) }, options());
+      queued();
+    }),
+    consumeEvent('order.info_requested', async (event, { session }) => {
+      await enqueueEmail(models.Email, session, { ...infoRequestEmail(event.data, settings.shopUrl), ...common(event.id, event.data) }, options());
+      queued();
+    }),
+    consumeEvent('order.email_requested', async (event, { session }) => {
+      await enqueueEmail(models.Email, session, { ...adminMessageEmail(event.data, settings.shopUrl), ...common(event.id, event.data) }, options());
+      queued();
+    }),
+    consumeEvent('order.status_changed', async (event, { session, log }) => {
+      // Only the statuses the customer should know about (quote_sent has its own quote email).
+      if (!isCustomerNotifiedStatus(event.data.status)) {
+        log.debug({ orderNumber: event.data.orderNumber, status: event.data.status }, 'status not emailed to the customer');
+        return;
+      }
+      await enqueueEmail(models.Email, session, { ...statusUpdateEmail(event.data, settings.shopUrl), ...common(event.id, event.data) }, options());
+      queued();
+    }),
+  ];
+}

@@ -1,0 +1,155 @@
+// The back office's order events become exactly one email each over real SMTP (dev mailbox): the quote
+// with an absolute payment link, the more-information request, an admin message and status updates
+// (only for statuses the customer should know about); every email record carries the order's ids so
+// email.sent can fill the order's email history.
+import { randomUUID } from 'node:crypto';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEvent, infoRequestSubject, type EventData, type EventType } from '@shop/contracts';
+import { startDevMailbox, type DevMailbox } from '@shop/dev-mailbox';
+import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+
+let mongo: StartedMongo;
+let nats: StartedNats;
+let mailbox: DevMailbox;
+let service: Awaited<ReturnType<typeof buildApp>>;
+
+beforeAll(async () => {
+  [mongo, nats, mailbox] = await Promise.all([startMongo(), startNats(), startDevMailbox()]);
+  service = await buildApp(
+    loadConfig({
+      PORT: '0',
+      MONGO_URL: mongo.uri,
+      NATS_URL: nats.url,
+      LOG_LEVEL: 'silent',
+      SMTP_URL: mailbox.smtpUrl,
+      DEV_MAILBOX_URL: mailbox.httpUrl,
+      SHOP_URL: 'https://shop.example.com',
+      EMAIL_POLL_INTERVAL_MS: '100',
+    }),
+    { relay: { sweepIntervalMs: 200 } },
+  );
+  await service.start();
+}, 60_000);
+
+afterAll(async () => {
+  await service?.stop();
+  await Promise.all([nats?.stop(), mongo?.stop(), mailbox?.stop()]);
+});
+
+async function eventually<T>(probe: () => Promise<T> | T, ok: (value: T) => boolean = Boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met in time; last value ${JSON.stringify(value)?.slice(0, 500)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function publish<T extends EventType>(type: T, data: EventData<T>, copies = 1) {
+  const event = createEvent(type, 'orders', data);
+  const nc = await connect({ servers: nats.url });
+  try {
+    const js = jetstream(nc);
+    for (let i = 0; i < copies; i++) await js.publish(type, JSON.stringify(event), { msgID: `${event.id}-${i}` });
+  } finally {
+    await nc.close();
+  }
+  return event;
+}
+
+async function consumed(durable: string) {
+  await eventually(async () => {
+    const info = await (await jetstreamManager(service.ctx.bus.connection!)).consumers.info('ORDERS', durable);
+    return info.num_pending === 0 && info.num_ack_pending === 0;
+  });
+}
+
+const customer = () => ({
+  orderId: randomUUID().replace(/-/g, '').slice(0, 24),
+  orderNumber: `CC-${randomUUID().slice(0, 8).toUpperCase()}`,
+  customerName: 'Jordan <b>Lee</b>',
+  email: `buyer-${randomUUID().slice(0, 8)}@example.com`,
+});
+
+describe('order emails from the back office', () => {
+  it('quote: one email with amount, notes, expiry and the absolute payment link, even when delivered twice', async () => {
+    const c = customer();
+    const event = await publish(
+      'order.quote_sent',
+      {
+        ...c,
+        itemType: 'coin',
+        quantity: 100,
+        quoteAmount: 1250.5,
+        quoteNotes: 'Includes <script>alert(1)</script> rush\nproduction',
+        taxRate: 0,
+        taxAmount: 0,
+        finalAmount: 1250.5,
+        quoteExpiresAt: '2026-12-22T12:00:00.000Z',
+        paymentPath: `/order/pay/${c.orderId}`,
+        emailRecordId: 'rec-quote-1',
+      },
+      2,
+    );
+    const mail = await mailbox.waitFor((m) => m.to.includes(c.email));
+    await consumed('email--order-quote_sent');
+    const record = await eventually(() => service.ctx.models.Email.findOne({ sourceEventId: event.id }).lean(), (r) => r?.status === 'sent');
+    expect(mailbox.messages({ to: c.email })).toHaveLength(1);
+    expect(record).toMatchObject({ template: 'order_quote', orderId: c.orderId, orderNumber: c.orderNumber, emailRecordId: 'rec-quote-1' });
+    const payUrl = `https://shop.example.com/order/pay/${c.orderId}`;
+    expect(mail.subject).toBe(`Your quote for order #${c.orderNumber}: $1,250.50`);
+    expect(mail.text).toContain(`Review and pay your quote: ${payUrl}`);
+    expect(mail.html).toContain(`href="${payUrl}"`);
+    for (const part of [mail.text, mail.html]) {
+      expect(part).toContain('$1,250.50');
+      expect(part).toContain('December 22, 2026');
+    }
+    expect(mail.html).not.toContain('<script>');
+    expect(mail.html).toContain('&lt;script&gt;');
+    expect(mail.html).not.toContain('<b>Lee</b>');
+  });
+
+  it('more information request: the spec subject and the message', async () => {
+    const c = customer();
+    await publish('order.info_requested', { ...c, subject: infoRequestSubject(c.orderNumber), message: 'Which colours do you want?', emailRecordId: 'rec-info' });
+    const mail = await mailbox.waitFor((m) => m.to.includes(c.email));
+    expect(mail.subject).toBe(`Additional Information Needed - Order #${c.orderNumber}`);
+    expect(mail.text).toContain('Which colours do you want?');
+  });
+
+  it('admin message: subject and text as written, line breaks kept', async () => {
+    const c = customer();
+    await publish('order.email_requested', { ...c, subject: `Update on your order #${c.orderNumber}`, message: 'Line one\nLine two', type: 'admin_message', emailRecordId: 'rec-msg' });
+    const mail = await mailbox.waitFor((m) => m.to.includes(c.email));
+    expect(mail.subject).toBe(`Update on your order #${c.orderNumber}`);
+    expect(mail.text).toContain('Line one\nLine two');
+    expect(mail.html).toContain('Line one<br>Line two');
+  });
+
+  it('status updates only for statuses the customer should know about', async () => {
+    const quiet = customer();
+    const loud = customer();
+    const base = { itemType: 'coin' as const, changedBy: 'admin:boss@shop.test', changedAt: new Date().toISOString() };
+    await publish('order.status_changed', { ...quiet, ...base, previousStatus: 'pending', status: 'pending_quote' });
+    await publish('order.status_changed', {
+      ...loud,
+      ...base,
+      previousStatus: 'production',
+      status: 'shipped',
+      tracking: { carrier: 'FEDEX', trackingNumber: '7712 3456' },
+      emailRecordId: 'rec-status',
+    });
+    const mail = await mailbox.waitFor((m) => m.to.includes(loud.email));
+    await consumed('email--order-status_changed');
+    expect(mail.subject).toBe(`Order #${loud.orderNumber} update: Shipped`);
+    expect(mail.text).toContain('Carrier: FedEx');
+    expect(mail.text).toContain('Tracking number: 7712 3456');
+    expect(mailbox.messages({ to: quiet.email })).toHaveLength(0);
+    expect(await service.ctx.models.Email.countDocuments({ orderId: quiet.orderId })).toBe(0);
+  });
+});
