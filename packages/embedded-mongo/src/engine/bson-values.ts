@@ -183,6 +183,70 @@ const combine = (a: unknown, b: unknown, decOp: (x: Dec, y: Dec) => Dec, numOp: 
   return ta === 'double' || tb === 'double' ? asDouble(r) : r;
 };
 
+// ---------- collation ----------
+
+/** How strings compare and group under a collation; null is MongoDB's "simple" binary comparison. */
+export interface Collator {
+  compare(a: string, b: string): number;
+  /** Equal exactly for strings that compare equal. */
+  key(s: string): string;
+}
+
+const collators = new Map<string, Collator | null>();
+
+/**
+ * A collator for a MongoDB collation document (`{locale, strength, numericOrdering, caseFirst, caseLevel}`).
+ * ICU's rules are approximated with Intl.Collator: strength 1 ignores case and accents, 2 ignores case, 3 and
+ * above compare every difference.
+ */
+export const collatorFor = (collation: unknown): Collator | null => {
+  if (!collation || typeof collation !== 'object') return null;
+  const c = collation as Document;
+  if (c.locale === undefined || c.locale === 'simple') return null;
+  const id = JSON.stringify([c.locale, c.strength, c.numericOrdering, c.caseFirst, c.caseLevel]);
+  const cached = collators.get(id);
+  if (cached !== undefined) return cached;
+  const strength = c.strength === undefined ? 3 : numberOf(c.strength);
+  const numeric = c.numericOrdering === true;
+  let locale = String(c.locale).replace(/@.*$/, '').replace(/_/g, '-');
+  try { Intl.getCanonicalLocales(locale); } catch { locale = 'en'; }
+  const sensitivity = strength <= 1 ? (c.caseLevel === true ? 'case' : 'base') : strength === 2 ? (c.caseLevel === true ? 'variant' : 'accent') : 'variant';
+  const intl = new Intl.Collator(locale, {
+    sensitivity, numeric, usage: 'sort',
+    caseFirst: c.caseFirst === 'upper' ? 'upper' : c.caseFirst === 'lower' ? 'lower' : 'false',
+  });
+  const fold = (s: string) => {
+    let k = s.normalize('NFC');
+    if (sensitivity === 'base' || sensitivity === 'accent') k = k.toLocaleLowerCase(locale);
+    if (sensitivity === 'base' || sensitivity === 'case') k = k.normalize('NFD').replace(/\p{M}/gu, '');
+    if (numeric) k = k.replace(/\d+/g, (d) => d.replace(/^0+(?=\d)/, ''));
+    return k;
+  };
+  const collator: Collator = {
+    compare: (a, b) => { const r = intl.compare(a, b); return r < 0 ? -1 : r > 0 ? 1 : 0; },
+    key: fold,
+  };
+  collators.set(id, collator);
+  return collator;
+};
+
+let activeCollator: Collator | null = null;
+
+/** Runs `fn` with string comparisons (compareValues, canonicalKey) under `collator`. Synchronous code only. */
+export const withCollator = <T>(collator: Collator | null, fn: () => T): T => {
+  if (collator === activeCollator) return fn();
+  const previous = activeCollator;
+  activeCollator = collator;
+  try {
+    return fn();
+  } finally {
+    activeCollator = previous;
+  }
+};
+
+/** The collator string comparisons currently use (null: binary). */
+export const currentCollator = (): Collator | null => activeCollator;
+
 // ---------- comparison ----------
 
 const bytesOf = (v: unknown): Uint8Array => {
@@ -206,7 +270,7 @@ export const compareValues = (a: unknown, b: unknown): number => {
   switch (ra) {
     case 1: case 2: case 14: return 0;
     case 3: return compareNumbers(a, b);
-    case 4: return cmp(String(a), String(b));
+    case 4: return activeCollator ? activeCollator.compare(String(a), String(b)) : cmp(String(a), String(b));
     case 5: return compareObjects(a as Document, b as Document);
     case 6: {
       const x = a as unknown[], y = b as unknown[];
@@ -267,6 +331,7 @@ export const identical = (a: unknown, b: unknown): boolean => {
     return ka.length === kb.length && ka.every((k, i) => k === kb[i] && identical((a as Document)[k], (b as Document)[k]));
   }
   if (ta === 'decimal') return String(a) === String(b);
+  if (ta === 'string') return a === b;
   return compareValues(a, b) === 0 && (ta !== 'double' || Object.is(numberOf(a), numberOf(b)) || Number.isNaN(numberOf(a)));
 };
 
@@ -290,17 +355,29 @@ const numericKey = (v: unknown): string => {
   return Number.isSafeInteger(asNumber) || String(asNumber) === norm ? `n${asNumber}` : `n${norm}`;
 };
 
+/** canonicalKey with binary string comparison, whatever collation is active (record ids, storage keys). */
+export const binaryKey = (v: unknown): string => {
+  if (activeCollator === null) return canonicalKey(v);
+  const previous = activeCollator;
+  activeCollator = null;
+  try {
+    return canonicalKey(v);
+  } finally {
+    activeCollator = previous;
+  }
+};
+
 /** A string that is equal for two values exactly when MongoDB considers them equal. */
 export const canonicalKey = (v: unknown): string => {
   // fast paths for the common _id and index key types
-  if (typeof v === 'string') return `s${v}`;
+  if (typeof v === 'string') return activeCollator ? `s${activeCollator.key(v)}` : `s${v}`;
   if (typeof v === 'number' && Number.isFinite(v)) return `n${v === 0 ? 0 : v}`;
   if ((v as { _bsontype?: string } | null)?._bsontype === 'ObjectId') return `o${(v as ObjectId).toHexString()}`;
   switch (typeRank(v)) {
     case 1: return 'm';
     case 2: return 'z';
     case 3: return numericKey(v);
-    case 4: return `s${String(v)}`;
+    case 4: return activeCollator ? `s${activeCollator.key(String(v))}` : `s${String(v)}`;
     case 5: {
       const o = v as Document;
       let s = '{';

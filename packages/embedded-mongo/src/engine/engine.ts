@@ -6,7 +6,7 @@
 // promise rejects, so no caller ever sees a write the journal refused.
 import { BSON, ObjectId, UUID, type Document } from 'bson';
 import {
-  canonicalKey, cloneDoc, compareValues, formatValue, identical, isNumeric, isPlainObject, numberOf, typeRank, valuesEqual,
+  binaryKey, canonicalKey, cloneDoc, collatorFor, compareValues, currentCollator, formatValue, identical, withCollator, isNumeric, isPlainObject, numberOf, typeRank, valuesEqual,
 } from './bson-values.js';
 import {
   badValue, failedToParse, indexNotFound, invalidNamespace, namespaceExists, namespaceNotFound, noSuchTransaction,
@@ -86,7 +86,8 @@ const checkCollName = (db: string, coll: string) => {
   }
 };
 
-const idKeyOf = (doc: Document) => canonicalKey(doc._id);
+/** Records are keyed by their _id compared binary, whatever collation a command runs under. */
+const idKeyOf = (doc: Document) => binaryKey(doc._id);
 const toWriteError = (index: number, err: unknown): WriteError => {
   if (err instanceof MongoCommandError) {
     return { index, code: err.code, codeName: err.codeName, errmsg: err.message, ...(err.extra as object) };
@@ -324,17 +325,21 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     }
     if (view.live && view.coll && isPlainObject(f)) {
       const conds = fieldConditions(f);
-      const idCond = conds.find(([k]) => k === '_id');
+      const collator = currentCollator();
+      const idCond = collator === null ? conds.find(([k]) => k === '_id') : undefined;
       if (idCond) {
         const ids = idCandidates(idCond[1]);
         if (ids && ids.every(indexable)) {
-          const keys = new Set(ids.map(canonicalKey));
+          const keys = new Set(ids.map(binaryKey));
           return { docs: view.ordered(keys), index: '_id_' };
         }
       }
       for (const [path, cond] of conds) {
         for (const ix of view.coll.indexes.values()) {
           if (ix.fields[0]!.path !== path || ix.partial) continue;
+          // An index may serve a query only when its key equality is no finer than the query's: the same
+          // collation, or a binary query (candidates are filtered again by the full query afterwards).
+          if (ix.collator !== collator && collator !== null) continue;
           const eq = idCandidates(cond);
           if (eq && eq.every(indexable)) {
             const keys = new Set<string>();
@@ -343,7 +348,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
           }
           if (isPlainObject(cond)) {
             const ops = Object.keys(cond);
-            if (ops.length > 0 && ops.every((o) => ['$gt', '$gte', '$lt', '$lte'].includes(o))) {
+            if (ix.collator === collator && ops.length > 0 && ops.every((o) => ['$gt', '$gte', '$lt', '$lte'].includes(o))) {
               const vals = ops.map((o) => cond[o]);
               if (vals.every(indexable) && vals.every((v) => typeRank(v) === typeRank(vals[0]))) {
                 let lower: { v: unknown; inclusive: boolean } | undefined;
@@ -394,7 +399,10 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     return Math.trunc(numberOf(v));
   };
 
-  const find = (ns: Ns, o: FindOptions, txn?: Txn): Document[] => {
+  /** The collation a command runs under: its own, else the collection's default (none: binary). */
+  const collationOf = (ns: Ns, explicit: unknown) => collatorFor(explicit ?? getColl(ns)?.options.collation);
+
+  const find = (ns: Ns, o: FindOptions, txn?: Txn): Document[] => withCollator(collationOf(ns, o.collation), () => {
     const view = viewOf(ns, txn);
     hintCheck(view, o.hint);
     const keys = parseSort(o.sort);
@@ -405,7 +413,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     if (keys.length) matched = sortBy(matched, keys, (x) => x.doc);
     const page = matched.slice(skip, limitRaw ? skip + limitRaw : undefined);
     return page.map((x) => project(x.doc, x.pos));
-  };
+  });
 
   // ---------- transactions ----------
 
@@ -523,10 +531,12 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
           const dup = ix.conflict(doc, k, (other) => overlay?.has(other) === true);
           if (dup) throw duplicateError(ix, key, dup);
           if (overlay) {
-            const mine = new Set(ix.keys(doc).map((x) => x.map(canonicalKey).join('\u0000')));
+            const mine = new Set(ix.keyStrings(doc));
             for (const [ok, od] of overlay) {
               if (ok === k || !od) continue;
-              for (const other of ix.keys(od)) if (mine.has(other.map(canonicalKey).join('\u0000'))) throw duplicateError(ix, key, other);
+              const theirs = ix.keyStrings(od);
+              const at = theirs.findIndex((t) => mine.has(t));
+              if (at >= 0) throw duplicateError(ix, key, ix.keys(od)[at]!);
             }
           }
         }
@@ -621,7 +631,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
         const compiled = compileUpdate(st.u, st.arrayFilters);
         if (st.multi && compiled.kind === 'replacement') throw failedToParse('multi update is not supported for replacement-style update');
         hintCheck(target.view, st.hint);
-        updateOne(target, st, compiled, result, i);
+        withCollator(collationOf(ns, st.collation), () => updateOne(target, st, compiled, result, i));
       } catch (err) {
         if (txn && err instanceof MongoCommandError && err.code === 112) throw err;
         result.writeErrors.push(toWriteError(i, err));
@@ -646,7 +656,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
           throw failedToParse(`The limit field in delete objects must be 0 or 1. Got ${formatValue(st.limit)}`);
         }
         hintCheck(target.view, st.hint);
-        const matched = matchDocs(target.view, st.q);
+        const matched = withCollator(collationOf(ns, st.collation), () => matchDocs(target.view, st.q));
         const chosen = numberOf(st.limit) === 1 ? matched.slice(0, 1) : matched;
         for (const { doc } of chosen) { target.del(idKeyOf(doc)); n++; }
       } catch (err) {
@@ -666,6 +676,12 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     if (a.remove && a.new) throw failedToParse("Cannot specify both new=true and remove=true; 'remove' always returns the deleted document");
     const batch = new Batch();
     const target = targetFor(ns, batch, txn, a.bypassDocumentValidation === true);
+    const result = withCollator(collationOf(ns, a.collation), () => findAndModifyIn(target, a));
+    await commitBatch(batch);
+    return result;
+  };
+
+  const findAndModifyIn = (target: Target, a: FindAndModifyArgs): FindAndModifyResult => {
     const project = compileProjection(a.fields);
     const compiled = a.update !== undefined ? compileUpdate(a.update, a.arrayFilters) : undefined;
     let matched = matchDocs(target.view, a.query ?? {});
@@ -688,7 +704,6 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     } else {
       result = { value: null, lastErrorObject: { n: 0, updatedExisting: false } };
     }
-    await commitBatch(batch);
     return result;
   };
 
@@ -746,7 +761,8 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     const c = ensureColl(ns, batch);
     const before = c.indexes.size + 1;
     const fresh: Index[] = [];
-    const normalised = specs.map(normaliseSpec);
+    // An index without its own collation takes the collection's default one, as in mongod.
+    const normalised = specs.map(normaliseSpec).map((spec) => (spec.collation === undefined && c.options.collation !== undefined && spec.name !== '_id_' ? { ...spec, collation: c.options.collation } : spec));
     for (const spec of normalised) {
       if (spec.name === '_id_' || valuesEqual(spec.key, { _id: 1 })) {
         if (spec.name !== '_id_' || !valuesEqual(spec.key, { _id: 1 })) {
@@ -952,7 +968,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
   // ---------- reads ----------
 
   const count: Engine['count'] = (ns, filter, o, txn) => {
-    const matched = matchDocs(viewOf(ns, txn), filter ?? {});
+    const matched = withCollator(collationOf(ns, o.collation), () => matchDocs(viewOf(ns, txn), filter ?? {}));
     const skip = nonNegative('skip', o.skip);
     const limit = o.limit ? Math.abs(numberOf(o.limit)) : 0;
     let n = Math.max(0, matched.length - skip);
@@ -960,7 +976,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     return n;
   };
 
-  const distinct: Engine['distinct'] = (ns, key, filter, txn) => {
+  const distinct: Engine['distinct'] = (ns, key, filter, txn, o) => withCollator(collationOf(ns, o?.collation), () => {
     if (typeof key !== 'string' || key === '') throw failedToParse('distinct key must be a non-empty string');
     const segs = key.split('.');
     const seen = new Map<string, unknown>();
@@ -971,7 +987,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       }
     }
     return [...seen.values()].sort(compareValues);
-  };
+  });
 
   const aggregate: Engine['aggregate'] = async (db, coll, pipeline, aggOptions, txn) => {
     if (!Array.isArray(pipeline)) throw failedToParse("'pipeline' option must be specified as an array");
@@ -988,21 +1004,28 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     pipeline.slice(0, -1).forEach((s) => { if ('$out' in s || '$merge' in s) throw new MongoCommandError(40601, 'Location40601', `${Object.keys(s)[0]} can only be the final stage in the pipeline`); });
     const body = outStage ? pipeline.slice(0, -1) : pipeline;
     const resolver = (name: string) => viewOf({ db, coll: name }, txn).all();
-    let input: Document[] = [];
-    if (coll !== null) {
-      const view = viewOf({ db, coll }, txn);
-      const first = body[0];
-      if (first && '$match' in first && isPlainObject(first.$match) && !JSON.stringify(Object.keys(first.$match)).includes('$expr')) {
-        input = plan(view, first.$match).docs;
-        stats = { docsExamined: input.length, indexUsed: stats.indexUsed };
-      } else {
-        input = view.all();
-        stats = { docsExamined: input.length, indexUsed: null };
+    const collator = coll !== null ? collationOf({ db, coll }, aggOptions?.collation) : collatorFor(aggOptions?.collation);
+    const results = withCollator(collator, () => {
+      let input: Document[] = [];
+      if (coll !== null) {
+        const view = viewOf({ db, coll }, txn);
+        const first = body[0];
+        if (first && '$match' in first && isPlainObject(first.$match) && !JSON.stringify(Object.keys(first.$match)).includes('$expr')) {
+          input = plan(view, first.$match).docs;
+          stats = { docsExamined: input.length, indexUsed: stats.indexUsed };
+        } else {
+          input = view.all();
+          stats = { docsExamined: input.length, indexUsed: null };
+        }
+      } else if (!body[0] || !('$documents' in body[0])) {
+        throw new MongoCommandError(73, 'InvalidNamespace', '{aggregate: 1} is not valid for this pipeline: a database-level aggregate must start with $documents');
       }
-    } else if (!body[0] || !('$documents' in body[0])) {
-      throw new MongoCommandError(73, 'InvalidNamespace', '{aggregate: 1} is not valid for this pipeline: a database-level aggregate must start with $documents');
-    }
-    const results = runPipeline(input, body, { collectionResolver: resolver, variables: isPlainObject(aggOptions?.let) ? aggOptions.let : undefined });
+      return runPipeline(input, body, { collectionResolver: resolver, variables: isPlainObject(aggOptions?.let) ? aggOptions.let : undefined });
+    });
+    return finishAggregate(db, outStage, results, aggOptions, txn);
+  };
+
+  const finishAggregate = async (db: string, outStage: Document | undefined, results: Document[], aggOptions: Document | undefined, txn?: Txn): Promise<Document[]> => {
     if (!outStage) return results;
     const bypass = aggOptions?.bypassDocumentValidation === true;
     if ('$out' in outStage) await writeOut(db, outStage.$out, results, txn, bypass);
@@ -1221,7 +1244,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
           }
           case 'dropIndex': getColl(ns!)?.indexes.delete(op.name); break;
           case 'put': putRecord(ensureColl(ns!), idKeyOf(op.doc), op.doc, undefined); break;
-          case 'delete': { const c = getColl(ns!); if (c) deleteRecord(c, canonicalKey(op.id), undefined); break; }
+          case 'delete': { const c = getColl(ns!); if (c) deleteRecord(c, binaryKey(op.id), undefined); break; }
         }
       }
     } finally {

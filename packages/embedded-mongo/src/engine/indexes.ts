@@ -2,7 +2,9 @@
 // field's value (equality lookups, O(1)), and a sorted array of leading values built lazily for range scans.
 // Hash maps make inserts O(1); the sorted array is rebuilt only when a range query follows writes.
 import type { Document } from 'bson';
-import { canonicalKey, compareValues, isNumeric, isPlainObject, numberOf, formatValue, typeRank } from './bson-values.js';
+import {
+  canonicalKey, collatorFor, compareValues, isNumeric, isPlainObject, numberOf, formatValue, typeRank, withCollator, type Collator,
+} from './bson-values.js';
 import { collectPath, compileFilter, type Matcher } from './query.js';
 import type { IndexSpec } from './types.js';
 import { MongoCommandError } from './types.js';
@@ -46,9 +48,18 @@ export class Index {
   private readonly byFirst = new Map<string, { v: unknown; ids: Ids }>();
   private sorted: { v: unknown; id: string }[] | undefined;
 
+  /** The index's collation: its keys compare (and collide, when unique) under it, whatever the query uses. */
+  readonly collator: Collator | null;
+
   constructor(public spec: IndexSpec) {
     this.fields = validateKeyPattern(spec.key);
     this.partial = spec.partialFilterExpression ? compileFilter(spec.partialFilterExpression as Document) : undefined;
+    this.collator = collatorFor(spec.collation);
+  }
+
+  /** Key strings of a document's key tuples, as this index compares them. */
+  keyStrings(doc: Document): string[] {
+    return withCollator(this.collator, () => this.keys(doc).map(tupleKey));
   }
 
   get name(): string { return this.spec.name; }
@@ -95,81 +106,91 @@ export class Index {
   }
 
   add(id: string, doc: Document): void {
-    for (const k of this.keys(doc)) {
-      const fk = canonicalKey(k[0]);
-      let e = this.byFirst.get(fk);
-      if (!e) { e = { v: k[0], ids: id }; this.byFirst.set(fk, e); }
-      else e.ids = withId(e.ids, id);
-      if (this.fields.length > 1) { const tk = tupleKey(k); this.byFull.set(tk, withId(this.byFull.get(tk), id)); }
-    }
-    this.sorted = undefined;
+    return withCollator(this.collator, () => {
+      for (const k of this.keys(doc)) {
+        const fk = canonicalKey(k[0]);
+        let e = this.byFirst.get(fk);
+        if (!e) { e = { v: k[0], ids: id }; this.byFirst.set(fk, e); }
+        else e.ids = withId(e.ids, id);
+        if (this.fields.length > 1) { const tk = tupleKey(k); this.byFull.set(tk, withId(this.byFull.get(tk), id)); }
+      }
+      this.sorted = undefined;
+    });
   }
 
   remove(id: string, doc: Document): void {
-    for (const k of this.keys(doc)) {
-      const fk = canonicalKey(k[0]);
-      const e = this.byFirst.get(fk);
-      if (e) { const rest = withoutId(e.ids, id); if (rest === undefined) this.byFirst.delete(fk); else e.ids = rest; }
-      if (this.fields.length > 1) {
-        const tk = tupleKey(k);
-        const rest = withoutId(this.byFull.get(tk), id);
-        if (rest === undefined) this.byFull.delete(tk); else this.byFull.set(tk, rest);
+    return withCollator(this.collator, () => {
+      for (const k of this.keys(doc)) {
+        const fk = canonicalKey(k[0]);
+        const e = this.byFirst.get(fk);
+        if (e) { const rest = withoutId(e.ids, id); if (rest === undefined) this.byFirst.delete(fk); else e.ids = rest; }
+        if (this.fields.length > 1) {
+          const tk = tupleKey(k);
+          const rest = withoutId(this.byFull.get(tk), id);
+          if (rest === undefined) this.byFull.delete(tk); else this.byFull.set(tk, rest);
+        }
       }
-    }
-    this.sorted = undefined;
+      this.sorted = undefined;
+    });
   }
 
   clear(): void { this.byFull.clear(); this.byFirst.clear(); this.sorted = undefined; }
 
   /** For a unique index: the key tuple of `doc` that another document already holds, if any. */
   conflict(doc: Document, id: string, ignore?: (otherId: string) => boolean): unknown[] | undefined {
-    if (!this.unique) return undefined;
-    for (const k of this.keys(doc)) {
-      const ids = this.fields.length > 1 ? this.byFull.get(tupleKey(k)) : this.byFirst.get(canonicalKey(k[0]))?.ids;
-      if (ids === undefined) continue;
-      for (const other of typeof ids === 'string' ? [ids] : ids) if (other !== id && !(ignore && ignore(other))) return k;
-    }
-    return undefined;
+    return withCollator(this.collator, () => {
+      if (!this.unique) return undefined;
+      for (const k of this.keys(doc)) {
+        const ids = this.fields.length > 1 ? this.byFull.get(tupleKey(k)) : this.byFirst.get(canonicalKey(k[0]))?.ids;
+        if (ids === undefined) continue;
+        for (const other of typeof ids === 'string' ? [ids] : ids) if (other !== id && !(ignore && ignore(other))) return k;
+      }
+      return undefined;
+    });
   }
 
   idsEqual(value: unknown): Iterable<string> {
-    const ids = this.byFirst.get(canonicalKey(value))?.ids;
-    return ids === undefined ? [] : typeof ids === 'string' ? [ids] : ids;
+    return withCollator(this.collator, () => {
+      const ids = this.byFirst.get(canonicalKey(value))?.ids;
+      return ids === undefined ? [] : typeof ids === 'string' ? [ids] : ids;
+    });
   }
 
   /** Ids whose leading key lies in the given bounds (same BSON type bracket as the bounds). */
   idsInRange(lower: { v: unknown; inclusive: boolean } | undefined, upper: { v: unknown; inclusive: boolean } | undefined): string[] {
-    if (!this.sorted) {
-      const arr: { v: unknown; id: string }[] = [];
-      for (const entry of this.byFirst.values()) {
-        if (typeof entry.ids === 'string') arr.push({ v: entry.v, id: entry.ids });
-        else for (const id of entry.ids) arr.push({ v: entry.v, id });
+    return withCollator(this.collator, () => {
+      if (!this.sorted) {
+        const arr: { v: unknown; id: string }[] = [];
+        for (const entry of this.byFirst.values()) {
+          if (typeof entry.ids === 'string') arr.push({ v: entry.v, id: entry.ids });
+          else for (const id of entry.ids) arr.push({ v: entry.v, id });
+        }
+        arr.sort((a, b) => compareValues(a.v, b.v));
+        this.sorted = arr;
       }
-      arr.sort((a, b) => compareValues(a.v, b.v));
-      this.sorted = arr;
-    }
-    const s = this.sorted;
-    const rank = typeRank((lower ?? upper)!.v);
-    let lo = 0, hi = s.length;
-    // binary search: first entry at or above the lower bound (or the start of the type bracket)
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      const e = s[mid]!;
-      const r = typeRank(e.v);
-      const below = r < rank || (r === rank && lower !== undefined && (lower.inclusive ? compareValues(e.v, lower.v) < 0 : compareValues(e.v, lower.v) <= 0));
-      if (below) lo = mid + 1; else hi = mid;
-    }
-    const out: string[] = [];
-    for (let i = lo; i < s.length; i++) {
-      const e = s[i]!;
-      if (typeRank(e.v) !== rank) break;
-      if (upper) {
-        const c = compareValues(e.v, upper.v);
-        if (upper.inclusive ? c > 0 : c >= 0) break;
+      const s = this.sorted;
+      const rank = typeRank((lower ?? upper)!.v);
+      let lo = 0, hi = s.length;
+      // binary search: first entry at or above the lower bound (or the start of the type bracket)
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        const e = s[mid]!;
+        const r = typeRank(e.v);
+        const below = r < rank || (r === rank && lower !== undefined && (lower.inclusive ? compareValues(e.v, lower.v) < 0 : compareValues(e.v, lower.v) <= 0));
+        if (below) lo = mid + 1; else hi = mid;
       }
-      out.push(e.id);
-    }
-    return out;
+      const out: string[] = [];
+      for (let i = lo; i < s.length; i++) {
+        const e = s[i]!;
+        if (typeRank(e.v) !== rank) break;
+        if (upper) {
+          const c = compareValues(e.v, upper.v);
+          if (upper.inclusive ? c > 0 : c >= 0) break;
+        }
+        out.push(e.id);
+      }
+      return out;
+    });
   }
 
   /** A duplicate-key error as mongod reports it. */

@@ -77,6 +77,7 @@ export interface DeleteResult { n: number; writeErrors: WriteError[] }
 export interface FindAndModifyArgs {
   /** Skips the collection's validator (mongod's bypassDocumentValidation). */
   bypassDocumentValidation?: boolean;
+  collation?: Document;
   query?: Document;
   sort?: Document;
   update?: Document | Document[];
@@ -114,8 +115,8 @@ export interface Engine {
 
   /** Matching documents in order; the server pages them into cursors. */
   find(ns: Ns, options: FindOptions, txn?: Txn): Document[];
-  count(ns: Ns, filter: Document, options: { skip?: number; limit?: number }, txn?: Txn): number;
-  distinct(ns: Ns, key: string, filter: Document, txn?: Txn): unknown[];
+  count(ns: Ns, filter: Document, options: { skip?: number; limit?: number; collation?: Document }, txn?: Txn): number;
+  distinct(ns: Ns, key: string, filter: Document, txn?: Txn, options?: { collation?: Document }): unknown[];
   /** coll null = a database-level aggregate ({aggregate: 1}). $out/$merge write through the engine. */
   aggregate(db: string, coll: string | null, pipeline: Document[], options: Document, txn?: Txn): Promise<Document[]>;
 

@@ -891,6 +891,57 @@ describe('indexes', () => {
   });
 });
 
+describe('collation', () => {
+  beforeEach(async () => {
+    await coll('myColl').insertMany([{ _id: 1, category: 'café', status: 'A' }, { _id: 2, category: 'cafe', status: 'a' }, { _id: 3, category: 'cafE', status: 'a' }]);
+  });
+
+  it('strength 1 ignores case and accents, strength 2 only case, the default compares both', async () => {
+    const c = coll('myColl');
+    expect(ids(await c.find({ category: 'cafe', status: 'a' }).collation({ locale: 'fr', strength: 1 }).sort({ _id: 1 }).toArray())).toEqual([1, 2, 3]);
+    expect(ids(await c.find({ category: 'cafe' }).collation({ locale: 'fr', strength: 2 }).sort({ _id: 1 }).toArray())).toEqual([2, 3]);
+    expect(ids(await c.find({ category: 'cafe' }).collation({ locale: 'fr' }).toArray())).toEqual([2]);
+    expect(ids(await c.find({ category: 'cafe' }).toArray())).toEqual([2]);
+    expect(await c.countDocuments({ category: 'CAFE' }, { collation: { locale: 'en', strength: 2 } })).toBe(2);
+    expect(await c.distinct('status', {}, { collation: { locale: 'en', strength: 2 } })).toHaveLength(1);
+    const grouped = await c.aggregate([{ $group: { _id: '$category', n: { $sum: 1 } } }], { collation: { locale: 'en', strength: 1 } }).toArray();
+    expect(grouped).toHaveLength(1);
+    expect(grouped[0]!.n).toBe(3);
+    const updated = await c.updateMany({ status: 'A' }, { $set: { seen: true } }, { collation: { locale: 'en', strength: 2 } });
+    expect(updated.modifiedCount).toBe(3);
+    expect((await c.deleteMany({ category: 'CAFE' }, { collation: { locale: 'en', strength: 2 } })).deletedCount).toBe(2);
+  });
+
+  it('numericOrdering sorts digit runs as numbers', async () => {
+    const c = coll('codes');
+    await c.insertMany([{ _id: 1, code: '10' }, { _id: 2, code: '9' }, { _id: 3, code: '2' }, { _id: 4, code: 'a1' }]);
+    expect((await c.find().sort({ code: 1 }).toArray()).map((d: Document) => d.code)).toEqual(['10', '2', '9', 'a1']);
+    expect((await c.find().sort({ code: 1 }).collation({ locale: 'en', numericOrdering: true }).toArray()).map((d: Document) => d.code)).toEqual(['2', '9', '10', 'a1']);
+  });
+
+  it('a unique index with a case-insensitive collation refuses the same value in another case', async () => {
+    const users = coll('users');
+    await users.createIndex({ email: 1 }, { unique: true, collation: { locale: 'en', strength: 2 } });
+    await users.insertOne({ email: 'Ann@Example.com' });
+    const dup = await failure(users.insertOne({ email: 'ann@example.com' }));
+    expect(dup.code).toBe(11000);
+    expect(dup.keyValue).toEqual({ email: 'ann@example.com' });
+    const [, index] = await users.listIndexes().toArray();
+    expect(index).toMatchObject({ name: 'email_1', unique: true, collation: { locale: 'en', strength: 2 } });
+    expect(await users.findOne({ email: 'ANN@EXAMPLE.COM' }, { collation: { locale: 'en', strength: 2 } })).toMatchObject({ email: 'Ann@Example.com' });
+  });
+
+  it('a collection\'s default collation applies to queries and its indexes', async () => {
+    await db.createCollection('names', { collation: { locale: 'en', strength: 2 } });
+    const names = coll('names');
+    await names.createIndex({ name: 1 }, { unique: true });
+    await names.insertOne({ name: 'ann' });
+    expect(await names.countDocuments({ name: 'ANN' })).toBe(1);
+    expect((await failure(names.insertOne({ name: 'Ann' }))).code).toBe(11000);
+    expect(await names.countDocuments({ name: 'ANN' }, { collation: { locale: 'simple' } })).toBe(0);
+  });
+});
+
 describe('schema validation (the manual\'s examples)', () => {
   const STUDENT_SCHEMA = {
     $jsonSchema: {

@@ -233,6 +233,7 @@ const findAndModify: CommandHandler = async (ctx) => {
   }
   const result = await ctx.state.engine.findAndModify(ns, {
     bypassDocumentValidation: optionalBoolean(ctx, 'bypassDocumentValidation') ?? false,
+    collation: optionalDocument(ctx, 'collation'),
     query,
     sort: optionalDocument(ctx, 'sort'),
     update: hasUpdate ? (updateSpec as Document | Document[]) : undefined,
@@ -301,7 +302,8 @@ const count: CommandHandler = (ctx) => {
   let limit = optionalInteger(ctx, 'limit');
   if (limit !== undefined && limit < 0) limit = -limit; // count treats a negative limit as its absolute value
   ctx.state.opcounters.command++;
-  const n = ctx.state.engine.count(ns, query, { skip: skip || undefined, limit: limit || undefined }, ctx.txn);
+  const collation = optionalDocument(ctx, 'collation');
+  const n = ctx.state.engine.count(ns, query, { skip: skip || undefined, limit: limit || undefined, ...(collation ? { collation } : {}) }, ctx.txn);
   return { n, ok: 1 };
 };
 
@@ -314,7 +316,8 @@ const distinct: CommandHandler = (ctx) => {
   const query = optionalDocument(ctx, 'query') ?? {};
   assertSupportedQuery(query);
   ctx.state.opcounters.command++;
-  return { values: ctx.state.engine.distinct(ns, key, query, ctx.txn), ok: 1 };
+  const collation = optionalDocument(ctx, 'collation');
+  return { values: ctx.state.engine.distinct(ns, key, query, ctx.txn, collation ? { collation } : undefined), ok: 1 };
 };
 
 /** A plain explain: the plan is "scan with the engine's own index choice"; no execution statistics. */
