@@ -66,11 +66,9 @@ export async function deleteOrder(id: string): Promise<void> {
   adminDeleteResponseSchema.parse(await adminFetch(ordersAdminPaths.order(id), { method: 'DELETE' }));
 }
 
-export async function applyQuote(id: string, quoteAmount: number, quoteNotes: string): Promise<AdminEmailQueuedResponse> {
-  return adminEmailQueuedResponseSchema.parse(
-    await adminFetch(ordersAdminPaths.quote(id), { method: 'POST', json: { quoteAmount, quoteNotes: quoteNotes.trim() || undefined } }),
-  );
-}
+/** Apply Quote answers with the updated order (status quote_sent, the quote, the queued email in its history). */
+export const applyQuote = (id: string, quoteAmount: number, quoteNotes: string) =>
+  orderOf(adminFetch(ordersAdminPaths.quote(id), { method: 'POST', json: { quoteAmount, quoteNotes: quoteNotes.trim() || undefined } }));
 
 export async function requestInfo(id: string, message: string): Promise<AdminEmailQueuedResponse> {
   return adminEmailQueuedResponseSchema.parse(await adminFetch(ordersAdminPaths.infoRequest(id), { method: 'POST', json: { message } }));
