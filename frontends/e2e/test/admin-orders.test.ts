@@ -1,0 +1,341 @@
+// Order management in the back office, in Chromium against the shared stack (real orders, email and
+// security services, gateway, MongoDB, NATS, the local mailbox): a customer's quote request shows up
+// on the dashboard, the admin applies a quote (the customer gets the quote email with the payment
+// link), adds tracking (the customer sees it when tracking the order), exports the CSV and changes
+// the status of several orders at once.
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { adminCsvColumns, orderPaymentPath } from '@shop/contracts';
+import { signInAsAdmin } from './support/admin.js';
+import { launchBrowser, type Browser, type ShopPage } from './support/browser.js';
+import { uniqueEmail, waitForMail } from './support/quote-flow.js';
+
+const baseUrl = inject('baseUrl');
+const email = uniqueEmail('admin.orders');
+const customerName = 'Dana Whitfield';
+
+interface Placed {
+  id: string;
+  orderNumber: string;
+}
+const placed: Placed[] = [];
+
+let browser: Browser;
+let shop: ShopPage;
+let page: Page;
+
+/** A quote request as the storefront sends it (POST /api/orders is public). */
+async function placeOrder(description: string, quantity: number): Promise<Placed> {
+  const response = await fetch(`${baseUrl}/api/orders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+    body: JSON.stringify({
+      customerName,
+      email,
+      phone: '555-0199',
+      itemType: 'coin',
+      designMethod: 'describe',
+      description,
+      quantity,
+      size: '1.75',
+      shape: 'Round',
+      colors: ['Gold', 'Black'],
+      finish: 'antique_gold',
+      edge: 'rope',
+      features: [],
+      files: [],
+      aiGenerated: false,
+      subscribeEmail: false,
+      subscribeSMS: false,
+      shippingAddress: { line1: '12 Garrison Way', city: 'Killeen', state: 'TX', postalCode: '76541', country: 'US' },
+      customerCategory: 'military',
+      taxExempt: false,
+    }),
+  });
+  const text = await response.text();
+  expect(response.status, text).toBe(201);
+  const { order } = JSON.parse(text) as { order: Placed };
+  return { id: order.id, orderNumber: order.orderNumber };
+}
+
+/** A small RFC 4180 reader: quoted fields may hold commas, quotes ("") and line breaks. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
+  }
+  if (field !== '' || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows;
+}
+
+function ordersView(p: Page) {
+  return p.getByRole('navigation', { name: 'Back office views' }).getByRole('button', { name: 'Orders' });
+}
+
+function row(p: Page, orderNumber: string) {
+  return p.locator(`tr[data-order-number="${orderNumber}"]`);
+}
+
+/** Shows only this customer's orders (the search box asks the server). */
+async function searchCustomer(p: Page): Promise<void> {
+  await p.getByLabel('Search orders').fill(email);
+  for (const o of placed) await row(p, o.orderNumber).waitFor();
+}
+
+beforeAll(async () => {
+  placed.push(await placeOrder('Unit coin with the regimental crest and the motto on the reverse', 150));
+  placed.push(await placeOrder('Retirement coin, eagle and flag, engraved name on the back', 40));
+  placed.push(await placeOrder('Squad coin, skull and crossed sabers, dates around the rim', 75));
+  browser = await launchBrowser();
+  shop = await browser.newPage();
+  page = shop.page;
+  await signInAsAdmin(page, baseUrl);
+  await ordersView(page).click();
+  await page.getByTestId('orders-dashboard').waitFor();
+});
+
+// A test that failed half-way may leave a dialog open; the next one starts from the plain dashboard.
+beforeEach(async () => {
+  for (let i = 0; i < 3 && (await page.getByRole('dialog').count()) > 0; i++) await page.keyboard.press('Escape');
+});
+
+afterAll(async () => {
+  await shop?.close();
+  await browser?.close();
+});
+
+describe('the orders dashboard', () => {
+  it('shows the order a customer just submitted, with its status, summary cards and tab counts', async () => {
+    const first = placed[0]!;
+    await page.getByLabel('Search orders').fill(first.orderNumber);
+    const line = row(page, first.orderNumber);
+    await line.waitFor();
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
+    expect(await line.innerText()).toContain(customerName);
+    expect(await line.locator('[data-status]').innerText()).toMatch(/quote pending/i);
+    await line.getByRole('button', { name: `Apply Quote to order #${first.orderNumber}` }).waitFor();
+    await line.getByRole('button', { name: `More Info for order #${first.orderNumber}` }).waitFor();
+    expect(await page.getByTestId('count-all').innerText()).toBe('1');
+    expect(await page.getByTestId('count-pending_quote').innerText()).toBe('1');
+    expect(Number((await page.getByTestId('summary-total-orders').innerText()).replaceAll(',', ''))).toBeGreaterThanOrEqual(3);
+    expect(Number(await page.getByTestId('summary-pending').innerText())).toBeGreaterThanOrEqual(3);
+
+    // The details overlay: sections of the spec, closed with Escape.
+    await line.getByRole('button', { name: `Details of order #${first.orderNumber}` }).click();
+    const details = page.getByTestId('order-details');
+    await details.getByRole('heading', { name: `Order #${first.orderNumber}` }).waitFor();
+    await details.getByTestId('details-customer').getByText(email).waitFor();
+    await details.getByTestId('details-product').getByText('describe').waitFor();
+    await details.getByTestId('details-description').getByText('regimental crest', { exact: false }).waitFor();
+    await details.getByTestId('details-files').getByText('No files attached.').waitFor();
+    await details.getByRole('form', { name: 'Compose email' }).waitFor();
+    expect(await details.getByLabel('Subject').inputValue()).toBe(`Update on your order #${first.orderNumber}`);
+    await page.keyboard.press('Escape');
+    await details.waitFor({ state: 'detached' });
+  });
+
+  it('a failed load shows the error with Retry, and Retry loads the orders', async () => {
+    const isList = (url: URL) => url.pathname === '/api/orders/admin/orders';
+    await page.route(isList, (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'Orders service unavailable', code: 'UNAVAILABLE' }) }),
+    );
+    await page.getByLabel('Search orders').fill(`${placed[1]!.orderNumber}`);
+    await page.getByText('Orders fetch failed: Orders service unavailable').waitFor({ timeout: 15_000 });
+    await page.unroute(isList);
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await row(page, placed[1]!.orderNumber).waitFor();
+  });
+
+  it("applies a quote ('Applying...'), and the customer gets the quote email with a working payment link", async () => {
+    const first = placed[0]!;
+    await page.getByLabel('Search orders').fill(first.orderNumber);
+    const line = row(page, first.orderNumber);
+    await line.getByRole('button', { name: `Apply Quote to order #${first.orderNumber}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Apply Quote' });
+    const amount = dialog.getByLabel('Quote Amount');
+    await amount.fill('0');
+    expect(await dialog.getByRole('button', { name: 'Send Quote' }).isDisabled()).toBe(true);
+    await amount.fill('1875.50');
+    await dialog.getByLabel('Quote Notes').fill('Includes two-sided die, rope edge and velvet pouches.');
+
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const quotePath = `/api/orders/admin/orders/${first.id}/quote`;
+    await page.route((url) => url.pathname === quotePath, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === quotePath);
+    await dialog.getByRole('button', { name: 'Send Quote' }).click();
+    await dialog.getByRole('button', { name: /Applying\.\.\./ }).waitFor();
+    release();
+    const answer = await answered;
+    expect(answer.status(), await answer.text()).toBe(200);
+    await dialog.waitFor({ state: 'detached' });
+    await page.unroute((url) => url.pathname === quotePath);
+    await page.getByText(`Quote of $1,875.50 sent to ${email}`).waitFor();
+    await expect.poll(() => line.locator('[data-status]').innerText()).toMatch(/quote sent/i);
+
+    const mail = await waitForMail(baseUrl, email, (m) => m.text.includes(first.orderNumber) && m.text.includes(orderPaymentPath(first.id)));
+    const link = new RegExp(`https?://[^\\s"<>]+${orderPaymentPath(first.id)}`).exec(`${mail.text}\n${mail.html}`)?.[0];
+    expect(link, mail.text).toBeTruthy();
+    expect(mail.text).toContain('1,875.50');
+    // The link leads to this order's payment page on the shop itself.
+    expect(new URL(link!).pathname).toBe(orderPaymentPath(first.id));
+    // The email is in the order's history.
+    await line.getByRole('button', { name: `Details of order #${first.orderNumber}` }).click();
+    const details = page.getByTestId('order-details');
+    await details.getByTestId('details-quote').getByText('$1,875.50').first().waitFor();
+    await details.getByTestId('email-history').locator('li').first().waitFor();
+    await page.keyboard.press('Escape');
+    await details.waitFor({ state: 'detached' });
+  });
+
+  it('adds tracking from the more-actions menu, and the customer sees it when tracking the order', async () => {
+    const first = placed[0]!;
+    await page.getByLabel('Search orders').fill(first.orderNumber);
+    const line = row(page, first.orderNumber);
+    await line.getByRole('button', { name: `More actions for order #${first.orderNumber}` }).click();
+    await page.getByRole('menuitem', { name: 'Add Tracking' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Tracking Information' });
+    expect(await dialog.getByLabel('Carrier').inputValue()).toBe('UPS');
+    await dialog.getByRole('button', { name: 'Save Tracking' }).click();
+    await dialog.getByText('Tracking number is required').waitFor();
+    await dialog.getByLabel('Carrier').selectOption('FEDEX');
+    await dialog.getByLabel('Tracking Number').fill('7712 3456 9081');
+    await dialog.getByLabel('Estimated Delivery').fill('2026-12-18');
+    const saved = page.waitForResponse((r) => new URL(r.url()).pathname === `/api/orders/admin/orders/${first.id}/tracking`);
+    await dialog.getByRole('button', { name: 'Save Tracking' }).click();
+    const answer = await saved;
+    expect(answer.status(), await answer.text()).toBe(200);
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText(`Tracking saved for order #${first.orderNumber}`).waitFor();
+
+    const tracked = await fetch(`${baseUrl}/api/orders/track`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ orderNumber: first.orderNumber, email }),
+    });
+    expect(tracked.status).toBe(200);
+    const { order } = (await tracked.json()) as { order: { tracking: { carrier: string; trackingNumber: string; estimatedDelivery: string | null } } };
+    expect(order.tracking).toMatchObject({ carrier: 'FEDEX', trackingNumber: '7712 3456 9081' });
+    expect(order.tracking.estimatedDelivery?.slice(0, 10)).toBe('2026-12-18');
+
+    // The customer's /track page finds the order.
+    const customer = await browser.newPage();
+    await customer.page.goto(`${baseUrl}/track`);
+    await customer.page.getByLabel('Order number').fill(first.orderNumber);
+    await customer.page.getByLabel('Email address').fill(email);
+    await customer.page.getByRole('button', { name: 'Track Order' }).click();
+    await customer.page.getByTestId('tracked-order').waitFor();
+    expect(await customer.page.getByTestId('tracked-order-number').innerText()).toBe(first.orderNumber);
+    await customer.close();
+  });
+
+  it("exports the filtered orders as the server's CSV and its rows can be read", async () => {
+    await searchCustomer(page);
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^all-orders-\d{4}-\d{2}-\d{2}\.csv$/);
+    const rows = parseCsv((await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '')).filter((r) => r.some((f) => f !== ''));
+    expect(rows[0]).toEqual([...adminCsvColumns]);
+    expect(rows).toHaveLength(1 + placed.length);
+    const byNumber = new Map(rows.slice(1).map((r) => [r[0], r]));
+    for (const o of placed) expect(byNumber.has(o.orderNumber), o.orderNumber).toBe(true);
+    const first = byNumber.get(placed[0]!.orderNumber)!;
+    expect(first.slice(1, 5)).toEqual([customerName, email, 'coin', '150']);
+    expect(first[5]).toMatch(/quote sent|quote_sent/i);
+  });
+
+  it('changes the status of the selected orders at once (every status but Pending Review and Cancelled)', async () => {
+    await searchCustomer(page);
+    await page.getByLabel('Select every order on this page').check();
+    await expect.poll(() => page.getByTestId('selected-count').innerText()).toBe(`${placed.length} selected`);
+    const bulk = page.getByLabel('New status for the selected orders');
+    const offered = await bulk.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
+    expect(offered).not.toContain('pending');
+    expect(offered).not.toContain('cancelled');
+    expect(offered).toHaveLength(9);
+    await bulk.selectOption('production');
+    await page.getByRole('region', { name: 'Bulk actions' }).getByRole('button', { name: 'Apply' }).click();
+    await page.getByText(`${placed.length} orders set to In Production`).waitFor();
+    for (const o of placed) await expect.poll(() => row(page, o.orderNumber).locator('[data-status]').innerText()).toMatch(/in production/i);
+    await expect.poll(() => page.getByTestId('count-production').innerText()).toBe(String(placed.length));
+    expect(await page.getByTestId('selected-count').count()).toBe(0);
+    expect(shop.pageErrors).toEqual([]);
+  });
+  it("saves the notification settings in the email service ('Settings saved successfully!')", async () => {
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Admin Settings' });
+    const address = dialog.getByLabel('Notification email');
+    await expect.poll(() => address.inputValue()).toMatch(/@/);
+    const original = await address.inputValue();
+    const toggle = dialog.getByRole('switch', { name: /Email notifications/ });
+    const wasOn = (await toggle.getAttribute('aria-checked')) === 'true';
+
+    await address.fill('not an address');
+    await dialog.getByRole('button', { name: 'Save Settings' }).click();
+    await dialog.getByText('Notification email must be a valid email address').waitFor();
+    await address.fill('orders-desk@example.com');
+    await toggle.click();
+    await dialog.getByRole('button', { name: 'Save Settings' }).click();
+    await page.getByText('Settings saved successfully!').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    const stored = await page.evaluate(async () => (await fetch('/api/admin/settings')).json());
+    expect(stored.settings).toEqual({ notificationEmail: 'orders-desk@example.com', emailNotificationsEnabled: !wasOn });
+
+    // Put back what the other tests expect.
+    const restored = await page.evaluate(
+      async (body) => (await fetch('/api/admin/settings', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status,
+      { notificationEmail: original, emailNotificationsEnabled: wasOn },
+    );
+    expect(restored).toBe(200);
+  });
+
+  it('shows the analytics of the chosen period with the orders just updated among the recent activity', async () => {
+    await page.getByRole('navigation', { name: 'Back office views' }).getByRole('button', { name: 'Analytics' }).click();
+    const view = page.getByTestId('analytics-view');
+    await view.waitFor();
+    const periods = view.getByRole('group', { name: 'Period' });
+    for (const label of ['7 days', '30 days', '6 months', '1 year', 'All time']) await periods.getByRole('button', { name: label }).waitFor();
+    await periods.getByRole('button', { name: '7 days' }).click();
+    await expect.poll(() => periods.getByRole('button', { name: '7 days' }).getAttribute('aria-pressed')).toBe('true');
+    await view.getByTestId('analytics-revenue').waitFor();
+    await view.getByTestId('analytics-pending').waitFor();
+    const recent = view.getByTestId('recent-activity');
+    await recent.waitFor();
+    expect(await recent.locator('li').count()).toBeLessThanOrEqual(5);
+    await recent.getByText(placed[2]!.orderNumber, { exact: false }).waitFor();
+    await view.getByTestId('status-distribution').getByText('In Production').waitFor();
+    // No fixed badges: every change shown is a signed figure from the server.
+    for (const badge of await view.getByTestId('change-badge').allInnerTexts()) expect(badge).toMatch(/^[+-]?\d+\.\d%$/);
+    await page.getByRole('navigation', { name: 'Back office views' }).getByRole('button', { name: 'Orders' }).click();
+    await page.getByTestId('orders-dashboard').waitFor();
+    expect(shop.pageErrors).toEqual([]);
+  });
+});
