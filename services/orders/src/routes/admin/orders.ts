@@ -68,38 +68,42 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
     return order;
   }
 
-  /** Counts per tab in one aggregation over the non-tab filters. */
-  async function statusCounts(filter: Record<string, unknown>): Promise<AdminStatusCounts> {
-    const groups = await Order.aggregate<{ _id: string; n: number }>([{ $match: filter }, { $group: { _id: '$status', n: { $sum: 1 } } }]);
+  /** Orders and total value per status over a filter: one `$group`, the source of tab counts and cards. */
+  function statusGroups(filter: Record<string, unknown>) {
+    return Order.aggregate<{ _id: string; n: number; total: number }>([
+      { $match: filter },
+      { $group: { _id: '$status', n: { $sum: 1 }, total: { $sum: '$estimatedTotal' } } },
+    ]);
+  }
+
+  /** Tab counts; an unknown status is counted (and shown) as pending (§4). */
+  function countsOf(groups: { _id: string; n: number }[]): AdminStatusCounts {
     const counts = { all: 0, ...Object.fromEntries(orderStatuses.map((s) => [s, 0])) } as AdminStatusCounts;
     for (const g of groups) {
       counts.all += g.n;
-      if ((orderStatuses as readonly string[]).includes(g._id)) counts[g._id as OrderStatus] = g.n;
-      else counts.pending += g.n; // an unknown status is shown as pending (§4)
+      if ((orderStatuses as readonly string[]).includes(g._id)) counts[g._id as OrderStatus] += g.n;
+      else counts.pending += g.n;
     }
     return counts;
   }
 
-  /** The four summary cards over every order, one aggregation. */
-  async function summary(): Promise<AdminOrderSummary> {
-    const [row] = await Order.aggregate<{ total: number; completedRevenue: number; activeTotal: number; activeCount: number; pendingReview: number }>([
-      {
-        $group: {
-          _id: null,
-          total: { $sum: 1 },
-          completedRevenue: { $sum: { $cond: [{ $eq: ['$status', 'completed'] }, '$estimatedTotal', 0] } },
-          activeTotal: { $sum: { $cond: [{ $ne: ['$status', 'cancelled'] }, '$estimatedTotal', 0] } },
-          activeCount: { $sum: { $cond: [{ $ne: ['$status', 'cancelled'] }, 1, 0] } },
-          pendingReview: { $sum: { $cond: [{ $in: ['$status', ['pending', 'pending_quote']] }, 1, 0] } },
-        },
-      },
-    ]);
-    return {
-      totalOrders: row?.total ?? 0,
-      completedRevenue: round2(row?.completedRevenue ?? 0),
-      averageOrderValue: row && row.activeCount > 0 ? round2(row.activeTotal / row.activeCount) : 0,
-      pendingReview: row?.pendingReview ?? 0,
-    };
+  /** The four summary cards over every order. */
+  function summaryOf(groups: { _id: string; n: number; total: number }[]): AdminOrderSummary {
+    let totalOrders = 0;
+    let completedRevenue = 0;
+    let activeTotal = 0;
+    let activeCount = 0;
+    let pendingReview = 0;
+    for (const g of groups) {
+      totalOrders += g.n;
+      if (g._id === 'completed') completedRevenue += g.total;
+      if (g._id !== 'cancelled') {
+        activeTotal += g.total;
+        activeCount += g.n;
+      }
+      if (g._id === 'pending' || g._id === 'pending_quote') pendingReview += g.n;
+    }
+    return { totalOrders, completedRevenue: round2(completedRevenue), averageOrderValue: activeCount > 0 ? round2(activeTotal / activeCount) : 0, pendingReview };
   }
 
   app.get(
@@ -108,16 +112,21 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
     async (request) => {
       const query = request.query;
       const filter = listFilter(query);
-      const [orders, total, counts, cards] = await Promise.all([
+      const others = baseFilter(query);
+      // The unfiltered dashboard needs one aggregation for both the cards and the tab counts.
+      const [orders, everything, filtered] = await Promise.all([
         Order.find(filter)
           .sort(listSort(query.sortBy, query.sortDir))
           .skip((query.page - 1) * query.pageSize)
           .limit(query.pageSize)
           .lean<OrderDoc[]>(),
-        Order.countDocuments(filter),
-        statusCounts(baseFilter(query)),
-        summary(),
+        statusGroups({}),
+        Object.keys(others).length > 0 ? statusGroups(others) : null,
       ]);
+      const groups = filtered ?? everything;
+      const counts = countsOf(groups);
+      const cards = summaryOf(everything);
+      const total = query.status === 'all' ? counts.all : (groups.find((g) => g._id === query.status)?.n ?? 0);
       return {
         success: true as const,
         orders: orders.map(adminRow),
