@@ -378,6 +378,42 @@ const $lookup = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
 
 const unsupportedStage = (name: string): AnyFn => () => { throw notSupported(`The ${name} stage`); };
 
+const isFlag = (v: unknown) => typeof v === 'boolean' || isNumeric(v);
+
+/**
+ * $project through mingo, with mongod's field order: `_id` first, then the kept fields in the order of the
+ * input document, then computed fields (mingo puts `_id` last and computed fields first).
+ */
+const $project = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
+  const computed = new Set(Object.keys(spec).filter((k) => !isFlag(spec[k])).map((k) => k.split('.')[0]!));
+  return coll.transform((input: Document[]) => {
+    const out = ((pipelineOperators as any).$project(Lazy(input), spec, options) as { collect(): Document[] }).collect();
+    return Lazy(out.map((d, i) => {
+      const source = input[i];
+      if (!isPlainObject(d) || !isPlainObject(source)) return d;
+      const keys = Object.keys(d);
+      if (keys.length < 2) return d;
+      const order: string[] = '_id' in d ? ['_id'] : [];
+      for (const k of Object.keys(source)) if (k !== '_id' && k in d && !computed.has(k)) order.push(k);
+      for (const k of keys) if (!order.includes(k)) order.push(k);
+      if (order.every((k, j) => k === keys[j])) return d;
+      const o: Document = {};
+      for (const k of order) o[k] = d[k];
+      return o;
+    })) as any;
+  });
+};
+
+/**
+ * mingo implements some stages ($setWindowFields) with $function over its own JS functions. Those run;
+ * server-side JavaScript sent by a client (a string or BSON Code body) is refused.
+ */
+const $function: AnyFn = (obj, e, options) => {
+  const fn = evalExpr(obj as any, e as any, options as any) as { body?: unknown; args?: unknown[] } | undefined;
+  if (typeof fn?.body !== 'function') throw notSupported('$function (server-side JavaScript)');
+  return (fn.body as AnyFn)(...(fn.args ?? []));
+};
+
 let context: Context | undefined;
 const getContext = (): Context => {
   context ??= Context.init({
@@ -387,10 +423,10 @@ const getContext = (): Context => {
       $eq: compareOp((c) => c === 0), $ne: compareOp((c) => c !== 0), $gt: compareOp((c) => c > 0),
       $gte: compareOp((c) => c >= 0), $lt: compareOp((c) => c < 0), $lte: compareOp((c) => c <= 0),
       $cmp: (obj: unknown, args: unknown, options: Opts) => { const [a, b] = evalArgs(obj, args, options); return compareValues(a ?? null, b ?? null); },
-      $add, $multiply, $subtract, $divide, $type, $toString, $toObjectId, $toDecimal, $toLong, $toDate,
+      $add, $multiply, $subtract, $divide, $type, $toString, $toObjectId, $toDecimal, $toLong, $toDate, $function,
     },
     pipeline: {
-      ...(pipelineOperators as any), $match, $sort, $group, $sortByCount, $lookup, $bucket,
+      ...(pipelineOperators as any), $match, $sort, $group, $sortByCount, $lookup, $bucket, $project,
       $__copy: (coll: LazyIter) => coll.map((d: Document) => cloneDoc(d)),
       $geoNear: unsupportedStage('$geoNear'), $search: unsupportedStage('$search'),
       $graphLookup: (pipelineOperators as any).$graphLookup,

@@ -696,8 +696,9 @@ describe('aggregation (the manual\'s examples)', () => {
   it('$project with expressions, $cond (both forms) and $switch', async () => {
     const inv = coll('inventory');
     await inv.insertMany([{ _id: 1, item: 'abc1', qty: 300 }, { _id: 2, item: 'abc2', qty: 200 }, { _id: 3, item: 'xyz1', qty: 250 }]);
-    expect(await inv.aggregate([{ $project: { item: 1, discount: { $cond: { if: { $gte: ['$qty', 250] }, then: 30, else: 20 } } } }]).toArray())
-      .toEqual([{ _id: 1, item: 'abc1', discount: 30 }, { _id: 2, item: 'abc2', discount: 20 }, { _id: 3, item: 'xyz1', discount: 30 }]);
+    const discounts = await inv.aggregate([{ $project: { item: 1, discount: { $cond: { if: { $gte: ['$qty', 250] }, then: 30, else: 20 } } } }]).toArray();
+    expect(discounts).toEqual([{ _id: 1, item: 'abc1', discount: 30 }, { _id: 2, item: 'abc2', discount: 20 }, { _id: 3, item: 'xyz1', discount: 30 }]);
+    expect(Object.keys(discounts[0]!)).toEqual(['_id', 'item', 'discount']);
     expect(await inv.aggregate([{ $project: { _id: 0, big: { $cond: [{ $gt: ['$qty', 250] }, true, false] }, code: { $toUpper: { $substrCP: ['$item', 0, 3] } }, half: { $divide: ['$qty', 2] } } }]).toArray())
       .toEqual([{ big: true, code: 'ABC', half: 150 }, { big: false, code: 'ABC', half: 100 }, { big: false, code: 'XYZ', half: 125 }]);
     const grades = coll('grades');
@@ -715,6 +716,15 @@ describe('aggregation (the manual\'s examples)', () => {
       { _id: 2, name: 'Bob Hanna', summary: 'Needs improvement.' },
       { _id: 3, name: 'James Torrelio', summary: 'Doing great!' },
     ]);
+  });
+
+  it('$setWindowFields ranks and sums within partitions', async () => {
+    const out = await sales.aggregate([
+      { $setWindowFields: { partitionBy: '$item', sortBy: { date: 1 }, output: { n: { $documentNumber: {} }, running: { $sum: '$quantity', window: { documents: ['unbounded', 'current'] } } } } },
+      { $match: { item: 'abc' } },
+      { $project: { _id: 1, n: 1, running: 1 } },
+    ]).toArray();
+    expect(out).toEqual([{ _id: 1, n: 1, running: 2 }, { _id: 5, n: 2, running: 12 }, { _id: 8, n: 3, running: 17 }]);
   });
 
   it('answers an unknown stage with 40324 and an unknown expression with 168', async () => {
