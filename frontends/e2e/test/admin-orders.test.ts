@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import type { Page } from 'playwright-core';
 import { adminCsvColumns, orderPaymentPath } from '@shop/contracts';
 import { signInAsAdmin } from './support/admin.js';
+import { axeViolations } from './support/axe.js';
 import { launchBrowser, type Browser, type ShopPage } from './support/browser.js';
 import { uniqueEmail, waitForMail } from './support/quote-flow.js';
 
@@ -256,6 +257,66 @@ describe('the orders dashboard', () => {
     await customer.close();
   });
 
+  it("requests more information: the email goes out with the subject 'Additional Information Needed - Order #...'", async () => {
+    const second = placed[1]!;
+    await page.getByLabel('Search orders').fill(second.orderNumber);
+    await row(page, second.orderNumber).getByRole('button', { name: `More Info for order #${second.orderNumber}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Request More Information' });
+    await dialog.getByText(customerName).waitFor();
+    expect(await dialog.getByTestId('info-request-subject').innerText()).toContain(`Additional Information Needed - Order #${second.orderNumber}`);
+    const message = dialog.getByLabel('Message');
+    expect(await message.inputValue()).toMatch(/more details about your requirements/);
+    await message.fill('   ');
+    expect(await dialog.getByRole('button', { name: 'Send Request' }).isDisabled()).toBe(true);
+    await message.fill('Which year should go on the rim, and do you want the names engraved?');
+    await dialog.getByRole('button', { name: 'Send Request' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText(`Information request sent to ${email}`).waitFor();
+    const mail = await waitForMail(baseUrl, email, (m) => m.subject === `Additional Information Needed - Order #${second.orderNumber}`);
+    expect(mail.text).toContain('Which year should go on the rim');
+  });
+
+  it('edits an order in the details view (invalid quantity becomes 0, total read as a decimal), saves admin notes and emails the customer from the compose form', async () => {
+    const third = placed[2]!;
+    await page.getByLabel('Search orders').fill(third.orderNumber);
+    await row(page, third.orderNumber).getByRole('button', { name: `Details of order #${third.orderNumber}` }).click();
+    const details = page.getByTestId('order-details');
+    await details.getByTestId('details-product').waitFor();
+
+    await details.getByRole('button', { name: 'Edit Order' }).click();
+    const form = details.getByTestId('edit-order-form');
+    await form.getByLabel('Quantity').fill('lots');
+    await form.getByLabel('Total').fill('1234.567');
+    await form.getByRole('button', { name: 'Save Changes' }).click();
+    await form.waitFor({ state: 'detached' });
+    const product = details.getByTestId('details-product');
+    await expect.poll(() => product.innerText()).toContain('$1,234.57');
+    expect(await product.innerText()).toMatch(/Quantity\s+0\b/);
+    // Edit, then cancel: nothing changes.
+    await details.getByRole('button', { name: 'Edit Order' }).click();
+    await form.getByLabel('Quantity').fill('80');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await form.waitFor({ state: 'detached' });
+    expect(await product.innerText()).toMatch(/Quantity\s+0\b/);
+
+    await details.getByTestId('details-admin-notes').getByRole('button', { name: 'Update Notes' }).click();
+    const notes = page.getByRole('dialog', { name: 'Admin Notes' });
+    await notes.getByRole('textbox', { name: 'Notes' }).fill('Customer called: wants delivery before the change of command.');
+    await notes.getByRole('button', { name: 'Save Notes' }).click();
+    await notes.waitFor({ state: 'detached' });
+    await details.getByTestId('details-admin-notes').getByText('wants delivery before the change of command').waitFor();
+
+    const compose = details.getByRole('form', { name: 'Compose email' });
+    await compose.getByLabel('Message').fill('Your proof will be ready on Friday.');
+    await compose.getByRole('button', { name: 'Send Email' }).click();
+    const history = details.getByTestId('email-history');
+    await history.getByText(`Update on your order #${third.orderNumber}`).waitFor();
+    await history.getByText('Your proof will be ready on Friday.').waitFor();
+    await waitForMail(baseUrl, email, (m) => m.subject === `Update on your order #${third.orderNumber}`);
+    await page.keyboard.press('Escape');
+    await details.waitFor({ state: 'detached' });
+  });
+
   it("exports the filtered orders as the server's CSV and its rows can be read", async () => {
     await searchCustomer(page);
     const downloading = page.waitForEvent('download');
@@ -289,6 +350,63 @@ describe('the orders dashboard', () => {
     expect(await page.getByTestId('selected-count').count()).toBe(0);
     expect(shop.pageErrors).toEqual([]);
   });
+  it('deletes one order from the more-actions menu and several at once, each after a confirmation', async () => {
+    const otherEmail = uniqueEmail('admin.orders.delete');
+    const created: Placed[] = [];
+    for (const text of ['Coin to delete from its menu', 'First coin of the bulk delete', 'Second coin of the bulk delete']) {
+      const response = await fetch(`${baseUrl}/api/orders`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+        body: JSON.stringify({
+          customerName: 'Morgan Reyes', email: otherEmail, phone: '555-0123', itemType: 'patch', designMethod: 'describe', description: text,
+          quantity: 50, size: '3x3', colors: ['Black'], finish: 'embroidered', features: [], files: [], aiGenerated: false,
+          subscribeEmail: false, subscribeSMS: false, customerCategory: 'general', taxExempt: false,
+          shippingAddress: { line1: '1 Depot St', city: 'Norfolk', state: 'VA', postalCode: '23511', country: 'US' },
+        }),
+      });
+      expect(response.status, await response.clone().text()).toBe(201);
+      created.push(((await response.json()) as { order: Placed }).order);
+    }
+    await page.getByLabel('Search orders').fill(otherEmail);
+    for (const o of created) await row(page, o.orderNumber).waitFor();
+
+    const [single, ...bulk] = created as [Placed, ...Placed[]];
+    await row(page, single.orderNumber).getByRole('button', { name: `More actions for order #${single.orderNumber}` }).click();
+    await page.getByRole('menuitem', { name: 'Delete Order' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete Order' });
+    await confirm.getByRole('button', { name: 'Delete Order' }).click();
+    await page.getByText(`Order #${single.orderNumber} deleted`).waitFor();
+    await row(page, single.orderNumber).waitFor({ state: 'detached' });
+
+    await page.getByLabel('Select every order on this page').check();
+    await page.getByRole('region', { name: 'Bulk actions' }).getByRole('button', { name: 'Delete Selected' }).click();
+    const confirmBulk = page.getByRole('dialog', { name: 'Delete Orders' });
+    // Cancel first: nothing is deleted.
+    await confirmBulk.getByRole('button', { name: 'Cancel' }).click();
+    await confirmBulk.waitFor({ state: 'detached' });
+    expect(await page.locator('tbody tr').count()).toBe(bulk.length);
+    await page.getByRole('region', { name: 'Bulk actions' }).getByRole('button', { name: 'Delete Selected' }).click();
+    await confirmBulk.getByRole('button', { name: `Delete ${bulk.length} Orders` }).click();
+    await page.getByText(`${bulk.length} orders deleted`).waitFor();
+    await page.getByTestId('orders-empty').waitFor();
+  });
+
+  it('the dashboard and the details overlay have no accessibility violations at 1024 px (axe, WCAG 2.1 A and AA)', async () => {
+    const narrow = await browser.newPage({ width: 1024, bypassCSP: true, reducedMotion: 'reduce' });
+    await signInAsAdmin(narrow.page, baseUrl);
+    await ordersView(narrow.page).click();
+    await narrow.page.getByLabel('Search orders').fill(email);
+    await row(narrow.page, placed[0]!.orderNumber).waitFor();
+    await narrow.page.getByRole('button', { name: 'Filters' }).click();
+    await narrow.page.getByLabel('Item type').waitFor();
+    expect(await axeViolations(narrow.page)).toEqual([]);
+    await row(narrow.page, placed[0]!.orderNumber).getByRole('button', { name: `Details of order #${placed[0]!.orderNumber}` }).click();
+    await narrow.page.getByTestId('details-product').waitFor();
+    expect(await axeViolations(narrow.page)).toEqual([]);
+    expect(narrow.pageErrors).toEqual([]);
+    await narrow.close();
+  });
+
   it("saves the notification settings in the email service ('Settings saved successfully!')", async () => {
     await page.getByRole('button', { name: 'Settings' }).click();
     const dialog = page.getByRole('dialog', { name: 'Admin Settings' });
