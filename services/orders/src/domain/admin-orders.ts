@@ -99,7 +99,8 @@ export function adminRow(order: OrderDoc): AdminOrderRow {
 
 export function emailHistoryView(order: OrderDoc): AdminEmailHistoryEntry[] {
   return [...(order.emailHistory ?? [])]
-    .sort((a, b) => new Date(b.timestamp).getTime() - new Date(a.timestamp).getTime())
+    // Newest first by when it went out (or was asked for, while still queued).
+    .sort((a, b) => new Date(b.sentAt ?? b.timestamp).getTime() - new Date(a.sentAt ?? a.timestamp).getTime())
     .map((e) => ({
       id: e.id,
       subject: e.subject,

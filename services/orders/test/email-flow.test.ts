@@ -1,0 +1,63 @@
+// The quote flow across services with real parts only: a quote request, Apply Quote in the back office,
+// the email service (its real app, same MongoDB server and nats-server) sends the quote over SMTP to the
+// dev mailbox with the absolute payment link, and email.sent fills the order's email history.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { adminOrderResponseSchema } from '@shop/contracts';
+import { startDevMailbox, type DevMailbox } from '@shop/dev-mailbox';
+import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
+import { buildApp as buildOrders } from '../src/app.js';
+import { loadConfig as ordersConfig } from '../src/config.js';
+// The email service is started from its source as the other half of the flow (a test-only dependency).
+import { buildApp as buildEmail } from '../../email/src/app.js';
+import { loadConfig as emailConfig } from '../../email/src/config.js';
+import { coinOrder, postJson } from './helpers.js';
+
+let mongo: StartedMongo;
+let nats: StartedNats;
+let mailbox: DevMailbox;
+let orders: Awaited<ReturnType<typeof buildOrders>>;
+let email: Awaited<ReturnType<typeof buildEmail>>;
+let url: string;
+
+beforeAll(async () => {
+  [mongo, nats, mailbox] = await Promise.all([startMongo(), startNats(), startDevMailbox()]);
+  orders = await buildOrders(ordersConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent' }), { relay: { sweepIntervalMs: 200 } });
+  email = await buildEmail(
+    emailConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent', SMTP_URL: mailbox.smtpUrl, SHOP_URL: 'http://127.0.0.1:8080', EMAIL_POLL_INTERVAL_MS: '100' }),
+    { relay: { sweepIntervalMs: 200 } },
+  );
+  url = await orders.start();
+  await email.start();
+}, 60_000);
+
+afterAll(async () => {
+  await orders?.stop();
+  await email?.stop();
+  await Promise.all([mongo?.stop(), nats?.stop(), mailbox?.stop()]);
+});
+
+it('Apply Quote emails the customer the quote with a working payment link, and the history shows it sent', async () => {
+  const created = await postJson(`${url}/api/orders`, coinOrder({ email: 'flow@example.com' }));
+  expect(created.status).toBe(201);
+  const id = created.body.order.id as string;
+  const quote = await postJson(`${url}/api/orders/admin/orders/${id}/quote`, { quoteAmount: 999.99, quoteNotes: 'Rush production' }, { 'x-admin-email': 'boss@shop.test' });
+  expect(quote.status).toBe(200);
+
+  const mail = await mailbox.waitFor((m) => m.to.includes('flow@example.com') && m.subject.startsWith('Your quote'));
+  expect(mail.subject).toBe(`Your quote for order #${created.body.order.orderNumber}: $999.99`);
+  expect(mail.text).toContain(`http://127.0.0.1:8080/order/pay/${id}`);
+  expect(mail.text).toContain('Rush production');
+
+  const deadline = Date.now() + 20_000;
+  let history = adminOrderResponseSchema.parse((await (await fetch(`${url}/api/orders/admin/orders/${id}`)).json())).order.emailHistory;
+  while (Date.now() < deadline && !(history.length === 2 && history.every((e) => e.status === 'sent'))) {
+    await new Promise((r) => setTimeout(r, 200));
+    history = adminOrderResponseSchema.parse((await (await fetch(`${url}/api/orders/admin/orders/${id}`)).json())).order.emailHistory;
+  }
+  // Newest first: the quote, then the confirmation sent when the order was placed.
+  expect(history.map((e) => [e.subject.split(':')[0], e.status])).toEqual([
+    [`Your quote for order #${created.body.order.orderNumber}`, 'sent'],
+    [`Quote request received`, 'sent'],
+  ]);
+  expect(history[0]!.preview).toMatch(/^Your quote is ready/);
+}, 60_000);
