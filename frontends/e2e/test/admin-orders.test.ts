@@ -333,6 +333,33 @@ describe('the orders dashboard', () => {
     expect(first[5]).toMatch(/quote sent|quote_sent/i);
   });
 
+  it("sets one order's status from its row dropdown and emails the customer from the Send Email modal", async () => {
+    const first = placed[0]!;
+    await page.getByLabel('Search orders').fill(first.orderNumber);
+    const line = row(page, first.orderNumber);
+    const dropdown = line.getByLabel(`Status of order #${first.orderNumber}`);
+    await expect.poll(() => dropdown.inputValue()).toBe('quote_sent');
+    expect(await dropdown.locator('option').count()).toBe(11);
+    await dropdown.selectOption('shipped');
+    await page.getByText(`Order #${first.orderNumber} is now Shipped`).waitFor();
+    await expect.poll(() => line.locator('[data-status]').innerText()).toMatch(/shipped/i);
+
+    await line.getByRole('button', { name: `More actions for order #${first.orderNumber}` }).click();
+    await page.getByRole('menuitem', { name: 'Send Email' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Send Email' });
+    expect(await dialog.getByLabel('Recipient email').inputValue()).toBe(email);
+    expect(await dialog.getByLabel('Subject').inputValue()).toBe(`Update on your order #${first.orderNumber}`);
+    expect(await dialog.getByLabel('Email type').inputValue()).toBe('status_update');
+    expect(await dialog.getByRole('button', { name: 'Send Email' }).isDisabled()).toBe(true);
+    await dialog.getByLabel('Subject').fill(`Shipped: order #${first.orderNumber}`);
+    await dialog.getByLabel('Message').fill('Your coins left our workshop today.');
+    await dialog.getByRole('button', { name: 'Send Email' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText(`Email for order #${first.orderNumber} sent to ${email}`).waitFor();
+    const mail = await waitForMail(baseUrl, email, (m) => m.subject === `Shipped: order #${first.orderNumber}`);
+    expect(mail.text).toContain('Your coins left our workshop today.');
+  });
+
   it('changes the status of the selected orders at once (every status but Pending Review and Cancelled)', async () => {
     await searchCustomer(page);
     await page.getByLabel('Select every order on this page').check();

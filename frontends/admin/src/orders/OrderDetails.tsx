@@ -90,7 +90,7 @@ function ComposeEmail({ order }: { order: AdminOrderDetail }) {
       const { order: updated } = await sendOrderEmail(order.id, { subject: subject.trim(), message: message.trim(), type });
       queryClient.setQueryData(ordersKeys.detail(order.id), updated);
       await queryClient.invalidateQueries({ queryKey: ordersKeys.all });
-      toast.success(`Email sent to ${order.email}`);
+      toast.success(`Email for order #${order.orderNumber} sent to ${order.email}`);
       setMessage('');
     } catch (error) {
       toast.error(adminOrderMessages.emailFailed, { description: reasonOf(error) });

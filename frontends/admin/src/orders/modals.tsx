@@ -69,7 +69,7 @@ export function SendEmailModal({ order, onClose, onDone, defaultType = 'status_u
     setBusy(true);
     try {
       await sendOrderEmail(order.id, { subject: subject.trim(), message: message.trim(), type });
-      toast.success(`Email sent to ${order.email}`);
+      toast.success(`Email for order #${order.orderNumber} sent to ${order.email}`);
       await refresh();
       onDone?.();
       onClose();
