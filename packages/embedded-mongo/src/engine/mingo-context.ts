@@ -32,26 +32,35 @@ type Opts = Record<string, any>;
  * document without any is passed through untouched). Field paths evaluated by stages keep the wrappers, so a
  * double projected or grouped as is stays a double; a value computed by mingo comes back as a plain number.
  */
-const plainNumbers = (v: unknown): unknown => {
-  if (v === null || typeof v !== 'object') return v;
+/** Whether a value holds a bson Double anywhere (no allocation: most documents have none). */
+const hasDouble = (v: unknown, depth = 0): boolean => {
+  if (depth > 100) return false;
   if (Array.isArray(v)) {
-    let copy: unknown[] | undefined;
-    for (let i = 0; i < v.length; i++) {
-      const p = plainNumbers(v[i]);
-      if (p !== v[i]) { copy ??= v.slice(); copy[i] = p; }
-    }
-    return copy ?? v;
+    for (let i = 0; i < v.length; i++) { const x = v[i]; if (x !== null && typeof x === 'object' && hasDouble(x, depth + 1)) return true; }
+    return false;
   }
+  const t = (v as { _bsontype?: string })._bsontype;
+  if (t !== undefined) return t === 'Double';
+  if (v instanceof Date || v instanceof RegExp || ArrayBuffer.isView(v)) return false;
+  for (const k in v as Document) {
+    const x = (v as Document)[k];
+    if (x !== null && typeof x === 'object' && hasDouble(x, depth + 1)) return true;
+  }
+  return false;
+};
+
+const unwrapDoubles = (v: unknown): unknown => {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(unwrapDoubles);
   const t = (v as { _bsontype?: string })._bsontype;
   if (t === 'Double') return (v as { value: number }).value;
   if (t !== undefined || !isPlainObject(v)) return v;
-  let copy: Document | undefined;
-  for (const k of Object.keys(v)) {
-    const p = plainNumbers(v[k]);
-    if (p !== v[k]) { copy ??= { ...v }; copy[k] = p; }
-  }
-  return copy ?? v;
+  const out: Document = {};
+  for (const k of Object.keys(v)) out[k] = unwrapDoubles(v[k]);
+  return out;
 };
+
+const plainNumbers = (v: unknown): unknown => (v !== null && typeof v === 'object' && hasDouble(v) ? unwrapDoubles(v) : v);
 
 /** mingo resolves `$field` paths against the options' root document, so that one is swapped too. */
 const withPlainRoot = (obj: unknown, plainObj: unknown, options: Opts): Opts => {
@@ -395,7 +404,7 @@ const $project = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
       if (keys.length < 2) return d;
       const order: string[] = '_id' in d ? ['_id'] : [];
       for (const k of Object.keys(source)) if (k !== '_id' && k in d && !computed.has(k)) order.push(k);
-      for (const k of keys) if (!order.includes(k)) order.push(k);
+      if (order.length < keys.length) { const seen = new Set(order); for (const k of keys) if (!seen.has(k)) order.push(k); }
       if (order.every((k, j) => k === keys[j])) return d;
       const o: Document = {};
       for (const k of order) o[k] = d[k];
