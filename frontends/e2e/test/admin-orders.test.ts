@@ -377,6 +377,19 @@ describe('the orders dashboard', () => {
     expect(await page.getByTestId('selected-count').count()).toBe(0);
     expect(shop.pageErrors).toEqual([]);
   });
+  it('sorts by a column on the server (Qty ascending, then descending)', async () => {
+    await searchCustomer(page);
+    const header = page.getByRole('columnheader', { name: /Qty/ });
+    const numbers = () => page.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-order-number')));
+    await header.getByRole('button').click();
+    await expect.poll(() => header.getAttribute('aria-sort')).toBe('ascending');
+    // Quantities now: the third order was edited to 0, the second is 40, the first 150.
+    await expect.poll(numbers).toEqual([placed[2]!.orderNumber, placed[1]!.orderNumber, placed[0]!.orderNumber]);
+    await header.getByRole('button').click();
+    await expect.poll(() => header.getAttribute('aria-sort')).toBe('descending');
+    await expect.poll(numbers).toEqual([placed[0]!.orderNumber, placed[1]!.orderNumber, placed[2]!.orderNumber]);
+  });
+
   it('deletes one order from the more-actions menu and several at once, each after a confirmation', async () => {
     const otherEmail = uniqueEmail('admin.orders.delete');
     const created: Placed[] = [];

@@ -134,6 +134,7 @@ export function OrdersDashboard() {
     }
   }
 
+  // Sortable columns need an accessor (react-table only sorts columns that have one); the server sorts.
   const columns = useMemo<ColumnDef<AdminOrderRow>[]>(
     () => [
       {
@@ -163,11 +164,13 @@ export function OrdersDashboard() {
       },
       {
         id: 'orderNumber',
+        accessorFn: (row) => row.orderNumber,
         header: 'Order',
         cell: ({ row }) => <span className="font-mono text-sm font-semibold text-khaki-50">#{row.original.orderNumber}</span>,
       },
       {
         id: 'customerName',
+        accessorFn: (row) => row.customerName,
         header: 'Customer',
         cell: ({ row }) => (
           <div className="min-w-0">
@@ -176,15 +179,16 @@ export function OrdersDashboard() {
           </div>
         ),
       },
-      { id: 'itemType', header: 'Item', cell: ({ row }) => <span className="capitalize">{row.original.itemType}</span> },
-      { id: 'quantity', header: 'Qty', cell: ({ row }) => row.original.quantity.toLocaleString('en-US') },
-      { id: 'status', header: 'Status', cell: ({ row }) => <StatusBadge status={row.original.status} /> },
+      { id: 'itemType', accessorFn: (row) => row.itemType, header: 'Item', cell: ({ row }) => <span className="capitalize">{row.original.itemType}</span> },
+      { id: 'quantity', accessorFn: (row) => row.quantity, header: 'Qty', cell: ({ row }) => row.original.quantity.toLocaleString('en-US') },
+      { id: 'status', accessorFn: (row) => row.status, header: 'Status', cell: ({ row }) => <StatusBadge status={row.original.status} /> },
       {
         id: 'total',
+        accessorFn: (row) => row.finalAmount ?? row.estimatedTotal,
         header: 'Total',
         cell: ({ row }) => <span className="font-mono">{formatMoney(row.original.finalAmount ?? row.original.estimatedTotal)}</span>,
       },
-      { id: 'submittedDate', header: 'Submitted', cell: ({ row }) => <span className="whitespace-nowrap">{formatDate(row.original.submittedDate)}</span> },
+      { id: 'submittedDate', accessorFn: (row) => row.submittedDate, header: 'Submitted', cell: ({ row }) => <span className="whitespace-nowrap">{formatDate(row.original.submittedDate)}</span> },
       {
         id: 'actions',
         enableSorting: false,
@@ -243,6 +247,8 @@ export function OrdersDashboard() {
     manualSorting: true,
     manualPagination: true,
     enableSortingRemoval: false,
+    // A first click sorts ascending for every column (numbers too), the second descending.
+    sortDescFirst: false,
     enableRowSelection: true,
     getCoreRowModel: getCoreRowModel(),
   });
