@@ -88,3 +88,5 @@ export async function spawnServiceProcess(options: {
     },
   };
 }
+
+export { describeServiceBasics, type ServiceBasicsOptions } from './testing-basics.js';

@@ -1,15 +1,13 @@
-// The marketing service boots against the embedded MongoDB and a real nats-server, is ready, and
-// exposes what it promises; its real main.ts starts and stops gracefully on SIGTERM.
+// The marketing service boots against the embedded MongoDB and a real nats-server, is ready, and exposes what
+// it promises; its real main.ts starts and stops gracefully on SIGTERM (checks shared by every service).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultServicePorts, errorEnvelopeSchema, readinessSchema, serviceInfoSchema } from '@shop/contracts';
-import { spawnServiceProcess } from '@shop/service-kit/testing';
+import { afterAll, beforeAll } from 'vitest';
+import { describeServiceBasics } from '@shop/service-kit/testing';
 import { freePort, startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
 import { buildApp, version } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 
-const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 let mongo: StartedMongo;
 let nats: StartedNats;
 
@@ -21,78 +19,12 @@ afterAll(async () => {
   await Promise.all([nats?.stop(), mongo?.stop()]);
 });
 
-describe('marketing service (in process)', () => {
-  let service: Awaited<ReturnType<typeof buildApp>>;
-  let url: string;
-
-  beforeAll(async () => {
-    service = await buildApp(loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent' }));
-    url = await service.start();
-  });
-
-  afterAll(async () => {
-    await service?.stop();
-  });
-
-  it('is alive and ready with MongoDB and NATS up', async () => {
-    expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: 'ok' });
-    const res = await fetch(`${url}/readyz`);
-    expect(res.status).toBe(200);
-    expect(readinessSchema.parse(await res.json())).toEqual({ status: 'ready', checks: { mongo: 'up', nats: 'up' } });
-  });
-
-  it('answers its info route under its gateway prefix', async () => {
-    const res = await fetch(`${url}/api/marketing/_service`);
-    expect(res.status).toBe(200);
-    expect(serviceInfoSchema.parse(await res.json())).toMatchObject({ service: 'marketing', version });
-  });
-
-  it('uses its own database', () => {
-    expect(service.ctx.connection.name).toBe('shop_marketing');
-  });
-
-  it('publishes its OpenAPI document', async () => {
-    const doc = (await (await fetch(`${url}/openapi.json`)).json()) as { info: { title: string }; paths: Record<string, unknown> };
-    expect(doc.info.title).toBe('Shop marketing service');
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/healthz', '/readyz', '/api/marketing/_service']));
-  });
-
-  it('answers an unknown path with the error envelope', async () => {
-    const res = await fetch(`${url}/api/marketing/no-such-thing`, { headers: { 'x-request-id': 'req-marketing-1' } });
-    expect(res.status).toBe(404);
-    expect(errorEnvelopeSchema.parse(await res.json())).toEqual({
-      error: 'No route for GET /api/marketing/no-such-thing',
-      code: 'NOT_FOUND',
-      requestId: 'req-marketing-1',
-    });
-  });
-});
-
-describe('marketing service (its real main.ts)', () => {
-  it('starts from the environment, logs as marketing, and exits 0 on SIGTERM', async () => {
-    const port = await freePort();
-    const child = await spawnServiceProcess({
-      packageDir,
-      env: { PORT: String(port), MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'info', NODE_ENV: 'test' },
-    });
-    try {
-      const info = await (await fetch(`${child.url}/api/marketing/_service`)).json();
-      expect(info).toMatchObject({ service: 'marketing', version });
-      expect(child.logs.some((l) => l.service === 'marketing' && l.msg === 'marketing service ready')).toBe(true);
-    } finally {
-      expect(await child.stop('SIGTERM')).toBe(0);
-    }
-    expect(child.logs.some((l) => l.msg === 'stopped')).toBe(true);
-  });
-});
-
-describe('marketing configuration', () => {
-  it('refuses a bad PORT or MONGO_URL with a message naming the variable', () => {
-    expect(() => loadConfig({ PORT: 'not-a-port' })).toThrow(/PORT/);
-    expect(() => loadConfig({ MONGO_URL: 'http://wrong' })).toThrow(/MONGO_URL must start with mongodb:\/\//);
-  });
-
-  it('defaults to its contract port', () => {
-    expect(loadConfig({}).port).toBe(defaultServicePorts.marketing);
-  });
+describeServiceBasics({
+  name: 'marketing',
+  packageDir: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'),
+  version,
+  buildApp: (config) => buildApp(config),
+  loadConfig,
+  deps: () => ({ mongoUri: mongo.uri, natsUrl: nats.url }),
+  freePort,
 });
