@@ -254,6 +254,10 @@ describe('the orders dashboard', () => {
     await customer.page.getByRole('button', { name: 'Track Order' }).click();
     await customer.page.getByTestId('tracked-order').waitFor();
     expect(await customer.page.getByTestId('tracked-order-number').innerText()).toBe(first.orderNumber);
+    // ...and shows the shipment the admin just added.
+    const shipment = await customer.page.getByTestId('tracked-shipment').innerText();
+    expect(shipment).toContain('FedEx');
+    expect(shipment).toContain('7712 3456 9081');
     await customer.close();
   });
 

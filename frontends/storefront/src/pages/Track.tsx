@@ -6,7 +6,7 @@ import { ArrowLeft, History, LifeBuoy, PackageSearch, Search } from 'lucide-reac
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { catalog } from '@shop/contracts';
+import { carrier, catalog } from '@shop/contracts';
 import { Alert, Badge, Button, Card, Field, Input, ProgressBar, Skeleton, buttonClasses, cn } from '@shop/ui';
 import { orderHistory, trackOrder, type TrackedOrder } from '../api/shop.js';
 import { money } from '../flow/model.js';
@@ -116,6 +116,24 @@ function OrderView({ order, historyCount, onHistory, onReset }: { order: Tracked
           ) : null}
         </dl>
       </Card>
+
+      {order.tracking ? (
+        <Card className="p-5" data-testid="tracked-shipment">
+          <h2 className="font-display text-lg font-bold uppercase tracking-wide text-khaki-50">Shipment</h2>
+          <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm [&_dd]:[overflow-wrap:anywhere]">
+            <dt className="text-khaki-300">Carrier</dt>
+            <dd className="text-khaki-50">{carrier.labels[order.tracking.carrier]}</dd>
+            <dt className="text-khaki-300">Tracking number</dt>
+            <dd className="text-khaki-50">{order.tracking.trackingNumber}</dd>
+            {order.tracking.estimatedDelivery ? (
+              <>
+                <dt className="text-khaki-300">Estimated delivery</dt>
+                <dd className="text-khaki-50">{formatDate(order.tracking.estimatedDelivery)}</dd>
+              </>
+            ) : null}
+          </dl>
+        </Card>
+      ) : null}
 
       <Card className="p-5">
         <h2 className="font-display text-lg font-bold uppercase tracking-wide text-khaki-50">Timeline</h2>
