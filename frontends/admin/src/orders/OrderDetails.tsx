@@ -22,6 +22,7 @@ import { editOrder, fetchOrder, ordersKeys, reasonOf, sendOrderEmail } from './a
 import { formatDate, formatDateTime, formatMegabytes, formatMoney, spaced } from './format.js';
 import { OrderModal, type OrderModalKind } from './modals.js';
 import { StatusBadge } from './status.js';
+import { Facts } from './Facts.js';
 
 function Section({ title, children, className, testId }: { title: string; children: ReactNode; className?: string; testId?: string }) {
   return (
@@ -32,18 +33,6 @@ function Section({ title, children, className, testId }: { title: string; childr
   );
 }
 
-function Facts({ rows }: { rows: Array<[string, ReactNode]> }) {
-  return (
-    <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1.5 text-sm">
-      {rows.map(([term, value]) => (
-        <div key={term} className="contents">
-          <dt className="text-khaki-300">{term}</dt>
-          <dd className="min-w-0 break-words text-khaki-50">{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
 
 const emailTypeIcon: Record<EmailHistoryType, typeof Mail> = { admin_message: Mail, status_update: RefreshCw, customer_inquiry: MessageSquare };
 const emailTypeLabel: Record<EmailHistoryType, string> = { admin_message: 'Message', status_update: 'Status update', customer_inquiry: 'Customer inquiry' };

@@ -4,8 +4,9 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import * as Switch from '@radix-ui/react-switch';
 import { adminSettingsSchema } from '@shop/contracts';
-import { Button, ErrorState, Field, Input, Modal, Spinner, toast } from '@shop/ui';
+import { ErrorState, Field, Input, Modal, Spinner, toast } from '@shop/ui';
 import { fetchAdminSettings, ordersKeys, saveAdminSettings } from './api.js';
+import { FormFooter } from './FormFooter.js';
 
 export function SettingsModal({ onClose }: { onClose: () => void }) {
   const queryClient = useQueryClient();
@@ -50,14 +51,9 @@ export function SettingsModal({ onClose }: { onClose: () => void }) {
       title="Admin Settings"
       description="Where the shop sends new-order notifications."
       footer={
-        <>
-          <Button variant="ghost" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" form="admin-settings-form" disabled={!settings.data} loading={busy} loadingText="Saving...">
-            Save Settings
-          </Button>
-        </>
+        <FormFooter onCancel={onClose} form="admin-settings-form" disabled={!settings.data} busy={busy} loadingText="Saving...">
+          Save Settings
+        </FormFooter>
       }
     >
       {settings.isPending ? (

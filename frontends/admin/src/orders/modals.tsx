@@ -22,6 +22,8 @@ import { Button, Field, Input, Modal, Select, Spinner, Textarea, toast } from '@
 import { AdminApiError } from '../api.js';
 import { applyQuote, deleteOrder, fetchOrder, ordersKeys, reasonOf, requestInfo, saveAdminNotes, saveTracking, sendOrderEmail } from './api.js';
 import { formatMoney } from './format.js';
+import { FormFooter } from './FormFooter.js';
+import { Facts } from './Facts.js';
 
 type Order = AdminOrderRow | AdminOrderDetail;
 
@@ -42,18 +44,6 @@ function useRefreshOrders() {
 /** A 4xx carries the server's own reason; a 5xx or a network failure gets the spec's generic text. */
 const isClientRefusal = (error: unknown) => error instanceof AdminApiError && error.status >= 400 && error.status < 500;
 
-function Summary({ rows }: { rows: Array<[string, ReactNode]> }) {
-  return (
-    <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 rounded-md border border-olive-700 bg-ink-900 p-3 text-sm">
-      {rows.map(([term, value]) => (
-        <div key={term} className="contents">
-          <dt className="font-semibold text-khaki-300">{term}</dt>
-          <dd className="min-w-0 break-words text-khaki-50">{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
 
 export function SendEmailModal({ order, onClose, onDone, defaultType = 'status_update' }: ModalProps & { defaultType?: EmailHistoryType }) {
   const refresh = useRefreshOrders();
@@ -87,14 +77,9 @@ export function SendEmailModal({ order, onClose, onDone, defaultType = 'status_u
       title="Send Email"
       description={`Order #${order.orderNumber}`}
       footer={
-        <>
-          <Button variant="ghost" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" form="send-email-form" disabled={!ready} loading={busy} loadingText="Sending...">
-            Send Email
-          </Button>
-        </>
+        <FormFooter onCancel={onClose} form="send-email-form" disabled={!ready} busy={busy} loadingText="Sending...">
+          Send Email
+        </FormFooter>
       }
     >
       <form id="send-email-form" className="flex flex-col gap-4" onSubmit={submit} aria-label="Send email">
@@ -159,18 +144,14 @@ export function ApplyQuoteModal({ order, onClose, onDone }: ModalProps) {
       title="Apply Quote"
       description={`Order #${order.orderNumber} · ${order.customerName}`}
       footer={
-        <>
-          <Button variant="ghost" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" form="apply-quote-form" disabled={!valid} loading={busy} loadingText="Applying...">
-            Send Quote
-          </Button>
-        </>
+        <FormFooter onCancel={onClose} form="apply-quote-form" disabled={!valid} busy={busy} loadingText="Applying...">
+          Send Quote
+        </FormFooter>
       }
     >
       <form id="apply-quote-form" className="flex flex-col gap-4" onSubmit={submit} aria-label="Apply quote">
-        <Summary
+        <Facts
+          boxed
           rows={[
             ['Item', order.itemType],
             ['Quantity', order.quantity.toLocaleString('en-US')],
@@ -222,18 +203,14 @@ export function InfoRequestModal({ order, onClose, onDone }: ModalProps) {
       title="Request More Information"
       description={`Order #${order.orderNumber}`}
       footer={
-        <>
-          <Button variant="ghost" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" form="info-request-form" disabled={!ready} loading={busy} loadingText="Sending...">
-            Send Request
-          </Button>
-        </>
+        <FormFooter onCancel={onClose} form="info-request-form" disabled={!ready} busy={busy} loadingText="Sending...">
+          Send Request
+        </FormFooter>
       }
     >
       <form id="info-request-form" className="flex flex-col gap-4" onSubmit={submit} aria-label="Request more information">
-        <Summary
+        <Facts
+          boxed
           rows={[
             ['Customer', order.customerName],
             ['Email', order.email],
@@ -291,14 +268,9 @@ export function TrackingModal({ order, onClose, onDone }: ModalProps) {
       title="Add Tracking Information"
       description={`Order #${order.orderNumber} · ${order.customerName}`}
       footer={
-        <>
-          <Button variant="ghost" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" form="tracking-form" loading={busy} loadingText="Saving...">
-            Save Tracking
-          </Button>
-        </>
+        <FormFooter onCancel={onClose} form="tracking-form" busy={busy} loadingText="Saving...">
+          Save Tracking
+        </FormFooter>
       }
     >
       <form id="tracking-form" className="flex flex-col gap-4" onSubmit={submit} noValidate aria-label="Tracking information">
@@ -351,14 +323,9 @@ export function NotesModal({ order, onClose, onDone, initialNotes }: ModalProps 
       title="Admin Notes"
       description={`Order #${order.orderNumber} · internal, never shown to the customer`}
       footer={
-        <>
-          <Button variant="ghost" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" form="admin-notes-form" loading={busy} loadingText="Saving...">
-            Save Notes
-          </Button>
-        </>
+        <FormFooter onCancel={onClose} form="admin-notes-form" busy={busy} loadingText="Saving...">
+          Save Notes
+        </FormFooter>
       }
     >
       <form id="admin-notes-form" onSubmit={submit} aria-label="Admin notes">
