@@ -122,6 +122,28 @@ export const orderEmailRequestedData = z.object({
   emailRecordId: z.string().min(1),
 });
 
+/**
+ * The order became paid (once, whichever came first: the provider's payment.succeeded or the payment
+ * page's verified confirmation). The email service sends the customer's receipt and the admin's notice.
+ */
+export const orderPaidData = z.object({
+  orderId: z.string().min(1),
+  orderNumber: z.string().min(1),
+  customerName: z.string(),
+  email: z.email(),
+  itemType: itemTypeSchema,
+  quantity: z.number().int().nonnegative(),
+  /** Dollars, as charged. */
+  amount: money,
+  quoteAmount: money.optional(),
+  taxAmount: money.optional(),
+  paymentIntentId: z.string().min(1),
+  provider: z.enum(['stripe', 'test_mode']),
+  paidAt: isoDate,
+  /** Id of the order's email-history entry for the receipt, so `email.sent` can be matched back. */
+  emailRecordId: z.string().min(1).optional(),
+});
+
 export const paymentSucceededData = z.object({
   orderId: z.string().min(1),
   orderNumber: z.string().min(1),
@@ -237,6 +259,7 @@ export const eventDataSchemas = {
   'order.quote_sent': orderQuoteSentData,
   'order.info_requested': orderInfoRequestedData,
   'order.email_requested': orderEmailRequestedData,
+  'order.paid': orderPaidData,
   'payment.succeeded': paymentSucceededData,
   'payment.failed': paymentFailedData,
   'customer.verification_requested': customerVerificationRequestedData,

@@ -13,3 +13,4 @@ export * from './orders-http.js';
 export * from './customers-http.js';
 export * from './email-http.js';
 export * from './orders-admin-http.js';
+export * from './payments.js';
