@@ -12,6 +12,7 @@ import { registerAdminAnalyticsRoutes } from './routes/admin/analytics.js';
 import { registerAdminExportRoutes } from './routes/admin/export.js';
 import { registerAdminOrderRoutes } from './routes/admin/orders.js';
 import { emailHistoryConsumers } from './events/email-history.js';
+import { paymentReplies } from './events/payments.js';
 import { registerUploadRoutes } from './routes/uploads.js';
 
 export type OrdersApp = ServiceApp;
@@ -45,6 +46,7 @@ export function buildApp(config: OrdersConfig = loadConfig(), hooks: OrdersTestH
       registerAdminExportRoutes(app, ctx);
       registerAdminAnalyticsRoutes(app, ctx);
     },
+    replies: (ctx) => paymentReplies(ctx),
     consumers: (ctx) => emailHistoryConsumers(ctx.models),
     ...serviceHooks,
   });

@@ -61,7 +61,7 @@ function orderDoc(id: string, n: Partial<Record<string, unknown>> & { daysAgo: n
 // The known data set. Totals: completed 1000 + 250; not cancelled 1000+500+2000+250+600.
 const data = [
   orderDoc('o1', { orderNumber: 'CC-AAAA0001', customerName: 'Alice Smith', email: 'alice@example.com', itemType: 'coin', quantity: 50, status: 'completed', estimatedTotal: 1000, daysAgo: 2 }),
-  orderDoc('o2', { orderNumber: 'PT-BBBB0002', customerName: 'Bob Jones', email: 'Bob@Example.com', itemType: 'patch', quantity: 100, status: 'pending_quote', estimatedTotal: 500, daysAgo: 3 }),
+  orderDoc('o2', { orderNumber: 'PT-BBBB0002', customerName: 'Bob Jones', email: 'Bob@Example.com', itemType: 'patch', quantity: 100, status: 'pending_quote', estimatedTotal: 500, daysAgo: 3, shippingAddress: { line1: '1 Main St', line2: '', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' } }),
   orderDoc('o3', { orderNumber: 'TS-CCCC0003', customerName: 'Carol (test) +1', email: 'carol@example.com', itemType: 'shirt', quantity: 12, status: 'cancelled', estimatedTotal: 300, daysAgo: 5 }),
   orderDoc('o4', { orderNumber: 'CC-DDDD0004', customerName: "=cmd|' /C calc'!A0", email: 'dan@example.com', itemType: 'coin', quantity: 200, status: 'shipped', estimatedTotal: 2000, daysAgo: 10 }),
   orderDoc('o5', { orderNumber: 'PT-EEEE0005', customerName: 'Eve Adams', email: 'eve@example.com', itemType: 'patch', quantity: 30, status: 'completed', estimatedTotal: 250, daysAgo: 40 }),
@@ -266,20 +266,46 @@ describe('order modals', () => {
     expect(tracked.body.order.tracking).toEqual({ carrier: 'FEDEX', trackingNumber: '7712 3456', estimatedDelivery: '2026-12-24T00:00:00.000Z' });
   });
 
-  it('Apply Quote: amount > 0, status quote_sent, expiry in 30 days, order.quote_sent with the payment path', async () => {
+  it('Apply Quote: amount > 0, tax from the shipping state, status quote_sent, expiry in 30 days, order.quote_sent with the payment path', async () => {
     expect((await send('POST', '/orders/o2/quote', { quoteAmount: 0 })).status).toBe(400);
     expect((await send('POST', '/orders/o2/quote', { quoteAmount: 'abc' })).status).toBe(400);
     const res = await send('POST', '/orders/o2/quote', { quoteAmount: 750.5, quoteNotes: 'Includes rush' });
     expect(res.status).toBe(200);
     const order = adminOrderResponseSchema.parse(res.body).order;
-    expect(order).toMatchObject({ status: 'quote_sent', estimatedTotal: 750.5 });
-    expect(order.quote).toMatchObject({ amount: 750.5, notes: 'Includes rush', paymentPath: '/order/pay/o2' });
+    expect(order).toMatchObject({ status: 'quote_sent', estimatedTotal: 750.5, finalAmount: 797.41 });
+    // TX 6.25% of 750.50 = 46.90625, rounded to the cent.
+    expect(order.quote).toMatchObject({ amount: 750.5, notes: 'Includes rush', taxRate: 0.0625, taxAmount: 46.91, finalAmount: 797.41, paymentPath: '/order/pay/o2' });
+    const stored = await h.service.ctx.models.Order.findById('o2').lean();
+    expect(stored!.quote!.taxBasis).toBe('TX state sales tax');
     const validDays = (Date.parse(order.quote!.expiresAt) - Date.parse(order.quote!.sentAt)) / day;
     expect(validDays).toBe(30);
     const all = await readEvents((e) => e.some((x) => x.type === 'order.quote_sent'));
     const quotes = all.filter((x) => x.type === 'order.quote_sent');
     expect(quotes).toHaveLength(1);
-    expect(quotes[0]!.data).toMatchObject({ orderId: 'o2', quoteAmount: 750.5, paymentPath: '/order/pay/o2', email: 'Bob@Example.com' });
+    expect(quotes[0]!.data).toMatchObject({ orderId: 'o2', quoteAmount: 750.5, taxRate: 0.0625, taxAmount: 46.91, finalAmount: 797.41, paymentPath: '/order/pay/o2', email: 'Bob@Example.com' });
+  });
+
+  it('Apply Quote: a tax-exempt order pays no tax, and an order without address is quoted untaxed', async () => {
+    await h.service.ctx.models.Order.updateOne({ _id: 'o6' }, { $set: { taxExempt: true, shippingAddress: { line1: '1 Base Rd', line2: '', city: 'Norfolk', state: 'VA', postalCode: '23511', country: 'US' } } });
+    const exempt = await send('POST', '/orders/o6/quote', { quoteAmount: 600 });
+    expect(exempt.body.order.quote).toMatchObject({ taxRate: 0, taxAmount: 0, finalAmount: 600 });
+    await h.service.ctx.models.Order.updateOne({ _id: 'o6' }, { $set: { taxExempt: false } });
+    const taxed = await send('POST', '/orders/o6/quote', { quoteAmount: 600 });
+    expect(taxed.body.order.quote).toMatchObject({ taxRate: 0.053, taxAmount: 31.8, finalAmount: 631.8 });
+  });
+
+  it('Apply Quote while payments does not answer: 503 with a clear message, nothing stored', async () => {
+    const before = await h.service.ctx.models.Order.findById('o1').lean();
+    await h.payments.answerTax(false);
+    try {
+      const res = await send('POST', '/orders/o1/quote', { quoteAmount: 900 });
+      expect(res.status).toBe(503);
+      expect(res.body.error).toBe('Tax rates are unavailable right now. Please try again in a moment.');
+    } finally {
+      await h.payments.answerTax(true);
+    }
+    const after = await h.service.ctx.models.Order.findById('o1').lean();
+    expect(after).toEqual(before);
   });
 
   it('info request and send email: events, queued history, then sent when email.sent arrives (once)', async () => {

@@ -10,7 +10,7 @@ import { loadConfig as ordersConfig } from '../src/config.js';
 // The email service is started from its source as the other half of the flow (a test-only dependency).
 import { buildApp as buildEmail } from '../../email/src/app.js';
 import { loadConfig as emailConfig } from '../../email/src/config.js';
-import { coinOrder, postJson } from './helpers.js';
+import { coinOrder, postJson, startStandInPayments, type StandInPayments } from './helpers.js';
 
 let mongo: StartedMongo;
 let nats: StartedNats;
@@ -18,6 +18,7 @@ let mailbox: DevMailbox;
 let orders: Awaited<ReturnType<typeof buildOrders>>;
 let email: Awaited<ReturnType<typeof buildEmail>>;
 let url: string;
+let payments: StandInPayments;
 
 beforeAll(async () => {
   [mongo, nats, mailbox] = await Promise.all([startMongo(), startNats(), startDevMailbox()]);
@@ -28,9 +29,11 @@ beforeAll(async () => {
   );
   url = await orders.start();
   await email.start();
+  payments = await startStandInPayments(nats.url);
 }, 60_000);
 
 afterAll(async () => {
+  await payments?.stop();
   await orders?.stop();
   await email?.stop();
   await Promise.all([mongo?.stop(), nats?.stop(), mailbox?.stop()]);
@@ -44,7 +47,10 @@ it('Apply Quote emails the customer the quote with a working payment link, and t
   expect(quote.status).toBe(200);
 
   const mail = await mailbox.waitFor((m) => m.to.includes('flow@example.com') && m.subject.startsWith('Your quote'));
-  expect(mail.subject).toBe(`Your quote for order #${created.body.order.orderNumber}: $999.99`);
+  // Shipped to TX (6.25% in the stand-in table): 999.99 + 62.50 tax.
+  expect(mail.subject).toBe(`Your quote for order #${created.body.order.orderNumber}: $1,062.49`);
+  expect(mail.text).toMatch(/Subtotal: \$999\.99/);
+  expect(mail.text).toMatch(/Tax \(6\.25%\): \$62\.50/);
   expect(mail.text).toContain(`http://127.0.0.1:8080/order/pay/${id}`);
   expect(mail.text).toContain('Rush production');
 

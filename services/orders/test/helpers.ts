@@ -1,7 +1,15 @@
 // Shared pieces of the orders tests: the service on the embedded MongoDB and a real nats-server, and
 // order bodies the way the storefront builds them.
+import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
-import type { OrderRequest } from '@shop/contracts';
+import {
+  paymentVerifySubject,
+  taxRateSubject,
+  type OrderRequest,
+  type PaymentVerifyResult,
+  type RpcReply,
+  type TaxRateResult,
+} from '@shop/contracts';
 import { buildApp, type OrdersTestHooks } from '../src/app.js';
 import { loadConfig, type RawOrdersEnv } from '../src/config.js';
 
@@ -10,7 +18,65 @@ export interface Harness {
   nats: StartedNats;
   service: Awaited<ReturnType<typeof buildApp>>;
   url: string;
+  /** The stand-in for the payments service's replies (the real ones are tested in payments). */
+  payments: StandInPayments;
   stop(): Promise<void>;
+}
+
+/** A tiny tax table for these tests: TX and VA taxed, anything else (and tax-exempt orders) 0. */
+export const standInTaxRates: Record<string, number> = { TX: 0.0625, VA: 0.053 };
+
+export interface StandInPayments {
+  /** The answer to a verify request, by payment intent id; unknown intents are answered not verified. */
+  verified: Map<string, PaymentVerifyResult>;
+  /** Every verify request seen. */
+  verifyRequests: { orderId: string; paymentIntentId: string }[];
+  /** Stops or restarts answering tax-rate requests (as if payments were down). */
+  answerTax(on: boolean): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Answers the payments service's NATS subjects the way service-kit replies do ({ ok, data }). */
+export async function startStandInPayments(natsUrl: string): Promise<StandInPayments> {
+  const nc: NatsConnection = await connect({ servers: natsUrl });
+  const verified = new Map<string, PaymentVerifyResult>();
+  const verifyRequests: { orderId: string; paymentIntentId: string }[] = [];
+  const respond = (subject: string, answer: (data: never) => unknown) =>
+    nc.subscribe(subject, {
+      callback: (_err, msg) => {
+        const reply: RpcReply = { ok: true, data: answer(msg.json()) };
+        msg.respond(JSON.stringify(reply));
+      },
+    });
+  const taxRate = ({ state, taxExempt }: { state?: string; taxExempt: boolean }): TaxRateResult => {
+    if (taxExempt) return { taxRate: 0, basis: 'Tax-exempt military order' };
+    const rate = state ? standInTaxRates[state] : undefined;
+    return rate ? { taxRate: rate, basis: `${state} state sales tax` } : { taxRate: 0, basis: `No sales tax for ${state ?? 'an order without address'}` };
+  };
+  let tax: Subscription | null = respond(taxRateSubject, taxRate);
+  respond(paymentVerifySubject, ({ orderId, paymentIntentId }: { orderId: string; paymentIntentId: string }) => {
+    verifyRequests.push({ orderId, paymentIntentId });
+    return (
+      verified.get(paymentIntentId) ?? { verified: false, paymentIntentId, orderId: null, amount: 0, status: 'not_found', provider: 'test_mode', reason: 'unknown intent' }
+    );
+  });
+  await nc.flush();
+  return {
+    verified,
+    verifyRequests,
+    async answerTax(on) {
+      if (on && !tax) tax = respond(taxRateSubject, taxRate);
+      if (!on && tax) {
+        tax.unsubscribe();
+        tax = null;
+      }
+      // The server knows before the next request is made.
+      await nc.flush();
+    },
+    async stop() {
+      await nc.close();
+    },
+  };
 }
 
 export async function startHarness(env: RawOrdersEnv = {}, hooks: OrdersTestHooks = {}): Promise<Harness> {
@@ -20,12 +86,15 @@ export async function startHarness(env: RawOrdersEnv = {}, hooks: OrdersTestHook
     { relay: { sweepIntervalMs: 200, maxBackoffMs: 500 }, aiRateLimit: { max: 1000, windowMs: 60_000 }, ...hooks },
   );
   const url = await service.start();
+  const payments = await startStandInPayments(nats.url);
   return {
     mongo,
     nats,
     service,
     url,
+    payments,
     async stop() {
+      await payments.stop();
       await service.stop();
       await Promise.all([nats.stop(), mongo.stop()]);
     },

@@ -22,6 +22,10 @@ export function escapeHtml(value: unknown): string {
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 export const formatMoney = (amount: number) => money.format(amount);
+/** A tax rate fraction as the customer reads it: 0.0625 is "6.25%". */
+export const formatPercent = (fraction: number) => `${Number((fraction * 100).toFixed(3))}%`;
+/** The tax row: shown only when there is tax, with its rate (storefront §2 payment details). */
+export const taxLabel = (taxRate: number) => (taxRate > 0 ? `Tax (${formatPercent(taxRate)})` : 'Tax');
 export const dateTime = (iso: string) =>
   new Date(iso).toLocaleString('en-US', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC';
 

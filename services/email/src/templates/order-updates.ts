@@ -3,7 +3,7 @@
 // admin wrote. Same layout and escaping as the shop's other emails; every value is escaped and the
 // admin's own text keeps its line breaks.
 import { carrier, catalog, orderStatusLabels, orderStatusDescriptions, orderPaymentPath, type EventData } from '@shop/contracts';
-import { dateTime, escapeHtml, firstName, formatMoney, layout, rowsHtml, rowsText, safeLink, shopName, type RenderedEmail, type Row } from './index.js';
+import { dateTime, escapeHtml, firstName, formatMoney, layout, taxLabel, rowsHtml, rowsText, safeLink, shopName, type RenderedEmail, type Row } from './index.js';
 
 const paragraphs = (text: string) =>
   text
@@ -26,8 +26,8 @@ export function quoteEmail(data: EventData<'order.quote_sent'>, shopUrl: string)
   const rows: Row[] = [
     ['Order number', data.orderNumber],
     ['Item', `${data.quantity} x ${itemTitle(data.itemType)}`],
-    ['Quote amount', formatMoney(data.quoteAmount)],
-    ['Tax', data.taxAmount > 0 ? formatMoney(data.taxAmount) : undefined],
+    ['Subtotal', formatMoney(data.quoteAmount)],
+    [taxLabel(data.taxRate), data.taxAmount > 0 ? formatMoney(data.taxAmount) : undefined],
     ['Total to pay', formatMoney(data.finalAmount)],
     ['Valid until', dateTime(data.quoteExpiresAt)],
   ];

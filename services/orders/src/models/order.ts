@@ -16,6 +16,7 @@ import {
   type ItemType,
   type OrderAddress,
   type OrderStatus,
+  type PaymentMode,
 } from '@shop/contracts';
 
 /**
@@ -89,11 +90,14 @@ export interface OrderDoc {
   browserEstimatedTotal?: number;
   status: OrderStatus;
   statusHistory: StatusHistoryEntry[];
-  /** Set when the team sends a quote (a later issue). */
+  /** Set when the team sends a quote (Apply Quote); tax comes from the payments domain's table. */
   quote?: {
     amount: number;
     notes?: string;
+    /** A fraction (0.0725 is 7.25%). */
     taxRate: number;
+    /** Why this rate, e.g. "VA state sales tax" (shown to the admin). */
+    taxBasis?: string;
     taxAmount: number;
     finalAmount: number;
     expiresAt: Date;
@@ -101,7 +105,8 @@ export interface OrderDoc {
   } | null;
   discount?: { code: string; amount: number } | null;
   tracking?: { carrier: Carrier; trackingNumber: string; estimatedDelivery?: Date } | null;
-  payment?: { paymentIntentId: string; paidAt: Date; amount: number } | null;
+  /** Set once, when the provider's payment is verified (amount in dollars, as charged). */
+  payment?: { paymentIntentId: string; paidAt: Date; amount: number; provider: PaymentMode } | null;
   idempotencyKey?: string;
   /** Notes edited in the back office's details view. */
   notes?: string;

@@ -4,7 +4,7 @@
 // Changes others must hear about (status, quote, info request, email) are written with their event in
 // one transaction (outbox); the email service turns the events into emails.
 import { randomUUID } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { ClientSession } from 'mongoose';
 import { z } from 'zod';
 import {
@@ -31,19 +31,26 @@ import {
   orderStatuses,
   ordersAdminBase,
   quoteValidDays,
+  taxRateResultSchema,
+  taxRateSubject,
+  type TaxRateResult,
   type AdminOrderSummary,
   type AdminStatusCounts,
   type EmailHistoryType,
   type OrderStatus,
 } from '@shop/contracts';
-import { notFound, type ServiceContext } from '@shop/service-kit';
+import { notFound, serviceUnavailable, type ServiceContext } from '@shop/service-kit';
 import { adminDetail, adminRow, baseFilter, emailHistoryView, listFilter, listSort, round2 } from '../../domain/admin-orders.js';
+import { quoteFigures, taxPlaceOf } from '../../domain/payment.js';
 import type { EmailHistoryEntry, OrderDoc, OrderModels } from '../../models/order.js';
 import type { OrdersApp } from '../../app.js';
 import { failureResponse } from '../respond.js';
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 const errors = { '4xx': failureResponse, '5xx': failureResponse };
+
+/** Apply Quote when the payments service (the tax table) does not answer: nothing is stored. */
+export const taxUnavailableMessage = 'Tax rates are unavailable right now. Please try again in a moment.';
 
 /** The admin the gateway verified; direct calls inside the cluster without it are recorded as such. */
 export function adminOf(request: FastifyRequest): string {
@@ -61,6 +68,17 @@ function queuedEntry(order: OrderDoc, subject: string, message: string, type: Em
 export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderModels>) {
   const { Order } = ctx.models;
   const base = `${ordersAdminBase}/orders`;
+
+  /** The quote's tax rate from payments; a 503 the admin can act on when payments does not answer. */
+  async function taxRateOf(order: OrderDoc, log: FastifyBaseLogger): Promise<TaxRateResult> {
+    const request = { ...taxPlaceOf(order), taxExempt: order.taxExempt };
+    try {
+      return await ctx.bus.request(taxRateSubject, request, { schema: taxRateResultSchema });
+    } catch (err) {
+      log.warn({ err, orderId: order._id, ...request }, 'tax rate not available: quote not sent');
+      throw serviceUnavailable(taxUnavailableMessage);
+    }
+  }
 
   async function load(id: string, session: ClientSession | null = null): Promise<OrderDoc> {
     const order = await Order.findById(id).session(session).lean<OrderDoc>();
@@ -326,19 +344,23 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
       const admin = adminOf(request);
       const amount = round2(request.body.quoteAmount);
       const notes = request.body.quoteNotes || undefined;
+      // The tax rate comes from the payments domain's table by shipping state, asked before the
+      // transaction so nothing is stored when payments cannot answer.
+      const before = await load(request.params.id);
+      const tax = await taxRateOf(before, request.log);
       await ctx.withOutbox(async (session, outbox) => {
         const order = await load(request.params.id, session);
         const now = new Date();
         const expiresAt = new Date(now.getTime() + quoteValidDays * 24 * 60 * 60 * 1000);
-        // Tax is not part of the quote here (no tax rules in the spec); payments applies its own.
-        const discount = order.discount?.amount ?? 0;
-        const quote = { amount, ...(notes ? { notes } : {}), taxRate: 0, taxAmount: 0, finalAmount: round2(Math.max(0, amount - discount)), expiresAt, sentAt: now };
+        const { taxAmount, finalAmount } = quoteFigures(amount, order.discount?.amount ?? 0, tax.taxRate);
+        const quote = { amount, ...(notes ? { notes } : {}), taxRate: tax.taxRate, taxBasis: tax.basis, taxAmount, finalAmount, expiresAt, sentAt: now };
         const entry = queuedEntry(order, `Your quote for order #${order.orderNumber}`, notes ?? `Quote: $${amount.toFixed(2)}`, 'status_update', now);
+        const taxNote = taxAmount > 0 ? ` + tax $${taxAmount.toFixed(2)} (${tax.basis}) = $${finalAmount.toFixed(2)}` : '';
         await Order.updateOne(
           { _id: order._id },
           {
             $set: { quote, estimatedTotal: amount, status: 'quote_sent', updatedAt: now },
-            $push: { statusHistory: { status: 'quote_sent', date: now, changedBy: admin, note: `Quote sent: $${amount.toFixed(2)}` }, emailHistory: entry },
+            $push: { statusHistory: { status: 'quote_sent', date: now, changedBy: admin, note: `Quote sent: $${amount.toFixed(2)}${taxNote}` }, emailHistory: entry },
           },
           { session, timestamps: false },
         );
@@ -351,9 +373,9 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
           quantity: Math.max(1, order.quantity),
           quoteAmount: amount,
           ...(notes ? { quoteNotes: notes } : {}),
-          taxRate: 0,
-          taxAmount: 0,
-          finalAmount: quote.finalAmount,
+          taxRate: tax.taxRate,
+          taxAmount,
+          finalAmount,
           quoteExpiresAt: expiresAt.toISOString(),
           paymentPath: orderPaymentPath(order._id),
           emailRecordId: entry.id,
