@@ -20,6 +20,9 @@ export const emailTemplates = [
   'order_info_request',
   'order_status_update',
   'order_admin_message',
+  // Quote payment: the customer's payment receipt and the team's notice of a payment (order.paid).
+  'order_payment_receipt',
+  'admin_payment_received',
 ] as const;
 export const emailTemplateSchema = z.enum(emailTemplates);
 export type EmailTemplate = z.infer<typeof emailTemplateSchema>;
