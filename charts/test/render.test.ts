@@ -127,7 +127,8 @@ describe('the rendered chart', () => {
     expect(envOf('payments').find((entry) => entry.name === 'STRIPE_SECRET_KEY')?.valueFrom.secretKeyRef).toEqual({
       name: 'shop-stripe',
       key: 'STRIPE_SECRET_KEY',
-      optional: true,
+      // Required: in production the payments service refuses to start without Stripe.
+      optional: false,
     });
     expect(envOf('orders').map((entry) => entry.name)).toContain('OPENAI_API_KEY');
     expect(envOf('email').map((entry) => entry.name)).toContain('SMTP_URL');
@@ -173,7 +174,8 @@ describe('the rendered chart', () => {
 
   it('writes install notes naming the secrets to create', () => {
     expect(notes).toContain('MONGO_URL <- secret shop-mongo-url, key MONGO_URL');
-    expect(notes).toContain('STRIPE_SECRET_KEY (payments) <- secret shop-stripe, key STRIPE_SECRET_KEY (optional)');
+    expect(notes).toContain('STRIPE_SECRET_KEY (payments) <- secret shop-stripe, key STRIPE_SECRET_KEY\n');
+    expect(notes).toContain('OPENAI_API_KEY (orders) <- secret shop-openai, key OPENAI_API_KEY (optional)');
     expect(notes).toContain('https://shop.example.com/');
   });
 });

@@ -1,22 +1,42 @@
-// Builds the payments service (testable without listening): Quote payments: payment intents (Stripe or the built-in test mode), Stripe webhooks, business configuration.
-// Its routes, models and event handlers arrive with their features; the service kit already gives it
-// health, readiness, OpenAPI, its info route GET /api/payments/_service and the outbox.
+// Builds the payments service (testable without listening): quote payments through Stripe or the
+// built-in test mode, Stripe's webhook, and the NATS answers orders relies on (payment verification,
+// tax rate). The service kit gives it health, readiness, OpenAPI, its info route and the outbox.
 import { readFileSync } from 'node:fs';
-import { createService, type ServiceConfig, type ServiceDefinition } from '@shop/service-kit';
-import { loadConfig } from './config.js';
+import { createService, type ServiceContext, type ServiceDefinition } from '@shop/service-kit';
+import { loadConfig, type PaymentsConfig } from './config.js';
+import { paymentReplies } from './events/replies.js';
+import { paymentModels, type PaymentModels } from './models/payments.js';
+import { providerFor, type Provider } from './providers/index.js';
+import { registerIntentRoutes } from './routes/intents.js';
+import { registerTestModeRoutes } from './routes/test-mode.js';
+import { registerWebhookRoute } from './routes/webhook.js';
 
 // package.json sits one level above both src/ and dist/.
 export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-export function buildApp(config: ServiceConfig = loadConfig(), testHooks: Pick<ServiceDefinition<unknown>, 'logDestination'> = {}) {
-  return createService({
+export type PaymentsTestHooks = Pick<ServiceDefinition<PaymentModels>, 'logDestination' | 'relay'>;
+
+export async function buildApp(config: PaymentsConfig = loadConfig(), testHooks: PaymentsTestHooks = {}) {
+  // One provider per service, made once the kit has the models and the logger; routes and replies share it.
+  let provider: Provider | undefined;
+  const providerOf = (ctx: ServiceContext<PaymentModels>) => (provider ??= providerFor(config, ctx.models, ctx.log));
+  return createService<PaymentModels>({
     name: 'payments',
     version,
     config,
     openapi: {
       title: 'Shop payments service',
-      description: 'Quote payments: payment intents (Stripe or the built-in test mode), Stripe webhooks, business configuration.',
+      description: 'Quote payments: payment intents (Stripe or the built-in test mode), Stripe webhooks, payment verification and tax rates for orders.',
     },
+    models: paymentModels,
+    async routes(app, ctx) {
+      const provider = providerOf(ctx);
+      ctx.log.info({ mode: provider.mode }, provider.mode === 'stripe' ? 'payments through Stripe' : 'payments in test mode: no real charge');
+      registerIntentRoutes(app, ctx, provider);
+      registerTestModeRoutes(app, ctx, provider);
+      await registerWebhookRoute(app, ctx, provider);
+    },
+    replies: (ctx) => paymentReplies(ctx, providerOf(ctx)),
     ...testHooks,
   });
 }

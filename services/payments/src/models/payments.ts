@@ -1,0 +1,112 @@
+// The payments service's own collections: one record per payment intent it created (Stripe's or its
+// own test-mode intent), and each Stripe webhook event it has handled.
+import { Schema, type Connection, type Model } from 'mongoose';
+import { paymentModeSchema, type PaymentMode } from '@shop/contracts';
+
+export interface PaymentAttempt {
+  outcome: 'succeeded' | 'declined';
+  /** The card message shown to the customer (declines only). */
+  message?: string;
+  declineCode?: string;
+  /** Last four digits, for the team reading the record; never the card number. */
+  cardLast4?: string;
+  at: Date;
+}
+
+/**
+ * A payment intent for one order and amount. `_id` is the provider's intent id (`pi_...` at Stripe,
+ * `pi_test_...` in test mode). `idempotencyKey` (`order:<id>:amount:<cents>`) is unique, so repeated
+ * clicks on "Pay" find the one intent instead of creating another.
+ */
+export interface PaymentIntentDoc {
+  _id: string;
+  provider: PaymentMode;
+  idempotencyKey: string;
+  orderId: string;
+  orderNumber: string;
+  /** Cents. */
+  amount: number;
+  currency: 'usd';
+  /** Provider status as last seen (test mode: the truth; Stripe: a copy, Stripe stays the truth). */
+  status: string;
+  /** Test mode only: the secret the card form proves it holds (Stripe keeps its own). */
+  clientSecret?: string;
+  receiptEmail?: string;
+  description?: string;
+  attempts: PaymentAttempt[];
+  succeededAt?: Date;
+  lastError?: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const attemptSchema = new Schema<PaymentAttempt>(
+  {
+    outcome: { type: String, enum: ['succeeded', 'declined'], required: true },
+    message: String,
+    declineCode: String,
+    cardLast4: String,
+    at: { type: Date, required: true },
+  },
+  { _id: false },
+);
+
+export const paymentIntentSchema = new Schema<PaymentIntentDoc>(
+  {
+    _id: { type: String, required: true },
+    provider: { type: String, enum: paymentModeSchema.options, required: true },
+    idempotencyKey: { type: String, required: true },
+    orderId: { type: String, required: true },
+    orderNumber: { type: String, required: true },
+    amount: { type: Number, required: true },
+    currency: { type: String, enum: ['usd'], required: true },
+    status: { type: String, required: true },
+    clientSecret: String,
+    receiptEmail: String,
+    description: String,
+    attempts: { type: [attemptSchema], default: [] },
+    succeededAt: Date,
+    lastError: String,
+  },
+  { collection: 'payment_intents', timestamps: true, versionKey: false },
+);
+paymentIntentSchema.index({ idempotencyKey: 1 }, { unique: true });
+paymentIntentSchema.index({ orderId: 1, createdAt: -1 });
+
+/**
+ * A Stripe webhook event, recorded once: `_id` is Stripe's event id, inserted in the same transaction as
+ * the event it causes, so a redelivery finds it and causes nothing.
+ */
+export interface WebhookEventDoc {
+  _id: string;
+  type: string;
+  paymentIntentId?: string;
+  orderId?: string;
+  /** What the service did with it: the event it published, or why none. */
+  outcome: string;
+  /** When Stripe created it. */
+  createdAt: Date;
+  receivedAt: Date;
+}
+
+export const webhookEventSchema = new Schema<WebhookEventDoc>(
+  {
+    _id: { type: String, required: true },
+    type: { type: String, required: true },
+    paymentIntentId: String,
+    orderId: String,
+    outcome: { type: String, required: true },
+    createdAt: { type: Date, required: true },
+    receivedAt: { type: Date, required: true },
+  },
+  { collection: 'webhook_events', versionKey: false },
+);
+webhookEventSchema.index({ receivedAt: -1 });
+
+export function paymentModels(connection: Connection) {
+  return {
+    PaymentIntent: connection.model<PaymentIntentDoc>('PaymentIntent', paymentIntentSchema) as Model<PaymentIntentDoc>,
+    WebhookEvent: connection.model<WebhookEventDoc>('WebhookEvent', webhookEventSchema) as Model<WebhookEventDoc>,
+  };
+}
+export type PaymentModels = ReturnType<typeof paymentModels>;

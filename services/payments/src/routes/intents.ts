@@ -1,0 +1,124 @@
+// GET /api/payments/config and POST /api/payments/create-intent (storefront §7). The intent is for the
+// amount the server computes from the order's quote (asked from orders over NATS), never the browser's;
+// one intent per order and amount, so repeated clicks on Pay get the same one.
+import {
+  createIntentBodySchema,
+  createIntentResponseSchema,
+  errorEnvelopeSchema,
+  orderPaymentQuoteSchema,
+  orderPaymentQuoteSubject,
+  paymentConfigResponseSchema,
+  paymentMessages,
+  paymentPaths,
+  type CreateIntentResponse,
+  type OrderPaymentQuote,
+} from '@shop/contracts';
+import { AppError, notFound, type ServiceApp, type ServiceContext } from '@shop/service-kit';
+import { idempotencyKeyOf, payableAmount } from '../domain/payment-rules.js';
+import type { PaymentIntentDoc, PaymentModels } from '../models/payments.js';
+import type { Provider, ProviderIntent } from '../providers/index.js';
+
+const isDuplicateKey = (err: unknown) => (err as { code?: number })?.code === 11000 || (err as { cause?: { code?: number } })?.cause?.code === 11000;
+
+/** The order's quote from the orders service; its "not found" is said in the payment page's words. */
+async function quoteOf(ctx: ServiceContext<PaymentModels>, orderId: string): Promise<OrderPaymentQuote> {
+  try {
+    return await ctx.bus.request(orderPaymentQuoteSubject, { orderId }, { schema: orderPaymentQuoteSchema });
+  } catch (err) {
+    if (err instanceof AppError && err.statusCode === 404) throw notFound(paymentMessages.orderNotFound);
+    throw err;
+  }
+}
+
+function view(mode: Provider['mode'], intent: ProviderIntent): CreateIntentResponse {
+  return {
+    success: true,
+    mode,
+    paymentIntent: { id: intent.id, client_secret: intent.clientSecret, amount: intent.amount, currency: 'usd', status: intent.status },
+  };
+}
+
+export function registerIntentRoutes(app: ServiceApp, ctx: ServiceContext<PaymentModels>, provider: Provider) {
+  const { PaymentIntent } = ctx.models;
+  const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema, 410: errorEnvelopeSchema, 502: errorEnvelopeSchema, 503: errorEnvelopeSchema, 504: errorEnvelopeSchema };
+
+  app.get(
+    paymentPaths.config,
+    {
+      schema: {
+        tags: ['payments'],
+        summary: 'Which payment provider the page uses (stripe or test_mode), and Stripe\'s publishable key',
+        response: { 200: paymentConfigResponseSchema },
+      },
+    },
+    async () => ({
+      success: true as const,
+      mode: provider.mode,
+      ...(provider.mode === 'stripe' ? { publishableKey: provider.publishableKey } : {}),
+    }),
+  );
+
+  app.post(
+    paymentPaths.createIntent,
+    {
+      schema: {
+        tags: ['payments'],
+        summary: "Payment intent for an order's quote: charges the server's total (quote - discount + tax), one intent per order and amount",
+        body: createIntentBodySchema,
+        response: { 200: createIntentResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { orderId } = request.body.metadata;
+      const order = await quoteOf(ctx, orderId);
+      const payable = payableAmount(order, new Date());
+      if (!payable.ok) {
+        request.log.info({ orderId, status: order.status, refusal: payable.refusal.code }, 'payment refused');
+        throw new AppError(payable.refusal.status, payable.refusal.code, payable.refusal.message);
+      }
+      const { amount } = payable;
+      if (request.body.amount !== undefined && request.body.amount !== amount) {
+        // The browser's figure is only a hint; a difference means a stale page or a tampered request.
+        request.log.warn({ orderId, browserAmount: request.body.amount, amount }, 'browser amount differs from the quote; charging the quote');
+      }
+
+      const idempotencyKey = idempotencyKeyOf(orderId, amount);
+      const existing = await PaymentIntent.findOne({ idempotencyKey }).lean<PaymentIntentDoc>();
+      if (existing) return view(provider.mode, await provider.resume(existing));
+
+      const intent = await provider.create({
+        amount,
+        orderId,
+        orderNumber: order.orderNumber,
+        receiptEmail: order.email || undefined,
+        description: `Order #${order.orderNumber}`,
+        idempotencyKey,
+      });
+      try {
+        await PaymentIntent.create({
+          _id: intent.id,
+          provider: provider.mode,
+          idempotencyKey,
+          orderId,
+          orderNumber: order.orderNumber,
+          amount,
+          currency: 'usd',
+          status: intent.status,
+          ...(provider.mode === 'test_mode' ? { clientSecret: intent.clientSecret } : {}),
+          ...(order.email ? { receiptEmail: order.email } : {}),
+          description: `Order #${order.orderNumber}`,
+          attempts: [],
+        });
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        // Two clicks at once: the first record wins and both get its intent (at Stripe the idempotency
+        // key already made it the same intent).
+        const winner = await PaymentIntent.findOne({ idempotencyKey }).lean<PaymentIntentDoc>();
+        if (!winner) throw err;
+        return view(provider.mode, await provider.resume(winner));
+      }
+      request.log.info({ orderId, paymentIntentId: intent.id, amount, provider: provider.mode }, 'payment intent created');
+      return view(provider.mode, intent);
+    },
+  );
+}

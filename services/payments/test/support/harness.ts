@@ -1,0 +1,167 @@
+// The payments tests' world, all real parts: the embedded MongoDB, a real nats-server, the payments
+// service (test mode, or Stripe mode with the real stripe SDK pointed at the local fake), the REAL orders
+// service in process on the same MongoDB and NATS, and a JetStream consumer reading the PAYMENTS stream.
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type Consumer } from '@nats-io/jetstream';
+import { buildApp as buildOrders } from '@shop/orders-service/app';
+import {
+  createIntentResponseSchema,
+  eventEnvelopeSchema,
+  paymentPaths,
+  type AnyEventEnvelope,
+  type OrderRequest,
+} from '@shop/contracts';
+import { loadServiceConfig } from '@shop/service-kit';
+import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type RawPaymentsEnv } from '../../src/config.js';
+import type { FakeStripe } from './fake-stripe.js';
+import { stripeKeys } from './keys.js';
+
+export { stripeKeys };
+
+export const admin = { 'x-admin-email': 'boss@shop.test' };
+
+type OrdersService = Awaited<ReturnType<typeof buildOrders>>;
+type PaymentsService = Awaited<ReturnType<typeof buildApp>>;
+
+export interface Harness {
+  mongo: StartedMongo;
+  nats: StartedNats;
+  payments: PaymentsService;
+  paymentsUrl: string;
+  orders: OrdersService;
+  ordersUrl: string;
+  nc: NatsConnection;
+  /** Every event read from the PAYMENTS stream so far, after reading until `until` holds and it is quiet. */
+  paymentEvents(until?: (all: AnyEventEnvelope[]) => boolean): Promise<AnyEventEnvelope[]>;
+  stop(): Promise<void>;
+}
+
+/** Orders' configuration for the tests (its loadConfig is not exported; the AI part is the offline one). */
+function ordersConfig(mongoUri: string, natsUrl: string): Parameters<typeof buildOrders>[0] {
+  return {
+    ...loadServiceConfig({ PORT: '0', MONGO_URL: mongoUri, NATS_URL: natsUrl, LOG_LEVEL: 'silent', NODE_ENV: 'test' }, { port: 0 }),
+    ai: { apiKey: undefined, baseUrl: undefined, imageModel: 'gpt-image-1' },
+  };
+}
+
+export async function startHarness(options: { stripe?: FakeStripe; env?: RawPaymentsEnv } = {}): Promise<Harness> {
+  const [mongo, nats] = await Promise.all([startMongo(), startNats()]);
+  const stripeEnv: RawPaymentsEnv = options.stripe ? { ...stripeKeys, STRIPE_API_URL: options.stripe.url } : {};
+  const payments = await buildApp(
+    loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...stripeEnv, ...options.env }),
+    { relay: { sweepIntervalMs: 200, maxBackoffMs: 500 } },
+  );
+  const paymentsUrl = await payments.start();
+  const orders = await buildOrders(ordersConfig(mongo.uri, nats.url), { relay: { sweepIntervalMs: 200, maxBackoffMs: 500 } });
+  const ordersUrl = await orders.start();
+
+  const nc = await connect({ servers: nats.url });
+  const jsm = await jetstreamManager(nc);
+  await jsm.consumers.add('PAYMENTS', { durable_name: 'payments-test', filter_subject: 'payment.>', ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All });
+  const consumer: Consumer = await jetstream(nc).consumers.get('PAYMENTS', 'payments-test');
+  const seen: AnyEventEnvelope[] = [];
+
+  return {
+    mongo,
+    nats,
+    payments,
+    paymentsUrl,
+    orders,
+    ordersUrl,
+    nc,
+    async paymentEvents(until = () => true) {
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline) {
+        const batch = await consumer.fetch({ max_messages: 100, expires: 700 });
+        let got = 0;
+        for await (const m of batch) {
+          got++;
+          seen.push(eventEnvelopeSchema.parse(m.json()));
+          m.ack();
+        }
+        if (got === 0 && until(seen)) break;
+      }
+      return [...seen];
+    },
+    async stop() {
+      await nc.close().catch(() => undefined);
+      await orders.stop();
+      await payments.stop();
+      await Promise.all([nats.stop(), mongo.stop()]);
+    },
+  };
+}
+
+export async function send(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(url, {
+    method,
+    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+export function coinOrder(overrides: Partial<OrderRequest> = {}): OrderRequest {
+  return {
+    customerName: 'Jane Doe',
+    email: 'jane.doe@example.com',
+    phone: '555-0100',
+    itemType: 'coin',
+    designMethod: 'describe',
+    description: 'An eagle over crossed rifles with our unit motto',
+    quantity: 50,
+    size: '2',
+    colors: ['Gold', 'Blue'],
+    finish: 'antique_gold',
+    shape: 'Round',
+    edge: 'rope',
+    features: ['Enamel Fill'],
+    estimatedTotal: 1170,
+    files: [],
+    aiGenerated: false,
+    subscribeEmail: false,
+    subscribeSMS: false,
+    shippingAddress: { line1: '1 Main St', line2: '', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
+    customerCategory: 'general',
+    taxExempt: false,
+    ...overrides,
+  };
+}
+
+/** A customer's quote request through the real orders service; its id and number. */
+export async function placeOrder(h: Harness, overrides: Partial<OrderRequest> = {}): Promise<{ id: string; orderNumber: string }> {
+  const res = await send('POST', `${h.ordersUrl}/api/orders`, coinOrder(overrides));
+  if (res.status !== 200 && res.status !== 201) throw new Error(`order refused: ${res.status} ${JSON.stringify(res.body)}`);
+  return { id: res.body.order.id, orderNumber: res.body.order.orderNumber };
+}
+
+/** The admin's Apply Quote (orders asks payments for the tax rate); the order as orders answers it. */
+export async function applyQuote(h: Harness, orderId: string, quoteAmount: number) {
+  const res = await send('POST', `${h.ordersUrl}/api/orders/admin/orders/${orderId}/quote`, { quoteAmount, quoteNotes: 'Includes rush' }, admin);
+  if (res.status !== 200) throw new Error(`quote refused: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.order as { quote: { amount: number; taxRate: number; taxAmount: number; finalAmount: number; expiresAt: string } };
+}
+
+/** The payment page's create-intent call, with the browser's amount (1 cent unless given). */
+export async function createIntent(h: Harness, order: { id: string; orderNumber: string }, amount = 1) {
+  return send('POST', `${h.paymentsUrl}${paymentPaths.createIntent}`, {
+    amount,
+    currency: 'usd',
+    customerInfo: { name: 'Jane Doe', email: 'jane.doe@example.com' },
+    orderNumber: order.orderNumber,
+    description: 'Quote payment',
+    metadata: { orderId: order.id, orderNumber: order.orderNumber },
+  });
+}
+
+export const parseIntent = (body: unknown) => createIntentResponseSchema.parse(body).paymentIntent;
+
+/** An order with a sent quote, ready to pay. */
+export async function quotedOrder(h: Harness, quoteAmount = 100, overrides: Partial<OrderRequest> = {}) {
+  const order = await placeOrder(h, overrides);
+  const quoted = await applyQuote(h, order.id, quoteAmount);
+  return { ...order, quote: quoted.quote };
+}
