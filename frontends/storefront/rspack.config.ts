@@ -14,5 +14,6 @@ export default (env: Record<string, unknown>) =>
       './Home': './src/pages/Home.tsx',
       './Track': './src/pages/Track.tsx',
       './BranchPage': './src/pages/BranchPage.tsx',
+      './PayPage': './src/pages/PayPage.tsx',
     },
   });

@@ -51,6 +51,14 @@ export const ACCESS_RULES: readonly AccessRule[] = [
   rule(['PATCH'], '/api/orders/:id/status', 'public', 'payment confirmation from the payment page (orders checks it with payments)'),
   rule('*', '/api/orders/**', 'admin', 'order list, status, details, quotes, emails, tracking, notes, discounts, delete'),
 
+  // Payments (storefront §7): the payment page's calls are public, from the shop's own pages only;
+  // Stripe calls the webhook from its servers (no Origin: the signature is the check, in payments).
+  rule(['GET', 'HEAD'], '/api/payments/config', 'public', 'payment provider of the payment page (mode, publishable key)'),
+  rule(['POST'], '/api/payments/create-intent', 'public', 'payment intent for a quote (the server charges the quote)', { sameOriginWrites: true }),
+  rule(['POST'], '/api/payments/test-mode/confirm', 'public', "test mode's card confirmation (stands in for Stripe.js)", { sameOriginWrites: true }),
+  rule(['POST'], '/api/payments/webhook', 'public', 'Stripe webhook (signature-checked by payments)'),
+  rule('*', '/api/payments/**', 'admin', 'payment administration'),
+
   // Customers: returning-customer lookup is public, the customer list is admin.
   rule(['POST'], '/api/customers/lookup', 'public', 'returning-customer lookup'),
   rule(['POST'], '/api/customers/verify', 'public', 'returning-customer verification code'),

@@ -6,19 +6,28 @@ import type { GatewayConfig } from './config.js';
 import { errorCodes } from '@shop/contracts';
 import { AppError } from '@shop/service-kit';
 
+/** Stripe.js must load from Stripe's own host; its card field lives in Stripe's iframes, and it talks to Stripe's API. */
+export const STRIPE_SOURCES = {
+  script: ['https://js.stripe.com'],
+  frame: ['https://js.stripe.com', 'https://hooks.stripe.com'],
+  connect: ['https://api.stripe.com'],
+} as const;
+
 /**
  * The shell and its remotes all load from this origin, as files (no inline scripts). Styles may be
  * inline because components set style attributes; images may be data:/blob: URLs (previews of
- * uploads and generated designs).
+ * uploads and generated designs). The only other origin is Stripe, for the payment page's card field.
  */
 export const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
-  scriptSrc: ["'self'"],
+  scriptSrc: ["'self'", ...STRIPE_SOURCES.script],
   scriptSrcAttr: ["'none'"],
   styleSrc: ["'self'", "'unsafe-inline'"],
   imgSrc: ["'self'", 'data:', 'blob:'],
   fontSrc: ["'self'", 'data:'],
-  connectSrc: ["'self'"],
+  connectSrc: ["'self'", ...STRIPE_SOURCES.connect],
+  // 'self' as default-src allowed before; Stripe added for its card field.
+  frameSrc: ["'self'", ...STRIPE_SOURCES.frame],
   objectSrc: ["'none'"],
   baseUri: ["'self'"],
   formAction: ["'self'"],

@@ -50,6 +50,15 @@ describe('the access table', () => {
       ['POST', '/api/upload', 'public'],
       ['POST', '/api/ai/generate-design', 'public'],
       ['POST', '/api/payments/webhook', 'public'],
+      ['GET', '/api/payments/config', 'public'],
+      ['POST', '/api/payments/create-intent', 'public'],
+      ['POST', '/api/payments/test-mode/confirm', 'public'],
+      ['GET', '/api/payments/webhook', 'admin'],
+      ['POST', '/api/payments/config', 'admin'],
+      ['GET', '/api/payments/create-intent', 'admin'],
+      ['POST', '/api/payments/refunds', 'admin'],
+      ['GET', '/api/payments', 'admin'],
+      ['GET', `/api/payments/intents/${ID}`, 'admin'],
       ['GET', '/api/config/business', 'admin'],
       ['GET', '/api/config/contact/public', 'public'],
       ['POST', '/api/config/contact', 'admin'],
@@ -208,6 +217,23 @@ describe('admin calls through the gateway', () => {
     expect((await fetch(`${stack.url}/api/auth/me`)).status).toBe(200);
   });
 
+  it('takes the payment page\'s writes only from the shop\'s own pages, and the Stripe webhook from anywhere', async () => {
+    for (const path of ['/api/payments/create-intent', '/api/payments/test-mode/confirm']) {
+      const before = stack.upstreams.payments.seen.length;
+      const evil = await fetch(`${stack.url}${path}`, { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{}' });
+      expect(evil.status, path).toBe(403);
+      const bare = await fetch(`${stack.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(bare.status, path).toBe(403);
+      expect(stack.upstreams.payments.seen.length, path).toBe(before);
+      const ours = await fetch(`${stack.url}${path}`, { method: 'POST', headers: { origin: stack.url, 'content-type': 'application/json' }, body: '{}' });
+      expect(ours.status, path).toBe(200);
+      expect(stack.upstreams.payments.seen.at(-1)!.url).toBe(path);
+    }
+    const webhook = await fetch(`${stack.url}/api/payments/webhook`, { method: 'POST', headers: { origin: 'https://hooks.stripe.com', 'content-type': 'application/json' }, body: '{}' });
+    expect(webhook.status).toBe(200);
+    expect((await fetch(`${stack.url}/api/payments/config`, { headers: { origin: 'https://evil.example' } })).status).toBe(200);
+  });
+
   it('keeps the storefront\'s calls public (the Stripe webhook has no Origin at all)', async () => {
     for (const [method, path] of [
       ['POST', '/api/orders'],
@@ -219,6 +245,7 @@ describe('admin calls through the gateway', () => {
       ['GET', '/api/config/contact/public'],
       ['GET', '/api/content'],
       ['POST', '/api/payments/webhook'],
+      ['GET', '/api/payments/config'],
       ['POST', '/api/upload'],
     ] as const) {
       const res = await fetch(`${stack.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: method === 'GET' ? undefined : '{}' });

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, routeForPath } from '../src/routes.js';
 import { sha, startStack, type Stack } from './helpers.js';
@@ -105,6 +106,39 @@ describe('routing table', () => {
     const seen = lastSeen('payments')!;
     expect(seen.body.toString('utf8')).toBe(raw);
     expect(seen.headers['stripe-signature']).toBe(signature);
+  });
+
+  it('a chunked webhook body (no Content-Length, through the body-limit stream) arrives byte for byte, and a gzip one stays gzip', async () => {
+    // Bytes a re-serialising proxy would change: key order, spacing, CRLF, escapes, non-ASCII, a BOM.
+    const raw = Buffer.from('\ufeff{"type":"payment_intent.succeeded","id":"evt_2",\r\n "data":{"object":{"id":"pi_1","amount":201147,"description":"Médaille \\u2605 ★"}}}\n', 'utf8');
+    const signature = 't=1700000001,v1=' + 'ab'.repeat(32);
+    const chunks = [raw.subarray(0, 7), raw.subarray(7, 40), raw.subarray(40)];
+    const res = await fetch(`${stack.url}/api/payments/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signature },
+      body: new ReadableStream({
+        start(controller) {
+          for (const chunk of chunks) controller.enqueue(new Uint8Array(chunk));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(200);
+    const seen = lastSeen('payments')!;
+    expect(seen.body.equals(raw)).toBe(true);
+    expect(seen.headers['stripe-signature']).toBe(signature);
+    expect(seen.headers['content-type']).toBe('application/json; charset=utf-8');
+
+    const gzipped = gzipSync(raw);
+    const zipped = await fetch(`${stack.url}/api/payments/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', 'stripe-signature': signature },
+      body: gzipped,
+    });
+    expect(zipped.status).toBe(200);
+    expect(lastSeen('payments')!.body.equals(gzipped)).toBe(true);
+    expect(lastSeen('payments')!.headers['content-encoding']).toBe('gzip');
   });
 
   it('cookies and the client address reach the service; a forged x-forwarded-for does not', async () => {

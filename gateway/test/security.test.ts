@@ -10,16 +10,18 @@ describe('security headers', () => {
     await stack?.close();
   });
 
-  it('sends a CSP that allows only same-origin scripts, and the usual hardening headers', async () => {
+  it('sends a CSP that allows only same-origin scripts (and Stripe.js for the card field), and the usual hardening headers', async () => {
     const res = await fetch(`${stack.url}/api/docs`);
     const csp = res.headers.get('content-security-policy') ?? '';
     const directives = Object.fromEntries(csp.split(';').map((d) => { const [k, ...v] = d.trim().split(' '); return [k, v.join(' ')]; }));
     expect(directives['default-src']).toBe("'self'");
-    expect(directives['script-src']).toBe("'self'");
+    expect(directives['script-src']).toBe("'self' https://js.stripe.com");
     expect(directives['script-src-attr']).toBe("'none'");
     expect(directives['object-src']).toBe("'none'");
     expect(directives['frame-ancestors']).toBe("'none'");
-    expect(directives['connect-src']).toBe("'self'");
+    expect(directives['connect-src']).toBe("'self' https://api.stripe.com");
+    // Our pages may frame only themselves and Stripe's card field; nobody may frame ours.
+    expect(directives['frame-src']).toBe("'self' https://js.stripe.com https://hooks.stripe.com");
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
@@ -29,7 +31,7 @@ describe('security headers', () => {
 
   it('also sends them on answers proxied from a service', async () => {
     const res = await fetch(`${stack.url}/api/orders/track`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
-    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self' https://js.stripe.com;");
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });
 });

@@ -11,6 +11,7 @@ export interface RemoteModules {
   'storefront/Home': ComponentType;
   'storefront/Track': ComponentType;
   'storefront/BranchPage': ComponentType<{ branch: Branch }>;
+  'storefront/PayPage': ComponentType<{ orderId: string }>;
   'admin/AdminApp': ComponentType;
 }
 export type RemoteModuleId = keyof RemoteModules;

@@ -1,6 +1,6 @@
 // The route table of the storefront spec (section 2), owned by the shell. Screens come from the
 // remotes; the shell itself draws the layout, the redirects, the 404 and the error screen.
-import { replace, type RouteObject } from 'react-router';
+import { replace, useParams, type RouteObject } from 'react-router';
 import { Spinner } from '@shop/ui';
 import { AppLayout } from './layout/AppLayout.js';
 import { RemoteView } from './RemoteView.js';
@@ -26,6 +26,12 @@ function Redirecting() {
   );
 }
 
+/** The quote payment page of the order in the link (the id is the order's unguessable id). */
+function PayRoute() {
+  const { orderId = '' } = useParams();
+  return <RemoteView module="storefront/PayPage" props={{ orderId }} />;
+}
+
 export function createRoutes(): RouteObject[] {
   return [
     {
@@ -45,6 +51,7 @@ export function createRoutes(): RouteObject[] {
           children: [
             { index: true, element: <RemoteView module="storefront/Home" /> },
             { path: 'track', caseSensitive: true, element: <RemoteView module="storefront/Track" /> },
+            { path: 'order/pay/:orderId', caseSensitive: true, element: <PayRoute /> },
             // The admin remote owns everything below /admin (its own nested routes).
             { path: 'admin/*', caseSensitive: true, element: <RemoteView module="admin/AdminApp" /> },
             { path: 'army-patches', caseSensitive: true, element: <RemoteView module="storefront/BranchPage" props={{ branch: 'army' }} /> },

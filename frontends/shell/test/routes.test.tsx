@@ -40,9 +40,18 @@ describe('shell route table', () => {
   });
 
   it('leaves the routes of later work out of the table for now (they show the 404)', async () => {
-    for (const path of ['/support', '/faq', '/returns', '/privacy', '/terms', '/sitemap', '/legal', '/business', '/order/pay/abc', '/debug/email']) {
+    for (const path of ['/support', '/faq', '/returns', '/privacy', '/terms', '/sitemap', '/legal', '/business', '/debug/email']) {
       const { html } = await visit(path);
       expect(html, path).toContain('Mission Not Found');
+    }
+  });
+
+  it('routes /order/pay/{orderId} to the storefront payment page (loading the remote), and only with an id', async () => {
+    const { html } = await visit('/order/pay/3f1c9a7e-5b2d-4e8f-9a61-0c2b7d4e8f10');
+    expect(html).not.toContain('Mission Not Found');
+    expect(html).toContain('Loading the shop');
+    for (const path of ['/order/pay', '/order/pay/', '/Order/Pay/abc', '/order/pay/abc/extra']) {
+      expect((await visit(path)).html, path).toContain('Mission Not Found');
     }
   });
 

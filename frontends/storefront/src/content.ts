@@ -105,3 +105,10 @@ export const branches: Record<Branch, BranchContent> = {
     ],
   },
 };
+
+/** How customers reach the quotes team (the payment page's help box; one place to change them). */
+export const shopContact = {
+  quotesEmail: 'quotes@shop.example.com',
+  phone: '(800) 555-0142',
+  phoneHref: 'tel:+18005550142',
+} as const;
