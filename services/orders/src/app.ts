@@ -1,5 +1,5 @@
-// Builds the orders service (testable without listening): quote requests, uploads (GridFS), AI designs
-// and tracking. The service kit gives it health, readiness, OpenAPI, its info route and the outbox.
+// Builds the orders service (testable without listening): quote requests, uploads (GridFS), AI designs,
+// tracking and quote payment. The service kit gives it health, readiness, OpenAPI, its info route and the outbox.
 import { readFileSync } from 'node:fs';
 import { createService, type ServiceApp, type ServiceDefinition } from '@shop/service-kit';
 import { imageGeneratorFor, type ImageGenerator } from './ai/images.js';
@@ -12,7 +12,8 @@ import { registerAdminAnalyticsRoutes } from './routes/admin/analytics.js';
 import { registerAdminExportRoutes } from './routes/admin/export.js';
 import { registerAdminOrderRoutes } from './routes/admin/orders.js';
 import { emailHistoryConsumers } from './events/email-history.js';
-import { paymentReplies } from './events/payments.js';
+import { paymentConsumers, paymentReplies } from './events/payments.js';
+import { registerPaymentRoutes } from './routes/payment.js';
 import { registerUploadRoutes } from './routes/uploads.js';
 
 export type OrdersApp = ServiceApp;
@@ -40,6 +41,7 @@ export function buildApp(config: OrdersConfig = loadConfig(), hooks: OrdersTestH
     async routes(app, ctx) {
       registerOrderRoutes(app, ctx);
       registerTrackingRoutes(app, ctx);
+      registerPaymentRoutes(app, ctx);
       await registerUploadRoutes(app, ctx);
       await registerAiRoutes(app, ctx, imageGenerator ?? imageGeneratorFor(config.ai, ctx.log), aiRateLimit);
       registerAdminOrderRoutes(app, ctx);
@@ -47,7 +49,7 @@ export function buildApp(config: OrdersConfig = loadConfig(), hooks: OrdersTestH
       registerAdminAnalyticsRoutes(app, ctx);
     },
     replies: (ctx) => paymentReplies(ctx),
-    consumers: (ctx) => emailHistoryConsumers(ctx.models),
+    consumers: (ctx) => [...emailHistoryConsumers(ctx.models), ...paymentConsumers(ctx)],
     ...serviceHooks,
   });
 }

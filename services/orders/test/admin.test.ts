@@ -5,7 +5,7 @@
 // projection fed by email.sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type Consumer } from '@nats-io/jetstream';
+import { jetstream } from '@nats-io/jetstream';
 import { parse } from 'csv-parse/sync';
 import {
   adminAnalyticsResponseSchema,
@@ -13,14 +13,12 @@ import {
   adminOrderListResponseSchema,
   adminOrderResponseSchema,
   createEvent,
-  eventEnvelopeSchema,
-  type AnyEventEnvelope,
 } from '@shop/contracts';
-import { postJson, startHarness, type Harness } from './helpers.js';
+import { orderEventsReader, postJson, startHarness, type Harness } from './helpers.js';
 
 let h: Harness;
 let nc: NatsConnection;
-let events: Consumer;
+let readEvents: Awaited<ReturnType<typeof orderEventsReader>>;
 const day = 24 * 60 * 60 * 1000;
 const now = Date.now();
 const admin = { 'x-admin-email': 'boss@shop.test' };
@@ -72,9 +70,7 @@ beforeAll(async () => {
   h = await startHarness();
   nc = await connect({ servers: h.nats.url });
   await h.service.ctx.models.Order.collection.insertMany(data as never[]);
-  const jsm = await jetstreamManager(nc);
-  await jsm.consumers.add('ORDERS', { durable_name: 'admin-test', filter_subject: 'order.>', ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All });
-  events = await jetstream(nc).consumers.get('ORDERS', 'admin-test');
+  readEvents = await orderEventsReader(nc, 'admin-test');
 }, 60_000);
 
 afterAll(async () => {
@@ -92,23 +88,6 @@ async function send(method: string, path: string, body: unknown) {
   const res = await fetch(`${base()}${path}`, { method, headers: { 'content-type': 'application/json', ...admin }, body: JSON.stringify(body) });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
-}
-
-/** Reads the ORDERS stream until it stays quiet; every event of the test run so far. */
-const seen: AnyEventEnvelope[] = [];
-async function readEvents(until: (all: AnyEventEnvelope[]) => boolean) {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const batch = await events.fetch({ max_messages: 100, expires: 1000 });
-    let got = 0;
-    for await (const m of batch) {
-      got++;
-      seen.push(eventEnvelopeSchema.parse(m.json()));
-      m.ack();
-    }
-    if (got === 0 && until(seen)) break;
-  }
-  return seen;
 }
 
 async function list(query: string) {

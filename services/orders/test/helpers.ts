@@ -1,10 +1,13 @@
 // Shared pieces of the orders tests: the service on the embedded MongoDB and a real nats-server, and
 // order bodies the way the storefront builds them.
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
 import {
+  eventEnvelopeSchema,
   paymentVerifySubject,
   taxRateSubject,
+  type AnyEventEnvelope,
   type OrderRequest,
   type PaymentVerifyResult,
   type RpcReply,
@@ -147,4 +150,40 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
+}
+
+/** Polls until `check` holds (or 20 s pass) and returns the last value. */
+export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  let value = await read();
+  while (!check(value) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    value = await read();
+  }
+  return value;
+}
+
+/**
+ * Reads the ORDERS stream through a real JetStream consumer of its own: `read(until)` fetches until the
+ * stream stays quiet and `until` holds, and returns every event seen so far.
+ */
+export async function orderEventsReader(nc: NatsConnection, durable: string) {
+  const jsm = await jetstreamManager(nc);
+  await jsm.consumers.add('ORDERS', { durable_name: durable, filter_subject: 'order.>', ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All });
+  const events = await jetstream(nc).consumers.get('ORDERS', durable);
+  const seen: AnyEventEnvelope[] = [];
+  return async function read(until: (all: AnyEventEnvelope[]) => boolean) {
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      const batch = await events.fetch({ max_messages: 100, expires: 1000 });
+      let got = 0;
+      for await (const m of batch) {
+        got++;
+        seen.push(eventEnvelopeSchema.parse(m.json()));
+        m.ack();
+      }
+      if (got === 0 && until(seen)) break;
+    }
+    return seen;
+  };
 }

@@ -74,3 +74,6 @@ export function paidNote(paidAt: Date, paymentIntentId: string, amount: number, 
   if (expected === null || Math.round(amount * 100) === Math.round(expected * 100)) return note;
   return `${note}. Amount charged $${amount.toFixed(2)} differs from the quote total $${expected.toFixed(2)}.`;
 }
+
+/** The receipt's subject, also the email-history entry's until email.sent confirms it. */
+export const receiptSubject = (orderNumber: string) => `Payment received for order #${orderNumber}`;
