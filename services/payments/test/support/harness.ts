@@ -74,7 +74,7 @@ export async function startHarness(options: { stripe?: FakeStripe; env?: RawPaym
     async paymentEvents(until = () => true) {
       const deadline = Date.now() + 20_000;
       while (Date.now() < deadline) {
-        const batch = await consumer.fetch({ max_messages: 100, expires: 700 });
+        const batch = await consumer.fetch({ max_messages: 100, expires: 1000 });
         let got = 0;
         for await (const m of batch) {
           got++;
