@@ -6,17 +6,17 @@
 // promise rejects, so no caller ever sees a write the journal refused.
 import { BSON, ObjectId, UUID, type Document } from 'bson';
 import {
-  binaryKey, canonicalKey, cloneDoc, collatorFor, compareValues, currentCollator, formatValue, identical, withCollator, isNumeric, isPlainObject, numberOf, typeRank, valuesEqual,
+  binaryKey, bsonTypeOf, canonicalKey, cloneDoc, numericAdd, numericMul, collatorFor, compareValues, currentCollator, formatValue, identical, withCollator, isNumeric, isPlainObject, numberOf, typeRank, valuesEqual,
 } from './bson-values.js';
 import {
   badValue, failedToParse, indexNotFound, invalidNamespace, namespaceExists, namespaceNotFound, noSuchTransaction,
   notSupported, writeConflict,
 } from './errors.js';
 import { Index, defaultIndexName, validateKeyPattern } from './indexes.js';
-import { isKnownStage, runPipeline, toCommandError, unrecognizedStage } from './mingo-context.js';
+import { averageOf, isKnownStage, runPipeline, toCommandError, unrecognizedStage } from './mingo-context.js';
 import { compileProjection } from './projection.js';
 import { collectPath, compileFilter, equalityFields, type Matcher, type MatchState } from './query.js';
-import { parseSort, sortBy } from './sort.js';
+import { parseSort, sortBy, type SortKey } from './sort.js';
 import {
   type CollectionInfo, type DeleteResult, type DeleteStatement, type Engine, type FindAndModifyArgs,
   type FindAndModifyResult, type FindOptions, type IndexSpec, type InsertResult, type Journal, type JournalOp,
@@ -39,7 +39,12 @@ export interface CreateEngineOptions {
 }
 
 /** What the last read examined: lets tests prove a query used an index instead of scanning. */
-export interface QueryStats { docsExamined: number; indexUsed: string | null }
+export interface QueryStats {
+  docsExamined: number;
+  indexUsed: string | null;
+  /** Set when a fast path answered: an ordered index walk, the $group loop, or a count from an index alone. */
+  fastPath?: 'index-order' | 'group' | 'count';
+}
 
 export interface EmbeddedEngine extends Engine {
   /** Ops that rebuild the whole current state (createCollection, createIndex, put). */
@@ -94,6 +99,77 @@ const toWriteError = (index: number, err: unknown): WriteError => {
   }
   const e = toCommandError(err) as MongoCommandError;
   return { index, code: e.code ?? 2, codeName: e.codeName ?? 'BadValue', errmsg: e.message };
+};
+
+// ---------- the $group fast path's pieces (see fastGroup) ----------
+
+/** Marks a document the fast path leaves to mingo (an array or a non-document on a path). */
+const BAIL = Symbol('bail');
+
+const fieldPathOf = (e: unknown): string[] | undefined =>
+  typeof e === 'string' && e.length > 1 && e.startsWith('$') && !e.startsWith('$$') ? e.slice(1).split('.') : undefined;
+
+/** A field path's value as mingo's `$a.b` gives it, or BAIL where mingo would map over an array. */
+const pathValue = (doc: Document, segs: string[]): unknown => {
+  let v: unknown = doc;
+  for (const seg of segs) {
+    if (v === null || v === undefined) return undefined;
+    if (typeof v !== 'object' || Array.isArray(v) || !isPlainObject(v)) return BAIL;
+    v = (v as Document)[seg];
+  }
+  return Array.isArray(v) ? BAIL : v;
+};
+
+/** $expr anywhere in a filter (it may read pipeline variables: left to the mingo path). */
+const mentionsExpr = (v: unknown): boolean => {
+  if (Array.isArray(v)) return v.some(mentionsExpr);
+  if (!isPlainObject(v)) return false;
+  return Object.keys(v).some((k) => k === '$expr' || mentionsExpr(v[k]));
+};
+
+type GroupId = { kind: 'const'; value: unknown; of: (d: Document) => unknown } | { kind: 'path' | 'object'; of: (d: Document) => unknown };
+const compileGroupId = (e: unknown): GroupId | undefined => {
+  if (e === null || typeof e === 'number' || typeof e === 'boolean' || (typeof e === 'string' && !e.startsWith('$'))) {
+    return { kind: 'const', value: e, of: () => e };
+  }
+  const segs = fieldPathOf(e);
+  if (segs) return { kind: 'path', of: (d) => { const v = pathValue(d, segs); return v === undefined ? null : v; } };
+  if (isPlainObject(e) && Object.keys(e).length > 0) {
+    const parts = Object.keys(e).map((k) => [k, fieldPathOf(e[k])] as const);
+    if (parts.some(([k, p]) => !p || k.startsWith('$') || k.includes('.'))) return undefined;
+    return {
+      kind: 'object',
+      of: (d) => {
+        const o: Document = {};
+        for (const [k, p] of parts) {
+          const v = pathValue(d, p!);
+          // mingo's handling of a missing member is its own; leave such documents to it.
+          if (v === BAIL || v === undefined) return BAIL;
+          o[k] = v;
+        }
+        return o;
+      },
+    };
+  }
+  return undefined;
+};
+
+interface FastAcc { name: string; kind: 'count' | 'sumConst' | 'sum' | 'avg' | 'min' | 'max'; value?: unknown; segs?: string[]; init: unknown }
+const compileAccumulator = (name: string, a: unknown): FastAcc | undefined => {
+  if (name.startsWith('$') || name.includes('.') || !isPlainObject(a) || Object.keys(a).length !== 1) return undefined;
+  const op = Object.keys(a)[0]!;
+  const arg = a[op];
+  const segs = fieldPathOf(arg);
+  switch (op) {
+    case '$count': return isPlainObject(arg) && Object.keys(arg).length === 0 ? { name, kind: 'count', init: 0 } : undefined;
+    case '$sum':
+      if (isNumeric(arg)) return { name, kind: 'sumConst', value: arg, init: 0 };
+      return segs ? { name, kind: 'sum', segs, init: 0 } : undefined;
+    case '$avg': return segs ? { name, kind: 'avg', segs, init: 0 } : undefined;
+    case '$min': return segs ? { name, kind: 'min', segs, init: null } : undefined;
+    case '$max': return segs ? { name, kind: 'max', segs, init: null } : undefined;
+    default: return undefined;
+  }
 };
 
 /** Collected effects of one write command: journal ops plus how to undo them. */
@@ -323,16 +399,36 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       for (const d of overlay.values()) if (d) docs.push(d);
       return { docs, index: base.index };
     }
+    const ids = planIds(view, f);
+    return ids ? { docs: view.ordered(ids.ids), index: ids.index } : { docs: view.all(), index: null };
+  };
+
+  /** Range bounds of a `{$gt/$gte/$lt/$lte}` condition an index can serve (one BSON type), else undefined. */
+  const rangeOf = (cond: unknown) => {
+    if (!isPlainObject(cond)) return undefined;
+    const ops = Object.keys(cond);
+    if (ops.length === 0 || !ops.every((o) => ['$gt', '$gte', '$lt', '$lte'].includes(o))) return undefined;
+    const vals = ops.map((o) => cond[o]);
+    if (!vals.every(indexable) || !vals.every((v) => typeRank(v) === typeRank(vals[0]))) return undefined;
+    let lower: { v: unknown; inclusive: boolean } | undefined;
+    let upper: { v: unknown; inclusive: boolean } | undefined;
+    for (const o of ops) {
+      const v = cond[o];
+      if (o === '$gt' || o === '$gte') { if (!lower || compareValues(v, lower.v) > 0) lower = { v, inclusive: o === '$gte' }; }
+      else if (!upper || compareValues(v, upper.v) < 0) upper = { v, inclusive: o === '$lte' };
+    }
+    return { lower, upper };
+  };
+
+  /** The candidate record keys an index gives for a filter on the live collection (null: scan everything). */
+  const planIds = (view: View, f: Document): { ids: Set<string> | string[]; index: string } | null => {
     if (view.live && view.coll && isPlainObject(f)) {
       const conds = fieldConditions(f);
       const collator = currentCollator();
       const idCond = collator === null ? conds.find(([k]) => k === '_id') : undefined;
       if (idCond) {
         const ids = idCandidates(idCond[1]);
-        if (ids && ids.every(indexable)) {
-          const keys = new Set(ids.map(binaryKey));
-          return { docs: view.ordered(keys), index: '_id_' };
-        }
+        if (ids && ids.every(indexable)) return { ids: new Set(ids.map(binaryKey)), index: '_id_' };
       }
       for (const [path, cond] of conds) {
         for (const ix of view.coll.indexes.values()) {
@@ -344,28 +440,114 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
           if (eq && eq.every(indexable)) {
             const keys = new Set<string>();
             for (const v of eq) for (const id of ix.idsEqual(v) ?? []) keys.add(id);
-            return { docs: view.ordered(keys), index: ix.name };
+            return { ids: keys, index: ix.name };
           }
-          if (isPlainObject(cond)) {
-            const ops = Object.keys(cond);
-            if (ix.collator === collator && ops.length > 0 && ops.every((o) => ['$gt', '$gte', '$lt', '$lte'].includes(o))) {
-              const vals = ops.map((o) => cond[o]);
-              if (vals.every(indexable) && vals.every((v) => typeRank(v) === typeRank(vals[0]))) {
-                let lower: { v: unknown; inclusive: boolean } | undefined;
-                let upper: { v: unknown; inclusive: boolean } | undefined;
-                for (const o of ops) {
-                  const v = cond[o];
-                  if (o === '$gt' || o === '$gte') { if (!lower || compareValues(v, lower.v) > 0) lower = { v, inclusive: o === '$gte' }; }
-                  else if (!upper || compareValues(v, upper.v) < 0) upper = { v, inclusive: o === '$lte' };
-                }
-                return { docs: view.ordered(ix.idsInRange(lower, upper)), index: ix.name };
-              }
-            }
-          }
+          const range = ix.collator === collator ? rangeOf(cond) : undefined;
+          if (range) return { ids: ix.idsInRange(range.lower, range.upper), index: ix.name };
         }
       }
     }
-    return { docs: view.all(), index: null };
+    return null;
+  };
+
+  /**
+   * find with a sort whose first key an index orders: walk the index in that order (either direction),
+   * filter each document, sort each run of equal leading values by the remaining keys (ties keep natural
+   * order, as the in-memory sort does) and stop once `need` documents matched. Undefined when no index
+   * fits, or when another index narrows the filter so much that sorting its few candidates is cheaper.
+   */
+  const walkSortIndex = (view: View, filter: Document | undefined, keys: SortKey[], need: number): { doc: Document; pos: number | undefined }[] | undefined => {
+    const coll = view.coll;
+    if (!view.live || view.overlay || !coll || keys[0]!.path === '$natural') return undefined;
+    const f = filter ?? {};
+    if (!isPlainObject(f)) return undefined;
+    const collator = currentCollator();
+    let ix: Index | undefined;
+    for (const cand of coll.indexes.values()) {
+      if (cand.fields[0]!.path === keys[0]!.path && cand.collator === collator && cand.ordersWholeCollection) { ix = cand; break; }
+    }
+    if (!ix) return undefined;
+    const m = compileFilter(f);
+    const narrowed = planIds(view, f);
+    const candidates = narrowed ? (Array.isArray(narrowed.ids) ? narrowed.ids.length : narrowed.ids.size) : coll.records.size;
+    // A range condition on the sorted field itself limits the walk to that range.
+    const range = fieldConditions(f).map(([k, c]) => (k === keys[0]!.path ? rangeOf(c) : undefined)).find((r) => r !== undefined);
+    const narrowedElsewhere = narrowed !== null && !(narrowed.index === ix.name && range);
+    // Another index (or an equality on this one) leaves few candidates, or all are wanted anyway: sorting
+    // those candidates beats walking.
+    if (narrowedElsewhere && (need === Infinity || candidates <= Math.max(1000, 2 * need))) return undefined;
+    const entries = ix.entries();
+    let from = 0;
+    let to = entries.length;
+    if (range) [from, to] = ix.rangePositions(range.lower, range.upper);
+    // Walking costs at most a few times what sorting the narrowed candidates would; beyond that, give up.
+    const budget = narrowedElsewhere ? Math.max(2000, 3 * candidates) : Infinity;
+    const dir = keys[0]!.dir;
+    const rest = keys.slice(1);
+    const out: { doc: Document; pos: number | undefined }[] = [];
+    let examined = 0;
+    let i = dir === 1 ? from : to - 1;
+    const inside = (j: number) => j >= from && j < to;
+    while (inside(i) && out.length < need) {
+      const v = entries[i]!.v;
+      let run: { doc: Document; pos: number | undefined; seq: number }[] = [];
+      let j = i;
+      do {
+        const rec = coll.records.get(entries[j]!.id);
+        examined++;
+        if (rec) {
+          const st: MatchState = {};
+          if (m(rec.doc, st)) run.push({ doc: rec.doc, pos: st.pos, seq: rec.seq });
+        }
+        j += dir;
+      } while (inside(j) && compareValues(entries[j]!.v, v) === 0);
+      i = j;
+      if (run.length > 1) {
+        run.sort((a, b) => a.seq - b.seq);
+        if (rest.length) run = sortBy(run, rest, (x) => x.doc);
+      }
+      for (const r of run) out.push({ doc: r.doc, pos: r.pos });
+      if (examined > budget) return undefined;
+    }
+    stats = { docsExamined: examined, indexUsed: ix.name, fastPath: 'index-order' };
+    return out;
+  };
+
+  /**
+   * The number of documents a filter matches when an index answers it exactly, without looking at any
+   * document: the empty filter, or one equality on a plain value of an index's leading field (or _id).
+   */
+  const exactCount = (view: View, filter: Document | undefined): number | undefined => {
+    const coll = view.coll;
+    if (!view.live || view.overlay) return undefined;
+    if (!coll) return 0;
+    const f = filter ?? {};
+    if (!isPlainObject(f)) return undefined;
+    const fields = Object.keys(f);
+    if (fields.length === 0) { stats = { docsExamined: 0, indexUsed: null, fastPath: 'count' }; return coll.records.size; }
+    if (fields.length !== 1 || fields[0]!.startsWith('$')) return undefined;
+    const path = fields[0]!;
+    let value = f[path];
+    if (isPlainObject(value)) {
+      if (Object.keys(value).length !== 1 || !('$eq' in value)) return undefined;
+      value = value.$eq;
+    }
+    const t = bsonTypeOf(value);
+    if (!['string', 'int', 'double', 'bool', 'date', 'objectId'].includes(t) || (typeof value === 'number' && !Number.isFinite(value))) return undefined;
+    const collator = currentCollator();
+    if (path === '_id') {
+      if (collator !== null) return undefined;
+      stats = { docsExamined: 0, indexUsed: '_id_', fastPath: 'count' };
+      return coll.records.has(binaryKey(value)) ? 1 : 0;
+    }
+    for (const ix of coll.indexes.values()) {
+      if (ix.fields[0]!.path !== path || ix.partial || ix.collator !== collator) continue;
+      let n = 0;
+      for (const _ of ix.idsEqual(value)) n++;
+      stats = { docsExamined: 0, indexUsed: ix.name, fastPath: 'count' };
+      return n;
+    }
+    return undefined;
   };
 
   const hintCheck = (view: View, hint: FindOptions['hint']) => {
@@ -409,8 +591,9 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     const project = compileProjection(o.projection);
     const skip = nonNegative('skip', o.skip);
     const limitRaw = o.limit === undefined || o.limit === null ? 0 : Math.abs(Math.trunc(numberOf(o.limit)));
-    let matched = matchDocs(view, o.filter);
-    if (keys.length) matched = sortBy(matched, keys, (x) => x.doc);
+    const walked = keys.length ? walkSortIndex(view, o.filter, keys, limitRaw ? skip + limitRaw : Infinity) : undefined;
+    let matched = walked ?? matchDocs(view, o.filter);
+    if (keys.length && !walked) matched = sortBy(matched, keys, (x) => x.doc);
     const page = matched.slice(skip, limitRaw ? skip + limitRaw : undefined);
     return page.map((x) => project(x.doc, x.pos));
   });
@@ -968,10 +1151,13 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
   // ---------- reads ----------
 
   const count: Engine['count'] = (ns, filter, o, txn) => {
-    const matched = withCollator(collationOf(ns, o.collation), () => matchDocs(viewOf(ns, txn), filter ?? {}));
+    const total = withCollator(collationOf(ns, o.collation), () => {
+      const view = viewOf(ns, txn);
+      return exactCount(view, filter) ?? matchDocs(view, filter ?? {}).length;
+    });
     const skip = nonNegative('skip', o.skip);
     const limit = o.limit ? Math.abs(numberOf(o.limit)) : 0;
-    let n = Math.max(0, matched.length - skip);
+    let n = Math.max(0, total - skip);
     if (limit) n = Math.min(n, limit);
     return n;
   };
@@ -1009,6 +1195,8 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       let input: Document[] = [];
       if (coll !== null) {
         const view = viewOf({ db, coll }, txn);
+        const grouped = aggOptions?.let === undefined ? fastGroup(view, body) : undefined;
+        if (grouped) return grouped.rest.length ? runPipeline(grouped.docs, grouped.rest, { collectionResolver: resolver }) : grouped.docs;
         const first = body[0];
         if (first && '$match' in first && isPlainObject(first.$match) && !JSON.stringify(Object.keys(first.$match)).includes('$expr')) {
           input = plan(view, first.$match).docs;
@@ -1023,6 +1211,85 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       return runPipeline(input, body, { collectionResolver: resolver, variables: isPlainObject(aggOptions?.let) ? aggOptions.let : undefined });
     });
     return finishAggregate(db, outStage, results, aggOptions, txn);
+  };
+
+  /**
+   * `[$match?, $group, ...]` where the group key is null, a constant, a field path or an object of field
+   * paths, and every accumulator is $sum (of a number or a field path), $count, $avg, $min or $max: one
+   * loop over the matching documents instead of mingo's per-document expression evaluation and copies.
+   * Same values, types and group order as the mingo path; documents with arrays (or other shapes whose
+   * meaning mingo decides) on those paths send the whole pipeline back to mingo (undefined). The stages
+   * after $group run through mingo on the groups.
+   */
+  const fastGroup = (view: View, body: Document[]): { docs: Document[]; rest: Document[] } | undefined => {
+    let at = 0;
+    let match: Document = {};
+    if (body[0] && '$match' in body[0]) {
+      match = body[0].$match;
+      if (!isPlainObject(match) || mentionsExpr(match)) return undefined;
+      at = 1;
+    }
+    const stage = body[at];
+    if (!stage || !('$group' in stage)) return undefined;
+    const spec = stage.$group;
+    if (!isPlainObject(spec) || !('_id' in spec)) return undefined;
+    const idSpec = compileGroupId(spec._id);
+    if (!idSpec) return undefined;
+    const accs: FastAcc[] = [];
+    for (const name of Object.keys(spec)) {
+      if (name === '_id') continue;
+      const a = compileAccumulator(name, spec[name]);
+      if (!a) return undefined;
+      accs.push(a);
+    }
+    // Counting only, over an index-answerable filter: the group's size without visiting documents.
+    if (idSpec.kind === 'const' && accs.every((a) => a.kind === 'count' || a.kind === 'sumConst')) {
+      const n = exactCount(view, match);
+      if (n !== undefined) {
+        if (n === 0) return { docs: [], rest: body.slice(at + 1) };
+        const o: Document = { _id: idSpec.value };
+        for (const a of accs) o[a.name] = a.kind === 'count' ? n : numericMul(a.value, n);
+        return { docs: [o], rest: body.slice(at + 1) };
+      }
+    }
+    const p = plan(view, match);
+    const m = compileFilter(match);
+    interface G { id: unknown; n: number; state: unknown[]; counts: number[] }
+    const groups = new Map<string, G>();
+    for (const doc of p.docs) {
+      if (!m(doc)) continue;
+      const id = idSpec.of(doc);
+      if (id === BAIL) return undefined;
+      const k = idSpec.kind === 'const' ? '' : canonicalKey(id);
+      let g = groups.get(k);
+      if (!g) { g = { id, n: 0, state: accs.map((a) => a.init), counts: accs.map(() => 0) }; groups.set(k, g); }
+      g.n++;
+      for (let i = 0; i < accs.length; i++) {
+        const a = accs[i]!;
+        if (a.kind === 'count' || a.kind === 'sumConst') continue;
+        const v = pathValue(doc, a.segs!);
+        if (v === BAIL) return undefined;
+        if (a.kind === 'sum' || a.kind === 'avg') {
+          if (v !== null && v !== undefined && isNumeric(v)) { g.state[i] = numericAdd(g.state[i], v); g.counts[i]!++; }
+        } else if (v !== null && v !== undefined) {
+          const best = g.state[i];
+          if (best === null || compareValues(v, best) * (a.kind === 'max' ? 1 : -1) > 0) g.state[i] = v;
+        }
+      }
+    }
+    stats = { docsExamined: p.docs.length, indexUsed: p.index, fastPath: 'group' };
+    const docs: Document[] = [];
+    for (const g of groups.values()) {
+      const o: Document = { _id: g.id };
+      accs.forEach((a, i) => {
+        if (a.kind === 'count') o[a.name] = g.n;
+        else if (a.kind === 'sumConst') o[a.name] = numericMul(a.value, g.n);
+        else if (a.kind === 'avg') o[a.name] = g.counts[i] === 0 ? null : averageOf(g.state[i], g.counts[i]!);
+        else o[a.name] = g.state[i];
+      });
+      docs.push(o);
+    }
+    return { docs, rest: body.slice(at + 1) };
   };
 
   const finishAggregate = async (db: string, outStage: Document | undefined, results: Document[], aggOptions: Document | undefined, txn?: Txn): Promise<Document[]> => {

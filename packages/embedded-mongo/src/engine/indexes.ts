@@ -46,7 +46,12 @@ export class Index {
   private readonly byFull = new Map<string, Ids>();
   /** leading value -> ids */
   private readonly byFirst = new Map<string, { v: unknown; ids: Ids }>();
+  /** Entries (leading value, id) in BSON order: built on the first range scan or ordered walk, then kept up to date. */
   private sorted: { v: unknown; id: string }[] | undefined;
+  /** Documents whose keys came from an array (multikey): while any exist, the index cannot give a sort order. */
+  private multikeyDocs = 0;
+  /** Set by keys(): whether the last document's keys went through arrays. */
+  private lastMultikey = false;
 
   /** The index's collation: its keys compare (and collide, when unique) under it, whatever the query uses. */
   readonly collator: Collator | null;
@@ -67,6 +72,7 @@ export class Index {
 
   /** Key tuples for a document, or [] when a sparse/partial index leaves the document out. */
   keys(doc: Document): unknown[][] {
+    this.lastMultikey = false;
     if (this.partial && !this.partial(doc)) return [];
     // Fast path: no arrays on the way to any key field (the common case) gives exactly one key tuple.
     const simple: unknown[] = [];
@@ -86,6 +92,7 @@ export class Index {
   }
 
   private multiKeys(doc: Document): unknown[][] {
+    this.lastMultikey = true;
     let allMissing = true;
     const lists = this.fields.map((f) => {
       const vals: unknown[] = [];
@@ -107,20 +114,35 @@ export class Index {
 
   add(id: string, doc: Document): void {
     return withCollator(this.collator, () => {
-      for (const k of this.keys(doc)) {
+      const keys = this.keys(doc);
+      for (const k of keys) {
         const fk = canonicalKey(k[0]);
         let e = this.byFirst.get(fk);
         if (!e) { e = { v: k[0], ids: id }; this.byFirst.set(fk, e); }
         else e.ids = withId(e.ids, id);
         if (this.fields.length > 1) { const tk = tupleKey(k); this.byFull.set(tk, withId(this.byFull.get(tk), id)); }
       }
-      this.sorted = undefined;
+      if (this.lastMultikey) { this.multikeyDocs++; this.sorted = undefined; return; }
+      // One key: keep the sorted entries (a write between two dashboard reads must not cost a full re-sort).
+      if (this.sorted && keys.length === 1) {
+        const v = keys[0]![0];
+        this.sorted.splice(this.upperBound(v), 0, { v, id });
+      }
     });
   }
 
   remove(id: string, doc: Document): void {
     return withCollator(this.collator, () => {
-      for (const k of this.keys(doc)) {
+      const keys = this.keys(doc);
+      if (this.lastMultikey) { this.multikeyDocs--; this.sorted = undefined; }
+      else if (this.sorted && keys.length === 1) {
+        const s = this.sorted;
+        const v = keys[0]![0];
+        let i = this.lowerBound(v);
+        while (i < s.length && s[i]!.id !== id && compareValues(s[i]!.v, v) === 0) i++;
+        if (i < s.length && s[i]!.id === id) s.splice(i, 1); else this.sorted = undefined;
+      }
+      for (const k of keys) {
         const fk = canonicalKey(k[0]);
         const e = this.byFirst.get(fk);
         if (e) { const rest = withoutId(e.ids, id); if (rest === undefined) this.byFirst.delete(fk); else e.ids = rest; }
@@ -130,11 +152,86 @@ export class Index {
           if (rest === undefined) this.byFull.delete(tk); else this.byFull.set(tk, rest);
         }
       }
-      this.sorted = undefined;
     });
   }
 
-  clear(): void { this.byFull.clear(); this.byFirst.clear(); this.sorted = undefined; }
+  clear(): void { this.byFull.clear(); this.byFirst.clear(); this.sorted = undefined; this.multikeyDocs = 0; }
+
+  /**
+   * Whether walking this index gives every document of the collection in the order of its leading field:
+   * not when it leaves documents out (sparse, partial), not when a document has several keys (multikey:
+   * MongoDB sorts an array by its smallest or largest element, which one walk cannot give both), not hidden.
+   */
+  get ordersWholeCollection(): boolean {
+    return this.multikeyDocs === 0 && !this.partial && this.spec.sparse !== true && this.spec.hidden !== true;
+  }
+
+  /** (leading value, id) entries in BSON order under the index's collation; equal values are adjacent. */
+  entries(): readonly { v: unknown; id: string }[] {
+    return withCollator(this.collator, () => this.sortedEntries());
+  }
+
+  private sortedEntries(): { v: unknown; id: string }[] {
+    if (!this.sorted) {
+      const arr: { v: unknown; id: string }[] = [];
+      for (const entry of this.byFirst.values()) {
+        if (typeof entry.ids === 'string') arr.push({ v: entry.v, id: entry.ids });
+        else for (const id of entry.ids) arr.push({ v: entry.v, id });
+      }
+      arr.sort((a, b) => compareValues(a.v, b.v));
+      this.sorted = arr;
+    }
+    return this.sorted;
+  }
+
+  /** First position whose value is not below v (callers hold the collator). */
+  private lowerBound(v: unknown): number {
+    const s = this.sorted!;
+    let lo = 0, hi = s.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (compareValues(s[mid]!.v, v) < 0) lo = mid + 1; else hi = mid; }
+    return lo;
+  }
+
+  /** First position whose value is above v. */
+  private upperBound(v: unknown): number {
+    const s = this.sorted!;
+    let lo = 0, hi = s.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (compareValues(s[mid]!.v, v) <= 0) lo = mid + 1; else hi = mid; }
+    return lo;
+  }
+
+  /**
+   * The positions [from, to) of entries whose leading value lies in the bounds, within the bounds' BSON type
+   * bracket (as a range query matches only values of its own type).
+   */
+  rangePositions(lower: { v: unknown; inclusive: boolean } | undefined, upper: { v: unknown; inclusive: boolean } | undefined): [number, number] {
+    return withCollator(this.collator, () => {
+      const s = this.sortedEntries();
+      const rank = typeRank((lower ?? upper)!.v);
+      let lo = 0, hi = s.length;
+      // binary search: first entry at or above the lower bound (or the start of the type bracket)
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        const e = s[mid]!;
+        const r = typeRank(e.v);
+        const below = r < rank || (r === rank && lower !== undefined && (lower.inclusive ? compareValues(e.v, lower.v) < 0 : compareValues(e.v, lower.v) <= 0));
+        if (below) lo = mid + 1; else hi = mid;
+      }
+      const from = lo;
+      hi = s.length;
+      // first entry past the upper bound (or past the type bracket)
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        const e = s[mid]!;
+        const r = typeRank(e.v);
+        let within = r === rank;
+        if (r < rank) within = true;
+        else if (r === rank && upper) { const c = compareValues(e.v, upper.v); within = upper.inclusive ? c <= 0 : c < 0; }
+        if (within) lo = mid + 1; else hi = mid;
+      }
+      return [from, lo];
+    });
+  }
 
   /** For a unique index: the key tuple of `doc` that another document already holds, if any. */
   conflict(doc: Document, id: string, ignore?: (otherId: string) => boolean): unknown[] | undefined {
@@ -158,39 +255,11 @@ export class Index {
 
   /** Ids whose leading key lies in the given bounds (same BSON type bracket as the bounds). */
   idsInRange(lower: { v: unknown; inclusive: boolean } | undefined, upper: { v: unknown; inclusive: boolean } | undefined): string[] {
-    return withCollator(this.collator, () => {
-      if (!this.sorted) {
-        const arr: { v: unknown; id: string }[] = [];
-        for (const entry of this.byFirst.values()) {
-          if (typeof entry.ids === 'string') arr.push({ v: entry.v, id: entry.ids });
-          else for (const id of entry.ids) arr.push({ v: entry.v, id });
-        }
-        arr.sort((a, b) => compareValues(a.v, b.v));
-        this.sorted = arr;
-      }
-      const s = this.sorted;
-      const rank = typeRank((lower ?? upper)!.v);
-      let lo = 0, hi = s.length;
-      // binary search: first entry at or above the lower bound (or the start of the type bracket)
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        const e = s[mid]!;
-        const r = typeRank(e.v);
-        const below = r < rank || (r === rank && lower !== undefined && (lower.inclusive ? compareValues(e.v, lower.v) < 0 : compareValues(e.v, lower.v) <= 0));
-        if (below) lo = mid + 1; else hi = mid;
-      }
-      const out: string[] = [];
-      for (let i = lo; i < s.length; i++) {
-        const e = s[i]!;
-        if (typeRank(e.v) !== rank) break;
-        if (upper) {
-          const c = compareValues(e.v, upper.v);
-          if (upper.inclusive ? c > 0 : c >= 0) break;
-        }
-        out.push(e.id);
-      }
-      return out;
-    });
+    const [from, to] = this.rangePositions(lower, upper);
+    const s = this.sorted!;
+    const out: string[] = [];
+    for (let i = from; i < to; i++) out.push(s[i]!.id);
+    return out;
   }
 
   /** A duplicate-key error as mongod reports it. */

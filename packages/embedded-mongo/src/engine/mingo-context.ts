@@ -216,17 +216,20 @@ const $sum: AnyFn = (coll: unknown[], e, options) => {
 const $avg: AnyFn = (coll: unknown[], e, options) => {
   const xs = values(coll, e, options).filter(isNumeric);
   if (xs.length === 0) return null;
-  const s = sumOf(xs);
+  return averageOf(sumOf(xs), xs.length);
+};
+/** $avg's result from the sum of n numbers (exact for Decimal128). Shared with the engine's $group fast path. */
+export const averageOf = (s: unknown, n: number): unknown => {
   if (bsonTypeOf(s) === 'decimal') {
     const d = toDec(s);
-    const scaled = (BigInt(d.sign) * d.coef * 10n ** 40n) / BigInt(xs.length);
+    const scaled = (BigInt(d.sign) * d.coef * 10n ** 40n) / BigInt(n);
     // Keep the quotient exact but drop trailing zeros down to the dividend's exponent, as IEEE decimal does.
     let coef = scaled < 0n ? -scaled : scaled;
     let exp = d.exp - 40;
     while (exp < d.exp && coef % 10n === 0n) { coef /= 10n; exp++; }
     return decToDecimal128({ sign: scaled < 0n ? -1 : 1, coef, exp });
   }
-  return numberOf(s) / xs.length;
+  return numberOf(s) / n;
 };
 /** $addToSet with MongoDB's equality (1 and 1.0 are one value), in first-seen order. */
 const $addToSet: AnyFn = (coll: unknown[], e, options) => {
