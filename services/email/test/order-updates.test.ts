@@ -16,6 +16,7 @@ let mongo: StartedMongo;
 let nats: StartedNats;
 let mailbox: DevMailbox;
 let service: Awaited<ReturnType<typeof buildApp>>;
+const teamAddress = 'payments-desk@shop.test';
 
 beforeAll(async () => {
   [mongo, nats, mailbox] = await Promise.all([startMongo(), startNats(), startDevMailbox()]);
@@ -29,6 +30,7 @@ beforeAll(async () => {
       DEV_MAILBOX_URL: mailbox.httpUrl,
       SHOP_URL: 'https://shop.example.com',
       EMAIL_POLL_INTERVAL_MS: '100',
+      ADMIN_NOTIFICATION_EMAIL: teamAddress,
     }),
     { relay: { sweepIntervalMs: 200 } },
   );
@@ -151,5 +153,78 @@ describe('order emails from the back office', () => {
     expect(mail.text).toContain('Tracking number: 7712 3456');
     expect(mailbox.messages({ to: quiet.email })).toHaveLength(0);
     expect(await service.ctx.models.Email.countDocuments({ orderId: quiet.orderId })).toBe(0);
+  });
+});
+
+describe('a paid quote (order.paid)', () => {
+  const paid = (c: ReturnType<typeof customer>): EventData<'order.paid'> => ({
+    ...c,
+    itemType: 'coin',
+    quantity: 100,
+    amount: 1062.5,
+    quoteAmount: 1000,
+    taxAmount: 62.5,
+    paymentIntentId: 'pi_3QabcDEF',
+    provider: 'stripe',
+    paidAt: '2026-11-22T10:15:00.000Z',
+    emailRecordId: 'rec-receipt-1',
+  });
+
+  it("sends the customer one receipt and the team one notice, even when delivered twice; the provider's status change sends nothing more", async () => {
+    const c = customer();
+    const event = await publish('order.paid', paid(c), 2);
+    await publish('order.status_changed', { ...c, itemType: 'coin', previousStatus: 'quote_sent', status: 'paid', changedBy: 'payment:stripe', total: 1062.5, changedAt: '2026-11-22T10:15:01.000Z' });
+    const receipt = await mailbox.waitFor((m) => m.to.includes(c.email));
+    const notice = await mailbox.waitFor((m) => m.to.includes(teamAddress) && m.subject.includes(c.orderNumber));
+    await consumed('email--order-paid');
+    await consumed('email--order-status_changed');
+    await eventually(() => service.ctx.models.Email.countDocuments({ sourceEventId: event.id, status: 'sent' }), (n) => n === 2);
+
+    expect(mailbox.messages({ to: c.email })).toHaveLength(1);
+    expect(mailbox.messages({ to: teamAddress }).filter((m) => m.subject.includes(c.orderNumber))).toHaveLength(1);
+    expect(receipt.subject).toBe(`Payment received for order #${c.orderNumber}`);
+    for (const line of [
+      `Order number: ${c.orderNumber}`,
+      'Item: Custom Challenge Coins',
+      'Quantity: 100',
+      'Subtotal: $1,000.00',
+      'Tax: $62.50',
+      'Total charged: $1,062.50',
+      'Payment date: November 22, 2026',
+      'Payment reference: pi_3QabcDEF',
+      'Work on your order begins at once',
+    ]) {
+      expect(receipt.text).toContain(line);
+    }
+    expect(receipt.html).toContain('Total charged');
+    expect(receipt.html).not.toContain('<b>Lee</b>');
+    const records = await service.ctx.models.Email.find({ sourceEventId: event.id }).lean();
+    expect(records.find((r) => r.template === 'order_payment_receipt')).toMatchObject({ to: c.email, orderId: c.orderId, emailRecordId: 'rec-receipt-1' });
+    // The team's copy is not part of the customer's email history.
+    expect(records.find((r) => r.template === 'admin_payment_received')).toMatchObject({ to: teamAddress, orderId: c.orderId, emailRecordId: null });
+    expect(notice.subject).toBe(`Payment received ${c.orderNumber}: $1,062.50 from Jordan <b>Lee</b>`);
+    expect(notice.text).toContain(`Email: ${c.email}`);
+    expect(notice.text).toContain('Provider: Stripe');
+  });
+
+  it('an admin setting a status to paid by hand still emails the status update', async () => {
+    const c = customer();
+    await publish('order.status_changed', { ...c, itemType: 'coin', previousStatus: 'quote_sent', status: 'paid', changedBy: 'admin:boss@shop.test', changedAt: new Date().toISOString(), emailRecordId: 'rec-manual' });
+    const mail = await mailbox.waitFor((m) => m.to.includes(c.email));
+    expect(mail.subject).toBe(`Order #${c.orderNumber} update: Paid`);
+  });
+
+  it('with admin notifications off, only the receipt goes out', async () => {
+    await service.ctx.models.AdminSettings.create({ _id: 'admin', notificationEmail: teamAddress, emailNotificationsEnabled: false });
+    try {
+      const c = customer();
+      const event = await publish('order.paid', paid(c));
+      await mailbox.waitFor((m) => m.to.includes(c.email));
+      await consumed('email--order-paid');
+      const records = await service.ctx.models.Email.find({ sourceEventId: event.id }).lean();
+      expect(records.map((r) => r.template)).toEqual(['order_payment_receipt']);
+    } finally {
+      await service.ctx.models.AdminSettings.deleteOne({ _id: 'admin' });
+    }
   });
 });

@@ -1,10 +1,11 @@
 // The events that become emails. Each handler runs in the service kit's transaction with the
 // processed-event mark, and queues its emails in that same transaction: an event delivered twice is
 // skipped, and an event whose handler failed leaves no half-queued emails behind.
-import { consumeEvent } from '@shop/service-kit';
+import type { ClientSession } from 'mongoose';
+import { consumeEvent, type Logger } from '@shop/service-kit';
 import type { EmailSettings } from '../config.js';
 import type { EmailModels } from '../models/index.js';
-import { enqueueEmail } from '../queue/enqueue.js';
+import { enqueueEmail, type QueueRequest } from '../queue/enqueue.js';
 import { adminNewOrderEmail, orderConfirmationEmail, verificationCodeEmail } from '../templates/index.js';
 import { currentAdminSettings } from '../settings.js';
 
@@ -16,19 +17,28 @@ export interface ConsumerDeps {
   queued: () => void;
 }
 
-export function emailConsumers({ models, settings, clock, queued }: ConsumerDeps) {
+/**
+ * The team's copy of an event (new order, payment): to the notification address from the admin
+ * settings, and only while email notifications are on.
+ */
+export async function queueAdminNotice({ models, settings, clock }: ConsumerDeps, session: ClientSession, log: Logger, email: Omit<QueueRequest, 'to'>) {
+  const admin = await currentAdminSettings(models.AdminSettings, settings, session);
+  if (!admin.emailNotificationsEnabled) {
+    log.info({ orderNumber: email.orderNumber, template: email.template }, 'admin notifications are off; no team email');
+    return;
+  }
+  await enqueueEmail(models.Email, session, { ...email, to: admin.notificationEmail }, { maxAttempts: settings.maxAttempts, now: clock() });
+}
+
+export function emailConsumers(deps: ConsumerDeps) {
+  const { models, settings, clock, queued } = deps;
   const options = () => ({ maxAttempts: settings.maxAttempts, now: clock() });
   return [
     consumeEvent('order.created', async (event, { session, log }) => {
       const order = event.data;
       const common = { sourceEventId: event.id, orderId: order.orderId, orderNumber: order.orderNumber };
       await enqueueEmail(models.Email, session, { ...orderConfirmationEmail(order, settings.shopUrl), to: order.email, ...common }, options());
-      const admin = await currentAdminSettings(models.AdminSettings, settings, session);
-      if (admin.emailNotificationsEnabled) {
-        await enqueueEmail(models.Email, session, { ...adminNewOrderEmail(order, settings.shopUrl), to: admin.notificationEmail, ...common }, options());
-      } else {
-        log.info({ orderNumber: order.orderNumber }, 'admin notifications are off; no new-order email');
-      }
+      await queueAdminNotice(deps, session, log, { ...adminNewOrderEmail(order, settings.shopUrl), ...common });
       queued();
     }),
     consumeEvent('customer.verification_requested', async (event, { session }) => {

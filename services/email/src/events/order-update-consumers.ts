@@ -5,9 +5,14 @@ import { consumeEvent } from '@shop/service-kit';
 import { isCustomerNotifiedStatus } from '@shop/contracts';
 import { enqueueEmail } from '../queue/enqueue.js';
 import { adminMessageEmail, infoRequestEmail, quoteEmail, statusUpdateEmail } from '../templates/order-updates.js';
-import type { ConsumerDeps } from './consumers.js';
+import { paymentReceiptEmail, adminPaymentEmail } from '../templates/payments.js';
+import { queueAdminNotice, type ConsumerDeps } from './consumers.js';
 
-export function orderUpdateConsumers({ models, settings, clock, queued }: ConsumerDeps) {
+/** A status change the payment provider caused (orders writes `payment:<provider>` as changedBy). */
+const paidByProvider = (data: { status: string; changedBy: string }) => data.status === 'paid' && data.changedBy.startsWith('payment:');
+
+export function orderUpdateConsumers(deps: ConsumerDeps) {
+  const { models, settings, clock, queued } = deps;
   const options = () => ({ maxAttempts: settings.maxAttempts, now: clock() });
   const common = (eventId: string, data: { orderId: string; orderNumber: string; email: string; emailRecordId?: string | undefined }) => ({
     to: data.email,
@@ -35,7 +40,20 @@ export function orderUpdateConsumers({ models, settings, clock, queued }: Consum
         log.debug({ orderNumber: event.data.orderNumber, status: event.data.status }, 'status not emailed to the customer');
         return;
       }
+      // The customer's one email about a payment is the receipt (order.paid), not also a status update.
+      if (paidByProvider(event.data)) {
+        log.debug({ orderNumber: event.data.orderNumber }, 'paid by the provider: the receipt is the email');
+        return;
+      }
       await enqueueEmail(models.Email, session, { ...statusUpdateEmail(event.data, settings.shopUrl), ...common(event.id, event.data) }, options());
+      queued();
+    }),
+    // A paid quote: the customer's receipt (matched back to the order's history by emailRecordId) and
+    // the team's notice.
+    consumeEvent('order.paid', async (event, { session, log }) => {
+      await enqueueEmail(models.Email, session, { ...paymentReceiptEmail(event.data, settings.shopUrl), ...common(event.id, event.data) }, options());
+      const { emailRecordId: _receipt, to: _customer, ...team } = common(event.id, event.data);
+      await queueAdminNotice(deps, session, log, { ...adminPaymentEmail(event.data, settings.shopUrl), ...team });
       queued();
     }),
   ];

@@ -9,10 +9,10 @@ import type { EmailHistoryType } from '@shop/contracts';
 import type { EmailHistoryEntry, OrderModels } from '../models/order.js';
 
 /** Emails that went to the team, not the customer: not part of the customer's email history. */
-const teamTemplates = new Set(['admin_new_order']);
+const teamTemplates = new Set(['admin_new_order', 'admin_payment_received']);
 
 function typeOfTemplate(template: string): EmailHistoryType {
-  return /status|quote|confirmation/.test(template) ? 'status_update' : 'admin_message';
+  return /status|quote|confirmation|receipt/.test(template) ? 'status_update' : 'admin_message';
 }
 
 export function emailHistoryConsumers(models: OrderModels) {
