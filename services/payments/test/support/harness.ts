@@ -25,6 +25,31 @@ export const admin = { 'x-admin-email': 'boss@shop.test' };
 type OrdersService = Awaited<ReturnType<typeof buildOrders>>;
 type PaymentsService = Awaited<ReturnType<typeof buildApp>>;
 
+export type EventReader = (until?: (all: AnyEventEnvelope[]) => boolean) => Promise<AnyEventEnvelope[]>;
+
+/** A durable JetStream consumer of its own on a stream; each call reads on until quiet and `until` holds. */
+async function streamReader(nc: NatsConnection, stream: string, subject: string): Promise<EventReader> {
+  const jsm = await jetstreamManager(nc);
+  const durable = `payments-test-${stream.toLowerCase()}`;
+  await jsm.consumers.add(stream, { durable_name: durable, filter_subject: subject, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All });
+  const consumer: Consumer = await jetstream(nc).consumers.get(stream, durable);
+  const seen: AnyEventEnvelope[] = [];
+  return async (until = () => true) => {
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      const batch = await consumer.fetch({ max_messages: 100, expires: 1000 });
+      let got = 0;
+      for await (const m of batch) {
+        got++;
+        seen.push(eventEnvelopeSchema.parse(m.json()));
+        m.ack();
+      }
+      if (got === 0 && until(seen)) break;
+    }
+    return [...seen];
+  };
+}
+
 export interface Harness {
   mongo: StartedMongo;
   nats: StartedNats;
@@ -34,7 +59,9 @@ export interface Harness {
   ordersUrl: string;
   nc: NatsConnection;
   /** Every event read from the PAYMENTS stream so far, after reading until `until` holds and it is quiet. */
-  paymentEvents(until?: (all: AnyEventEnvelope[]) => boolean): Promise<AnyEventEnvelope[]>;
+  paymentEvents: EventReader;
+  /** The same for the ORDERS stream (order.paid, order.status_changed...). */
+  orderEvents: EventReader;
   stop(): Promise<void>;
 }
 
@@ -58,10 +85,8 @@ export async function startHarness(options: { stripe?: FakeStripe; env?: RawPaym
   const ordersUrl = await orders.start();
 
   const nc = await connect({ servers: nats.url });
-  const jsm = await jetstreamManager(nc);
-  await jsm.consumers.add('PAYMENTS', { durable_name: 'payments-test', filter_subject: 'payment.>', ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All });
-  const consumer: Consumer = await jetstream(nc).consumers.get('PAYMENTS', 'payments-test');
-  const seen: AnyEventEnvelope[] = [];
+  const paymentEvents = await streamReader(nc, 'PAYMENTS', 'payment.>');
+  const orderEvents = await streamReader(nc, 'ORDERS', 'order.>');
 
   return {
     mongo,
@@ -71,20 +96,8 @@ export async function startHarness(options: { stripe?: FakeStripe; env?: RawPaym
     orders,
     ordersUrl,
     nc,
-    async paymentEvents(until = () => true) {
-      const deadline = Date.now() + 20_000;
-      while (Date.now() < deadline) {
-        const batch = await consumer.fetch({ max_messages: 100, expires: 1000 });
-        let got = 0;
-        for await (const m of batch) {
-          got++;
-          seen.push(eventEnvelopeSchema.parse(m.json()));
-          m.ack();
-        }
-        if (got === 0 && until(seen)) break;
-      }
-      return [...seen];
-    },
+    paymentEvents,
+    orderEvents,
     async stop() {
       await nc.close().catch(() => undefined);
       await orders.stop();
