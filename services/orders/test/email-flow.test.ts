@@ -2,7 +2,9 @@
 // the email service (its real app, same MongoDB server and nats-server) sends the quote over SMTP to the
 // dev mailbox with the absolute payment link, and email.sent fills the order's email history.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { adminOrderResponseSchema } from '@shop/contracts';
+import { connect } from '@nats-io/transport-node';
+import { jetstream } from '@nats-io/jetstream';
+import { adminOrderResponseSchema, createEvent } from '@shop/contracts';
 import { startDevMailbox, type DevMailbox } from '@shop/dev-mailbox';
 import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
 import { buildApp as buildOrders } from '../src/app.js';
@@ -10,7 +12,7 @@ import { loadConfig as ordersConfig } from '../src/config.js';
 // The email service is started from its source as the other half of the flow (a test-only dependency).
 import { buildApp as buildEmail } from '../../email/src/app.js';
 import { loadConfig as emailConfig } from '../../email/src/config.js';
-import { coinOrder, postJson, startStandInPayments, type StandInPayments } from './helpers.js';
+import { coinOrder, eventually, postJson, startStandInPayments, type StandInPayments } from './helpers.js';
 
 let mongo: StartedMongo;
 let nats: StartedNats;
@@ -66,4 +68,33 @@ it('Apply Quote emails the customer the quote with a working payment link, and t
     [`Quote request received`, 'sent'],
   ]);
   expect(history[0]!.preview).toMatch(/^Your quote is ready/);
+}, 60_000);
+
+it('a payment from the provider: the order is paid, the customer gets exactly one email (the receipt), shown sent in the history', async () => {
+  const created = await postJson(`${url}/api/orders`, coinOrder({ email: 'payer@example.com' }));
+  const id = created.body.order.id as string;
+  const orderNumber = created.body.order.orderNumber as string;
+  expect((await postJson(`${url}/api/orders/admin/orders/${id}/quote`, { quoteAmount: 1000 }, { 'x-admin-email': 'boss@shop.test' })).status).toBe(200);
+  await mailbox.waitFor((m) => m.to.includes('payer@example.com') && m.subject.startsWith('Your quote'));
+
+  const nc = await connect({ servers: nats.url });
+  try {
+    const event = createEvent('payment.succeeded', 'payments', { orderId: id, orderNumber, paymentIntentId: 'pi_flow', amount: 106250, currency: 'usd', provider: 'test_mode', paidAt: new Date().toISOString() });
+    await jetstream(nc).publish('payment.succeeded', JSON.stringify(event), { msgID: event.id });
+  } finally {
+    await nc.close();
+  }
+  const receipt = await mailbox.waitFor((m) => m.to.includes('payer@example.com') && m.subject.startsWith('Payment received'));
+  expect(receipt.subject).toBe(`Payment received for order #${orderNumber}`);
+  expect(receipt.text).toContain('Total charged: $1,062.50');
+  expect(receipt.text).toContain('Payment reference: pi_flow');
+
+  const history = await eventually(
+    async () => adminOrderResponseSchema.parse(await (await fetch(`${url}/api/orders/admin/orders/${id}`)).json()).order,
+    (o) => o.emailHistory.length === 3 && o.emailHistory.every((e) => e.status === 'sent'),
+  );
+  expect(history.status).toBe('paid');
+  expect(history.emailHistory.map((e) => e.subject.split(':')[0])).toEqual([`Payment received for order #${orderNumber}`, `Your quote for order #${orderNumber}`, 'Quote request received']);
+  // Confirmation, quote, receipt: no status-update email besides the receipt.
+  expect(mailbox.messages({ to: 'payer@example.com' })).toHaveLength(3);
 }, 60_000);
