@@ -223,6 +223,8 @@ export const adminOrderDetailSchema = adminOrderRowSchema
         amount: z.number(),
         notes: z.string().nullable(),
         taxRate: z.number(),
+        /** Why this tax rate, e.g. "VA state sales tax" (from the payments domain's table). */
+        taxBasis: z.string().nullable().optional(),
         taxAmount: z.number(),
         finalAmount: z.number(),
         sentAt: z.string(),
@@ -230,6 +232,17 @@ export const adminOrderDetailSchema = adminOrderRowSchema
         paymentPath: z.string(),
       })
       .nullable(),
+    /** The verified payment of the quote, once the order is paid. */
+    payment: z
+      .object({
+        paymentIntentId: z.string().describe('Payment reference at the provider'),
+        paidAt: z.string(),
+        /** Dollars, as charged. */
+        amount: z.number(),
+        provider: z.enum(['stripe', 'test_mode']),
+      })
+      .nullable()
+      .optional(),
     discountAmount: z.number(),
     timeline: z.array(timelineEntrySchema.extend({ changedBy: z.string() })),
     emailHistory: z.array(adminEmailHistoryEntrySchema).describe('Newest first'),

@@ -6,6 +6,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { AppError, durableName } from '@shop/service-kit';
 import {
+  adminOrderResponseSchema,
   createEvent,
   orderPaymentQuoteSchema,
   orderPaymentQuoteSubject,
@@ -160,6 +161,11 @@ describe('the payment confirmation (PATCH status)', () => {
     const receipts = order.emailHistory!.filter((e) => e.subject === `Payment received for order #${orderNumber}`);
     expect(receipts).toHaveLength(1);
     expect(receipts[0]).toMatchObject({ status: 'queued', to: 'jane.doe@example.com', type: 'status_update' });
+
+    // The back office's details view shows the payment and the quote's tax.
+    const detail = adminOrderResponseSchema.parse(await (await fetch(`${h.url}/api/orders/admin/orders/${id}`, { headers: admin })).json()).order;
+    expect(detail.payment).toEqual({ paymentIntentId: 'pi_good', paidAt: '2026-11-22T10:15:00.000Z', amount: 1062.5, provider: 'test_mode' });
+    expect(detail.quote).toMatchObject({ taxRate: 0.0625, taxBasis: 'TX state sales tax', taxAmount: 62.5, finalAmount: 1062.5 });
 
     const all = await readEvents((e) => e.some((x) => x.type === 'order.paid' && (x.data as { orderId: string }).orderId === id));
     const paidEvents = all.filter((x) => x.type === 'order.paid' && (x.data as { orderId: string }).orderId === id);

@@ -1,6 +1,6 @@
 // The order details overlay (spec §2 "Order details view"): header with the order number, customer and
-// status; customer info, product details, timeline, tracking, discount, quote, description, files,
-// admin notes, a compose-email form and the email history. Edit mode (view -> edit -> saved or
+// status; customer info, product details, timeline, tracking, discount, quote (with its tax), payment,
+// description, files, admin notes, a compose-email form and the email history. Edit mode (view -> edit -> saved or
 // cancelled) reads the quantity as a whole number and the total as a decimal; anything else is 0.
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -19,7 +19,7 @@ import {
 } from '@shop/contracts';
 import { Badge, Button, ErrorState, Field, Input, Select, Skeleton, Textarea, cn, toast } from '@shop/ui';
 import { editOrder, fetchOrder, ordersKeys, reasonOf, sendOrderEmail } from './api.js';
-import { formatDate, formatDateTime, formatMegabytes, formatMoney, spaced } from './format.js';
+import { formatDate, formatDateTime, formatMegabytes, formatMoney, formatTaxRate, spaced } from './format.js';
 import { OrderModal, type OrderModalKind } from './modals.js';
 import { StatusBadge } from './status.js';
 import { Facts } from './Facts.js';
@@ -300,12 +300,29 @@ function DetailsBody({ order, onAction }: { order: AdminOrderDetail; onAction: (
               <Facts
                 rows={[
                   ['Amount', formatMoney(order.quote.amount)],
-                  ['Tax', formatMoney(order.quote.taxAmount)],
+                  [
+                    'Tax',
+                    order.quote.taxAmount > 0
+                      ? `${formatMoney(order.quote.taxAmount)} (${formatTaxRate(order.quote.taxRate)}${order.quote.taxBasis ? `, ${order.quote.taxBasis}` : ''})`
+                      : `${formatMoney(0)}${order.quote.taxBasis ? ` (${order.quote.taxBasis})` : ''}`,
+                  ],
                   ['Final amount', formatMoney(order.quote.finalAmount)],
                   ['Sent', formatDateTime(order.quote.sentAt)],
                   ['Valid until', formatDate(order.quote.expiresAt)],
                   ...(order.quote.notes ? ([['Notes', order.quote.notes]] as Array<[string, ReactNode]>) : []),
                   ['Payment link', <a key="p" className="underline decoration-brass-400/60 hover:text-brass-300" href={order.quote.paymentPath}>{order.quote.paymentPath}</a>],
+                ]}
+              />
+            </Section>
+          ) : null}
+          {order.payment ? (
+            <Section title="Payment" testId="details-payment">
+              <Facts
+                rows={[
+                  ['Paid', formatDateTime(order.payment.paidAt)],
+                  ['Amount', formatMoney(order.payment.amount)],
+                  ['Payment reference', <span key="r" className="font-mono">{order.payment.paymentIntentId}</span>],
+                  ['Provider', order.payment.provider === 'stripe' ? 'Stripe' : 'Test mode (no real charge)'],
                 ]}
               />
             </Section>

@@ -9,6 +9,8 @@ export const formatDate = (iso: string | null | undefined) => (iso ? dateShort.f
 export const formatDateTime = (iso: string | null | undefined) => (iso ? dateTime.format(new Date(iso)) : '—');
 export const formatMegabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
 export const formatPercent = (value: number) => `${value.toFixed(1)}%`;
+/** A tax rate fraction in full: 0.0625 -> "6.25%" (one decimal would misstate it). */
+export const formatTaxRate = (fraction: number) => `${Number((fraction * 100).toFixed(3))}%`;
 /** A signed change, e.g. "+12.5%" or "-3.0%". */
 export const formatChange = (value: number) => `${value > 0 ? '+' : ''}${value.toFixed(1)}%`;
 /** "ai_generated" -> "ai generated" (spec: design method with underscores shown as spaces). */

@@ -108,6 +108,15 @@ export function SendEmailModal({ order, onClose, onDone, defaultType = 'status_u
   );
 }
 
+/** Says where the quote's sales tax comes from: it is added by the server when the quote is sent. */
+function taxPlaceOf(order: ModalProps['order']): string {
+  if ('taxExempt' in order && order.taxExempt) return 'No sales tax: tax-exempt military order.';
+  const state = 'shippingAddress' in order ? (order.shippingAddress?.state ?? order.billingAddress?.state) : undefined;
+  return state
+    ? `Sales tax for the shipping state (${state}) is added when the quote is sent.`
+    : 'Sales tax is added from the shipping state when the quote is sent.';
+}
+
 export function ApplyQuoteModal({ order, onClose, onDone }: ModalProps) {
   const refresh = useRefreshOrders();
   const [amount, setAmount] = useState(order.estimatedTotal > 0 ? order.estimatedTotal.toFixed(2) : '');
@@ -116,6 +125,7 @@ export function ApplyQuoteModal({ order, onClose, onDone }: ModalProps) {
   const parsed = Number.parseFloat(amount);
   const valid = amount.trim() !== '' && Number.isFinite(parsed) && parsed > 0;
   const description = 'description' in order ? order.description : null;
+  const taxPlace = taxPlaceOf(order);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -130,6 +140,8 @@ export function ApplyQuoteModal({ order, onClose, onDone }: ModalProps) {
       onClose();
     } catch (error) {
       if (isClientRefusal(error)) toast.error(adminOrderMessages.quoteFailed(reasonOf(error)));
+      // 503: tax rates could not be fetched; the server's message says what to do.
+      else if (error instanceof AdminApiError && error.status === 503) toast.error(adminOrderMessages.quoteFailed(reasonOf(error)));
       else if (error instanceof AdminApiError && error.status >= 500) toast.error(adminOrderMessages.quoteGenerateFailed);
       else toast.error(adminOrderMessages.quoteError);
     } finally {
@@ -159,7 +171,7 @@ export function ApplyQuoteModal({ order, onClose, onDone }: ModalProps) {
             ...(description !== null ? ([['Description', description || '—']] as Array<[string, ReactNode]>) : []),
           ]}
         />
-        <Field label="Quote Amount" required hint="In US dollars, more than 0. The customer is emailed the quote with a payment link.">
+        <Field label="Quote Amount" required hint={`In US dollars before tax, more than 0. ${taxPlace} The customer is emailed the quote with a payment link.`}>
           <Input type="number" inputMode="decimal" min={0} step={0.01} value={amount} onChange={(e) => setAmount(e.target.value)} />
         </Field>
         <Field label="Quote Notes">

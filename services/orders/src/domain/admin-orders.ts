@@ -143,11 +143,20 @@ export function adminDetail(order: OrderDoc): AdminOrderDetail {
           amount: order.quote.amount,
           notes: order.quote.notes ?? null,
           taxRate: order.quote.taxRate,
+          taxBasis: order.quote.taxBasis ?? null,
           taxAmount: order.quote.taxAmount,
           finalAmount: order.quote.finalAmount,
           sentAt: new Date(order.quote.sentAt).toISOString(),
           expiresAt: new Date(order.quote.expiresAt).toISOString(),
           paymentPath: orderPaymentPath(order._id),
+        }
+      : null,
+    payment: order.payment
+      ? {
+          paymentIntentId: order.payment.paymentIntentId,
+          paidAt: new Date(order.payment.paidAt).toISOString(),
+          amount: order.payment.amount,
+          provider: order.payment.provider,
         }
       : null,
     discountAmount: order.discount?.amount ?? 0,
