@@ -241,6 +241,20 @@ describe('paying an order through Stripe (with the real orders service)', () => 
     expect(view).toMatchObject({ status: 200, body: { order: { id: order.id, status: 'paid', finalAmount: 531.25 } } });
   });
 
+  it('the same event delivered twice at the same moment still publishes one payment.succeeded', async () => {
+    const order = await quotedOrder(h, 45);
+    const intent = parseIntent((await createIntent(h, order)).body);
+    const event = fake.event('payment_intent.succeeded', fake.setIntent(intent.id, { status: 'succeeded' }));
+    const answers = await Promise.all([deliver(event), deliver(event), deliver(event)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(answers.filter((a) => a.body.duplicate === false)).toHaveLength(1);
+    expect(await h.payments.ctx.models.WebhookEvent.countDocuments({ _id: event.id })).toBe(1);
+    const payments = eventsOf(await h.paymentEvents((all) => eventsOf(all, intent.id).length > 0), intent.id);
+    expect(payments.map((e) => e.type)).toEqual(['payment.succeeded']);
+    const paid = await orderWhen(order.id, (o) => o?.payment != null);
+    expect(paid!.statusHistory.filter((s: { status: string }) => s.status === 'paid')).toHaveLength(1);
+  });
+
   it("refuses the page's PATCH to paid for an intent that did not succeed, belongs to another order, or has another amount", async () => {
     const order = await quotedOrder(h, 50);
     const other = await quotedOrder(h, 50);

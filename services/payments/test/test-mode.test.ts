@@ -194,6 +194,21 @@ describe('test-mode confirmation', () => {
     expect(succeeded[0]!.data).toMatchObject({ orderId: order.id, orderNumber: order.orderNumber, amount: 21250, currency: 'usd', provider: 'test_mode' });
   });
 
+  it('two confirmations at the same moment publish one payment.succeeded', async () => {
+    const other = await quotedOrder(h, 150);
+    const pending = parseIntent((await createIntent(h, other)).body);
+    const answers = await Promise.all([
+      confirm(pending.id, pending.client_secret, '4242424242424242'),
+      confirm(pending.id, pending.client_secret, '4242424242424242'),
+    ]);
+    expect(answers.map((a) => [a.status, a.body.paymentIntent?.status])).toEqual([
+      [200, 'succeeded'],
+      [200, 'succeeded'],
+    ]);
+    const all = await h.paymentEvents((events) => eventsOf(events, pending.id).length > 0);
+    expect(eventsOf(all, pending.id).map((e) => e.type)).toEqual(['payment.succeeded']);
+  });
+
   it('answers verification from its own record: verified only for this order and a succeeded intent', async () => {
     const verified = paymentVerifyResultSchema.parse(await ask(paymentVerifySubject, { orderId: order.id, paymentIntentId: intent.id }));
     expect(verified).toMatchObject({ verified: true, orderId: order.id, amount: 21250, status: 'succeeded', provider: 'test_mode' });
