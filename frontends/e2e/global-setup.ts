@@ -13,6 +13,11 @@ declare module 'vitest' {
     services: Record<string, string>;
     /** The stack's NATS server (a second gateway must use it, never the machine's shared one). */
     natsUrl: string;
+    /**
+     * The stack's MongoDB, for the few states no public or admin call can make (a quote that
+     * expired 30 days ago). Each service has its own database (`shop_<service>`).
+     */
+    mongoUrl: string;
   }
 }
 
@@ -45,6 +50,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('baseUrl', stack.url);
   project.provide('services', stack.services);
   project.provide('natsUrl', stack.natsUrl);
+  project.provide('mongoUrl', stack.mongoUrl);
   return async () => {
     await stack?.stop();
     stack = undefined;
