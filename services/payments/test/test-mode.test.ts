@@ -15,6 +15,7 @@ import {
   testModeConfirmResponseSchema,
   type AnyEventEnvelope,
 } from '@shop/contracts';
+import { orderUnavailableMessage } from '../src/routes/intents.js';
 import { createIntent, parseIntent, placeOrder, quotedOrder, send, startHarness, type Harness } from './support/harness.js';
 
 let h: Harness;
@@ -238,5 +239,16 @@ describe('outside test mode', () => {
       basis: 'California (CA) state sales tax 7.25%',
     });
     expect(await ask(taxRateSubject, { state: 'CA', country: 'US', taxExempt: true })).toEqual({ taxRate: 0, basis: 'Tax-exempt military order' });
+  });
+});
+
+describe('when orders does not answer', () => {
+  // Last in this file: it stops the orders service.
+  it('refuses create-intent with 503 in words for the customer, creating nothing', async () => {
+    const order = await quotedOrder(h, 100);
+    await h.orders.stop();
+    const res = await createIntent(h, order);
+    expect(res).toMatchObject({ status: 503, body: { error: orderUnavailableMessage, code: 'UPSTREAM_UNAVAILABLE' } });
+    expect(await h.payments.ctx.models.PaymentIntent.countDocuments({ orderId: order.id })).toBe(0);
   });
 });

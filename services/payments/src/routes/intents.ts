@@ -18,6 +18,8 @@ import { idempotencyKeyOf, payableAmount } from '../domain/payment-rules.js';
 import type { PaymentIntentDoc, PaymentModels } from '../models/payments.js';
 import type { Provider, ProviderIntent } from '../providers/index.js';
 
+export const orderUnavailableMessage = 'We could not load your order to take the payment. Please try again in a few minutes.';
+
 const isDuplicateKey = (err: unknown) => (err as { code?: number })?.code === 11000 || (err as { cause?: { code?: number } })?.cause?.code === 11000;
 
 /** The order's quote from the orders service; its "not found" is said in the payment page's words. */
@@ -26,6 +28,11 @@ async function quoteOf(ctx: ServiceContext<PaymentModels>, orderId: string): Pro
     return await ctx.bus.request(orderPaymentQuoteSubject, { orderId }, { schema: orderPaymentQuoteSchema });
   } catch (err) {
     if (err instanceof AppError && err.statusCode === 404) throw notFound(paymentMessages.orderNotFound);
+    if (err instanceof AppError && err.statusCode >= 500) {
+      // Orders not answering: say so in the customer's words; the subject and cause go to the log.
+      ctx.log.warn({ err, orderId }, 'orders did not answer the payment quote request');
+      throw new AppError(err.statusCode, err.code, orderUnavailableMessage, undefined, { cause: err });
+    }
     throw err;
   }
 }
