@@ -4,7 +4,7 @@
 // collection (insertMany in batches), then times repeated HTTP requests to the admin list and analytics
 // routes and prints p50/p95 per case. Not a test: numbers depend on the machine and on what else runs.
 //
-//   npm run bench:dashboard -w load-tests -- [--orders 100000] [--reps 15] [--warmup 2]
+//   npm run bench:dashboard -w load-tests -- [--orders 100000] [--reps 15] [--warmup 2] [--case default ...] [--profile x.cpuprofile]
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -19,6 +19,7 @@ const { values } = parseArgs({
     reps: { type: 'string', default: '15' },
     warmup: { type: 'string', default: '2' },
     case: { type: 'string', multiple: true },
+    profile: { type: 'string' },
   },
   strict: true,
 });
@@ -146,6 +147,9 @@ async function main() {
     const seeded = await Order.estimatedDocumentCount();
     console.log(`seeded ${seeded} orders in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
+    // --profile FILE: a CPU profile of the measured requests only (not the seed), for Chrome DevTools.
+    const inspector = values.profile ? new (await import('node:inspector/promises')).Session() : undefined;
+    if (inspector) { inspector.connect(); await inspector.post('Profiler.enable'); await inspector.post('Profiler.start'); }
     const rows: { name: string; p50: number; p95: number; min: number; max: number; bytes: number; total: unknown }[] = [];
     for (const c of chosen) {
       const times: number[] = [];
@@ -164,6 +168,11 @@ async function main() {
       }
       times.sort((a, b) => a - b);
       rows.push({ name: c.name, p50: pct(times, 50), p95: pct(times, 95), min: times[0]!, max: times[times.length - 1]!, bytes, total });
+    }
+    if (inspector) {
+      const { profile } = await inspector.post('Profiler.stop');
+      (await import('node:fs')).writeFileSync(values.profile!, JSON.stringify(profile));
+      inspector.disconnect();
     }
     const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
     console.log(`\n${orderCount} orders, ${reps} timed requests per case after ${warmup} warm-up, one at a time; ${os.cpus().length} cores, load average ${load}\n`);

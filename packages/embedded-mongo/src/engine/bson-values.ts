@@ -409,8 +409,13 @@ export const cloneDoc = <T>(v: T): T => {
   return out as T;
 };
 
-export const isPlainObject = (v: unknown): v is Document =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) && bsonTypeOf(v) === 'object';
+export const isPlainObject = (v: unknown): v is Document => {
+  if (v === null || typeof v !== 'object') return false;
+  // Fast answer for the common case (every decoded document and subdocument), checked on every path step.
+  const proto = Object.getPrototypeOf(v);
+  if ((proto === Object.prototype || proto === null) && (v as { _bsontype?: unknown })._bsontype === undefined) return true;
+  return !Array.isArray(v) && bsonTypeOf(v) === 'object';
+};
 
 /** Renders a value as mongod does in error messages: `{ name: "x" }`, `ObjectId('...')`. */
 export const formatValue = (v: unknown): string => {

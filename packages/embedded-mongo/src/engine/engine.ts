@@ -111,11 +111,12 @@ const fieldPathOf = (e: unknown): string[] | undefined =>
 
 /** A field path's value as mingo's `$a.b` gives it, or BAIL where mingo would map over an array. */
 const pathValue = (doc: Document, segs: string[]): unknown => {
-  let v: unknown = doc;
-  for (const seg of segs) {
+  // The stored document itself is a plain object: only subdocuments on the way need checking.
+  let v: unknown = doc[segs[0]!];
+  for (let i = 1; i < segs.length; i++) {
     if (v === null || v === undefined) return undefined;
     if (typeof v !== 'object' || Array.isArray(v) || !isPlainObject(v)) return BAIL;
-    v = (v as Document)[seg];
+    v = (v as Document)[segs[i]!];
   }
   return Array.isArray(v) ? BAIL : v;
 };
@@ -127,7 +128,10 @@ const mentionsExpr = (v: unknown): boolean => {
   return Object.keys(v).some((k) => k === '$expr' || mentionsExpr(v[k]));
 };
 
-type GroupId = { kind: 'const'; value: unknown; of: (d: Document) => unknown } | { kind: 'path' | 'object'; of: (d: Document) => unknown };
+type GroupId =
+  | { kind: 'const'; value: unknown; of: (d: Document) => unknown }
+  | { kind: 'path'; of: (d: Document) => unknown }
+  | { kind: 'object'; of: (d: Document) => unknown; keyOf: (d: Document) => string | typeof BAIL };
 const compileGroupId = (e: unknown): GroupId | undefined => {
   if (e === null || typeof e === 'number' || typeof e === 'boolean' || (typeof e === 'string' && !e.startsWith('$'))) {
     return { kind: 'const', value: e, of: () => e };
@@ -139,6 +143,16 @@ const compileGroupId = (e: unknown): GroupId | undefined => {
     if (parts.some(([k, p]) => !p || k.startsWith('$') || k.includes('.'))) return undefined;
     return {
       kind: 'object',
+      keyOf: (d) => {
+        let k = '';
+        for (const [, p] of parts) {
+          const v = pathValue(d, p!);
+          if (v === BAIL || v === undefined) return BAIL;
+          const c = canonicalKey(v);
+          k += `${c.length}:${c}`;
+        }
+        return k;
+      },
       of: (d) => {
         const o: Document = {};
         for (const [k, p] of parts) {
@@ -336,8 +350,17 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
           const c = cur();
           if (!c) return [];
           const recs: Rec[] = [];
-          for (const k of keys) { const r = c.records.get(k); if (r) recs.push(r); }
-          recs.sort((a, b) => a.seq - b.seq);
+          const n = Array.isArray(keys) ? keys.length : keys instanceof Set ? keys.size : -1;
+          if (n > c.records.size / 4) {
+            // Many keys (a wide range): one pass over the collection in its order beats sorting them all.
+            const wanted = keys instanceof Set ? keys : new Set(keys);
+            for (const [k, r] of c.records) if (wanted.has(k)) recs.push(r);
+          } else {
+            for (const k of keys) { const r = c.records.get(k); if (r) recs.push(r); }
+          }
+          let inOrder = true;
+          for (let i = 1; i < recs.length && inOrder; i++) if (recs[i - 1]!.seq > recs[i]!.seq) inOrder = false;
+          if (!inOrder) recs.sort((a, b) => a.seq - b.seq);
           return recs.map((r) => r.doc);
         },
       };
@@ -1252,17 +1275,44 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
         return { docs: [o], rest: body.slice(at + 1) };
       }
     }
-    const p = plan(view, match);
+    // An index narrows the documents to visit, unless its range covers much of the collection: then one
+    // pass over everything with the filter is cheaper than collecting and ordering the index's ids.
+    const narrowed = view.live && !view.overlay ? planIds(view, match) : null;
+    const wide = narrowed !== null && (Array.isArray(narrowed.ids) ? narrowed.ids.length : narrowed.ids.size) > (view.coll?.records.size ?? 0) / 4;
+    const p: Plan = view.live && !view.overlay
+      ? (narrowed && !wide ? { docs: view.ordered(narrowed.ids), index: narrowed.index } : { docs: view.all(), index: null })
+      : plan(view, match);
     const m = compileFilter(match);
     interface G { id: unknown; n: number; state: unknown[]; counts: number[] }
-    const groups = new Map<string, G>();
+    // Groups in first-seen order; looked up by the key's own string when it is one (no collation), else by
+    // its canonical key (1, 1.0 and Long(1) are one group).
+    const groups: G[] = [];
+    const byString = new Map<string, G>();
+    const byKey = new Map<string, G>();
+    const binary = currentCollator() === null;
+    const newGroup = (id: unknown): G => { const g: G = { id, n: 0, state: accs.map((a) => a.init), counts: accs.map(() => 0) }; groups.push(g); return g; };
     for (const doc of p.docs) {
       if (!m(doc)) continue;
-      const id = idSpec.of(doc);
-      if (id === BAIL) return undefined;
-      const k = idSpec.kind === 'const' ? '' : canonicalKey(id);
-      let g = groups.get(k);
-      if (!g) { g = { id, n: 0, state: accs.map((a) => a.init), counts: accs.map(() => 0) }; groups.set(k, g); }
+      let g: G | undefined;
+      if (idSpec.kind === 'const') g = groups[0] ?? newGroup(idSpec.value);
+      else if (idSpec.kind === 'path') {
+        const id = idSpec.of(doc);
+        if (id === BAIL) return undefined;
+        if (binary && typeof id === 'string') {
+          g = byString.get(id);
+          if (!g) { const k = canonicalKey(id); g = byKey.get(k) ?? newGroup(id); byKey.set(k, g); byString.set(id, g); }
+        } else {
+          const k = canonicalKey(id);
+          g = byKey.get(k);
+          if (!g) { g = newGroup(id); byKey.set(k, g); }
+        }
+      } else {
+        // An object of field paths: the members' canonical keys joined say the same as the object's.
+        const k = idSpec.keyOf(doc);
+        if (k === BAIL) return undefined;
+        g = byKey.get(k);
+        if (!g) { g = newGroup(idSpec.of(doc)); byKey.set(k, g); }
+      }
       g.n++;
       for (let i = 0; i < accs.length; i++) {
         const a = accs[i]!;
@@ -1279,7 +1329,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     }
     stats = { docsExamined: p.docs.length, indexUsed: p.index, fastPath: 'group' };
     const docs: Document[] = [];
-    for (const g of groups.values()) {
+    for (const g of groups) {
       const o: Document = { _id: g.id };
       accs.forEach((a, i) => {
         if (a.kind === 'count') o[a.name] = g.n;

@@ -20,6 +20,17 @@ const isIndexSegment = (s: string) => /^\d+$/.test(s);
 
 /** The values a dotted path reaches, walking through arrays of subdocuments the way MongoDB does. */
 export const collectPath = (root: unknown, segs: string[]): Candidate[] => {
+  // Fast path (every query on every document goes through here): no array on the way gives one value.
+  let v: unknown = root;
+  for (let i = 0; i < segs.length; i++) {
+    if (Array.isArray(v)) return walkPath(root, segs);
+    if (!isPlainObject(v)) return [{ value: undefined, pos: undefined }];
+    v = v[segs[i]!];
+  }
+  return [{ value: v, pos: undefined }];
+};
+
+const walkPath = (root: unknown, segs: string[]): Candidate[] => {
   const out: Candidate[] = [];
   const walk = (v: unknown, i: number, pos: number | undefined): void => {
     if (i === segs.length) { out.push({ value: v, pos }); return; }
@@ -173,7 +184,7 @@ const compileOperator = (op: string, arg: unknown, allOps: Document, path: strin
         if (isOperatorObject(x) && !('$regex' in x)) throw badValue('cannot nest $ under $in');
         return isRegex(x) ? regexTest(toRegExp(x)) : equalsTest(x);
       });
-      const t = anyValue((v) => tests.some((f) => f(v)));
+      const t = anyValue((v) => { for (let i = 0; i < tests.length; i++) if (tests[i]!(v)) return true; return false; });
       if (op === '$in') return t;
       return (c, s) => !t(c, { ...s });
     }
@@ -249,7 +260,7 @@ const compileField = (path: string, cond: unknown): FieldTest => {
   let test: FieldTest;
   if (isOperatorObject(cond)) {
     const parts = Object.keys(cond).map((op) => compileOperator(op, cond[op], cond, path));
-    test = (cands, state) => parts.every((p) => p(cands, state));
+    test = parts.length === 1 ? parts[0]! : (cands, state) => { for (let i = 0; i < parts.length; i++) if (!parts[i]!(cands, state)) return false; return true; };
   } else if (isRegex(cond)) test = anyValue(regexTest(toRegExp(cond)), false);
   else test = anyValue(equalsTest(cond));
   if (segs.length === 0) return test;
@@ -273,9 +284,10 @@ export const compileFilter = (filter: Document | undefined | null, exprOptions?:
             if (!isPlainObject(c)) throw badValue(`${key} argument's entries must be objects`);
             return compileFilter(c, exprOptions);
           });
-          if (key === '$and') parts.push((d, s) => subs.every((m) => m(d, s)));
-          else if (key === '$or') parts.push((d, s) => subs.some((m) => m(d, s)));
-          else parts.push((d) => !subs.some((m) => m(d, {})));
+          // Plain loops: a closure per document per call shows in profiles of 100,000-document scans.
+          if (key === '$and') parts.push((d, s) => { for (let i = 0; i < subs.length; i++) if (!subs[i]!(d, s)) return false; return true; });
+          else if (key === '$or') parts.push((d, s) => { for (let i = 0; i < subs.length; i++) if (subs[i]!(d, s)) return true; return false; });
+          else parts.push((d) => { for (let i = 0; i < subs.length; i++) if (subs[i]!(d, {})) return false; return true; });
           break;
         }
         case '$expr': parts.push((d) => truthy(evalExpression(d, cond, exprOptions))); break;
@@ -291,10 +303,15 @@ export const compileFilter = (filter: Document | undefined | null, exprOptions?:
     }
     const segs = key.split('.');
     const t = compileField(key, cond);
-    parts.push((d, s = {}) => t(collectPath(d, segs), s));
+    parts.push((d, s) => t(collectPath(d, segs), s ?? {}));
   }
   if (parts.length === 1) return parts[0]!;
-  return (d, s = {}) => parts.every((m) => m(d, s));
+  if (parts.length === 0) return () => true;
+  return (d, s) => {
+    const st = s ?? {};
+    for (let i = 0; i < parts.length; i++) if (!parts[i]!(d, st)) return false;
+    return true;
+  };
 };
 
 /**
