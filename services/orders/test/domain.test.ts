@@ -1,5 +1,5 @@
 // The pure rules: order numbers, descriptions, estimates, body fingerprints, file content checks and the
-// offline design generator's reading of a prompt.
+// offline design generator's reading of a prompt, and the quote payment figures.
 import { describe, expect, it } from 'vitest';
 import { XMLValidator } from 'fast-xml-parser';
 import { orderRequestSchema } from '@shop/contracts';
@@ -7,6 +7,7 @@ import { newOrderNumber, orderNumberAlphabet, orderNumberPattern } from '../src/
 import { bodyFingerprint, canonicalJson, orderDescription, serverEstimate } from '../src/domain/order-rules.js';
 import { checkUpload, looksLikeSvg } from '../src/domain/file-check.js';
 import { drawOfflineDesign, emblemFromPrompt, paletteFromPrompt, textFromPrompt } from '../src/domain/design-svg.js';
+import { paidNote, paymentDate, quoteFigures, taxPlaceOf } from '../src/domain/payment.js';
 import { coinOrder } from './helpers.js';
 
 describe('order numbers', () => {
@@ -95,5 +96,27 @@ describe('offline design generator', () => {
       }
     }
     expect(drawOfflineDesign('red coin', 'coin').svg).not.toBe(drawOfflineDesign('blue coin', 'coin').svg);
+  });
+});
+
+describe('quote payment figures', () => {
+  it('taxes the discounted subtotal, rounded to the cent, and never goes below 0', () => {
+    expect(quoteFigures(750.5, 0, 0.0625)).toEqual({ taxAmount: 46.91, finalAmount: 797.41 });
+    expect(quoteFigures(1000, 100, 0.06)).toEqual({ taxAmount: 54, finalAmount: 954 });
+    expect(quoteFigures(999.99, 0, 0)).toEqual({ taxAmount: 0, finalAmount: 999.99 });
+    expect(quoteFigures(50, 80, 0.1)).toEqual({ taxAmount: 0, finalAmount: 0 });
+  });
+
+  it('takes tax from the shipping state, else the billing state, else none', () => {
+    const ship = { line1: 'a', line2: '', city: 'b', state: 'VA', postalCode: '1', country: 'US' };
+    expect(taxPlaceOf({ shippingAddress: ship, billingAddress: { ...ship, state: 'TX' } })).toEqual({ state: 'VA', country: 'US' });
+    expect(taxPlaceOf({ billingAddress: { ...ship, state: 'TX' } })).toEqual({ state: 'TX', country: 'US' });
+    expect(taxPlaceOf({})).toEqual({});
+  });
+
+  it('notes the payment date in UTC, and an amount other than the quote', () => {
+    expect(paymentDate(new Date('2026-11-22T23:30:00-05:00'))).toBe('Nov 23, 2026');
+    expect(paidNote(new Date('2026-11-22T10:00:00Z'), 'pi_1', 1062.5, 1062.5)).toBe('Payment received on Nov 22, 2026 (payment intent pi_1)');
+    expect(paidNote(new Date('2026-11-22T10:00:00Z'), 'pi_1', 1062.49, 1062.5)).toMatch(/Amount charged \$1062\.49 differs from the quote total \$1062\.50\.$/);
   });
 });

@@ -7,12 +7,12 @@ import { consumeEvent, notFound, replyTo, type Outbox, type ServiceContext } fro
 import {
   orderPaymentQuoteRequestSchema,
   orderPaymentQuoteSubject,
-  orderStatuses,
   paymentMessages,
   type PaymentMode,
 } from '@shop/contracts';
 import { paidNote, paymentQuoteOf, receiptSubject } from '../domain/payment.js';
 import type { EmailHistoryEntry, OrderDoc, OrderModels } from '../models/order.js';
+import { statusChangedData } from './status-changed.js';
 
 export function paymentReplies(ctx: ServiceContext<OrderModels>) {
   const { Order } = ctx.models;
@@ -98,19 +98,7 @@ export async function markOrderPaid(ctx: ServiceContext<OrderModels>, payment: R
       paidAt,
       emailRecordId: receipt.id,
     });
-    outbox.add('order.status_changed', {
-      orderId: order._id,
-      orderNumber: order.orderNumber,
-      customerName: order.customerName,
-      email: order.email,
-      itemType: order.itemType,
-      previousStatus: (orderStatuses as readonly string[]).includes(order.status) ? order.status : null,
-      status: 'paid',
-      changedBy,
-      notes: note,
-      total: payment.amount,
-      changedAt: now.toISOString(),
-    });
+    outbox.add('order.status_changed', statusChangedData(order, { status: 'paid', changedBy, note, total: payment.amount, at: now }));
     return { outcome: 'paid', order: { ...order, status: 'paid', payment: recorded } };
   });
   const log = { orderId: payment.orderId, paymentIntentId: payment.paymentIntentId, provider: payment.provider, amount: payment.amount };

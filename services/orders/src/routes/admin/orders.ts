@@ -42,6 +42,7 @@ import {
 import { notFound, serviceUnavailable, type ServiceContext } from '@shop/service-kit';
 import { adminDetail, adminRow, baseFilter, emailHistoryView, listFilter, listSort, round2 } from '../../domain/admin-orders.js';
 import { quoteFigures, taxPlaceOf } from '../../domain/payment.js';
+import { statusChangedData } from '../../events/status-changed.js';
 import type { EmailHistoryEntry, OrderDoc, OrderModels } from '../../models/order.js';
 import type { OrdersApp } from '../../app.js';
 import { failureResponse } from '../respond.js';
@@ -217,29 +218,7 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
       },
       { session, timestamps: false },
     );
-    outbox.add('order.status_changed', {
-      orderId: order._id,
-      orderNumber: order.orderNumber,
-      customerName: order.customerName,
-      email: order.email,
-      itemType: order.itemType,
-      previousStatus: (orderStatuses as readonly string[]).includes(order.status) ? order.status : null,
-      status,
-      changedBy,
-      ...(note ? { notes: note } : {}),
-      ...(order.tracking?.trackingNumber
-        ? {
-            tracking: {
-              carrier: order.tracking.carrier,
-              trackingNumber: order.tracking.trackingNumber,
-              ...(order.tracking.estimatedDelivery ? { estimatedDelivery: new Date(order.tracking.estimatedDelivery).toISOString() } : {}),
-            },
-          }
-        : {}),
-      total: order.estimatedTotal,
-      changedAt: now.toISOString(),
-      ...(entry ? { emailRecordId: entry.id } : {}),
-    });
+    outbox.add('order.status_changed', statusChangedData(order, { status, changedBy, note, total: order.estimatedTotal, at: now, emailRecordId: entry?.id }));
     return true;
   }
 
