@@ -11,6 +11,7 @@ import { orderPaymentPath, ordersAdminPaths, paymentMessages, paymentPaths } fro
 import { adminApiHeaders } from './support/admin.js';
 import { axeViolations } from './support/axe.js';
 import { launchBrowser, pathOf, type Browser } from './support/browser.js';
+import { stripeStubSource } from './support/stripe-stub.js';
 import { choose, clickContinue, fillContact, fillShipping, flow, requestQuote, uniqueEmail, waitForMail, type MailboxMessage } from './support/quote-flow.js';
 
 const baseUrl = inject('baseUrl');
@@ -321,6 +322,66 @@ describe('quote payment (/order/pay/{orderId}), test mode', () => {
     await failure.getByText(paymentMessages.loadOrderFailed).waitFor();
     await failure.getByRole('button', { name: 'Return Home' }).click();
     await expect.poll(() => pathOf(page)).toBe('/');
+    await shop.close();
+  });
+
+  it('in Stripe mode the card goes through Stripe Elements: a card error inline, a declined card, a payment not completed, then paid', async () => {
+    // Florida: 6% on $250.00.
+    const order = await placeOrder({ name: 'Morgan Reyes', state: 'FL' });
+    await applyQuote(order.id, 250);
+    const shop = await browser.newPage({ width: 375 });
+    const { page } = shop;
+    // The shop as configured with Stripe keys; Stripe.js is the stand-in (test/support/stripe-stub.ts).
+    await page.route((url) => url.pathname === paymentPaths.config, (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ success: true, mode: 'stripe', publishableKey: 'pk_test_offline' }) }),
+    );
+    await page.route('https://js.stripe.com/**', (route) => route.fulfill({ status: 200, contentType: 'application/javascript', body: stripeStubSource }));
+    await page.goto(`${baseUrl}${orderPaymentPath(order.id)}`);
+    const card = page.getByLabel('Stripe card number');
+    await card.waitFor();
+    expect(await page.getByRole('group', { name: 'Card details' }).count()).toBe(1);
+    expect(await page.getByText(paymentMessages.testModeNotice).count()).toBe(0);
+    const pay = payButton(page);
+    expect(await pay.textContent()).toMatch(/Pay \$265\.00/);
+    expect(await pay.isDisabled()).toBe(true);
+    const cardError = page.getByTestId('card-error');
+
+    // Stripe's own validation message shows under the field, and Pay stays disabled.
+    await card.fill('1111111111111111');
+    await cardError.getByText('Your card number is invalid.').waitFor();
+    expect(await pay.isDisabled()).toBe(true);
+
+    // A decline from the provider: inline, nothing paid.
+    await card.fill('4000000000000002');
+    await expect.poll(() => pay.isEnabled()).toBe(true);
+    await pay.click();
+    await cardError.getByText(paymentMessages.cardDeclined).waitFor();
+
+    // A payment that needs more than the card (3-D Secure): not succeeded, so not paid.
+    await card.fill('4000002500003155');
+    await expect.poll(() => cardError.innerText()).toBe('');
+    await pay.click();
+    await page.getByTestId('pay-error').getByText(paymentMessages.notSucceeded).waitFor();
+    expect((await adminOrder(order.id)).status).toBe('quote_sent');
+
+    await card.fill('4242424242424242');
+    const statusUpdate = page.waitForRequest((r) => r.method() === 'PATCH' && new URL(r.url()).pathname === `/api/orders/${order.id}/status`);
+    await pay.click();
+    await page.getByTestId('pay-success').getByRole('heading', { name: paymentMessages.successTitle }).waitFor();
+    const calls = (await page.evaluate(() => (window as unknown as { __stripeCalls: unknown[] }).__stripeCalls)) as Array<Record<string, unknown>>;
+    expect(calls[0]).toEqual({ call: 'Stripe', publishableKey: 'pk_test_offline' });
+    const confirms = calls.filter((c) => c.call === 'confirmCardPayment');
+    expect(confirms).toHaveLength(3);
+    for (const c of confirms) {
+      expect(c.clientSecret).toMatch(/_secret_/);
+      expect(c.billing_details).toEqual({ name: 'Morgan Reyes' });
+      expect(c.hasCard).toBe(true);
+    }
+    const patch = (await statusUpdate).postDataJSON() as { status: string; paymentIntentId: string };
+    expect(patch.status).toBe('paid');
+    expect(String(confirms.at(-1)!.clientSecret).startsWith(`${patch.paymentIntentId}_secret_`)).toBe(true);
+    await expect.poll(async () => (await adminOrder(order.id)).status, { timeout: 15_000 }).toBe('paid');
+    expect(shop.pageErrors).toEqual([]);
     await shop.close();
   });
 

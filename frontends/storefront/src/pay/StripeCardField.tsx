@@ -4,7 +4,7 @@
 import { CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';
 import type { Stripe } from '@stripe/stripe-js';
 import { loadStripe } from '@stripe/stripe-js/pure';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { paymentMessages } from '@shop/contracts';
 import { Skeleton, cn } from '@shop/ui';
 import { PaymentError } from './api.js';
@@ -34,6 +34,8 @@ function StripeCard({ disabled, onChange, onReady, onSetupError, error, errorId 
   const elements = useElements();
   const labelId = useId();
   const [providerError, setProviderError] = useState<string | null>(null);
+  // A new options object on every render would send Stripe an update each time.
+  const options = useMemo(() => ({ style: cardStyle, disabled, hidePostalCode: true }), [disabled]);
 
   useEffect(() => {
     if (!stripe || !elements) return;
@@ -63,7 +65,7 @@ function StripeCard({ disabled, onChange, onReady, onSetupError, error, errorId 
         className={cn('rounded-md border bg-ink-900 px-3 py-3', shown ? 'border-alert-400' : 'border-olive-500')}
       >
         <CardElement
-          options={{ style: cardStyle, disabled, hidePostalCode: true }}
+          options={options}
           onChange={(event) => {
             setProviderError(event.error?.message ?? null);
             onChange({ complete: event.complete });
