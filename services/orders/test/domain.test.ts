@@ -108,7 +108,7 @@ describe('quote payment figures', () => {
   });
 
   it('takes tax from the shipping state, else the billing state, else none', () => {
-    const ship = { line1: 'a', line2: '', city: 'b', state: 'VA', postalCode: '1', country: 'US' };
+    const ship = { line1: 'a', line2: '', city: 'b', state: 'VA', postalCode: '1', country: 'US' as const };
     expect(taxPlaceOf({ shippingAddress: ship, billingAddress: { ...ship, state: 'TX' } })).toEqual({ state: 'VA', country: 'US' });
     expect(taxPlaceOf({ billingAddress: { ...ship, state: 'TX' } })).toEqual({ state: 'TX', country: 'US' });
     expect(taxPlaceOf({})).toEqual({});
