@@ -275,13 +275,13 @@ describe('order modals', () => {
 
   it('Apply Quote while payments does not answer: 503 with a clear message, nothing stored', async () => {
     const before = await h.service.ctx.models.Order.findById('o1').lean();
-    await h.payments.answerTax(false);
+    await h.payments.answering('tax', false);
     try {
       const res = await send('POST', '/orders/o1/quote', { quoteAmount: 900 });
       expect(res.status).toBe(503);
       expect(res.body.error).toBe('Tax rates are unavailable right now. Please try again in a moment.');
     } finally {
-      await h.payments.answerTax(true);
+      await h.payments.answering('tax', true);
     }
     const after = await h.service.ctx.models.Order.findById('o1').lean();
     expect(after).toEqual(before);

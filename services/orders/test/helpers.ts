@@ -34,8 +34,8 @@ export interface StandInPayments {
   verified: Map<string, PaymentVerifyResult>;
   /** Every verify request seen. */
   verifyRequests: { orderId: string; paymentIntentId: string }[];
-  /** Stops or restarts answering tax-rate requests (as if payments were down). */
-  answerTax(on: boolean): Promise<void>;
+  /** Stops or restarts answering tax-rate or verify requests (as if payments were down). */
+  answering(subject: 'tax' | 'verify', on: boolean): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -56,22 +56,24 @@ export async function startStandInPayments(natsUrl: string): Promise<StandInPaym
     const rate = state ? standInTaxRates[state] : undefined;
     return rate ? { taxRate: rate, basis: `${state} state sales tax` } : { taxRate: 0, basis: `No sales tax for ${state ?? 'an order without address'}` };
   };
-  let tax: Subscription | null = respond(taxRateSubject, taxRate);
-  respond(paymentVerifySubject, ({ orderId, paymentIntentId }: { orderId: string; paymentIntentId: string }) => {
+  const verify = ({ orderId, paymentIntentId }: { orderId: string; paymentIntentId: string }): PaymentVerifyResult => {
     verifyRequests.push({ orderId, paymentIntentId });
     return (
       verified.get(paymentIntentId) ?? { verified: false, paymentIntentId, orderId: null, amount: 0, status: 'not_found', provider: 'test_mode', reason: 'unknown intent' }
     );
-  });
+  };
+  const answers = { tax: [taxRateSubject, taxRate], verify: [paymentVerifySubject, verify] } as const;
+  const subscriptions: Record<'tax' | 'verify', Subscription | null> = { tax: respond(taxRateSubject, taxRate), verify: respond(paymentVerifySubject, verify) };
   await nc.flush();
   return {
     verified,
     verifyRequests,
-    async answerTax(on) {
-      if (on && !tax) tax = respond(taxRateSubject, taxRate);
-      if (!on && tax) {
-        tax.unsubscribe();
-        tax = null;
+    async answering(subject, on) {
+      const current = subscriptions[subject];
+      if (on && !current) subscriptions[subject] = respond(answers[subject][0], answers[subject][1]);
+      if (!on && current) {
+        current.unsubscribe();
+        subscriptions[subject] = null;
       }
       // The server knows before the next request is made.
       await nc.flush();

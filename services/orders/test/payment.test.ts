@@ -132,6 +132,17 @@ describe('the payment confirmation (PATCH status)', () => {
     succeeded('pi_wrong_amount', id, 100000);
     expect((await confirm(id, { status: 'paid', paymentIntentId: 'pi_wrong_amount' })).status).toBe(409);
 
+    // Payments not answering: 503, and the customer is told not to pay again.
+    succeeded('pi_later', id, 106250);
+    await h.payments.answering('verify', false);
+    try {
+      const down = await confirm(id, { status: 'paid', paymentIntentId: 'pi_later' });
+      expect(down.status).toBe(503);
+      expect(down.body.error).toMatch(/could not be checked right now.*please do not pay again/);
+    } finally {
+      await h.payments.answering('verify', true);
+    }
+
     const order = await stored(id);
     expect(order).toMatchObject({ status: 'quote_sent', payment: null });
     expect(order.statusHistory.map((e) => e.status)).toEqual(['pending_quote', 'quote_sent']);
