@@ -461,6 +461,11 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
           if (ix.collator !== collator && collator !== null) continue;
           const eq = idCandidates(cond);
           if (eq && eq.every(indexable)) {
+            if (eq.length === 1) {
+              // One value: the index's own id set, read only (copying 30,000 ids costs more than the query).
+              const own = ix.idsEqual(eq[0]);
+              return { ids: own instanceof Set ? own : [...own], index: ix.name };
+            }
             const keys = new Set<string>();
             for (const v of eq) for (const id of ix.idsEqual(v) ?? []) keys.add(id);
             return { ids: keys, index: ix.name };
