@@ -471,7 +471,12 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
             return { ids: keys, index: ix.name };
           }
           const range = ix.collator === collator ? rangeOf(cond) : undefined;
-          if (range) return { ids: ix.idsInRange(range.lower, range.upper), index: ix.name };
+          if (range) {
+            const [from, to] = ix.rangePositions(range.lower, range.upper);
+            // A range over most of the collection: one pass with the filter beats collecting and ordering ids.
+            if (to - from > view.coll.records.size / 2) continue;
+            return { ids: ix.idsAt(from, to), index: ix.name };
+          }
         }
       }
     }

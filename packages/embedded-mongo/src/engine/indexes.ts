@@ -256,6 +256,11 @@ export class Index {
   /** Ids whose leading key lies in the given bounds (same BSON type bracket as the bounds). */
   idsInRange(lower: { v: unknown; inclusive: boolean } | undefined, upper: { v: unknown; inclusive: boolean } | undefined): string[] {
     const [from, to] = this.rangePositions(lower, upper);
+    return this.idsAt(from, to);
+  }
+
+  /** Ids at the positions [from, to) of the ordered entries (from rangePositions). */
+  idsAt(from: number, to: number): string[] {
     const s = this.sorted!;
     const out: string[] = [];
     for (let i = from; i < to; i++) out.push(s[i]!.id);
