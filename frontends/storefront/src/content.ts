@@ -1,4 +1,5 @@
 // Marketing copy of the storefront (static text per the spec: ratings, review counts, testimonials).
+// The shop's email and phone are not copy: admins maintain them (src/api/contact.ts reads them).
 import type { ItemType } from '@shop/contracts';
 
 export interface Testimonial {
@@ -105,10 +106,3 @@ export const branches: Record<Branch, BranchContent> = {
     ],
   },
 };
-
-/** How customers reach the quotes team (the payment page's help box; one place to change them). */
-export const shopContact = {
-  quotesEmail: 'quotes@shop.example.com',
-  phone: '(800) 555-0142',
-  phoneHref: 'tel:+18005550142',
-} as const;

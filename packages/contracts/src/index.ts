@@ -14,3 +14,4 @@ export * from './customers-http.js';
 export * from './email-http.js';
 export * from './orders-admin-http.js';
 export * from './payments.js';
+export * from './support-http.js';

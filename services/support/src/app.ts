@@ -1,15 +1,17 @@
 // Builds the support service (testable without listening): Support messages from visitors and the admin replies, returns, and the public contact configuration.
-// Its routes, models and event handlers arrive with their features; the service kit already gives it
-// health, readiness, OpenAPI, its info route GET /api/support/_service and the outbox.
+// Today it holds the contact config (public and admin routes); support messages and returns arrive with
+// their features. The service kit gives it health, readiness, OpenAPI, GET /api/support/_service and the outbox.
 import { readFileSync } from 'node:fs';
-import { createService, type ServiceConfig, type ServiceDefinition } from '@shop/service-kit';
-import { loadConfig } from './config.js';
+import { createService, type ServiceDefinition } from '@shop/service-kit';
+import { loadConfig, type SupportConfig } from './config.js';
+import { registerModels } from './models/index.js';
+import { contactRoutes } from './routes/contact.js';
 
 // package.json sits one level above both src/ and dist/.
 export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-export function buildApp(config: ServiceConfig = loadConfig(), testHooks: Pick<ServiceDefinition<unknown>, 'logDestination'> = {}) {
-  return createService({
+export async function buildApp(config: SupportConfig = loadConfig(), testHooks: Pick<ServiceDefinition<unknown>, 'logDestination'> = {}) {
+  const service = await createService({
     name: 'support',
     version,
     config,
@@ -17,6 +19,12 @@ export function buildApp(config: ServiceConfig = loadConfig(), testHooks: Pick<S
       title: 'Shop support service',
       description: 'Support messages from visitors and the admin replies, returns, and the public contact configuration.',
     },
+    models: registerModels,
+    routes: (app, ctx) => {
+      contactRoutes(app, ctx, config.contactDefaults);
+    },
     ...testHooks,
   });
+  service.ctx.log.info({ supportEmail: config.contactDefaults.supportEmail, supportPhone: config.contactDefaults.supportPhone || null }, 'default contact details until an admin saves them');
+  return service;
 }

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
+import { contactConfigPaths } from '@shop/contracts';
 import { describeServiceBasics } from '@shop/service-kit/testing';
 import { freePort, startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
 import { buildApp, version } from '../src/app.js';
@@ -27,4 +28,5 @@ describeServiceBasics({
   loadConfig,
   deps: () => ({ mongoUri: mongo.uri, natsUrl: nats.url }),
   freePort,
+  openApiPaths: Object.values(contactConfigPaths),
 });

@@ -3,13 +3,14 @@
 // (GET /api/orders/:id); the card field is Stripe Elements with Stripe keys, else the built-in test-mode
 // form. Pay: create-intent, confirm the card with the provider, then the status update with the intent.
 // The server charges the quote and marks the order paid only once the provider confirmed it.
+// The help box and the Quote Expired box name the contact details admins maintain (src/api/contact.ts).
 import { useQuery } from '@tanstack/react-query';
-import { CircleCheck, LifeBuoy, Lock, Mail, Phone, TriangleAlert } from 'lucide-react';
+import { CircleCheck, Clock, LifeBuoy, Lock, Mail, Phone, TriangleAlert } from 'lucide-react';
 import { Suspense, lazy, useCallback, useId, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { paymentMessages, type OrderPaymentView } from '@shop/contracts';
 import { Alert, Button, Card, Skeleton, Spinner } from '@shop/ui';
-import { shopContact } from '../content.js';
+import { telHref, useShopContact, type PublicContactConfig } from '../api/contact.js';
 import { money } from '../flow/model.js';
 import { PaymentError, confirmOrderPaid, createPaymentIntent, loadPaymentConfig, loadPaymentOrder } from '../pay/api.js';
 import type { CardChange, ConfirmCard } from '../pay/card.js';
@@ -131,26 +132,44 @@ function PaymentDetails({ order }: { order: OrderPaymentView }) {
 }
 
 function HelpBox() {
+  const contact = useShopContact();
   return (
     <Card className="p-5" data-testid="pay-help">
       <h2 className="flex items-center gap-2 font-display text-lg font-bold uppercase tracking-wide text-khaki-50">
         <LifeBuoy aria-hidden="true" className="size-5 text-brass-400" /> Need Help?
       </h2>
-      <p className="mt-2 text-sm text-khaki-200">Questions about your quote or payment? Our quotes team is here to help.</p>
-      <ul className="mt-3 flex flex-col gap-2 text-sm">
-        <li className="flex items-center gap-2">
-          <Mail aria-hidden="true" className="size-4 text-brass-400" />
-          <a className="text-brass-300 underline-offset-2 hover:underline" href={`mailto:${shopContact.quotesEmail}`}>
-            {shopContact.quotesEmail}
-          </a>
-        </li>
-        <li className="flex items-center gap-2">
-          <Phone aria-hidden="true" className="size-4 text-brass-400" />
-          <a className="text-brass-300 underline-offset-2 hover:underline" href={shopContact.phoneHref}>
-            {shopContact.phone}
-          </a>
-        </li>
-      </ul>
+      <p className="mt-2 text-sm text-khaki-200">Questions about your quote or payment? Our team is here to help.</p>
+      {contact ? (
+        <ul className="mt-3 flex flex-col gap-2 text-sm">
+          <li className="flex flex-wrap items-center gap-x-2">
+            <Mail aria-hidden="true" className="size-4 text-brass-400" />
+            <span className="text-khaki-300">Quotes &amp; support:</span>
+            <a className="text-brass-300 underline-offset-2 [overflow-wrap:anywhere] hover:underline" href={`mailto:${contact.supportEmail}`}>
+              {contact.supportEmail}
+            </a>
+          </li>
+          {contact.supportPhone ? (
+            <li className="flex flex-wrap items-center gap-x-2">
+              <Phone aria-hidden="true" className="size-4 text-brass-400" />
+              <span className="text-khaki-300">Phone:</span>
+              <a className="text-brass-300 underline-offset-2 hover:underline" href={telHref(contact.supportPhone)}>
+                {contact.supportPhone}
+              </a>
+            </li>
+          ) : null}
+          {contact.supportHours ? (
+            <li className="flex items-start gap-2 text-khaki-200" data-testid="pay-help-hours">
+              <Clock aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brass-400" />
+              <span>
+                {contact.supportHours.weekday ? <span className="block">Weekdays: {contact.supportHours.weekday}</span> : null}
+                {contact.supportHours.weekend ? <span className="block">Weekends: {contact.supportHours.weekend}</span> : null}
+              </span>
+            </li>
+          ) : null}
+        </ul>
+      ) : (
+        <Skeleton className="mt-3 h-5 w-3/4" />
+      )}
       <p className="mt-4 flex gap-2 border-t border-olive-700 pt-3 text-xs text-khaki-300">
         <Lock aria-hidden="true" className="mt-0.5 size-3.5 shrink-0" />
         Your payment is processed securely by our payment provider. Your card details are never stored on our servers.
@@ -257,7 +276,29 @@ function CardPayment({ order, onPaid, onStale }: { order: OrderPaymentView; onPa
   );
 }
 
+function ExpiredContact({ contact }: { contact: PublicContactConfig | undefined }) {
+  if (!contact) return <>contact us</>;
+  return (
+    <>
+      contact us at{' '}
+      <a className="text-brass-300 underline [overflow-wrap:anywhere]" href={`mailto:${contact.supportEmail}`}>
+        {contact.supportEmail}
+      </a>
+      {contact.supportPhone ? (
+        <>
+          {' '}
+          or{' '}
+          <a className="text-brass-300 underline" href={telHref(contact.supportPhone)}>
+            {contact.supportPhone}
+          </a>
+        </>
+      ) : null}
+    </>
+  );
+}
+
 function NotPayable({ order, offer }: { order: OrderPaymentView; offer: Exclude<PayOffer, 'payable' | 'paid'> }) {
+  const contact = useShopContact();
   if (offer === 'expired') {
     return (
       <div role="alert" className="rounded-lg border-2 border-alert-400 bg-alert-600/20 p-5" data-testid="quote-expired">
@@ -265,11 +306,8 @@ function NotPayable({ order, offer }: { order: OrderPaymentView; offer: Exclude<
           <TriangleAlert aria-hidden="true" className="size-5" /> {paymentMessages.quoteExpiredTitle}
         </h2>
         <p className="mt-2 text-khaki-50">
-          This quote expired on <strong>{formatExpiryDate(order.quoteExpiresAt)}</strong> and can no longer be paid. Please contact us at{' '}
-          <a className="text-brass-300 underline" href={`mailto:${shopContact.quotesEmail}`}>
-            {shopContact.quotesEmail}
-          </a>{' '}
-          or {shopContact.phone} for an updated quote.
+          This quote expired on <strong>{formatExpiryDate(order.quoteExpiresAt)}</strong> and can no longer be paid. Please{' '}
+          <ExpiredContact contact={contact} /> for an updated quote.
         </p>
       </div>
     );

@@ -1,0 +1,45 @@
+// The shop's public contact details (storefront §3 public contact config, §7 GET
+// /api/config/contact/public, §8 "Contact config load failure is only logged"): what an administrator
+// maintains in the back office. Pages that name an address or phone read them here, never a constant
+// of their own; when the call fails they log it and show the default support email.
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { contactConfigPaths, defaultSupportEmail, publicContactConfigSchema, type PublicContactConfig } from '@shop/contracts';
+import { request, type HttpResult } from './http.js';
+
+export type { PublicContactConfig };
+
+/** What the pages show when the contact config cannot be loaded: the default email, no phone, no hours. */
+export const fallbackContact: PublicContactConfig = { supportEmail: defaultSupportEmail, supportPhone: null, supportHours: null };
+
+/** The answer of GET /api/config/contact/public, or an Error saying why it cannot be used. */
+export function contactFromAnswer(result: HttpResult<unknown>): PublicContactConfig {
+  if (!result.ok) throw new Error(`Contact config could not be loaded: ${result.error ?? `HTTP ${result.status}`}`);
+  const parsed = publicContactConfigSchema.safeParse(result.data);
+  if (!parsed.success || !parsed.data.supportEmail) throw new Error('Contact config could not be loaded: unexpected answer');
+  const { supportEmail, supportPhone, supportHours } = parsed.data;
+  return { supportEmail, supportPhone: supportPhone?.trim() || null, supportHours };
+}
+
+export async function loadPublicContact(): Promise<PublicContactConfig> {
+  return contactFromAnswer(await request<unknown>(contactConfigPaths.public));
+}
+
+/** A tel: link for a phone as the admin typed it ("+1 (512) 555-0199" -> "tel:+15125550199"). */
+export function telHref(phone: string): string {
+  const digits = phone.replace(/[^\d+]/g, '');
+  return `tel:${digits.startsWith('+') ? `+${digits.slice(1).replace(/\+/g, '')}` : digits.replace(/\+/g, '')}`;
+}
+
+/**
+ * The contact details for a page: `undefined` while loading (so no address flashes and changes), then
+ * the admin's details, or `fallbackContact` once the call failed (the failure is only logged).
+ */
+export function useShopContact(): PublicContactConfig | undefined {
+  const contact = useQuery({ queryKey: ['contact-public'], queryFn: loadPublicContact, staleTime: 5 * 60_000 });
+  useEffect(() => {
+    if (contact.isError) console.error(contact.error.message);
+  }, [contact.isError, contact.error]);
+  if (contact.isError) return fallbackContact;
+  return contact.data;
+}
