@@ -4,7 +4,8 @@
 // Every write runs synchronously against memory (so validation always sees the latest state), then hands
 // its JournalOps to the journal in one append; if the append fails the change is rolled back before the
 // promise rejects, so no caller ever sees a write the journal refused.
-import { BSON, ObjectId, UUID, type Document } from 'bson';
+import { BSON, Long, ObjectId, UUID, type Document } from 'bson';
+import { asDouble, wouldBecomeInt32 } from './bson-codec.js';
 import {
   binaryKey, bsonTypeOf, canonicalKey, cloneDoc, numericAdd, numericMul, collatorFor, compareValues, currentCollator, formatValue, identical, withCollator, isNumeric, isPlainObject, numberOf, typeRank, valuesEqual,
 } from './bson-values.js';
@@ -167,6 +168,47 @@ const compileGroupId = (e: unknown): GroupId | undefined => {
   }
   return undefined;
 };
+
+/**
+ * A $sum as numericAdd computes it from 0, one value at a time, with the common case kept in a plain
+ * number: ints stay int until int32 overflows (then a Long, as mongod), anything with a double is a
+ * double. Long and Decimal128 values (and an overflow) switch to numericAdd for exact arithmetic.
+ */
+class RunningSum {
+  private num = 0;
+  private isDouble = false;
+  /** Set once the sum left plain numbers: the exact value numericAdd keeps. */
+  private exact: unknown = undefined;
+
+  /** Adds a value if it is a number; false (and nothing added) for anything else. */
+  add(v: unknown): boolean {
+    if (this.exact === undefined) {
+      if (typeof v === 'number') {
+        if (!this.isDouble && wouldBecomeInt32(v)) {
+          const r = this.num + v;
+          if (r > 2147483647 || r < -2147483648) this.exact = Long.fromNumber(r);
+          else this.num = r;
+        } else { this.isDouble = true; this.num += v; }
+        return true;
+      }
+      const t = (v as { _bsontype?: string } | null)?._bsontype;
+      if (t === 'Double' || t === 'Int32') {
+        const x = (v as { value: number }).value;
+        if (t === 'Double') { this.isDouble = true; this.num += x; return true; }
+        return this.add(x);
+      }
+      if (!isNumeric(v)) return false;
+      this.exact = this.value();
+    } else if (!isNumeric(v)) return false;
+    this.exact = numericAdd(this.exact, v);
+    return true;
+  }
+
+  value(): unknown {
+    if (this.exact !== undefined) return this.exact;
+    return this.isDouble ? asDouble(this.num) : this.num;
+  }
+}
 
 interface FastAcc { name: string; kind: 'count' | 'sumConst' | 'sum' | 'avg' | 'min' | 'max'; value?: unknown; segs?: string[]; init: unknown }
 const compileAccumulator = (name: string, a: unknown): FastAcc | undefined => {
@@ -1300,7 +1342,11 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     const byString = new Map<string, G>();
     const byKey = new Map<string, G>();
     const binary = currentCollator() === null;
-    const newGroup = (id: unknown): G => { const g: G = { id, n: 0, state: accs.map((a) => a.init), counts: accs.map(() => 0) }; groups.push(g); return g; };
+    const newGroup = (id: unknown): G => {
+      const g: G = { id, n: 0, state: accs.map((a) => (a.kind === 'sum' || a.kind === 'avg' ? new RunningSum() : a.init)), counts: accs.map(() => 0) };
+      groups.push(g);
+      return g;
+    };
     for (const doc of p.docs) {
       if (!m(doc)) continue;
       let g: G | undefined;
@@ -1330,7 +1376,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
         const v = pathValue(doc, a.segs!);
         if (v === BAIL) return undefined;
         if (a.kind === 'sum' || a.kind === 'avg') {
-          if (v !== null && v !== undefined && isNumeric(v)) { g.state[i] = numericAdd(g.state[i], v); g.counts[i]!++; }
+          if (v !== null && v !== undefined && (g.state[i] as RunningSum).add(v)) g.counts[i]!++;
         } else if (v !== null && v !== undefined) {
           const best = g.state[i];
           if (best === null || compareValues(v, best) * (a.kind === 'max' ? 1 : -1) > 0) g.state[i] = v;
@@ -1344,7 +1390,8 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       accs.forEach((a, i) => {
         if (a.kind === 'count') o[a.name] = g.n;
         else if (a.kind === 'sumConst') o[a.name] = numericMul(a.value, g.n);
-        else if (a.kind === 'avg') o[a.name] = g.counts[i] === 0 ? null : averageOf(g.state[i], g.counts[i]!);
+        else if (a.kind === 'avg') o[a.name] = g.counts[i] === 0 ? null : averageOf((g.state[i] as RunningSum).value(), g.counts[i]!);
+        else if (a.kind === 'sum') o[a.name] = (g.state[i] as RunningSum).value();
         else o[a.name] = g.state[i];
       });
       docs.push(o);
