@@ -7,7 +7,7 @@
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { orderPaymentPath, ordersAdminPaths, paymentMessages, paymentPaths } from '@shop/contracts';
+import { contactConfigPaths, defaultSupportEmail, orderPaymentPath, ordersAdminPaths, paymentMessages, paymentPaths } from '@shop/contracts';
 import { adminApiHeaders } from './support/admin.js';
 import { axeViolations } from './support/axe.js';
 import { launchBrowser, pathOf, type Browser } from './support/browser.js';
@@ -168,7 +168,11 @@ describe('quote payment (/order/pay/{orderId}), test mode', () => {
     await page.getByText(paymentMessages.testModeNotice).waitFor();
     await page.getByText(/4242 4242 4242 4242.*4000 0000 0000 0002/).waitFor();
     const help = page.getByTestId('pay-help');
-    await help.getByRole('link', { name: /@/ }).waitFor();
+    // The local stack runs with the support service's default address and no phone configured.
+    await help.getByRole('link', { name: defaultSupportEmail }).waitFor();
+    expect(await help.getByRole('link', { name: defaultSupportEmail }).getAttribute('href')).toBe(`mailto:${defaultSupportEmail}`);
+    expect(await help.innerText()).toMatch(/Quotes & support:/);
+    expect(await help.locator('a[href^="tel:"]').count()).toBe(0);
     await help.getByText(/card details are never stored on our servers/i).waitFor();
 
     // Pay stays disabled until the card is complete.
@@ -298,11 +302,37 @@ describe('quote payment (/order/pay/{orderId}), test mode', () => {
     const expired = page.getByTestId('quote-expired');
     await expired.getByRole('heading', { name: paymentMessages.quoteExpiredTitle }).waitFor();
     await expired.getByText('March 14, 2026').waitFor();
-    expect(await expired.innerText()).toMatch(/contact us/i);
+    await expired.getByRole('link', { name: defaultSupportEmail }).waitFor();
+    expect(await expired.innerText()).toContain(`contact us at ${defaultSupportEmail} for an updated quote`);
     await page.getByTestId('payment-details').waitFor();
     expect(await page.getByLabel('Card number').count()).toBe(0);
     expect(await payButton(page).count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
+
+    // The boxes name what the admin's contact config says: a shown phone becomes a tel: link in both.
+    await page.route((url) => url.pathname === contactConfigPaths.public, (route) =>
+      route.fulfill({ json: { supportEmail: 'desk@coins.example', supportPhone: '+1 (512) 555-0100', supportHours: { weekday: 'Mon-Fri 8am-6pm CT', weekend: 'Closed' } } }),
+    );
+    await page.reload();
+    await expired.getByRole('link', { name: 'desk@coins.example' }).waitFor();
+    expect(await expired.getByRole('link', { name: '+1 (512) 555-0100' }).getAttribute('href')).toBe('tel:+15125550100');
+    const help = page.getByTestId('pay-help');
+    expect(await help.getByRole('link', { name: '+1 (512) 555-0100' }).getAttribute('href')).toBe('tel:+15125550100');
+    expect(await page.getByTestId('pay-help-hours').innerText()).toMatch(/Weekdays: Mon-Fri 8am-6pm CT\s+Weekends: Closed/);
+    await page.unroute((url) => url.pathname === contactConfigPaths.public);
+
+    // The contact config failing to load is only logged: the default support email is shown.
+    const logged: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') logged.push(message.text());
+    });
+    await page.route((url) => url.pathname === contactConfigPaths.public, (route) => route.fulfill({ status: 503, json: { error: 'Service unavailable' } }));
+    await page.reload();
+    await help.getByRole('link', { name: defaultSupportEmail }).waitFor({ timeout: 15_000 });
+    await expired.getByRole('link', { name: defaultSupportEmail }).waitFor();
+    expect(await help.locator('a[href^="tel:"]').count()).toBe(0);
+    expect(logged.some((text) => /Contact config could not be loaded/.test(text))).toBe(true);
+    expect(shop.pageErrors).toEqual([]);
     await shop.close();
   });
 
