@@ -1,8 +1,7 @@
 // The contact details the payment page names (storefront §3, §7, §8): the admin's public contact config
 // as the server sends it, the default support email when it cannot be used, and the phone's tel: link.
 import { describe, expect, it } from 'vitest';
-import { defaultSupportEmail } from '@shop/contracts';
-import { contactFromAnswer, fallbackContact, telHref } from '../src/api/contact.js';
+import { contactFromAnswer, telHref } from '../src/api/contact.js';
 import type { HttpResult } from '../src/api/http.js';
 
 const answer = (over: Partial<HttpResult<unknown>>): HttpResult<unknown> => ({
@@ -36,10 +35,6 @@ describe('the public contact config', () => {
     expect(() => contactFromAnswer(answer({ ok: false, status: 0, error: 'Failed to fetch', networkError: true }))).toThrow(/Failed to fetch/);
     expect(() => contactFromAnswer(answer({ data: { supportPhone: '(512) 555-0100' } }))).toThrow(/unexpected answer/);
     expect(() => contactFromAnswer(answer({ data: '<html>' }))).toThrow(/unexpected answer/);
-  });
-
-  it('falls back to the one default support email, with no phone or hours', () => {
-    expect(fallbackContact).toEqual({ supportEmail: defaultSupportEmail, supportPhone: null, supportHours: null });
   });
 });
 

@@ -12,8 +12,8 @@ export const contactConfigPaths = {
 } as const;
 
 /**
- * The support address in local development (the local dev mailbox accepts any address), and the one
- * the storefront shows when the contact config cannot be loaded. Production sets SUPPORT_EMAIL.
+ * The support address in local development (the local dev mailbox accepts any address). Production
+ * sets SUPPORT_EMAIL; the storefront never shows this address on its own.
  */
 export const defaultSupportEmail = 'support@shop.local';
 

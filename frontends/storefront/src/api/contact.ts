@@ -1,16 +1,14 @@
 // The shop's public contact details (storefront §3 public contact config, §7 GET
 // /api/config/contact/public, §8 "Contact config load failure is only logged"): what an administrator
 // maintains in the back office. Pages that name an address or phone read them here, never a constant
-// of their own; when the call fails they log it and show the default support email.
+// of their own. When the call fails it is logged and pages point to the quote email the customer already
+// has: the browser knows no real address of its own (the spec's built-in default would be made up).
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { contactConfigPaths, defaultSupportEmail, publicContactConfigSchema, type PublicContactConfig } from '@shop/contracts';
+import { contactConfigPaths, publicContactConfigSchema, type PublicContactConfig } from '@shop/contracts';
 import { request, type HttpResult } from './http.js';
 
 export type { PublicContactConfig };
-
-/** What the pages show when the contact config cannot be loaded: the default email, no phone, no hours. */
-export const fallbackContact: PublicContactConfig = { supportEmail: defaultSupportEmail, supportPhone: null, supportHours: null };
 
 /** The answer of GET /api/config/contact/public, or an Error saying why it cannot be used. */
 export function contactFromAnswer(result: HttpResult<unknown>): PublicContactConfig {
@@ -33,13 +31,13 @@ export function telHref(phone: string): string {
 
 /**
  * The contact details for a page: `undefined` while loading (so no address flashes and changes), then
- * the admin's details, or `fallbackContact` once the call failed (the failure is only logged).
+ * the admin's details, or `null` once the call failed (the failure is only logged).
  */
-export function useShopContact(): PublicContactConfig | undefined {
+export function useShopContact(): PublicContactConfig | null | undefined {
   const contact = useQuery({ queryKey: ['contact-public'], queryFn: loadPublicContact, staleTime: 5 * 60_000 });
   useEffect(() => {
     if (contact.isError) console.error(contact.error.message);
   }, [contact.isError, contact.error]);
-  if (contact.isError) return fallbackContact;
+  if (contact.isError) return null;
   return contact.data;
 }

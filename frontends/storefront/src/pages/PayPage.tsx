@@ -139,7 +139,11 @@ function HelpBox() {
         <LifeBuoy aria-hidden="true" className="size-5 text-brass-400" /> Need Help?
       </h2>
       <p className="mt-2 text-sm text-khaki-200">Questions about your quote or payment? Our team is here to help.</p>
-      {contact ? (
+      {contact === null ? (
+        <p className="mt-3 text-sm text-khaki-200" data-testid="pay-help-reply">
+          Reply to the email that brought you this quote and our team will answer.
+        </p>
+      ) : contact ? (
         <ul className="mt-3 flex flex-col gap-2 text-sm">
           <li className="flex flex-wrap items-center gap-x-2">
             <Mail aria-hidden="true" className="size-4 text-brass-400" />
@@ -276,7 +280,8 @@ function CardPayment({ order, onPaid, onStale }: { order: OrderPaymentView; onPa
   );
 }
 
-function ExpiredContact({ contact }: { contact: PublicContactConfig | undefined }) {
+function ExpiredContact({ contact }: { contact: PublicContactConfig | null | undefined }) {
+  if (contact === null) return <>reply to your quote email</>;
   if (!contact) return <>contact us</>;
   return (
     <>
