@@ -279,20 +279,24 @@ export const eventTypes = Object.keys(eventDataSchemas) as EventType[];
 export const eventTypeSchema = z.enum(eventTypes as [EventType, ...EventType[]]);
 export type EventData<T extends EventType> = z.infer<(typeof eventDataSchemas)[T]>;
 
+const day = 24 * 60 * 60_000;
 /**
- * JetStream streams, one per publishing domain. Subjects never overlap. `maxAgeDays` bounds storage;
- * request logs are high-volume and kept shorter.
+ * JetStream streams, one per publishing domain. Subjects never overlap. `maxAgeMs` bounds how long a
+ * message is kept (service-kit's ensureStream also brings an existing stream to it); request logs are
+ * high-volume and kept shorter. CUSTOMERS carries verification codes in clear, each useless after
+ * `limits.verificationCodeTtlMinutes` (10): it keeps them just past that, so an email that could not go
+ * out in time is dropped rather than sent late and no code lies in the stream for days.
  */
 export const eventStreams = {
-  ORDERS: { subjects: ['order.>'], maxAgeDays: 30 },
-  PAYMENTS: { subjects: ['payment.>'], maxAgeDays: 30 },
-  CUSTOMERS: { subjects: ['customer.>'], maxAgeDays: 7 },
-  SUPPORT: { subjects: ['support.>'], maxAgeDays: 30 },
-  MARKETING: { subjects: ['campaign.>'], maxAgeDays: 30 },
-  SECURITY: { subjects: ['ban.>', 'alert.>'], maxAgeDays: 30 },
-  GATEWAY: { subjects: ['gateway.>'], maxAgeDays: 3 },
-  EMAIL: { subjects: ['email.>'], maxAgeDays: 30 },
-} as const satisfies Record<string, { subjects: readonly string[]; maxAgeDays: number }>;
+  ORDERS: { subjects: ['order.>'], maxAgeMs: 30 * day },
+  PAYMENTS: { subjects: ['payment.>'], maxAgeMs: 30 * day },
+  CUSTOMERS: { subjects: ['customer.>'], maxAgeMs: 15 * 60_000 },
+  SUPPORT: { subjects: ['support.>'], maxAgeMs: 30 * day },
+  MARKETING: { subjects: ['campaign.>'], maxAgeMs: 30 * day },
+  SECURITY: { subjects: ['ban.>', 'alert.>'], maxAgeMs: 30 * day },
+  GATEWAY: { subjects: ['gateway.>'], maxAgeMs: 3 * day },
+  EMAIL: { subjects: ['email.>'], maxAgeMs: 30 * day },
+} as const satisfies Record<string, { subjects: readonly string[]; maxAgeMs: number }>;
 export type StreamName = keyof typeof eventStreams;
 
 /** The stream that stores an event type (the stream whose `x.>` prefix matches the type). */
@@ -303,6 +307,12 @@ export function streamForEventType(type: string): StreamName {
   }
   throw new Error(`No stream holds events of type "${type}"`);
 }
+
+/**
+ * Event types whose data carries a secret in clear (a verification code). The outbox relay removes the
+ * event body from the outbox document as soon as JetStream has it, instead of keeping it for days.
+ */
+export const eventsWithSecrets: ReadonlySet<EventType> = new Set<EventType>(['customer.verification_requested']);
 
 // ---------------------------------------------------------------------------------------------
 // Envelope

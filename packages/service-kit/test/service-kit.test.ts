@@ -126,6 +126,34 @@ describe('events', () => {
     expect(await orders.ctx.models.Widget.countDocuments({ orderNumber: 'CC-1001' })).toBe(1);
   });
 
+  it('drops the body of an event that carries a secret from the outbox once published, and keeps others', async () => {
+    const expiresAt = new Date(Date.now() + 10 * 60_000).toISOString();
+    const [secret, flagged, plain] = await orders.ctx.withOutbox(async (_session, outbox) => [
+      // In the contracts' eventsWithSecrets: always treated as secret.
+      outbox.add('customer.verification_requested', { email: 'sam@example.com', customerName: 'Sam', code: '482913', expiresAt }),
+      // Any other type can be marked at the call site.
+      outbox.add('order.created', orderCreatedData('CC-7007'), { secret: true }),
+      outbox.add('order.created', orderCreatedData('CC-7008')),
+    ]);
+    const sent = await eventually(async () => {
+      const docs = await orders.ctx.bus.outbox.find({ _id: { $in: [secret!.id, flagged!.id, plain!.id] }, status: 'sent' }).lean();
+      return docs.length === 3 ? docs : undefined;
+    });
+    const byId = new Map(sent.map((d) => [d._id, d]));
+    for (const e of [secret!, flagged!]) {
+      const doc = byId.get(e.id)!;
+      expect(doc).toMatchObject({ _id: e.id, type: e.type, status: 'sent', secret: true });
+      expect(doc.event).toBeUndefined();
+      expect(JSON.stringify(doc)).not.toContain('482913');
+    }
+    expect(byId.get(plain!.id)!.event).toMatchObject({ id: plain!.id, data: { orderNumber: 'CC-7008' } });
+    // Delivery is unchanged: the secret event is in its stream and the flagged one was consumed.
+    const jsm = await jetstreamManager(orders.ctx.bus.connection!);
+    const stored = await jsm.streams.getMessage('CUSTOMERS', { last_by_subj: 'customer.verification_requested' });
+    expect(stored!.json<{ id: string; data: { code: string } }>()).toMatchObject({ id: secret!.id, data: { code: '482913' } });
+    expect(await eventually(() => timesActed('CC-7007'))).toBe(1);
+  });
+
   it('acts once when the same event is delivered twice', async () => {
     const event = createEvent('order.created', 'orders', orderCreatedData('CC-2002'));
     const nc = await connect({ servers: nats.url });

@@ -3,7 +3,7 @@
 // locked, single use) and the rate limits, against the embedded MongoDB and a real nats-server.
 import { randomUUID } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createEvent,
@@ -23,6 +23,9 @@ let service: Awaited<ReturnType<typeof buildApp>>;
 let url: string;
 /** Moves the service's clock forward (code expiry) without waiting. */
 let clockOffsetMs = 0;
+/** Every customer.verification_requested that reached NATS, as the email service receives it. */
+const delivered: EventData<'customer.verification_requested'>[] = [];
+let listener: NatsConnection;
 
 beforeAll(async () => {
   [mongo, nats] = await Promise.all([startMongo(), startNats()]);
@@ -37,9 +40,16 @@ beforeAll(async () => {
     { clock: () => new Date(Date.now() + clockOffsetMs), relay: { sweepIntervalMs: 200 } },
   );
   url = await service.start();
+  listener = await connect({ servers: nats.url });
+  listener.subscribe('customer.verification_requested', {
+    callback: (_err, msg) => {
+      delivered.push(msg.json<{ data: EventData<'customer.verification_requested'> }>().data);
+    },
+  });
 });
 
 afterAll(async () => {
+  await listener?.close();
   await service?.stop();
   await Promise.all([nats?.stop(), mongo?.stop()]);
 });
@@ -111,12 +121,15 @@ async function post(path: string, body: unknown, ip: string) {
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
 }
 
-/** The code in clear, as the email service receives it (the event in the outbox). */
+/**
+ * The code in clear of the newest code requested for `email`, as the email service receives it (the
+ * outbox keeps no code once the event is published). The event is matched by the code's expiry time.
+ */
 async function latestCode(email: string): Promise<string> {
-  const doc = await eventually(() =>
-    service.ctx.bus.outbox.findOne({ type: 'customer.verification_requested', 'event.data.email': email }).sort({ createdAt: -1 }).lean(),
-  );
-  return (doc!.event as { data: { code: string } }).data.code;
+  const record = await eventually(() => service.ctx.models.VerificationCode.findOne({ email }).sort({ createdAt: -1, _id: -1 }).lean());
+  const expiresAt = record!.expiresAt.toISOString();
+  const event = await eventually(async () => delivered.find((e) => e.email === email && e.expiresAt === expiresAt));
+  return event!.code;
 }
 
 describe('customer profiles from order.created', () => {
@@ -179,8 +192,17 @@ describe('POST /api/customers/lookup', () => {
     expect(res.body).toMatchObject({ success: true, verificationSent: true });
     const code = await latestCode(email);
     expect(code).toMatch(/^\d{6}$/);
-    const event = await service.ctx.bus.outbox.findOne({ type: 'customer.verification_requested', 'event.data.email': email }).lean();
-    expect((event!.event as { data: Record<string, unknown> }).data).toMatchObject({ email, customerName: 'Jordan Lee' });
+    expect(delivered.find((e) => e.code === code)).toMatchObject({ email, customerName: 'Jordan Lee', expiresAt: res.body.expiresAt });
+    // Once published, the outbox keeps the event's id, type and status (dedupe, debugging) but not the code.
+    const outboxDocs = await eventually(
+      () => service.ctx.bus.outbox.find({ type: 'customer.verification_requested' }).lean(),
+      (docs) => docs.length > 0 && docs.every((d) => d.status === 'sent'),
+    );
+    expect(JSON.stringify(outboxDocs)).not.toContain(code);
+    for (const doc of outboxDocs) {
+      expect(doc).toMatchObject({ type: 'customer.verification_requested', status: 'sent', secret: true });
+      expect(doc.event).toBeUndefined();
+    }
 
     const raw = await service.ctx.connection.db!.collection('verification_codes').find({ email }).toArray();
     expect(raw).toHaveLength(1);

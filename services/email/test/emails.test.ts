@@ -218,6 +218,17 @@ describe('customer.verification_requested', () => {
     await eventually(() => service.ctx.models.Email.countDocuments({ sourceEventId: event.id, status: 'sent' }), (n) => n === 1);
     expect(mailbox.messages({ to: email })).toHaveLength(1);
   });
+
+  it('sends nothing for a code that expired before the event arrived (e.g. after an outage)', async () => {
+    const email = `late-${randomUUID().slice(0, 8)}@example.com`;
+    const expiresAt = new Date(Date.now() - 60_000).toISOString();
+    const event = await publish('customer.verification_requested', 'customers', { email, customerName: 'Sam Ortiz', code: '731904', expiresAt });
+    // The processed mark is written in the handler's transaction: once it is there, the decision is made.
+    await eventually(() => service.ctx.bus.processed.countDocuments({ _id: event.id }), (n) => n === 1);
+    expect(await service.ctx.models.Email.countDocuments({ sourceEventId: event.id })).toBe(0);
+    expect(await service.ctx.models.Email.countDocuments({ to: email })).toBe(0);
+    expect(mailbox.messages({ to: email })).toEqual([]);
+  });
 });
 
 describe('GET /api/debug/mailbox', () => {

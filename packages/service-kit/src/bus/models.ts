@@ -5,7 +5,10 @@ import { Schema, type Connection, type Model } from 'mongoose';
 export interface OutboxDoc {
   _id: string; // the event id, also the JetStream message id
   type: string;
-  event: Record<string, unknown>;
+  /** The envelope as published. Removed right after publishing when the event carries a secret. */
+  event?: Record<string, unknown>;
+  /** The event carries a secret in clear (see `eventsWithSecrets`): its body is not kept once sent. */
+  secret?: boolean;
   traceHeaders: Record<string, string>;
   status: 'pending' | 'sent';
   attempts: number;
@@ -30,7 +33,9 @@ const outboxSchema = new Schema<OutboxDoc>(
   {
     _id: { type: String, required: true },
     type: { type: String, required: true },
-    event: { type: Schema.Types.Mixed, required: true },
+    // Not required: a sent event that carried a secret keeps only its id, type and status.
+    event: { type: Schema.Types.Mixed },
+    secret: { type: Boolean },
     traceHeaders: { type: Schema.Types.Mixed, default: {} },
     status: { type: String, enum: ['pending', 'sent'], required: true, default: 'pending' },
     attempts: { type: Number, default: 0 },

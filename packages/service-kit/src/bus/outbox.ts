@@ -1,10 +1,14 @@
 // Transactional outbox: the change and the event that announces it are one MongoDB commit. A relay
 // then publishes pending events to JetStream with the event id as the message id (so JetStream drops a
 // repeat within the dedupe window), marks them sent, and retries with backoff while NATS is away.
+// A sent event is kept (until a TTL) for dedupe and debugging, but an event that carries a secret in
+// clear (a verification code: `eventsWithSecrets` in the contracts, or `add(..., { secret: true })`)
+// loses its body in the same update that marks it sent, so the secret is not at rest in MongoDB.
 import type { ClientSession, Connection, Model } from 'mongoose';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import {
   createEvent,
+  eventsWithSecrets,
   type EventData,
   type EventEnvelope,
   type EventSource,
@@ -14,9 +18,22 @@ import type { Logger } from '../logger.js';
 import type { OutboxDoc } from './models.js';
 import { currentTraceCarrier, toNatsHeaders } from './trace.js';
 
+export interface AddOptions {
+  /**
+   * The data carries a secret in clear: drop the body from the outbox once published. Always on for the
+   * types in `eventsWithSecrets`.
+   */
+  secret?: boolean;
+}
+
 export interface Outbox {
   /** Records an event to publish if, and only if, the surrounding transaction commits. */
-  add<T extends EventType>(type: T, data: EventData<T>): EventEnvelope<T>;
+  add<T extends EventType>(type: T, data: EventData<T>, options?: AddOptions): EventEnvelope<T>;
+}
+
+/** Whether an outbox document's body must go once it is published. */
+export function carriesSecret(doc: Pick<OutboxDoc, 'type' | 'secret'>): boolean {
+  return doc.secret === true || eventsWithSecrets.has(doc.type as EventType);
 }
 
 export type OutboxWork<R> = (session: ClientSession, outbox: Outbox) => Promise<R>;
@@ -25,7 +42,7 @@ export class OutboxWriter implements Outbox {
   readonly pending: OutboxDoc[] = [];
   constructor(private readonly source: EventSource) {}
 
-  add<T extends EventType>(type: T, data: EventData<T>): EventEnvelope<T> {
+  add<T extends EventType>(type: T, data: EventData<T>, options: AddOptions = {}): EventEnvelope<T> {
     // createEvent validates the data against the contract: a wrong event fails the transaction.
     const event = createEvent(type, this.source, data);
     const now = new Date();
@@ -33,6 +50,7 @@ export class OutboxWriter implements Outbox {
       _id: event.id,
       type,
       event: event as unknown as Record<string, unknown>,
+      ...(options.secret || eventsWithSecrets.has(type) ? { secret: true } : {}),
       traceHeaders: currentTraceCarrier(),
       status: 'pending',
       attempts: 0,
@@ -159,7 +177,9 @@ export class OutboxRelay {
           headers: toNatsHeaders(doc.traceHeaders ?? {}),
           timeout: this.publishTimeoutMs,
         });
-        await this.model.updateOne({ _id: doc._id }, { $set: { status: 'sent', sentAt: new Date() }, $unset: { lastError: '' } });
+        // JetStream has it now (the stream keeps it only its own max age); a secret stays nowhere else.
+        const unset: Record<string, ''> = carriesSecret(doc) ? { lastError: '', event: '' } : { lastError: '' };
+        await this.model.updateOne({ _id: doc._id }, { $set: { status: 'sent', sentAt: new Date() }, $unset: unset });
         this.log.debug({ eventId: doc._id, type: doc.type, seq: ack.seq, duplicate: ack.duplicate }, 'event published');
       } catch (err) {
         const attempts = (doc.attempts ?? 0) + 1;

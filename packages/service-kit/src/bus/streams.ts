@@ -1,5 +1,7 @@
 // JetStream streams, ensured at start by every service (idempotent, safe when several start at once).
-// File storage and a dedupe window: a message id seen within the window is stored only once.
+// File storage and a dedupe window: a message id seen within the window is stored only once. An existing
+// stream is brought to the contract's subjects and max age (a deployment keeps its streams across
+// releases, so a shorter max age must reach the stream that is already there).
 import { nanos } from '@nats-io/nats-core';
 import {
   DiscardPolicy,
@@ -22,7 +24,7 @@ export async function ensureStream(jsm: JetStreamManager, name: StreamName, log:
     storage: StorageType.File,
     retention: RetentionPolicy.Limits,
     discard: DiscardPolicy.Old,
-    max_age: nanos(def.maxAgeDays * 24 * 3600 * 1000),
+    max_age: nanos(def.maxAgeMs),
     duplicate_window: nanos(duplicateWindowMs),
     num_replicas: 1,
   };
@@ -30,9 +32,13 @@ export async function ensureStream(jsm: JetStreamManager, name: StreamName, log:
     const info = await jsm.streams.info(name);
     const sameSubjects =
       info.config.subjects.length === config.subjects.length && config.subjects.every((s) => info.config.subjects.includes(s));
-    if (!sameSubjects) {
-      await jsm.streams.update(name, { ...info.config, subjects: config.subjects });
-      log.info({ stream: name, subjects: config.subjects }, 'stream subjects updated');
+    const sameMaxAge = info.config.max_age === config.max_age;
+    if (!sameSubjects || !sameMaxAge) {
+      await jsm.streams.update(name, { ...info.config, subjects: config.subjects, max_age: config.max_age });
+      log.info(
+        { stream: name, subjects: config.subjects, maxAgeMs: def.maxAgeMs, previousMaxAgeMs: info.config.max_age / 1e6 },
+        'stream updated to its definition',
+      );
     }
     return;
   } catch (err) {

@@ -41,7 +41,13 @@ export function emailConsumers(deps: ConsumerDeps) {
       await queueAdminNotice(deps, session, log, { ...adminNewOrderEmail(order, settings.shopUrl), ...common });
       queued();
     }),
-    consumeEvent('customer.verification_requested', async (event, { session }) => {
+    consumeEvent('customer.verification_requested', async (event, { session, log }) => {
+      // A code past its expiry is useless to the customer (and must not go out late, e.g. after an
+      // outage): mark the event handled and send nothing.
+      if (new Date(event.data.expiresAt).getTime() <= clock().getTime()) {
+        log.info({ expiresAt: event.data.expiresAt }, 'verification code already expired; no email sent');
+        return;
+      }
       await enqueueEmail(models.Email, session, { ...verificationCodeEmail(event.data), to: event.data.email, sourceEventId: event.id }, options());
       queued();
     }),
