@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connect } from '@nats-io/transport-node';
 import { DiscardPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/nats-core';
-import { eventStreams } from '@shop/contracts';
+import { eventStreams, limits } from '@shop/contracts';
 import { startNats, type StartedNats } from '@shop/test-support';
 import { createLogger, ensureAllStreams } from '../src/index.js';
 import { ensureStream } from '../src/bus/streams.js';
@@ -36,8 +36,9 @@ it('lets several services ensure the same streams concurrently', async () => {
 });
 
 it('keeps verification codes only minutes: CUSTOMERS has a max age just past the code life', () => {
-  expect(eventStreams.CUSTOMERS.maxAgeMs).toBeGreaterThan(10 * 60_000);
-  expect(eventStreams.CUSTOMERS.maxAgeMs).toBeLessThanOrEqual(15 * 60_000);
+  const codeLifeMs = limits.verificationCodeTtlMinutes * 60_000;
+  expect(eventStreams.CUSTOMERS.maxAgeMs).toBeGreaterThan(codeLifeMs);
+  expect(eventStreams.CUSTOMERS.maxAgeMs).toBeLessThanOrEqual(codeLifeMs + 5 * 60_000);
 });
 
 it('brings an existing stream (a deployment with the old 7-day CUSTOMERS) to the defined max age, keeping its messages', async () => {
