@@ -15,6 +15,7 @@ import { emailHistoryConsumers } from './events/email-history.js';
 import { paymentConsumers, paymentReplies } from './events/payments.js';
 import { registerPaymentRoutes } from './routes/payment.js';
 import { registerUploadRoutes } from './routes/uploads.js';
+import { startUnusedFileSweep } from './jobs/unused-files.js';
 
 export type OrdersApp = ServiceApp;
 
@@ -25,10 +26,13 @@ export interface OrdersTestHooks extends Pick<ServiceDefinition<OrderModels>, 'l
   /** Replaces the image source chosen from the config (tests). */
   imageGenerator?: ImageGenerator;
   aiRateLimit?: AiRateLimit;
+  /** false: no periodic unused-file sweep (tests call `sweepUnusedFiles` themselves). */
+  unusedFileSweep?: boolean;
 }
 
 export function buildApp(config: OrdersConfig = loadConfig(), hooks: OrdersTestHooks = {}) {
-  const { imageGenerator, aiRateLimit, ...serviceHooks } = hooks;
+  const { imageGenerator, aiRateLimit, unusedFileSweep = true, ...serviceHooks } = hooks;
+  let sweep: ReturnType<typeof startUnusedFileSweep> | undefined;
   return createService<OrderModels>({
     name: 'orders',
     version,
@@ -47,6 +51,15 @@ export function buildApp(config: OrdersConfig = loadConfig(), hooks: OrdersTestH
       registerAdminOrderRoutes(app, ctx);
       registerAdminExportRoutes(app, ctx);
       registerAdminAnalyticsRoutes(app, ctx);
+      // The service kit has no hook for background work: the sweep starts once MongoDB is connected
+      // (afterConnect) and stops when the HTTP server closes, which stop() does before closing MongoDB.
+      app.addHook('onClose', async () => {
+        await sweep?.stop();
+        sweep = undefined;
+      });
+    },
+    async afterConnect(ctx) {
+      if (unusedFileSweep) sweep = startUnusedFileSweep(ctx, config.uploadRetentionHours * 60 * 60 * 1000);
     },
     replies: (ctx) => paymentReplies(ctx),
     consumers: (ctx) => [...emailHistoryConsumers(ctx.models), ...paymentConsumers(ctx)],

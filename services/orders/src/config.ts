@@ -7,6 +7,7 @@ export interface RawOrdersEnv extends RawServiceEnv {
   OPENAI_API_KEY?: string | undefined;
   OPENAI_BASE_URL?: string | undefined;
   OPENAI_IMAGE_MODEL?: string | undefined;
+  UPLOAD_RETENTION_HOURS?: string | undefined;
 }
 
 /** Image generation: with an API key the openai SDK is used, without one the offline SVG generator. */
@@ -18,7 +19,11 @@ export interface AiConfig {
 
 export interface OrdersConfig extends ServiceConfig {
   ai: AiConfig;
+  /** Uploads and generated designs that no order uses are deleted once older than this. */
+  uploadRetentionHours: number;
 }
+
+export const defaultUploadRetentionHours = 24;
 
 export const defaultImageModel = 'gpt-image-1';
 
@@ -34,6 +39,7 @@ export function readEnv(): RawOrdersEnv {
     OPENAI_API_KEY: process.env.OPENAI_API_KEY,
     OPENAI_BASE_URL: process.env.OPENAI_BASE_URL,
     OPENAI_IMAGE_MODEL: process.env.OPENAI_IMAGE_MODEL,
+    UPLOAD_RETENTION_HOURS: process.env.UPLOAD_RETENTION_HOURS,
   };
 }
 
@@ -45,8 +51,15 @@ export function loadConfig(env: RawOrdersEnv = readEnv()): OrdersConfig {
   if (baseUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(baseUrl)) {
     throw new Error('Invalid service configuration: OPENAI_BASE_URL must be an http(s) URL');
   }
+  const retention = blank(env.UPLOAD_RETENTION_HOURS);
+  const uploadRetentionHours = retention === undefined ? defaultUploadRetentionHours : Number(retention);
+  // At least an hour: a customer fills in the quote form after uploading, and a shorter value is a typo.
+  if (!Number.isFinite(uploadRetentionHours) || uploadRetentionHours < 1) {
+    throw new Error('Invalid service configuration: UPLOAD_RETENTION_HOURS must be a number of hours, at least 1');
+  }
   return {
     ...base,
+    uploadRetentionHours,
     ai: { apiKey: blank(env.OPENAI_API_KEY), baseUrl, imageModel: blank(env.OPENAI_IMAGE_MODEL) ?? defaultImageModel },
   };
 }

@@ -19,6 +19,9 @@ export interface StoredFileMetadata {
   sha256?: string;
   orderId?: string;
   designId?: string;
+  /** Set by the unused-file sweep: past its retention and used by no order; deleted after a grace
+   * period, and meanwhile no longer offered to new orders (`findFile`), though still served. */
+  expiredAt?: Date;
   [key: string]: unknown;
 }
 
@@ -57,13 +60,20 @@ export async function storeFile(
   });
 }
 
+export function chunksCollection(connection: Connection, name: BucketName) {
+  if (!connection.db) throw new Error('MongoDB is not connected yet');
+  return connection.db.collection(`${name}.chunks`);
+}
+
 export async function deleteFile(connection: Connection, name: BucketName, id: string): Promise<void> {
   await bucket(connection, name).delete(id as never);
 }
 
+/** A stored file an order may still claim (not marked expired by the unused-file sweep). */
 export async function findFile(connection: Connection, name: BucketName, id: string): Promise<StoredFile | null> {
   if (!fileIdPattern.test(id)) return null;
-  return filesCollection(connection, name).findOne({ _id: id });
+  // A file the sweep has marked expired is as good as gone: an order that claimed it now could lose it.
+  return filesCollection(connection, name).findOne({ _id: id, 'metadata.expiredAt': { $exists: false } });
 }
 
 /** Types a browser may show inline; everything else is downloaded. */
@@ -83,7 +93,8 @@ export async function sendStoredFile(
   reply: FastifyReply,
   options: { missing: string; downloadName?: string },
 ) {
-  const file = await findFile(connection, name, id);
+  // Served even when marked expired: it still exists, and an order may have claimed it during the mark.
+  const file = fileIdPattern.test(id) ? await filesCollection(connection, name).findOne({ _id: id }) : null;
   if (!file) throw notFound(options.missing);
   const type = file.metadata?.mimetype ?? 'application/octet-stream';
   const downloadName = options.downloadName ?? file.metadata?.originalName ?? file.filename;
