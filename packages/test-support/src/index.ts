@@ -169,3 +169,6 @@ export async function startNats(
     }
   }
 }
+
+export { coinOrder } from './orders.js';
+export { orderEventsReader, streamEventsReader, type EventReader } from './events.js';

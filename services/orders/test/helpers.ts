@@ -1,13 +1,10 @@
 // Shared pieces of the orders tests: the service on the embedded MongoDB and a real nats-server, and
 // order bodies the way the storefront builds them.
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
+import { coinOrder, startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
 import {
-  eventEnvelopeSchema,
   paymentVerifySubject,
   taxRateSubject,
-  type AnyEventEnvelope,
   type OrderRequest,
   type PaymentVerifyResult,
   type RpcReply,
@@ -15,6 +12,9 @@ import {
 } from '@shop/contracts';
 import { buildApp, type OrdersTestHooks } from '../src/app.js';
 import { loadConfig, type RawOrdersEnv } from '../src/config.js';
+
+// The coin order body and the ORDERS stream reader are shared with the payments tests.
+export { coinOrder, orderEventsReader } from '@shop/test-support';
 
 export interface Harness {
   mongo: StartedMongo;
@@ -106,33 +106,6 @@ export async function startHarness(env: RawOrdersEnv = {}, hooks: OrdersTestHook
   };
 }
 
-export function coinOrder(overrides: Partial<OrderRequest> = {}): OrderRequest {
-  return {
-    customerName: 'Jane Doe',
-    email: 'jane.doe@example.com',
-    phone: '555-0100',
-    itemType: 'coin',
-    designMethod: 'describe',
-    description: 'An eagle over crossed rifles with our unit motto',
-    quantity: 50,
-    size: '2',
-    colors: ['Gold', 'Blue'],
-    finish: 'antique_gold',
-    shape: 'Round',
-    edge: 'rope',
-    features: ['Enamel Fill'],
-    estimatedTotal: 1170,
-    files: [],
-    aiGenerated: false,
-    subscribeEmail: true,
-    subscribeSMS: false,
-    shippingAddress: { line1: '1 Main St', line2: '', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
-    customerCategory: 'general',
-    taxExempt: false,
-    ...overrides,
-  };
-}
-
 export function shirtOrder(overrides: Partial<OrderRequest> = {}): OrderRequest {
   const { size: _size, shape: _shape, edge: _edge, ...coin } = coinOrder();
   return {
@@ -163,29 +136,4 @@ export async function eventually<T>(read: () => Promise<T>, check: (value: T) =>
     value = await read();
   }
   return value;
-}
-
-/**
- * Reads the ORDERS stream through a real JetStream consumer of its own: `read(until)` fetches until the
- * stream stays quiet and `until` holds, and returns every event seen so far.
- */
-export async function orderEventsReader(nc: NatsConnection, durable: string) {
-  const jsm = await jetstreamManager(nc);
-  await jsm.consumers.add('ORDERS', { durable_name: durable, filter_subject: 'order.>', ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All });
-  const events = await jetstream(nc).consumers.get('ORDERS', durable);
-  const seen: AnyEventEnvelope[] = [];
-  return async function read(until: (all: AnyEventEnvelope[]) => boolean) {
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline) {
-      const batch = await events.fetch({ max_messages: 100, expires: 1000 });
-      let got = 0;
-      for await (const m of batch) {
-        got++;
-        seen.push(eventEnvelopeSchema.parse(m.json()));
-        m.ack();
-      }
-      if (got === 0 && until(seen)) break;
-    }
-    return seen;
-  };
 }

@@ -5,34 +5,14 @@
 // recorded and turning each Stripe event into one payment event, and the orders side: the same event
 // twice marks the order paid once, and the payment page's PATCH is accepted only for a verified intent.
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  paymentConfigResponseSchema,
-  paymentMessages,
-  paymentPaths,
-  paymentVerifyResultSchema,
-  paymentVerifySubject,
-  rpcReplySchema,
-  type AnyEventEnvelope,
-} from '@shop/contracts';
+import { describe, expect, it } from 'vitest';
+import { paymentConfigResponseSchema, paymentMessages, paymentPaths } from '@shop/contracts';
 import { testModeOffMessage } from '../src/domain/payment-rules.js';
-import { startFakeStripe, type FakeStripe } from './support/fake-stripe.js';
-import { createIntent, parseIntent, quotedOrder, send, startHarness, stripeKeys, type Harness } from './support/harness.js';
+import { createIntent, eventsOf, parseIntent, quotedOrder, send, stripeKeys, useHarness, verifyPayment } from './support/harness.js';
 
-let fake: FakeStripe;
-let h: Harness;
+const h = useHarness({ stripe: true });
 // Only for its offline helpers (signatures); it never makes a call.
 const stripe = new Stripe('sk_test_helper_only');
-
-beforeAll(async () => {
-  fake = await startFakeStripe({ secretKey: stripeKeys.STRIPE_SECRET_KEY });
-  h = await startHarness({ stripe: fake });
-}, 90_000);
-
-afterAll(async () => {
-  await h?.stop();
-  await fake?.close();
-});
 
 /** Posts a webhook the way Stripe does: the raw JSON and a signature over exactly those bytes. */
 async function deliver(event: Stripe.Event | Record<string, unknown>, secret: string = stripeKeys.STRIPE_WEBHOOK_SECRET, signature?: string) {
@@ -45,16 +25,6 @@ async function deliver(event: Stripe.Event | Record<string, unknown>, secret: st
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
-
-async function verify(orderId: string, paymentIntentId: string) {
-  const msg = await h.nc.request(paymentVerifySubject, JSON.stringify({ orderId, paymentIntentId }), { timeout: 10_000 });
-  const reply = rpcReplySchema.parse(msg.json());
-  if (!reply.ok) throw new Error(reply.error.message);
-  return paymentVerifyResultSchema.parse(reply.data);
-}
-
-const eventsOf = (all: AnyEventEnvelope[], paymentIntentId: string) =>
-  all.filter((e) => (e.data as { paymentIntentId?: string }).paymentIntentId === paymentIntentId);
 
 /** Polls the order in the orders service's database until `check` holds (or 20 s pass). */
 async function orderWhen(orderId: string, check: (order: Record<string, any> | null) => boolean) {
@@ -87,15 +57,15 @@ describe('Stripe mode', () => {
 describe('create-intent through Stripe', () => {
   it("creates the intent at Stripe for the server's amount, with the order in its metadata and one idempotency key", async () => {
     const order = await quotedOrder(h, 100);
-    const before = fake.requests.length;
+    const before = h.fake.requests.length;
     const res = await createIntent(h, order, 1);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const intent = parseIntent(res.body);
     expect(res.body.mode).toBe('stripe');
     expect(intent).toMatchObject({ amount: 10625, currency: 'usd', status: 'requires_payment_method' });
-    expect(intent.client_secret).toBe(fake.intents.get(intent.id)!.client_secret);
+    expect(intent.client_secret).toBe(h.fake.intents.get(intent.id)!.client_secret);
 
-    const [call, ...others] = fake.requests.slice(before);
+    const [call, ...others] = h.fake.requests.slice(before);
     expect(others).toEqual([]);
     expect(call).toMatchObject({
       method: 'POST',
@@ -120,23 +90,23 @@ describe('create-intent through Stripe', () => {
   it('gives repeated clicks the same intent: the stored one, retrieved from Stripe for its client secret', async () => {
     const order = await quotedOrder(h, 300);
     const first = parseIntent((await createIntent(h, order)).body);
-    const before = fake.requests.length;
+    const before = h.fake.requests.length;
     const again = parseIntent((await createIntent(h, order, 500)).body);
     expect(again).toEqual(first);
-    expect(fake.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v1/payment_intents/${first.id}`]);
+    expect(h.fake.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v1/payment_intents/${first.id}`]);
 
     // Even without the stored record, Stripe's idempotency key gives back the same intent.
     await h.payments.ctx.models.PaymentIntent.deleteOne({ _id: first.id });
     const replayed = parseIntent((await createIntent(h, order)).body);
     expect(replayed.id).toBe(first.id);
-    expect([...fake.intents.values()].filter((i) => i.metadata.orderId === order.id)).toHaveLength(1);
+    expect([...h.fake.intents.values()].filter((i) => i.metadata.orderId === order.id)).toHaveLength(1);
   });
 
   it('answers 502 with "Failed to create payment" when Stripe fails, storing nothing', async () => {
     const order = await quotedOrder(h, 60);
-    fake.failNext(10);
+    h.fake.failNext(10);
     const res = await createIntent(h, order);
-    fake.failNext(0);
+    h.fake.failNext(0);
     expect(res).toMatchObject({ status: 502, body: { error: paymentMessages.createFailed, code: 'PAYMENT_PROVIDER_ERROR' } });
     expect(await h.payments.ctx.models.PaymentIntent.countDocuments({ orderId: order.id })).toBe(0);
   });
@@ -146,12 +116,12 @@ describe('verification through Stripe', () => {
   it("is verified only when Stripe says succeeded and the intent's metadata names this order", async () => {
     const order = await quotedOrder(h, 40);
     const intent = parseIntent((await createIntent(h, order)).body);
-    expect(await verify(order.id, intent.id)).toMatchObject({ verified: false, status: 'requires_payment_method', provider: 'stripe' });
+    expect(await verifyPayment(h, order.id, intent.id)).toMatchObject({ verified: false, status: 'requires_payment_method', provider: 'stripe' });
 
-    fake.setIntent(intent.id, { status: 'succeeded' });
-    expect(await verify(order.id, intent.id)).toMatchObject({ verified: true, orderId: order.id, amount: 4250, status: 'succeeded', provider: 'stripe' });
-    expect(await verify('bbbbbbbbbbbbbbbbbbbbbbbb', intent.id)).toMatchObject({ verified: false, orderId: order.id, reason: paymentMessages.orderMismatch });
-    expect(await verify(order.id, 'pi_unknown_at_stripe')).toMatchObject({ verified: false, status: 'not_found', reason: paymentMessages.intentNotFound });
+    h.fake.setIntent(intent.id, { status: 'succeeded' });
+    expect(await verifyPayment(h, order.id, intent.id)).toMatchObject({ verified: true, orderId: order.id, amount: 4250, status: 'succeeded', provider: 'stripe' });
+    expect(await verifyPayment(h, 'bbbbbbbbbbbbbbbbbbbbbbbb', intent.id)).toMatchObject({ verified: false, orderId: order.id, reason: paymentMessages.orderMismatch });
+    expect(await verifyPayment(h, order.id, 'pi_unknown_at_stripe')).toMatchObject({ verified: false, status: 'not_found', reason: paymentMessages.intentNotFound });
   });
 });
 
@@ -159,7 +129,7 @@ describe('the Stripe webhook', () => {
   it('refuses a bad, missing or foreign signature with 400 and records nothing', async () => {
     const order = await quotedOrder(h, 70);
     const intent = parseIntent((await createIntent(h, order)).body);
-    const event = fake.event('payment_intent.succeeded', fake.setIntent(intent.id, { status: 'succeeded' }));
+    const event = h.fake.event('payment_intent.succeeded', h.fake.setIntent(intent.id, { status: 'succeeded' }));
 
     const forged = await deliver(event, 'whsec_someone_else');
     expect(forged).toMatchObject({ status: 400, body: { error: paymentMessages.badSignature, code: 'BAD_REQUEST' } });
@@ -187,11 +157,11 @@ describe('the Stripe webhook', () => {
   it('turns payment_intent.payment_failed into payment.failed with Stripe\'s message', async () => {
     const order = await quotedOrder(h, 75);
     const intent = parseIntent((await createIntent(h, order)).body);
-    const failed = fake.setIntent(intent.id, {
+    const failed = h.fake.setIntent(intent.id, {
       status: 'requires_payment_method',
       last_payment_error: { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' } as Stripe.PaymentIntent.LastPaymentError,
     });
-    const res = await deliver(fake.event('payment_intent.payment_failed', failed));
+    const res = await deliver(h.fake.event('payment_intent.payment_failed', failed));
     expect(res).toMatchObject({ status: 200, body: { received: true, duplicate: false, outcome: 'payment.failed' } });
     const all = await h.paymentEvents((events) => eventsOf(events, intent.id).length > 0);
     const events = eventsOf(all, intent.id);
@@ -200,10 +170,10 @@ describe('the Stripe webhook', () => {
   });
 
   it('records an intent without an order id, and events of other types, without publishing anything', async () => {
-    const stranger = fake.addIntent({ amount: 5000, status: 'succeeded', amount_received: 5000 });
-    const noOrder = await deliver(fake.event('payment_intent.succeeded', stranger));
+    const stranger = h.fake.addIntent({ amount: 5000, status: 'succeeded', amount_received: 5000 });
+    const noOrder = await deliver(h.fake.event('payment_intent.succeeded', stranger));
     expect(noOrder).toMatchObject({ status: 200, body: { duplicate: false, outcome: 'no orderId in the payment intent metadata: no event' } });
-    const other = await deliver({ ...fake.event('charge.refunded', stranger), data: { object: { id: 'ch_1', object: 'charge' } } });
+    const other = await deliver({ ...h.fake.event('charge.refunded', stranger), data: { object: { id: 'ch_1', object: 'charge' } } });
     expect(other).toMatchObject({ status: 200, body: { duplicate: false, outcome: 'recorded' } });
     expect(await h.payments.ctx.models.WebhookEvent.find({ paymentIntentId: stranger.id }, { type: 1, outcome: 1 }).lean()).toHaveLength(1);
     const all = await h.paymentEvents();
@@ -216,7 +186,7 @@ describe('paying an order through Stripe (with the real orders service)', () => 
     const order = await quotedOrder(h, 500);
     const intent = parseIntent((await createIntent(h, order)).body);
     expect(intent.amount).toBe(53125);
-    const event = fake.event('payment_intent.succeeded', fake.setIntent(intent.id, { status: 'succeeded' }));
+    const event = h.fake.event('payment_intent.succeeded', h.fake.setIntent(intent.id, { status: 'succeeded' }));
 
     const first = await deliver(event);
     const second = await deliver(event);
@@ -244,7 +214,7 @@ describe('paying an order through Stripe (with the real orders service)', () => 
   it('the same event delivered twice at the same moment still publishes one payment.succeeded', async () => {
     const order = await quotedOrder(h, 45);
     const intent = parseIntent((await createIntent(h, order)).body);
-    const event = fake.event('payment_intent.succeeded', fake.setIntent(intent.id, { status: 'succeeded' }));
+    const event = h.fake.event('payment_intent.succeeded', h.fake.setIntent(intent.id, { status: 'succeeded' }));
     const answers = await Promise.all([deliver(event), deliver(event), deliver(event)]);
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
     expect(answers.filter((a) => a.body.duplicate === false)).toHaveLength(1);
@@ -269,13 +239,13 @@ describe('paying an order through Stripe (with the real orders service)', () => 
 
     // Succeeded, but for another order.
     const othersIntent = parseIntent((await createIntent(h, other)).body);
-    fake.setIntent(othersIntent.id, { status: 'succeeded' });
+    h.fake.setIntent(othersIntent.id, { status: 'succeeded' });
     const foreign = await patch(othersIntent.id);
     expect(foreign.status).toBeGreaterThanOrEqual(400);
     expect(foreign.body.error).toBe(paymentMessages.paymentNotVerified);
 
     // Succeeded for this order, but for another amount (made outside the shop, e.g. in the dashboard).
-    const cheap = fake.addIntent({ amount: 100, status: 'succeeded', amount_received: 100, metadata: { orderId: order.id, orderNumber: order.orderNumber } });
+    const cheap = h.fake.addIntent({ amount: 100, status: 'succeeded', amount_received: 100, metadata: { orderId: order.id, orderNumber: order.orderNumber } });
     const wrongAmount = await patch(cheap.id);
     expect(wrongAmount.status).toBeGreaterThanOrEqual(400);
     expect(wrongAmount.body.error).toBe(paymentMessages.paymentNotVerified);
@@ -286,7 +256,7 @@ describe('paying an order through Stripe (with the real orders service)', () => 
     expect((await h.orders.ctx.models.Order.findById(order.id).lean())).toMatchObject({ status: 'quote_sent', payment: null });
 
     // The right one: this order's intent, succeeded, for the quote's total.
-    fake.setIntent(pending.id, { status: 'succeeded' });
+    h.fake.setIntent(pending.id, { status: 'succeeded' });
     const accepted = await patch(pending.id);
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
     expect(accepted.body.order).toMatchObject({ id: order.id, status: 'paid' });

@@ -2,31 +2,12 @@
 // provider, the REAL orders service answering the quote over NATS (and asking payments for the tax rate
 // when the admin applies the quote), the embedded MongoDB, and the PAYMENTS stream read through a real
 // JetStream consumer.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  paymentConfigResponseSchema,
-  paymentMessages,
-  paymentPaths,
-  paymentVerifyResultSchema,
-  paymentVerifySubject,
-  rpcReplySchema,
-  taxRateResultSchema,
-  taxRateSubject,
-  testModeConfirmResponseSchema,
-  type AnyEventEnvelope,
-} from '@shop/contracts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { paymentConfigResponseSchema, paymentMessages, paymentPaths, taxRateResultSchema, taxRateSubject, testModeConfirmResponseSchema } from '@shop/contracts';
 import { orderUnavailableMessage } from '../src/routes/intents.js';
-import { createIntent, parseIntent, placeOrder, quotedOrder, send, startHarness, type Harness } from './support/harness.js';
+import { ask, createIntent, eventsOf, parseIntent, placeOrder, quotedOrder, send, useHarness, verifyPayment } from './support/harness.js';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-}, 90_000);
-
-afterAll(async () => {
-  await h?.stop();
-});
+const h = useHarness();
 
 const card = (number: string, over: Partial<{ expMonth: number; expYear: number; cvc: string }> = {}) => ({
   number,
@@ -44,16 +25,6 @@ async function confirm(paymentIntentId: string, clientSecret: string, number: st
     billingDetails: { name: 'Jane Doe', email: 'jane.doe@example.com' },
   });
 }
-
-async function ask(subject: string, data: unknown) {
-  const msg = await h.nc.request(subject, JSON.stringify(data), { timeout: 5000 });
-  const reply = rpcReplySchema.parse(msg.json());
-  if (!reply.ok) throw new Error(reply.error.message);
-  return reply.data;
-}
-
-const eventsOf = (all: AnyEventEnvelope[], paymentIntentId: string) =>
-  all.filter((e) => (e.data as { paymentIntentId?: string }).paymentIntentId === paymentIntentId);
 
 describe('payment configuration', () => {
   it('tells the page it is in test mode, with no Stripe key', async () => {
@@ -211,17 +182,17 @@ describe('test-mode confirmation', () => {
   });
 
   it('answers verification from its own record: verified only for this order and a succeeded intent', async () => {
-    const verified = paymentVerifyResultSchema.parse(await ask(paymentVerifySubject, { orderId: order.id, paymentIntentId: intent.id }));
+    const verified = await verifyPayment(h, order.id, intent.id);
     expect(verified).toMatchObject({ verified: true, orderId: order.id, amount: 21250, status: 'succeeded', provider: 'test_mode' });
     expect(verified.paidAt).toBeDefined();
-    const otherOrder = paymentVerifyResultSchema.parse(await ask(paymentVerifySubject, { orderId: 'aaaaaaaaaaaaaaaaaaaaaaaa', paymentIntentId: intent.id }));
+    const otherOrder = await verifyPayment(h, 'aaaaaaaaaaaaaaaaaaaaaaaa', intent.id);
     expect(otherOrder).toMatchObject({ verified: false, reason: paymentMessages.orderMismatch });
-    const unknown = paymentVerifyResultSchema.parse(await ask(paymentVerifySubject, { orderId: order.id, paymentIntentId: 'pi_test_nothing' }));
+    const unknown = await verifyPayment(h, order.id, 'pi_test_nothing');
     expect(unknown).toMatchObject({ verified: false, status: 'not_found', reason: paymentMessages.intentNotFound });
 
     const unpaid = await quotedOrder(h, 90);
     const pending = parseIntent((await createIntent(h, unpaid)).body);
-    const notYet = paymentVerifyResultSchema.parse(await ask(paymentVerifySubject, { orderId: unpaid.id, paymentIntentId: pending.id }));
+    const notYet = await verifyPayment(h, unpaid.id, pending.id);
     expect(notYet).toMatchObject({ verified: false, status: 'requires_payment_method' });
   });
 });
@@ -234,11 +205,11 @@ describe('outside test mode', () => {
   });
 
   it('answers the tax rate of a quote over NATS from its table', async () => {
-    expect(taxRateResultSchema.parse(await ask(taxRateSubject, { state: 'CA', country: 'US', taxExempt: false }))).toEqual({
+    expect(taxRateResultSchema.parse(await ask(h, taxRateSubject, { state: 'CA', country: 'US', taxExempt: false }))).toEqual({
       taxRate: 0.0725,
       basis: 'California (CA) state sales tax 7.25%',
     });
-    expect(await ask(taxRateSubject, { state: 'CA', country: 'US', taxExempt: true })).toEqual({ taxRate: 0, basis: 'Tax-exempt military order' });
+    expect(await ask(h, taxRateSubject, { state: 'CA', country: 'US', taxExempt: true })).toEqual({ taxRate: 0, basis: 'Tax-exempt military order' });
   });
 });
 

@@ -2,20 +2,31 @@
 // service (test mode, or Stripe mode with the real stripe SDK pointed at the local fake), the REAL orders
 // service in process on the same MongoDB and NATS, and a JetStream consumer reading the PAYMENTS stream.
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type Consumer } from '@nats-io/jetstream';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp as buildOrders } from '@shop/orders-service/app';
 import {
   createIntentResponseSchema,
-  eventEnvelopeSchema,
   paymentPaths,
+  paymentVerifyResultSchema,
+  paymentVerifySubject,
+  rpcReplySchema,
   type AnyEventEnvelope,
   type OrderRequest,
 } from '@shop/contracts';
 import { loadServiceConfig } from '@shop/service-kit';
-import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
+import {
+  coinOrder,
+  orderEventsReader,
+  startMongo,
+  startNats,
+  streamEventsReader,
+  type EventReader,
+  type StartedMongo,
+  type StartedNats,
+} from '@shop/test-support';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type RawPaymentsEnv } from '../../src/config.js';
-import type { FakeStripe } from './fake-stripe.js';
+import { startFakeStripe, type FakeStripe } from './fake-stripe.js';
 import { stripeKeys } from './keys.js';
 
 export { stripeKeys };
@@ -24,31 +35,6 @@ export const admin = { 'x-admin-email': 'boss@shop.test' };
 
 type OrdersService = Awaited<ReturnType<typeof buildOrders>>;
 type PaymentsService = Awaited<ReturnType<typeof buildApp>>;
-
-export type EventReader = (until?: (all: AnyEventEnvelope[]) => boolean) => Promise<AnyEventEnvelope[]>;
-
-/** A durable JetStream consumer of its own on a stream; each call reads on until quiet and `until` holds. */
-async function streamReader(nc: NatsConnection, stream: string, subject: string): Promise<EventReader> {
-  const jsm = await jetstreamManager(nc);
-  const durable = `payments-test-${stream.toLowerCase()}`;
-  await jsm.consumers.add(stream, { durable_name: durable, filter_subject: subject, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All });
-  const consumer: Consumer = await jetstream(nc).consumers.get(stream, durable);
-  const seen: AnyEventEnvelope[] = [];
-  return async (until = () => true) => {
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline) {
-      const batch = await consumer.fetch({ max_messages: 100, expires: 1000 });
-      let got = 0;
-      for await (const m of batch) {
-        got++;
-        seen.push(eventEnvelopeSchema.parse(m.json()));
-        m.ack();
-      }
-      if (got === 0 && until(seen)) break;
-    }
-    return [...seen];
-  };
-}
 
 export interface Harness {
   mongo: StartedMongo;
@@ -73,6 +59,25 @@ function ordersConfig(mongoUri: string, natsUrl: string): Parameters<typeof buil
   };
 }
 
+/**
+ * The test file's world: started before its tests (in Stripe mode with the local fake of Stripe, as
+ * `fake`) and stopped after them. The returned object is filled in once the world is up.
+ */
+export function useHarness(): Harness;
+export function useHarness(options: { stripe: true }): Harness & { fake: FakeStripe };
+export function useHarness(options: { stripe?: boolean } = {}): Harness & { fake?: FakeStripe } {
+  const world = {} as Harness & { fake?: FakeStripe };
+  beforeAll(async () => {
+    if (options.stripe) world.fake = await startFakeStripe({ secretKey: stripeKeys.STRIPE_SECRET_KEY });
+    Object.assign(world, await startHarness({ stripe: world.fake }));
+  }, 90_000);
+  afterAll(async () => {
+    await world.stop?.();
+    await world.fake?.close();
+  });
+  return world;
+}
+
 export async function startHarness(options: { stripe?: FakeStripe; env?: RawPaymentsEnv } = {}): Promise<Harness> {
   const [mongo, nats] = await Promise.all([startMongo(), startNats()]);
   const stripeEnv: RawPaymentsEnv = options.stripe ? { ...stripeKeys, STRIPE_API_URL: options.stripe.url } : {};
@@ -85,8 +90,8 @@ export async function startHarness(options: { stripe?: FakeStripe; env?: RawPaym
   const ordersUrl = await orders.start();
 
   const nc = await connect({ servers: nats.url });
-  const paymentEvents = await streamReader(nc, 'PAYMENTS', 'payment.>');
-  const orderEvents = await streamReader(nc, 'ORDERS', 'order.>');
+  const paymentEvents = await streamEventsReader(nc, { stream: 'PAYMENTS', subject: 'payment.>', durable: 'payments-test-payments' });
+  const orderEvents = await orderEventsReader(nc, 'payments-test-orders');
 
   return {
     mongo,
@@ -117,36 +122,10 @@ export async function send(method: string, url: string, body?: unknown, headers:
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 
-export function coinOrder(overrides: Partial<OrderRequest> = {}): OrderRequest {
-  return {
-    customerName: 'Jane Doe',
-    email: 'jane.doe@example.com',
-    phone: '555-0100',
-    itemType: 'coin',
-    designMethod: 'describe',
-    description: 'An eagle over crossed rifles with our unit motto',
-    quantity: 50,
-    size: '2',
-    colors: ['Gold', 'Blue'],
-    finish: 'antique_gold',
-    shape: 'Round',
-    edge: 'rope',
-    features: ['Enamel Fill'],
-    estimatedTotal: 1170,
-    files: [],
-    aiGenerated: false,
-    subscribeEmail: false,
-    subscribeSMS: false,
-    shippingAddress: { line1: '1 Main St', line2: '', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
-    customerCategory: 'general',
-    taxExempt: false,
-    ...overrides,
-  };
-}
-
 /** A customer's quote request through the real orders service; its id and number. */
 export async function placeOrder(h: Harness, overrides: Partial<OrderRequest> = {}): Promise<{ id: string; orderNumber: string }> {
-  const res = await send('POST', `${h.ordersUrl}/api/orders`, coinOrder(overrides));
+  // The payments tests' customer does not subscribe to emails (the shared body does).
+  const res = await send('POST', `${h.ordersUrl}/api/orders`, coinOrder({ subscribeEmail: false, ...overrides }));
   if (res.status !== 200 && res.status !== 201) throw new Error(`order refused: ${res.status} ${JSON.stringify(res.body)}`);
   return { id: res.body.order.id, orderNumber: res.body.order.orderNumber };
 }
@@ -178,3 +157,20 @@ export async function quotedOrder(h: Harness, quoteAmount = 100, overrides: Part
   const quoted = await applyQuote(h, order.id, quoteAmount);
   return { ...order, quote: quoted.quote };
 }
+
+/** A request to one of payments' NATS subjects the way other services make it; the reply's data. */
+export async function ask(h: Harness, subject: string, data: unknown) {
+  const msg = await h.nc.request(subject, JSON.stringify(data), { timeout: 10_000 });
+  const reply = rpcReplySchema.parse(msg.json());
+  if (!reply.ok) throw new Error(reply.error.message);
+  return reply.data;
+}
+
+/** Orders' question before it marks an order paid: is this intent paid, for this order? */
+export async function verifyPayment(h: Harness, orderId: string, paymentIntentId: string) {
+  return paymentVerifyResultSchema.parse(await ask(h, paymentVerifySubject, { orderId, paymentIntentId }));
+}
+
+/** The payment events of one intent. */
+export const eventsOf = (all: AnyEventEnvelope[], paymentIntentId: string) =>
+  all.filter((e) => (e.data as { paymentIntentId?: string }).paymentIntentId === paymentIntentId);
