@@ -46,38 +46,53 @@ function Loading() {
   );
 }
 
+/** A one-card outcome of the page (load error, success): its icon and title, then what to say and do. */
+function OutcomeCard(props: { testId: string; icon: ReactNode; title: string; titleSize: 'text-2xl' | 'text-3xl'; children: ReactNode }) {
+  return (
+    <Screen>
+      <Card className="flex flex-col items-center gap-4 px-6 py-10 text-center" data-testid={props.testId}>
+        {props.icon}
+        <h1 className={`font-display ${props.titleSize} font-bold uppercase tracking-wide text-khaki-50`}>{props.title}</h1>
+        {props.children}
+      </Card>
+    </Screen>
+  );
+}
+
 function LoadError() {
   const navigate = useNavigate();
   return (
-    <Screen>
-      <Card className="flex flex-col items-center gap-4 px-6 py-10 text-center" data-testid="pay-load-error">
-        <TriangleAlert aria-hidden="true" className="size-12 text-alert-400" />
-        <h1 className="font-display text-2xl font-bold uppercase tracking-wide text-khaki-50">{paymentMessages.loadErrorTitle}</h1>
-        <p role="alert" className="max-w-prose text-khaki-200">
-          {paymentMessages.loadOrderFailed}
-        </p>
-        <Button onClick={() => navigate('/')}>Return Home</Button>
-      </Card>
-    </Screen>
+    <OutcomeCard
+      testId="pay-load-error"
+      icon={<TriangleAlert aria-hidden="true" className="size-12 text-alert-400" />}
+      title={paymentMessages.loadErrorTitle}
+      titleSize="text-2xl"
+    >
+      <p role="alert" className="max-w-prose text-khaki-200">
+        {paymentMessages.loadOrderFailed}
+      </p>
+      <Button onClick={() => navigate('/')}>Return Home</Button>
+    </OutcomeCard>
   );
 }
 
 function Success({ orderNumber }: { orderNumber: string }) {
   const navigate = useNavigate();
   return (
-    <Screen>
-      <Card className="flex flex-col items-center gap-4 px-6 py-10 text-center" data-testid="pay-success">
-        <CircleCheck aria-hidden="true" className="size-14 text-ok-400" />
-        <h1 className="font-display text-3xl font-bold uppercase tracking-wide text-khaki-50">{paymentMessages.successTitle}</h1>
-        <p className="max-w-prose text-khaki-100">
-          Thank you. Your payment for order <span className="font-mono font-semibold text-khaki-50">#{orderNumber}</span> has been received.
-        </p>
-        <p className="max-w-prose text-khaki-200">An email confirmation will follow shortly, and our team begins work on your order right away.</p>
-        <Button size="lg" onClick={() => navigate('/')}>
-          Continue
-        </Button>
-      </Card>
-    </Screen>
+    <OutcomeCard
+      testId="pay-success"
+      icon={<CircleCheck aria-hidden="true" className="size-14 text-ok-400" />}
+      title={paymentMessages.successTitle}
+      titleSize="text-3xl"
+    >
+      <p className="max-w-prose text-khaki-100">
+        Thank you. Your payment for order <span className="font-mono font-semibold text-khaki-50">#{orderNumber}</span> has been received.
+      </p>
+      <p className="max-w-prose text-khaki-200">An email confirmation will follow shortly, and our team begins work on your order right away.</p>
+      <Button size="lg" onClick={() => navigate('/')}>
+        Continue
+      </Button>
+    </OutcomeCard>
   );
 }
 

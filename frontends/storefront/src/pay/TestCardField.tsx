@@ -3,7 +3,7 @@
 // a 16-digit Luhn-valid number, a valid expiry not in the past and a 3-4 digit CVC, problems shown
 // under the field. Clearly marked: no real charge is ever made here.
 import { FlaskConical } from 'lucide-react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ComponentProps } from 'react';
 import { paymentMessages, testModeCards } from '@shop/contracts';
 import { Input, cn } from '@shop/ui';
 import { confirmTestModePayment } from './api.js';
@@ -11,6 +11,18 @@ import type { CardFieldProps, ConfirmCard } from './card.js';
 import { digitsOnly, formatCardNumber, formatExpiry, parseExpiry, testCardState, type TestCardInput } from './model.js';
 
 const grouped = (n: string) => formatCardNumber(n);
+
+/** One labelled numeric input of the card form. */
+function CardInput({ label, id, ...input }: { label: string; id: string } & ComponentProps<typeof Input>) {
+  return (
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={id} className="text-sm text-khaki-200">
+        {label}
+      </label>
+      <Input id={id} inputMode="numeric" {...input} />
+    </div>
+  );
+}
 
 export function TestCardField({ disabled, onChange, onReady, error, errorId }: CardFieldProps) {
   const id = useId();
@@ -48,6 +60,14 @@ export function TestCardField({ disabled, onChange, onReady, error, errorId }: C
 
   const fieldError = state.errors.number ?? state.errors.expiry ?? state.errors.cvc ?? error;
   const invalid = (field: keyof TestCardInput) => Boolean(state.errors[field]) || (field === 'number' && Boolean(error && !fieldError));
+  // What the three inputs share: their id, value, validity, the one error line below, and "touched" on blur.
+  const field = (name: keyof TestCardInput) => ({
+    id: `${id}-${name}`,
+    value: card[name],
+    'aria-invalid': invalid(name) || undefined,
+    'aria-describedby': fieldError ? errorId : undefined,
+    onBlur: () => setTouched((t) => ({ ...t, [name]: true })),
+  });
 
   return (
     <div className="flex flex-col gap-3" data-testid="test-card-field">
@@ -63,64 +83,37 @@ export function TestCardField({ disabled, onChange, onReady, error, errorId }: C
       </div>
       <fieldset className="flex flex-col gap-3" disabled={disabled}>
         <legend className="mb-1.5 text-sm font-semibold text-khaki-100">Card details</legend>
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor={`${id}-number`} className="text-sm text-khaki-200">
-            Card number
-          </label>
-          <Input
-            id={`${id}-number`}
-            name="cardnumber"
-            inputMode="numeric"
-            autoComplete="cc-number"
-            placeholder="1234 1234 1234 1234"
-            value={card.number}
-            aria-invalid={invalid('number') || undefined}
-            aria-describedby={fieldError ? errorId : undefined}
-            onChange={(e) => setCard((c) => ({ ...c, number: formatCardNumber(e.target.value) }))}
-            onBlur={() => setTouched((t) => ({ ...t, number: true }))}
-            className="font-mono tracking-wider"
-          />
-        </div>
+        <CardInput
+          label="Card number"
+          {...field('number')}
+          name="cardnumber"
+          autoComplete="cc-number"
+          placeholder="1234 1234 1234 1234"
+          onChange={(e) => setCard((c) => ({ ...c, number: formatCardNumber(e.target.value) }))}
+          className="font-mono tracking-wider"
+        />
         <div className="grid grid-cols-2 gap-3">
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor={`${id}-expiry`} className="text-sm text-khaki-200">
-              Expiry (MM / YY)
-            </label>
-            <Input
-              id={`${id}-expiry`}
-              name="exp-date"
-              inputMode="numeric"
-              autoComplete="cc-exp"
-              placeholder="MM / YY"
-              value={card.expiry}
-              aria-invalid={invalid('expiry') || undefined}
-              aria-describedby={fieldError ? errorId : undefined}
-              onChange={(e) => {
-                const value = e.target.value;
-                setCard((c) => ({ ...c, expiry: formatExpiry(value, c.expiry) }));
-              }}
-              onBlur={() => setTouched((t) => ({ ...t, expiry: true }))}
-              className="font-mono"
-            />
-          </div>
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor={`${id}-cvc`} className="text-sm text-khaki-200">
-              CVC
-            </label>
-            <Input
-              id={`${id}-cvc`}
-              name="cvc"
-              inputMode="numeric"
-              autoComplete="cc-csc"
-              placeholder="123"
-              value={card.cvc}
-              aria-invalid={invalid('cvc') || undefined}
-              aria-describedby={fieldError ? errorId : undefined}
-              onChange={(e) => setCard((c) => ({ ...c, cvc: digitsOnly(e.target.value, 4) }))}
-              onBlur={() => setTouched((t) => ({ ...t, cvc: true }))}
-              className="font-mono"
-            />
-          </div>
+          <CardInput
+            label="Expiry (MM / YY)"
+            {...field('expiry')}
+            name="exp-date"
+            autoComplete="cc-exp"
+            placeholder="MM / YY"
+            onChange={(e) => {
+              const value = e.target.value;
+              setCard((c) => ({ ...c, expiry: formatExpiry(value, c.expiry) }));
+            }}
+            className="font-mono"
+          />
+          <CardInput
+            label="CVC"
+            {...field('cvc')}
+            name="cvc"
+            autoComplete="cc-csc"
+            placeholder="123"
+            onChange={(e) => setCard((c) => ({ ...c, cvc: digitsOnly(e.target.value, 4) }))}
+            className="font-mono"
+          />
         </div>
       </fieldset>
       <p id={errorId} role="alert" className={cn('min-h-5 text-sm text-alert-400', !fieldError && 'sr-only')} data-testid="card-error">
