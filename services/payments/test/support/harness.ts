@@ -56,6 +56,8 @@ function ordersConfig(mongoUri: string, natsUrl: string): Parameters<typeof buil
   return {
     ...loadServiceConfig({ PORT: '0', MONGO_URL: mongoUri, NATS_URL: natsUrl, LOG_LEVEL: 'silent', NODE_ENV: 'test' }, { port: 0 }),
     ai: { apiKey: undefined, baseUrl: undefined, imageModel: 'gpt-image-1' },
+    // Orders' default (UPLOAD_RETENTION_HOURS unset); these tests upload nothing.
+    uploadRetentionHours: 24,
   };
 }
 
