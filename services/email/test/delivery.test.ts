@@ -9,7 +9,7 @@ import { buildApp, type EmailTestHooks } from '../src/app.js';
 import { loadConfig, type EmailConfig, type RawEmailEnv } from '../src/config.js';
 import { enqueueEmail } from '../src/queue/enqueue.js';
 import { retryDelayMs } from '../src/queue/worker.js';
-import { verificationCodeEmail } from '../src/templates/index.js';
+import { removedSecretBody, verificationCodeEmail } from '../src/templates/index.js';
 
 let mongo: StartedMongo;
 let nats: StartedNats;
@@ -88,6 +88,9 @@ describe('delivery', () => {
     expect(sent!.attempts).toBeGreaterThanOrEqual(3);
     expect(sent!.lastError).toBeNull();
     expect(sent!.sentAt).toBeInstanceOf(Date);
+    // The code reached the customer; the stored copy no longer holds it.
+    expect(JSON.stringify(sent)).not.toContain('654321');
+    expect(sent!.text).toBe(removedSecretBody);
     expect(mailbox.messages({ to: email })).toHaveLength(1);
     const announced = await eventually(() => service.ctx.bus.outbox.findOne({ type: 'email.sent', 'event.data.causationId': sourceEventId }).lean());
     expect((announced!.event as { data: { to: string; template: string } }).data).toMatchObject({ to: email, template: 'verification_code' });
@@ -102,10 +105,11 @@ describe('delivery', () => {
       EMAIL_RETRY_MAX_MS: '100',
     });
     const email = `failing-${randomUUID().slice(0, 8)}@example.com`;
-    const sourceEventId = await queueCode(service, email);
+    const sourceEventId = await queueCode(service, email, '908172');
     const failed = await eventually(() => service.ctx.models.Email.findOne({ sourceEventId }).lean(), (doc) => doc?.status === 'failed');
     expect(failed).toMatchObject({ attempts: 3, lastError: expect.stringMatching(/ECONNREFUSED/) });
     expect(failed!.failedAt).toBeInstanceOf(Date);
+    expect(JSON.stringify(failed)).not.toContain('908172');
     const announced = await eventually(() => service.ctx.bus.outbox.findOne({ type: 'email.failed', 'event.data.causationId': sourceEventId }).lean());
     expect((announced!.event as { data: Record<string, unknown> }).data).toMatchObject({ to: email, attempts: 3, template: 'verification_code', error: expect.stringMatching(/ECONNREFUSED/) });
     // A failed email is not picked up again.

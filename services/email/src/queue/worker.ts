@@ -7,7 +7,13 @@ import type { EventData } from '@shop/contracts';
 import type { Logger, ServiceContext } from '@shop/service-kit';
 import type { EmailSettings } from '../config.js';
 import type { EmailDoc, EmailModels } from '../models/index.js';
+import { removedSecretBody, secretBodyTemplates } from '../templates/index.js';
 import type { MailSender } from './transport.js';
+
+/** Once an email is done with, the stored copy of a one-time secret (a verification code) goes. */
+function secretRemoved(email: EmailDoc) {
+  return secretBodyTemplates.has(email.template) ? { html: removedSecretBody, text: removedSecretBody } : {};
+}
 
 export interface WorkerOptions {
   settings: EmailSettings;
@@ -120,7 +126,7 @@ export class EmailWorker {
       await this.ctx.withOutbox(async (session, outbox) => {
         await this.ctx.models.Email.updateOne(
           { _id: email._id, status: 'sending' },
-          { $set: { status: 'sent', sentAt, lockedUntil: null, lastError: null, smtpMessageId: info.messageId } },
+          { $set: { status: 'sent', sentAt, lockedUntil: null, lastError: null, smtpMessageId: info.messageId, ...secretRemoved(email) } },
         ).session(session);
         outbox.add('email.sent', { ...this.eventBase(email), sentAt: sentAt.toISOString() });
       });
@@ -132,7 +138,7 @@ export class EmailWorker {
         await this.ctx.withOutbox(async (session, outbox) => {
           await this.ctx.models.Email.updateOne(
             { _id: email._id, status: 'sending' },
-            { $set: { status: 'failed', failedAt: now, lockedUntil: null, lastError: message } },
+            { $set: { status: 'failed', failedAt: now, lockedUntil: null, lastError: message, ...secretRemoved(email) } },
           ).session(session);
           const failed: EventData<'email.failed'> = {
             ...this.eventBase(email),
@@ -165,7 +171,7 @@ export class EmailWorker {
       ...(email.emailRecordId ? { emailRecordId: email.emailRecordId } : {}),
       ...(email.orderNumber ? { orderNumber: email.orderNumber } : {}),
       // For the order's email history; a verification code never goes into an event beyond its own.
-      ...(email.template !== 'verification_code' ? { preview: email.text.slice(0, 280) } : {}),
+      ...(secretBodyTemplates.has(email.template) ? {} : { preview: email.text.slice(0, 280) }),
     };
   }
 }

@@ -197,6 +197,13 @@ ${address.length ? `<h2 style="font-size:16px;margin:16px 0 4px">Ship to</h2><p 
   return { template: 'admin_new_order', subject, html, text };
 }
 
+/**
+ * Templates whose body is a one-time secret (a verification code): once the email has been sent or has
+ * finally failed, the stored copy keeps only this note, and no event carries a preview of it.
+ */
+export const secretBodyTemplates: ReadonlySet<string> = new Set(['verification_code']);
+export const removedSecretBody = '[Removed after delivery: this email carried a one-time verification code.]';
+
 export function verificationCodeEmail(data: EventData<'customer.verification_requested'>): RenderedEmail {
   const subject = `Your ${shopName} verification code`;
   const html = layout(
