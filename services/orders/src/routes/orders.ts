@@ -175,12 +175,27 @@ export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderMod
             await ctx.withOutbox(async (session, outbox) => {
               await Order.create([order], { session });
               if (key) await IdempotencyKey.create([{ _id: key, bodyHash: fingerprint, orderId: order._id, createdAt: now }], { session });
+              // Claim the files in the same transaction, and only while the unused-file sweep has not
+              // marked them for deletion: a file it marked meanwhile fails the order instead of vanishing.
               if (files.length > 0) {
-                await filesCollection(ctx.connection, 'uploads').updateMany(
-                  { _id: { $in: files.map((f) => f.fileId) } },
+                const claimed = await filesCollection(ctx.connection, 'uploads').updateMany(
+                  { _id: { $in: files.map((f) => f.fileId) }, 'metadata.expiredAt': { $exists: false } },
                   { $set: { 'metadata.orderId': order._id } },
                   { session },
                 );
+                if (claimed.matchedCount !== files.length) {
+                  throw badRequest('One of your uploaded files has expired. Please upload it again.', [{ field: 'files', message: 'Expired upload' }]);
+                }
+              }
+              if (body.aiDesignId) {
+                const claimed = await filesCollection(ctx.connection, 'designs').updateOne(
+                  { _id: body.aiDesignId, 'metadata.expiredAt': { $exists: false } },
+                  { $set: { 'metadata.orderId': order._id } },
+                  { session },
+                );
+                if (claimed.matchedCount !== 1) {
+                  throw badRequest('The AI design this order refers to was not found.', [{ field: 'aiDesignId', message: 'Unknown design' }]);
+                }
               }
               outbox.add('order.created', orderCreatedData(order));
             });
