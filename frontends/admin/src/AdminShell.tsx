@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { LogOut, ShieldHalf } from 'lucide-react';
 import { Button, cn } from '@shop/ui';
-import type { AdminPublic } from '@shop/contracts';
+import { shopName, type AdminPublic } from '@shop/contracts';
 import { ADMIN_VIEWS } from './views.js';
 
 const VIEW_KEY = 'shop-admin-view';
@@ -39,7 +39,7 @@ export function AdminShell({ user, onSignOut, signingOut }: { user: AdminPublic;
             <ShieldHalf aria-hidden="true" className="size-7 text-brass-400" />
             <div>
               <p className="font-display text-2xl font-bold uppercase tracking-wide text-khaki-50">Admin Command Center</p>
-              <p className="text-sm text-khaki-300">Back office of Tactical Gear Co.</p>
+              <p className="text-sm text-khaki-300">Back office of {shopName}</p>
             </div>
           </Link>
           <div className="flex flex-wrap items-center gap-3">

@@ -1,6 +1,9 @@
 // Business constants and small pure rules the browser shows and the server recomputes (storefront §9).
 import { catalog, type ItemType } from './catalog.js';
 
+/** The shop's name, the same in the site's header, the back office and every email. */
+export const shopName = 'Tactical Gear Co.';
+
 export const limits = {
   quantity: { min: 1, max: 10_000, default: 50 },
   descriptionMax: 1000,

@@ -2,7 +2,7 @@
 // (the Helm chart test scans for them), and checked by the service kit (common settings) and below
 // (SMTP, sender, admin address, queue retries, the development mailbox).
 import { z } from 'zod';
-import { defaultServicePorts } from '@shop/contracts';
+import { defaultServicePorts, shopName } from '@shop/contracts';
 import { loadServiceConfig, type RawServiceEnv, type ServiceConfig } from '@shop/service-kit';
 
 export interface RawEmailEnv extends RawServiceEnv {
@@ -59,8 +59,8 @@ export function readEnv(): RawEmailEnv {
 }
 
 export const defaultSmtpUrl = 'smtp://127.0.0.1:2525';
-export const defaultFrom = 'Challenge Coin Shop <orders@challengecoinshop.test>';
-export const defaultAdminEmail = 'admin@challengecoinshop.test';
+export const defaultFrom = `${shopName} <orders@shop.local>`;
+export const defaultAdminEmail = 'admin@shop.local';
 
 const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const whole = (name: string, fallback: number, min: number) =>

@@ -121,7 +121,7 @@ describe('order.created', () => {
     expect(await service.ctx.models.Email.countDocuments({ sourceEventId: event.id })).toBe(2);
 
     expect(confirmation.subject).toBe(`Quote request received: order ${data.orderNumber}`);
-    expect(confirmation.from).toBe('orders@challengecoinshop.test');
+    expect(confirmation.from).toBe('orders@shop.local');
     for (const part of [confirmation.text, confirmation.html]) {
       expect(part).toContain(data.orderNumber);
       expect(part).toContain('Custom Challenge Coins');
@@ -209,7 +209,7 @@ describe('customer.verification_requested', () => {
     const expiresAt = new Date(Date.now() + 10 * 60_000).toISOString();
     const event = await publish('customer.verification_requested', 'customers', { email, customerName: 'Sam Ortiz', code: '042917', expiresAt }, 2);
     const message = await mailbox.waitFor((m) => m.to.includes(email));
-    expect(message.subject).toBe('Your Challenge Coin Shop verification code');
+    expect(message.subject).toBe('Your Tactical Gear Co. verification code');
     expect(message.text).toContain('Your verification code is 042917');
     expect(message.text).toContain('valid for 10 minutes');
     expect(message.html).toContain('042917');
@@ -273,6 +273,6 @@ describe('email configuration', () => {
     expect(() => loadConfig({ SMTP_URL: 'http://mail' })).toThrow(/SMTP_URL must look like smtp:\/\/host:port/);
     expect(() => loadConfig({ ADMIN_NOTIFICATION_EMAIL: 'nobody' })).toThrow(/ADMIN_NOTIFICATION_EMAIL/);
     expect(() => loadConfig({ DEV_MAILBOX_URL: 'http://mail.example.com:2526' })).toThrow(/DEV_MAILBOX_URL must be a loopback/);
-    expect(loadConfig({}).email).toMatchObject({ smtpUrl: 'smtp://127.0.0.1:2525', from: 'Challenge Coin Shop <orders@challengecoinshop.test>', devMailboxUrl: undefined });
+    expect(loadConfig({}).email).toMatchObject({ smtpUrl: 'smtp://127.0.0.1:2525', from: 'Tactical Gear Co. <orders@shop.local>', devMailboxUrl: undefined });
   });
 });

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { shopName } from '@shop/contracts';
 
 // The spec's footer reaches the support, legal and product pages. Pages not built yet show the shell's
 // "Mission Not Found" screen until their issue lands.
@@ -61,7 +62,7 @@ export function Footer() {
       </div>
       <div className="border-t border-olive-800">
         <p className="mx-auto max-w-6xl px-4 py-4 text-xs text-khaki-300">
-          © {new Date().getFullYear()} Tactical Gear Co. Not affiliated with the Department of Defense or any service branch.
+          © {new Date().getFullYear()} {shopName} Not affiliated with the Department of Defense or any service branch.
         </p>
       </div>
     </footer>

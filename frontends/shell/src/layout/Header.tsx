@@ -1,4 +1,5 @@
 import { Link, NavLink } from 'react-router';
+import { shopName } from '@shop/contracts';
 import { cn } from '@shop/ui';
 import { LogoMark } from './Logo.js';
 
@@ -12,7 +13,7 @@ export function Header() {
   return (
     <header className="sticky top-0 z-30 border-b border-olive-700 bg-ink-950/95 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
-        <Link to="/" className="flex items-center gap-2.5 rounded-md" aria-label="Tactical Gear Co. home">
+        <Link to="/" className="flex items-center gap-2.5 rounded-md" aria-label={`${shopName} home`}>
           <LogoMark className="size-9 shrink-0" />
           <span className="hidden font-display text-lg font-bold uppercase leading-none tracking-wider text-khaki-50 sm:inline">
             Tactical Gear <span className="text-brass-400">Co.</span>

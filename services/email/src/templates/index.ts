@@ -1,6 +1,8 @@
 // The shop's emails as plain, self-contained HTML (inline styles: mail clients ignore style sheets) plus
 // a text part. Every value that comes from a customer or an event is escaped.
-import { catalog, customerCategory, orderStatusLabels, type EventData, type EmailTemplate } from '@shop/contracts';
+import { catalog, customerCategory, orderStatusLabels, shopName, type EventData, type EmailTemplate } from '@shop/contracts';
+
+export { shopName };
 
 export interface RenderedEmail {
   template: EmailTemplate;
@@ -8,8 +10,6 @@ export interface RenderedEmail {
   html: string;
   text: string;
 }
-
-export const shopName = 'Challenge Coin Shop';
 
 export function escapeHtml(value: unknown): string {
   return String(value ?? '')
