@@ -102,6 +102,19 @@ describe('create-intent through Stripe', () => {
     expect([...h.fake.intents.values()].filter((i) => i.metadata.orderId === order.id)).toHaveLength(1);
   });
 
+  it('replaces an intent canceled at Stripe with a new one for the next click, and keeps that one', async () => {
+    const order = await quotedOrder(h, 310);
+    const first = parseIntent((await createIntent(h, order)).body);
+    h.fake.setIntent(first.id, { status: 'canceled' });
+    const second = parseIntent((await createIntent(h, order)).body);
+    expect(second.id).not.toBe(first.id);
+    expect(second.status).not.toBe('canceled');
+    expect(second.amount).toBe(first.amount);
+    // The next click gets the new intent again, not a third one.
+    expect(parseIntent((await createIntent(h, order)).body).id).toBe(second.id);
+    expect([...h.fake.intents.values()].filter((i) => i.metadata.orderId === order.id)).toHaveLength(2);
+  });
+
   it('answers 502 with "Failed to create payment" when Stripe fails, storing nothing', async () => {
     const order = await quotedOrder(h, 60);
     h.fake.failNext(10);

@@ -90,8 +90,22 @@ export function registerIntentRoutes(app: ServiceApp, ctx: ServiceContext<Paymen
       }
 
       const idempotencyKey = idempotencyKeyOf(orderId, amount);
+      // What the provider gets: the same as our key, except after a canceled intent (below).
+      let providerKey = idempotencyKey;
       const existing = await PaymentIntent.findOne({ idempotencyKey }).lean<PaymentIntentDoc>();
-      if (existing) return view(provider.mode, await provider.resume(existing));
+      if (existing) {
+        const resumed = await provider.resume(existing);
+        if (resumed.status !== 'canceled') return view(provider.mode, resumed);
+        // Canceled at the provider (Stripe cancels abandoned intents; the team can cancel one in its
+        // dashboard): it can never be paid, so retire its record and start a new intent under a new
+        // provider key (the old key would give back the canceled intent).
+        await PaymentIntent.updateOne(
+          { _id: existing._id, idempotencyKey },
+          { $set: { idempotencyKey: `${idempotencyKey}:canceled:${existing._id}`, status: 'canceled' } },
+        );
+        providerKey = `${idempotencyKey}:after:${existing._id}`;
+        request.log.info({ orderId, canceledIntent: existing._id }, 'stored payment intent was canceled at the provider; creating a new one');
+      }
 
       const intent = await provider.create({
         amount,
@@ -99,7 +113,7 @@ export function registerIntentRoutes(app: ServiceApp, ctx: ServiceContext<Paymen
         orderNumber: order.orderNumber,
         receiptEmail: order.email || undefined,
         description: `Order #${order.orderNumber}`,
-        idempotencyKey,
+        idempotencyKey: providerKey,
       });
       try {
         await PaymentIntent.create({
