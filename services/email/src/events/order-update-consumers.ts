@@ -2,14 +2,10 @@
 // events plus the queue's `<event id>:<template>` dedupe key). Each email carries the order's id and
 // number and the order's emailRecordId, so email.sent lets the orders service fill the order's history.
 import { consumeEvent } from '@shop/service-kit';
-import { isCustomerNotifiedStatus } from '@shop/contracts';
 import { enqueueEmail } from '../queue/enqueue.js';
 import { adminMessageEmail, infoRequestEmail, quoteEmail, statusUpdateEmail } from '../templates/order-updates.js';
 import { paymentReceiptEmail, adminPaymentEmail } from '../templates/payments.js';
 import { queueAdminNotice, type ConsumerDeps } from './consumers.js';
-
-/** A status change the payment provider caused (orders writes `payment:<provider>` as changedBy). */
-const paidByProvider = (data: { status: string; changedBy: string }) => data.status === 'paid' && data.changedBy.startsWith('payment:');
 
 export function orderUpdateConsumers(deps: ConsumerDeps) {
   const { models, settings, clock, queued } = deps;
@@ -35,14 +31,10 @@ export function orderUpdateConsumers(deps: ConsumerDeps) {
       queued();
     }),
     consumeEvent('order.status_changed', async (event, { session, log }) => {
-      // Only the statuses the customer should know about (quote_sent has its own quote email).
-      if (!isCustomerNotifiedStatus(event.data.status)) {
-        log.debug({ orderNumber: event.data.orderNumber, status: event.data.status }, 'status not emailed to the customer');
-        return;
-      }
-      // The customer's one email about a payment is the receipt (order.paid), not also a status update.
-      if (paidByProvider(event.data)) {
-        log.debug({ orderNumber: event.data.orderNumber }, 'paid by the provider: the receipt is the email');
+      // Orders decides who hears of a change: it names the email-history entry of a status update it
+      // wants sent. Without one (internal statuses, a payment whose email is the receipt) nothing goes out.
+      if (!event.data.emailRecordId) {
+        log.debug({ orderNumber: event.data.orderNumber, status: event.data.status, changedBy: event.data.changedBy }, 'status change not emailed to the customer');
         return;
       }
       await enqueueEmail(models.Email, session, { ...statusUpdateEmail(event.data, settings.shopUrl), ...common(event.id, event.data) }, options());
