@@ -10,6 +10,7 @@ import { loadConfig, type EmailConfig, type RawEmailEnv } from '../src/config.js
 import { enqueueEmail } from '../src/queue/enqueue.js';
 import { retryDelayMs } from '../src/queue/worker.js';
 import { removedSecretBody, verificationCodeEmail } from '../src/templates/index.js';
+import { eventually as eventuallyWithin } from './support/harness.js';
 
 let mongo: StartedMongo;
 let nats: StartedNats;
@@ -39,15 +40,8 @@ async function startService(env: RawEmailEnv, hooks: EmailTestHooks = {}) {
   return service;
 }
 
-async function eventually<T>(probe: () => Promise<T> | T, ok: (value: T) => boolean = Boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in time; last value ${JSON.stringify(value)?.slice(0, 500)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Delivery waits on retries with backoff: a little longer than the shared default. */
+const eventually = <T>(probe: () => Promise<T> | T, ok: (value: T) => boolean = Boolean) => eventuallyWithin(probe, ok, 20_000);
 
 async function queueCode(service: Awaited<ReturnType<typeof buildApp>>, email: string, code = '123456') {
   const sourceEventId = randomUUID();

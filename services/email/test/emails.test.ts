@@ -2,81 +2,36 @@
 // the admin's new-order notification from order.created (delivered twice on JetStream), the
 // verification code from customer.verification_requested, the admin settings, and the mailbox API.
 import { randomUUID } from 'node:crypto';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEvent, mailboxListSchema, type EventData, type EventType } from '@shop/contracts';
-import { startDevMailbox, type DevMailbox } from '@shop/dev-mailbox';
-import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
+import { mailboxListSchema, type EventData, type EventType } from '@shop/contracts';
+import type { DevMailbox } from '@shop/dev-mailbox';
+import type { StartedMongo, StartedNats } from '@shop/test-support';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { consumed as consumedBy, eventually, publishEvent, startEmailStack, stopEmailStack, type EmailService, type EmailStack } from './support/harness.js';
 
+let stack: EmailStack;
 let mongo: StartedMongo;
 let nats: StartedNats;
 let mailbox: DevMailbox;
-let service: Awaited<ReturnType<typeof buildApp>>;
+let service: EmailService;
 let url: string;
 const admin = 'quotes-desk@shop.test';
 
 beforeAll(async () => {
-  [mongo, nats, mailbox] = await Promise.all([startMongo(), startNats(), startDevMailbox()]);
-  service = await buildApp(
-    loadConfig({
-      PORT: '0',
-      MONGO_URL: mongo.uri,
-      NATS_URL: nats.url,
-      LOG_LEVEL: 'silent',
-      SMTP_URL: mailbox.smtpUrl,
-      DEV_MAILBOX_URL: mailbox.httpUrl,
-      ADMIN_NOTIFICATION_EMAIL: admin,
-      SHOP_URL: 'https://shop.example.com',
-      EMAIL_POLL_INTERVAL_MS: '100',
-    }),
-    { relay: { sweepIntervalMs: 200 } },
-  );
-  url = await service.start();
+  stack = await startEmailStack(admin);
+  ({ mongo, nats, mailbox, service, url } = stack);
 });
 
-afterAll(async () => {
-  await service?.stop();
-  await Promise.all([nats?.stop(), mongo?.stop(), mailbox?.stop()]);
-});
+afterAll(() => stopEmailStack(stack));
 
 beforeEach(async () => {
   await service.ctx.models.AdminSettings.deleteMany({});
 });
 
-async function eventually<T>(probe: () => Promise<T> | T, ok: (value: T) => boolean = Boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in time; last value ${JSON.stringify(value)?.slice(0, 500)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** Publishes one event, `copies` times under different message ids (JetStream's dedupe would hide a repeat). */
-async function publish<T extends EventType>(type: T, source: 'orders' | 'customers', data: EventData<T>, copies = 1) {
-  const event = createEvent(type, source, data);
-  const nc = await connect({ servers: nats.url });
-  try {
-    const js = jetstream(nc);
-    for (let i = 0; i < copies; i++) await js.publish(type, JSON.stringify(event), { msgID: `${event.id}-${i}` });
-  } finally {
-    await nc.close();
-  }
-  return event;
-}
-
+const publish = <T extends EventType>(type: T, source: 'orders' | 'customers', data: EventData<T>, copies = 1) => publishEvent(nats.url, type, source, data, copies);
 /** Every copy of the event acknowledged by the email service's consumer. */
-async function consumed(stream: string, durable: string) {
-  await eventually(async () => {
-    const jsm = await jetstreamManager(service.ctx.bus.connection!);
-    const info = await jsm.consumers.info(stream, durable);
-    return info.num_pending === 0 && info.num_ack_pending === 0;
-  });
-}
+const consumed = (stream: string, durable: string) => consumedBy(service, stream, durable);
 
 function order(overrides: Partial<EventData<'order.created'>> = {}): EventData<'order.created'> {
   return {

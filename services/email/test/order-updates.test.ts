@@ -3,73 +3,25 @@
 // (only for statuses the customer should know about); every email record carries the order's ids so
 // email.sent can fill the order's email history.
 import { randomUUID } from 'node:crypto';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvent, infoRequestSubject, type EventData, type EventType } from '@shop/contracts';
-import { startDevMailbox, type DevMailbox } from '@shop/dev-mailbox';
-import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
+import { infoRequestSubject, type EventData, type EventType } from '@shop/contracts';
+import type { DevMailbox } from '@shop/dev-mailbox';
+import { consumed as consumedBy, eventually, publishEvent, startEmailStack, stopEmailStack, type EmailService, type EmailStack } from './support/harness.js';
 
-let mongo: StartedMongo;
-let nats: StartedNats;
+let stack: EmailStack;
 let mailbox: DevMailbox;
-let service: Awaited<ReturnType<typeof buildApp>>;
+let service: EmailService;
 const teamAddress = 'payments-desk@shop.test';
 
 beforeAll(async () => {
-  [mongo, nats, mailbox] = await Promise.all([startMongo(), startNats(), startDevMailbox()]);
-  service = await buildApp(
-    loadConfig({
-      PORT: '0',
-      MONGO_URL: mongo.uri,
-      NATS_URL: nats.url,
-      LOG_LEVEL: 'silent',
-      SMTP_URL: mailbox.smtpUrl,
-      DEV_MAILBOX_URL: mailbox.httpUrl,
-      SHOP_URL: 'https://shop.example.com',
-      EMAIL_POLL_INTERVAL_MS: '100',
-      ADMIN_NOTIFICATION_EMAIL: teamAddress,
-    }),
-    { relay: { sweepIntervalMs: 200 } },
-  );
-  await service.start();
+  stack = await startEmailStack(teamAddress);
+  ({ mailbox, service } = stack);
 }, 60_000);
 
-afterAll(async () => {
-  await service?.stop();
-  await Promise.all([nats?.stop(), mongo?.stop(), mailbox?.stop()]);
-});
+afterAll(() => stopEmailStack(stack));
 
-async function eventually<T>(probe: () => Promise<T> | T, ok: (value: T) => boolean = Boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in time; last value ${JSON.stringify(value)?.slice(0, 500)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function publish<T extends EventType>(type: T, data: EventData<T>, copies = 1) {
-  const event = createEvent(type, 'orders', data);
-  const nc = await connect({ servers: nats.url });
-  try {
-    const js = jetstream(nc);
-    for (let i = 0; i < copies; i++) await js.publish(type, JSON.stringify(event), { msgID: `${event.id}-${i}` });
-  } finally {
-    await nc.close();
-  }
-  return event;
-}
-
-async function consumed(durable: string) {
-  await eventually(async () => {
-    const info = await (await jetstreamManager(service.ctx.bus.connection!)).consumers.info('ORDERS', durable);
-    return info.num_pending === 0 && info.num_ack_pending === 0;
-  });
-}
+const publish = <T extends EventType>(type: T, data: EventData<T>, copies = 1) => publishEvent(stack.nats.url, type, 'orders', data, copies);
+const consumed = (durable: string) => consumedBy(service, 'ORDERS', durable);
 
 const customer = () => ({
   orderId: randomUUID().replace(/-/g, '').slice(0, 24),
