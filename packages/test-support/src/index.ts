@@ -172,3 +172,4 @@ export async function startNats(
 
 export { coinOrder } from './orders.js';
 export { orderEventsReader, streamEventsReader, type EventReader } from './events.js';
+export { eventually } from './wait.js';

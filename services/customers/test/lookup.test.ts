@@ -13,7 +13,7 @@ import {
   customerVerifyResponseSchema,
   type EventData,
 } from '@shop/contracts';
-import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
+import { eventually, startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 
@@ -54,15 +54,6 @@ afterAll(async () => {
   await Promise.all([nats?.stop(), mongo?.stop()]);
 });
 
-async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => boolean = Boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in time; last value ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function order(email: string, overrides: Partial<EventData<'order.created'>> = {}): EventData<'order.created'> {
   return {

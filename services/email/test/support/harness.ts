@@ -5,9 +5,11 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { createEvent, type EventData, type EventSource, type EventType } from '@shop/contracts';
 import { startDevMailbox, type DevMailbox } from '@shop/dev-mailbox';
-import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
+import { eventually, startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+
+export { eventually };
 
 export type EmailService = Awaited<ReturnType<typeof buildApp>>;
 
@@ -46,16 +48,6 @@ export async function stopEmailStack(stack: EmailStack | undefined) {
   await Promise.all([stack?.nats.stop(), stack?.mongo.stop(), stack?.mailbox.stop()]);
 }
 
-/** Polls `probe` until `ok` holds, or throws with the last value after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T> | T, ok: (value: T) => boolean = Boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in time; last value ${JSON.stringify(value)?.slice(0, 500)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Publishes one event, `copies` times under different message ids (JetStream's dedupe would hide a repeat). */
 export async function publishEvent<T extends EventType>(natsUrl: string, type: T, source: EventSource, data: EventData<T>, copies = 1) {
