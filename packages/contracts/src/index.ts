@@ -15,3 +15,4 @@ export * from './email-http.js';
 export * from './orders-admin-http.js';
 export * from './payments.js';
 export * from './support-http.js';
+export * from './money.js';
