@@ -23,6 +23,14 @@ export const emailTemplates = [
   // Quote payment: the customer's payment receipt and the team's notice of a payment (order.paid).
   'order_payment_receipt',
   'admin_payment_received',
+  // Support desk and returns (issue 12): the visitor's confirmation, the team's notice, an admin reply,
+  // a return's confirmation, the team's notice of a return, and each return status change.
+  'support_confirmation',
+  'support_admin_notice',
+  'support_reply',
+  'return_confirmation',
+  'return_admin_notice',
+  'return_status_update',
 ] as const;
 export const emailTemplateSchema = z.enum(emailTemplates);
 export type EmailTemplate = z.infer<typeof emailTemplateSchema>;

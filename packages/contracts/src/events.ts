@@ -11,10 +11,10 @@ import {
   itemTypeSchema,
   orderStatusSchema,
   riskLevelSchema,
-  supportPrioritySchema,
 } from './catalog.js';
 import { eventSourceSchema } from './services.js';
 import { gatewayAdminActionData } from './admin-auth.js';
+import { returnRequestedData, returnStatusChangedData, supportMessageCreatedData, supportRepliedData } from './support-events.js';
 
 const isoDate = z.iso.datetime({ offset: true });
 const money = z.number().nonnegative();
@@ -168,27 +168,7 @@ export const customerVerificationRequestedData = z.object({
   expiresAt: isoDate,
 });
 
-export const supportMessageCreatedData = z.object({
-  messageId: z.string().min(1),
-  name: z.string(),
-  email: z.email(),
-  orderNumber: z.string().optional(),
-  subject: z.string(),
-  message: z.string(),
-  priority: supportPrioritySchema,
-  submittedDate: isoDate,
-});
-
-export const supportRepliedData = z.object({
-  messageId: z.string().min(1),
-  responseId: z.string().min(1),
-  name: z.string(),
-  email: z.email(),
-  subject: z.string(),
-  content: z.string(),
-  authorName: z.string(),
-  repliedAt: isoDate,
-});
+// Support messages and returns: their data lives in support-events.ts.
 
 export const campaignSendRequestedData = z.object({
   campaignId: z.string().min(1),
@@ -265,6 +245,8 @@ export const eventDataSchemas = {
   'customer.verification_requested': customerVerificationRequestedData,
   'support.message_created': supportMessageCreatedData,
   'support.replied': supportRepliedData,
+  'support.return_requested': returnRequestedData,
+  'support.return_status_changed': returnStatusChangedData,
   'campaign.send_requested': campaignSendRequestedData,
   'ban.changed': banChangedData,
   'alert.raised': alertRaisedData,

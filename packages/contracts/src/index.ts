@@ -15,5 +15,6 @@ export * from './email-http.js';
 export * from './orders-admin-http.js';
 export * from './payments.js';
 export * from './support-http.js';
+export * from './support-events.js';
 export * from './money.js';
 export * from './discounts.js';
