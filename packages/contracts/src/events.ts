@@ -14,6 +14,7 @@ import {
 } from './catalog.js';
 import { eventSourceSchema } from './services.js';
 import { gatewayAdminActionData } from './admin-auth.js';
+import { campaignSendRequestedData } from './marketing-events.js';
 import { returnRequestedData, returnStatusChangedData, supportMessageCreatedData, supportRepliedData } from './support-events.js';
 
 const isoDate = z.iso.datetime({ offset: true });
@@ -170,14 +171,7 @@ export const customerVerificationRequestedData = z.object({
 
 // Support messages and returns: their data lives in support-events.ts.
 
-export const campaignSendRequestedData = z.object({
-  campaignId: z.string().min(1),
-  name: z.string(),
-  subject: z.string(),
-  content: z.string(),
-  recipients: z.array(z.object({ email: z.email(), name: z.string().optional() })),
-  requestedAt: isoDate,
-});
+// Campaign sends: their data lives in marketing-events.ts.
 
 export const banChangedData = z.object({
   ip: z.string().min(1),
@@ -221,12 +215,17 @@ export const emailSentData = z.object({
   orderNumber: z.string().optional(),
   /** The start of the text part, for the order's email history. */
   preview: z.string().max(500).optional(),
+  /** A campaign email: the campaign and subscriber it was for (marketing counts sends and bounces). */
+  campaignId: z.string().optional(),
+  subscriberId: z.string().optional(),
   sentAt: isoDate,
 });
 
 export const emailFailedData = emailSentData.omit({ sentAt: true }).extend({
   error: z.string(),
   attempts: z.number().int().nonnegative(),
+  /** The receiving server refused it for good (an SMTP 5xx): no retry would help; marketing marks a bounce. */
+  permanent: z.boolean().optional(),
   failedAt: isoDate,
 });
 

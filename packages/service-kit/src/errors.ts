@@ -112,7 +112,36 @@ export function sendError(
   message: string,
   details?: unknown,
 ) {
-  return reply.status(status).type('application/json; charset=utf-8').send(errorEnvelope(message, code, details, request.id));
+  // Serialised here, not by the route's response schema: a route may describe its own refusals in
+  // another shape, and the shared envelope (a body fastify could not read, a 404) must still leave as
+  // the 4xx it is rather than fail that schema and turn into a 500.
+  return reply
+    .status(status)
+    .type('application/json; charset=utf-8')
+    .serializer((payload: unknown) => JSON.stringify(payload))
+    .send(errorEnvelope(message, code, details, request.id));
+}
+
+/** A clearer sentence for fastify's own refusals than its terse defaults. */
+function clientErrorMessage(error: FastifyError, request: FastifyRequest): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': {
+      const type = (request.headers['content-type'] ?? '').split(';', 1)[0]!.trim().slice(0, 80);
+      return type
+        ? `This address does not accept ${type} bodies: send JSON (application/json).`
+        : 'This request needs a body with a content type: send JSON (application/json).';
+    }
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'The request body is empty: send a JSON object.';
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return 'The request body is not valid JSON.';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'The request body is too large.';
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return 'The request body did not match its Content-Length.';
+    default:
+      return error.message;
+  }
 }
 
 /** Installs the error and not-found handlers on an app (services and the gateway use the same one). */
@@ -141,7 +170,7 @@ export function installErrorHandling(app: FastifyInstance) {
     }
     const status = (error as FastifyError).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      return sendError(request, reply, status, codeForStatus(status), error.message);
+      return sendError(request, reply, status, codeForStatus(status), clientErrorMessage(error as FastifyError, request));
     }
     request.log.error({ err: error }, 'unhandled error');
     const finalStatus = typeof status === 'number' && status >= 500 && status <= 599 ? status : 500;

@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LogController, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { errorCodes } from '@shop/contracts';
+import { AppError, badRequest } from './errors.js';
 
 export const requestIdHeader = 'x-request-id';
 const acceptableRequestId = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -36,5 +38,47 @@ export function requestLogController() {
   return new LogController({
     requestIdLogLabel: 'request_id',
     disableRequestLogging: (req: { url?: string }) => probePaths.has((req.url ?? '').split('?')[0] ?? ''),
+  });
+}
+
+/** Keys that would reach an object's prototype if a later merge copied them (prototype poisoning). */
+const forbiddenKeys = new Set(['__proto__', 'constructor']);
+
+/** The charset a JSON body declares, lower case, or undefined. */
+function declaredCharset(contentType: string | undefined): string | undefined {
+  const match = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '');
+  return match?.[1]?.toLowerCase();
+}
+
+/**
+ * The services' JSON body parser: every body it refuses gets a 4xx with a sentence saying what was
+ * wrong (empty, not JSON, not UTF-8, a `__proto__` / `constructor` key), instead of fastify's generic
+ * "Body is not valid JSON" for all of them.
+ */
+export function installJsonBodyParser(app: FastifyInstance) {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const charset = declaredCharset(request.headers['content-type']);
+    if (charset && charset !== 'utf-8' && charset !== 'utf8') {
+      done(new AppError(415, errorCodes.UNSUPPORTED_MEDIA_TYPE, `Send JSON encoded as UTF-8 (this body says charset=${charset.slice(0, 40)}).`), undefined);
+      return;
+    }
+    const text = body as string;
+    if (text.trim() === '') {
+      done(badRequest('The request body is empty: send a JSON object.'), undefined);
+      return;
+    }
+    try {
+      done(
+        null,
+        JSON.parse(text, (key, value) => {
+          if (forbiddenKeys.has(key)) throw badRequest(`The request body may not contain the key "${key}".`);
+          return value;
+        }),
+      );
+    } catch (err) {
+      if (err instanceof AppError) done(err, undefined);
+      else done(badRequest(`The request body is not valid JSON: ${(err as Error).message}.`), undefined);
+    }
   });
 }

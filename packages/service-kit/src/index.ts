@@ -20,7 +20,7 @@ export {
   validationFailed,
   validationMessage,
 } from './errors.js';
-export { installZodAndRequestIds, requestIdFrom, requestIdHeader, requestLogController } from './http.js';
+export { installJsonBodyParser, installZodAndRequestIds, requestIdFrom, requestIdHeader, requestLogController } from './http.js';
 export { databaseName, pingMongo } from './mongo.js';
 export { currentTelemetry, type Telemetry } from './telemetry-state.js';
 export { EventBus, type EventBusOptions } from './bus/bus.js';

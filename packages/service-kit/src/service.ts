@@ -17,7 +17,7 @@ import {
 } from '@shop/contracts';
 import type { ServiceConfig } from './config.js';
 import { installErrorHandling } from './errors.js';
-import { installZodAndRequestIds, requestIdFrom, requestLogController } from './http.js';
+import { installJsonBodyParser, installZodAndRequestIds, requestIdFrom, requestLogController } from './http.js';
 import { createLogger, type Logger } from './logger.js';
 import { databaseName, pingMongo } from './mongo.js';
 import { EventBus } from './bus/bus.js';
@@ -99,6 +99,7 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
   }).withTypeProvider<ZodTypeProvider>() as unknown as ServiceApp;
 
   installZodAndRequestIds(app);
+  installJsonBodyParser(app);
   installErrorHandling(app);
 
   await app.register(swagger, {

@@ -89,6 +89,18 @@ export async function buildOrdersLike(mongoUrl: string, natsUrl: string, logs = 
           return reply.status(201).send({ orderNumber: request.body.orderNumber, eventId });
         },
       );
+      // A route whose refusals have their own shape (like the customers lookup): the shared error
+      // envelope of a body fastify could not read must still reach the client as a 4xx.
+      app.post(
+        '/shaped',
+        {
+          schema: {
+            body: z.object({ email: z.string() }),
+            response: { 200: z.object({ ok: z.literal(true) }), 400: z.object({ success: z.literal(false), message: z.string() }) },
+          },
+        },
+        async () => ({ ok: true as const }),
+      );
       app.get('/boom', async () => {
         throw new Error('database password is hunter2');
       });

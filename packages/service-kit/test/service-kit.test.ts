@@ -93,6 +93,28 @@ describe('HTTP basics', () => {
     expect((await res.json()) as object).toMatchObject({ code: 'BAD_REQUEST' });
   });
 
+  it('answers bodies fastify cannot read with a 4xx envelope, even on a route whose own error schema differs', async () => {
+    const utf16 = Buffer.from('\ufeff{"email":"a@b.co"}', 'utf16le');
+    const cases: { name: string; type?: string; body?: string | Buffer; status: number; message: RegExp }[] = [
+      { name: 'invalid JSON', type: 'application/json', body: '{"email":', status: 400, message: /not valid JSON/ },
+      { name: 'empty body', type: 'application/json', body: '', status: 400, message: /empty/ },
+      { name: 'UTF-16', type: 'application/json; charset=utf-16', body: utf16, status: 415, message: /UTF-8/ },
+      { name: 'UTF-16 without charset', type: 'application/json', body: utf16, status: 400, message: /not valid JSON/ },
+      { name: '__proto__ key', type: 'application/json', body: '{"email":"a@b.co","__proto__":{"admin":true}}', status: 400, message: /__proto__/ },
+      { name: 'constructor key', type: 'application/json', body: '{"email":"a@b.co","constructor":{"prototype":{"admin":true}}}', status: 400, message: /constructor/ },
+      { name: 'wrong content type', type: 'application/xml', body: '<email/>', status: 415, message: /application\/json/ },
+    ];
+    for (const c of cases) {
+      for (const path of ['/shaped', '/widgets']) {
+        const res = await fetch(`${ordersUrl}${path}`, { method: 'POST', headers: c.type ? { 'content-type': c.type } : {}, body: c.body });
+        const body = errorEnvelopeSchema.parse(await res.json());
+        expect({ case: c.name, path, status: res.status }).toEqual({ case: c.name, path, status: c.status });
+        expect(body.error, c.name).toMatch(c.message);
+        expect(body.requestId).toBeTruthy();
+      }
+    }
+  });
+
   it('passes an AppError through with its status and code', async () => {
     const res = await fetch(`${ordersUrl}/teapot`);
     expect(res.status).toBe(409);

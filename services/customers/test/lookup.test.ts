@@ -207,6 +207,31 @@ describe('POST /api/customers/lookup', () => {
   });
 });
 
+describe('bodies the service cannot read', () => {
+  // Was a 500 FST_ERR_RESPONSE_SERIALIZATION: these routes describe their refusals in their own shape,
+  // and the shared envelope of an unreadable body failed that schema.
+  const utf16 = Buffer.from('\ufeff{"email":"a@example.com"}', 'utf16le');
+  const bodies: { name: string; type: string; body: string | Buffer; status: number; message: RegExp }[] = [
+    { name: 'invalid JSON', type: 'application/json', body: '{"email":"a@', status: 400, message: /not valid JSON/ },
+    { name: 'an empty body', type: 'application/json', body: '', status: 400, message: /empty/ },
+    { name: 'UTF-16 declared', type: 'application/json; charset=utf-16le', body: utf16, status: 415, message: /UTF-8/ },
+    { name: 'UTF-16 undeclared', type: 'application/json', body: utf16, status: 400, message: /not valid JSON/ },
+    { name: 'a __proto__ key', type: 'application/json', body: '{"email":"a@example.com","__proto__":{"x":1}}', status: 400, message: /__proto__/ },
+    { name: 'a constructor key', type: 'application/json', body: '{"email":"a@example.com","constructor":{"prototype":{"x":1}}}', status: 400, message: /constructor/ },
+  ];
+  for (const path of ['/api/customers/lookup', '/api/customers/verify']) {
+    for (const c of bodies) {
+      it(`${path}: ${c.name} gets ${c.status} with a clear message`, async () => {
+        const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': c.type, 'x-forwarded-for': freshIp() }, body: c.body });
+        expect(res.status).toBe(c.status);
+        const body = (await res.json()) as Record<string, unknown>;
+        expect(body.error).toMatch(c.message);
+        expect(body.requestId).toBeTruthy();
+      });
+    }
+  }
+});
+
 describe('POST /api/customers/verify', () => {
   it('returns the saved details with the address under both names, once', async () => {
     const email = await knownCustomer();
