@@ -23,6 +23,8 @@ export const emailTemplates = [
   // Quote payment: the customer's payment receipt and the team's notice of a payment (order.paid).
   'order_payment_receipt',
   'admin_payment_received',
+  // Marketing: one campaign email to one subscriber (campaign.send_requested).
+  'campaign',
   // Support desk and returns (issue 12): the visitor's confirmation, the team's notice, an admin reply,
   // a return's confirmation, the team's notice of a return, and each return status change.
   'support_confirmation',

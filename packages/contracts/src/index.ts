@@ -16,5 +16,7 @@ export * from './orders-admin-http.js';
 export * from './payments.js';
 export * from './support-http.js';
 export * from './support-events.js';
+export * from './marketing-http.js';
+export * from './marketing-events.js';
 export * from './money.js';
 export * from './discounts.js';
