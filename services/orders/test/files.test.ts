@@ -127,6 +127,31 @@ describe('POST /api/upload', () => {
   });
 });
 
+describe('broken multipart bodies', () => {
+  const boundary = '----shopfuzzboundary';
+  const part = (name: string, data: string) =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n${data}`;
+  const cases: { name: string; type: string; body: string | Buffer }[] = [
+    { name: 'a garbage body', type: `multipart/form-data; boundary=${boundary}`, body: 'this is not multipart at all \x00\xff' },
+    { name: 'no boundary', type: 'multipart/form-data', body: part('a.png', PNG.toString('latin1')) },
+    { name: 'an empty boundary', type: 'multipart/form-data; boundary=', body: part('a.png', 'x') },
+    { name: 'a part never closed', type: `multipart/form-data; boundary=${boundary}`, body: Buffer.concat([Buffer.from(part('a.png', '')), PNG]) },
+    { name: 'a header never ended', type: `multipart/form-data; boundary=${boundary}`, body: `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.png"` },
+    { name: 'an empty body', type: `multipart/form-data; boundary=${boundary}`, body: '' },
+  ];
+  for (const c of cases) {
+    it(`answers ${c.name} with a 400 that says what to send, and keeps nothing`, async () => {
+      const before = await h.service.ctx.connection.db!.collection('uploads.files').countDocuments();
+      const res = await fetch(`${h.url}/api/upload`, { method: 'POST', headers: { 'content-type': c.type }, body: c.body });
+      const body = (await res.json()) as Record<string, any>;
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(body).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+      expect(body.error).toMatch(/multipart\/form-data|No files were received/);
+      expect(await h.service.ctx.connection.db!.collection('uploads.files').countDocuments()).toBe(before);
+    });
+  }
+});
+
 describe('GET /api/upload/:id', () => {
   it('serves a raster image inline with its stored type and nosniff', async () => {
     const { body } = await upload([{ name: 'logo.png', data: PNG }]);

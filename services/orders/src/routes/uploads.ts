@@ -26,6 +26,25 @@ export function cleanFileName(name: string | undefined): string {
   return clean || 'file';
 }
 
+const limitErrorCodes = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_FILES_LIMIT', 'FST_PARTS_LIMIT', 'FST_FIELDS_LIMIT']);
+
+/** The answer to a body the multipart parser could not read (garbage, no boundary, a part cut off). */
+export const unreadableUploadMessage =
+  'The upload could not be read: it is not complete multipart/form-data. Send the files as multipart/form-data in the "files" field.';
+
+/**
+ * Reads from the request body. A failure there is the client's (busboy's "Unexpected end of form",
+ * "Boundary not found", a malformed part header...): a 400, not a 500. The limits keep their codes.
+ */
+async function readingBody<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof AppError || limitErrorCodes.has((err as { code?: string }).code ?? '')) throw err;
+    throw new AppError(400, errorCodes.BAD_REQUEST, unreadableUploadMessage, [{ field: 'files', message: unreadableUploadMessage }], { cause: err });
+  }
+}
+
 export async function registerUploadRoutes(app: OrdersApp, ctx: ServiceContext<OrderModels>) {
   await app.register(async (plugin) => {
     const scope = plugin as unknown as OrdersApp;
@@ -59,30 +78,40 @@ export async function registerUploadRoutes(app: OrdersApp, ctx: ServiceContext<O
         // The file being read: a size error may surface from the part or from the parts iterator.
         let current = '';
         try {
-          for await (const part of request.parts()) {
-            if (part.type !== 'file') continue;
-            const originalName = cleanFileName(part.filename);
-            current = originalName;
-            if (part.fieldname !== 'files') {
-              part.file.resume();
-              throw badRequest(`Upload files in the "files" field (got "${part.fieldname}").`);
+          const parts = request.parts();
+          // Read by hand rather than with for-await, so a failure of the body itself is told apart
+          // from a failure to check or store a file; leaving early still closes the iterator.
+          try {
+            for (;;) {
+              const next = await readingBody(() => parts.next());
+              if (next.done) break;
+              const part = next.value;
+              if (part.type !== 'file') continue;
+              const originalName = cleanFileName(part.filename);
+              current = originalName;
+              if (part.fieldname !== 'files') {
+                part.file.resume();
+                throw badRequest(`Upload files in the "files" field (got "${part.fieldname}").`);
+              }
+              const data = await readingBody(() => part.toBuffer());
+              const verdict = await checkUpload(originalName, data);
+              if (!verdict.ok) {
+                throw new AppError(415, errorCodes.UNSUPPORTED_MEDIA_TYPE, verdict.message, [{ field: 'files', message: verdict.message }]);
+              }
+              const id = newFileId();
+              const filename = `${id}.${verdict.extension}`;
+              await storeFile(ctx.connection, 'uploads', id, filename, data, {
+                originalName,
+                mimetype: verdict.mimetype,
+                extension: verdict.extension,
+                sha256: createHash('sha256').update(data).digest('hex'),
+                uploadedFromIp: request.ip,
+              });
+              stored.push(id);
+              files.push({ originalName, filename, size: data.length, mimetype: verdict.mimetype, url: uploadUrl(id) });
             }
-            const data = await part.toBuffer();
-            const verdict = await checkUpload(originalName, data);
-            if (!verdict.ok) {
-              throw new AppError(415, errorCodes.UNSUPPORTED_MEDIA_TYPE, verdict.message, [{ field: 'files', message: verdict.message }]);
-            }
-            const id = newFileId();
-            const filename = `${id}.${verdict.extension}`;
-            await storeFile(ctx.connection, 'uploads', id, filename, data, {
-              originalName,
-              mimetype: verdict.mimetype,
-              extension: verdict.extension,
-              sha256: createHash('sha256').update(data).digest('hex'),
-              uploadedFromIp: request.ip,
-            });
-            stored.push(id);
-            files.push({ originalName, filename, size: data.length, mimetype: verdict.mimetype, url: uploadUrl(id) });
+          } finally {
+            await parts.return(undefined).catch(() => undefined);
           }
         } catch (err) {
           // All or nothing: a rejected file leaves none of the request's files behind.
@@ -94,6 +123,9 @@ export async function registerUploadRoutes(app: OrdersApp, ctx: ServiceContext<O
           }
           if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') {
             return failWith(request, reply, new AppError(413, errorCodes.PAYLOAD_TOO_LARGE, `At most ${uploadMaxFilesPerRequest} files can be uploaded at once.`));
+          }
+          if (code === 'FST_FIELDS_LIMIT') {
+            return failWith(request, reply, new AppError(413, errorCodes.PAYLOAD_TOO_LARGE, 'Too many form fields: send only the files, in the "files" field.'));
           }
           if (err instanceof AppError && err.statusCode < 500) return failWith(request, reply, err);
           throw err;
