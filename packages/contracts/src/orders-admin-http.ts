@@ -1,7 +1,10 @@
 // Back-office HTTP shapes of the orders service (admin part A §2 dashboard, order details, order
-// modals, analytics, §5 rules, §9 constants). Every path sits under /api/orders/admin/, which the
-// gateway lets through only with a live admin session; the gateway forwards the admin in
-// `x-admin-email`, which the orders service records in status history and notes.
+// modals, analytics, §5 rules, §7 calls, §9 constants). The spec's call table is the API: the admin
+// calls share the resource `/api/orders` with the storefront's, and the method tells them apart
+// (`PUT /api/orders/{id}/status` is the admin's, `PATCH` the payment page's). Operations the spec does
+// not list (paging and filters as query parameters, bulk, export, analytics) live under the same
+// resource. The gateway lets the admin calls through only with a live admin session and forwards the
+// admin in `x-admin-email`, which the orders service records in status history and notes.
 import { z } from 'zod';
 import {
   analyticsPeriodSchema,
@@ -18,21 +21,35 @@ import {
 } from './catalog.js';
 import { timelineEntrySchema } from './orders-http.js';
 
-/** Root of every back-office orders path. */
-export const ordersAdminBase = '/api/orders/admin';
+/** The orders resource: the storefront's calls and the back office's share it. */
+export const ordersResource = '/api/orders';
+const one = (id: string) => `${ordersResource}/${encodeURIComponent(id)}`;
+/** Every back-office orders call, at its spec path (admin part A §7) or under the same resource. */
 export const ordersAdminPaths = {
-  list: `${ordersAdminBase}/orders`,
-  exportCsv: `${ordersAdminBase}/orders/export.csv`,
-  bulkStatus: `${ordersAdminBase}/orders/bulk/status`,
-  bulkDelete: `${ordersAdminBase}/orders/bulk/delete`,
-  analytics: `${ordersAdminBase}/analytics`,
-  order: (id: string) => `${ordersAdminBase}/orders/${encodeURIComponent(id)}`,
-  status: (id: string) => `${ordersAdminBase}/orders/${encodeURIComponent(id)}/status`,
-  notes: (id: string) => `${ordersAdminBase}/orders/${encodeURIComponent(id)}/notes`,
-  tracking: (id: string) => `${ordersAdminBase}/orders/${encodeURIComponent(id)}/tracking`,
-  quote: (id: string) => `${ordersAdminBase}/orders/${encodeURIComponent(id)}/quote`,
-  infoRequest: (id: string) => `${ordersAdminBase}/orders/${encodeURIComponent(id)}/info-request`,
-  emails: (id: string) => `${ordersAdminBase}/orders/${encodeURIComponent(id)}/emails`,
+  /** GET: the orders table (query: page, pageSize, status, search, itemType, startDate, endDate, sortBy, sortDir). */
+  list: ordersResource,
+  /** GET: CSV of every order matching the table's filters. */
+  exportCsv: `${ordersResource}/export.csv`,
+  /** POST { orderIds, status } */
+  bulkStatus: `${ordersResource}/bulk/status`,
+  /** POST { orderIds } */
+  bulkDelete: `${ordersResource}/bulk/delete`,
+  /** GET ?period= */
+  analytics: `${ordersResource}/analytics`,
+  /** DELETE: one order. (GET here is the storefront's public payment view.) */
+  order: one,
+  /** GET: the details view; PUT: edit (partial order fields, admin notes). */
+  details: (id: string) => `${one(id)}/details`,
+  /** PUT { status } (PATCH here is the payment page's confirmation). */
+  status: (id: string) => `${one(id)}/status`,
+  /** PUT { trackingNumber, carrier, estimatedDelivery } */
+  tracking: (id: string) => `${one(id)}/tracking`,
+  /** POST { quoteAmount, quoteNotes, sendEmail } */
+  generateQuote: (id: string) => `${one(id)}/generate-quote`,
+  /** POST { message }: Request More Information. */
+  infoRequest: (id: string) => `${one(id)}/info-request`,
+  /** POST { subject, message, type } */
+  sendEmail: (id: string) => `${one(id)}/send-email`,
 } as const;
 
 /**
@@ -74,7 +91,7 @@ export const adminOrderMessages = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------
-// List (GET /api/orders/admin/orders) and CSV export (GET .../orders/export.csv, same query)
+// List (GET /api/orders) and CSV export (GET /api/orders/export.csv, same query)
 // ---------------------------------------------------------------------------------------------
 /** The table's sortable columns (§2 dashboard). `total` sorts by the estimated total. */
 export const adminOrderSortFields = ['orderNumber', 'customerName', 'email', 'itemType', 'quantity', 'status', 'total', 'submittedDate', 'lastUpdate'] as const;
@@ -181,7 +198,7 @@ export const adminCsvFileName = (product: string, date: Date) => `${product}-ord
 export const adminCsvProduct = (itemType: string | undefined) => (itemType && itemType !== 'all' ? itemType : 'all');
 
 // ---------------------------------------------------------------------------------------------
-// Details (GET /api/orders/admin/orders/:id)
+// Details (GET /api/orders/:id/details)
 // ---------------------------------------------------------------------------------------------
 export const adminEmailHistoryEntrySchema = z.object({
   id: z.string(),
@@ -254,7 +271,7 @@ export const adminOrderResponseSchema = z.object({ success: z.literal(true), ord
 export type AdminOrderResponse = z.infer<typeof adminOrderResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Edit (PATCH /api/orders/admin/orders/:id): quantity integer, total decimal, invalid -> 0 (§5)
+// Edit (PUT /api/orders/:id/details): quantity integer, total decimal, invalid -> 0 (§5); admin notes
 // ---------------------------------------------------------------------------------------------
 /** Reads what the edit form typed: a whole number >= 0, anything else 0 (spec: invalid becomes 0). */
 export function editQuantity(value: unknown): number {
@@ -276,13 +293,14 @@ export const adminOrderEditSchema = z
     total: z.unknown().transform(editTotal).optional().describe('The estimated total'),
     description: z.string().trim().max(5000).optional(),
     notes: z.string().max(5000).optional(),
+    adminNotes: z.string().max(10000).optional().describe('Internal notes (the Admin Notes modal); recorded with the admin and the time'),
     customerCategory: customerCategorySchema.optional(),
   })
   .strict();
 export type AdminOrderEdit = z.input<typeof adminOrderEditSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Status (PUT .../:id/status), bulk status and bulk delete
+// Status (PUT /api/orders/:id/status), bulk status and bulk delete (POST /api/orders/bulk/...)
 // ---------------------------------------------------------------------------------------------
 export const adminStatusChangeSchema = z.object({
   status: orderStatusSchema,
@@ -313,10 +331,8 @@ export type AdminBulkResult = z.infer<typeof adminBulkResultSchema>;
 export const adminDeleteResponseSchema = z.object({ success: z.literal(true), deleted: z.string() });
 
 // ---------------------------------------------------------------------------------------------
-// Modals: notes, tracking, quote, info request, send email
+// Modals: tracking, quote, info request, send email
 // ---------------------------------------------------------------------------------------------
-export const adminNotesSchema = z.object({ adminNotes: z.string().max(10000) });
-
 export const adminTrackingUpdateSchema = z.object({
   carrier: carrierSchema.default(defaultCarrier),
   trackingNumber: z.string().trim().min(1, 'Tracking number is required').max(100),
@@ -336,6 +352,10 @@ export const adminQuoteSchema = z.object({
     .gt(0, 'Quote amount must be greater than 0')
     .max(10_000_000, 'Quote amount is too large'),
   quoteNotes: z.string().trim().max(5000).optional(),
+  sendEmail: z
+    .literal(true, { error: 'The quote is always emailed: the customer pays through its link' })
+    .optional()
+    .describe('Always true (spec): the quote email carries the payment link'),
 });
 export type AdminQuote = z.input<typeof adminQuoteSchema>;
 
@@ -359,7 +379,7 @@ export const adminEmailQueuedResponseSchema = z.object({
 export type AdminEmailQueuedResponse = z.infer<typeof adminEmailQueuedResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Analytics (GET /api/orders/admin/analytics?period=7d|30d|6m|1y|total)
+// Analytics (GET /api/orders/analytics?period=7d|30d|6m|1y|total)
 // ---------------------------------------------------------------------------------------------
 export const adminAnalyticsQuerySchema = z.object({ period: analyticsPeriodSchema.default('30d') });
 

@@ -31,11 +31,15 @@ describe('admin order contracts', () => {
     expect(adminQuoteSchema.safeParse({ quoteAmount: 0 }).success).toBe(false);
     expect(adminQuoteSchema.safeParse({ quoteAmount: 'x' }).success).toBe(false);
     expect(adminQuoteSchema.parse({ quoteAmount: '12.50' }).quoteAmount).toBe(12.5);
+    expect(adminQuoteSchema.parse({ quoteAmount: 5, sendEmail: true }).sendEmail).toBe(true);
+    expect(adminQuoteSchema.safeParse({ quoteAmount: 5, sendEmail: false }).success).toBe(false);
     expect(adminTrackingUpdateSchema.parse({ trackingNumber: ' 1Z9 ' })).toMatchObject({ carrier: 'UPS', trackingNumber: '1Z9' });
     expect(adminTrackingUpdateSchema.safeParse({ trackingNumber: '  ' }).success).toBe(false);
   });
   it('paths and subject', () => {
-    expect(ordersAdminPaths.quote('abc')).toBe('/api/orders/admin/orders/abc/quote');
+    expect(ordersAdminPaths.generateQuote('abc')).toBe('/api/orders/abc/generate-quote');
+    expect(ordersAdminPaths.sendEmail('a/b')).toBe('/api/orders/a%2Fb/send-email');
+    expect(ordersAdminPaths.list).toBe('/api/orders');
     expect(infoRequestSubject('CC-ABCD2345')).toBe('Additional Information Needed - Order #CC-ABCD2345');
   });
 });

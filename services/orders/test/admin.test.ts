@@ -78,7 +78,7 @@ afterAll(async () => {
   await h?.stop();
 });
 
-const base = () => `${h.url}/api/orders/admin`;
+const base = () => `${h.url}/api/orders`;
 async function get(path: string) {
   const res = await fetch(`${base()}${path}`, { headers: admin });
   const text = await res.text();
@@ -91,7 +91,7 @@ async function send(method: string, path: string, body: unknown) {
 }
 
 async function list(query: string) {
-  const res = await get(`/orders${query}`);
+  const res = await get(query);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return adminOrderListResponseSchema.parse(res.body);
 }
@@ -134,11 +134,30 @@ describe('orders list', () => {
     expect((await list('?sortBy=submittedDate&sortDir=asc')).orders[0]!.id).toBe('o6');
   });
 
+  it('is the spec call GET /api/orders (success, orders); the old /api/orders/admin paths are gone (one path per operation)', async () => {
+    const res = await fetch(`${h.url}/api/orders`, { headers: admin });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ success: true, orders: expect.any(Array), counts: { all: 6 } });
+    for (const [method, path] of [
+      ['GET', '/api/orders/admin/orders'],
+      ['GET', '/api/orders/admin/orders/o2'],
+      ['PUT', '/api/orders/admin/orders/o2/status'],
+      ['GET', '/api/orders/admin/analytics'],
+      ['PATCH', '/api/orders/o2'],
+      ['PUT', '/api/orders/o2/notes'],
+      ['POST', '/api/orders/o2/quote'],
+      ['POST', '/api/orders/o2/emails'],
+    ] as const) {
+      const old = await fetch(`${h.url}${path}`, { method, headers: { 'content-type': 'application/json', ...admin }, body: method === 'GET' ? undefined : '{}' });
+      expect(old.status, `${method} ${path}`).toBe(404);
+    }
+  });
+
   it('refuses a page size over 100 and an unknown tab with a clear 400', async () => {
-    const big = await get('/orders?pageSize=101');
+    const big = await get('?pageSize=101');
     expect(big.status).toBe(400);
     expect(big.body.error).toMatch(/pageSize/);
-    expect((await get('/orders?status=lost')).status).toBe(400);
+    expect((await get('?status=lost')).status).toBe(400);
   });
 });
 
@@ -186,7 +205,7 @@ describe('analytics', () => {
 
 describe('CSV export', () => {
   it('streams the filtered orders with the spec columns and neutralises formulas', async () => {
-    const res = await get('/orders/export.csv?itemType=coin&sortBy=total&sortDir=desc');
+    const res = await get('/export.csv?itemType=coin&sortBy=total&sortDir=desc');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/csv/);
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="coin-orders-${new Date().toISOString().slice(0, 10)}.csv"`);
@@ -199,32 +218,32 @@ describe('CSV export', () => {
 
 describe('order modals', () => {
   it('details, and 404 for an unknown order', async () => {
-    const res = await get('/orders/o2');
+    const res = await get('/o2/details');
     expect(res.status).toBe(200);
     const order = adminOrderResponseSchema.parse(res.body).order;
     expect(order).toMatchObject({ orderNumber: 'PT-BBBB0002', statusLabel: 'Quote Pending', emailHistory: [], adminNotes: '' });
-    const missing = await get('/orders/nope');
+    const missing = await get('/nope/details');
     expect(missing.status).toBe(404);
     expect(missing.body.error).toBe('Order not found.');
   });
 
   it('edit: quantity integer, total decimal, invalid becomes 0', async () => {
-    let res = await send('PATCH', '/orders/o6', { quantity: '75.9', total: '812.5', description: 'Changed' });
+    let res = await send('PUT', '/o6/details', { quantity: '75.9', total: '812.5', description: 'Changed' });
     expect(res.body.order).toMatchObject({ quantity: 75, estimatedTotal: 812.5, description: 'Changed' });
-    res = await send('PATCH', '/orders/o6', { quantity: 'many', total: 'lots' });
+    res = await send('PUT', '/o6/details', { quantity: 'many', total: 'lots' });
     expect(res.status).toBe(200);
     expect(res.body.order).toMatchObject({ quantity: 0, estimatedTotal: 0 });
-    expect((await send('PATCH', '/orders/o6', { status: 'paid' })).status).toBe(400);
+    expect((await send('PUT', '/o6/details', { status: 'paid' })).status).toBe(400);
   });
 
   it('status: any to any, recorded with the admin, order.status_changed once', async () => {
-    const res = await send('PUT', '/orders/o3/status', { status: 'design_review', note: 'Reopened' });
+    const res = await send('PUT', '/o3/status', { status: 'design_review', note: 'Reopened' });
     expect(res.status).toBe(200);
     const order = adminOrderResponseSchema.parse(res.body).order;
     expect(order.status).toBe('design_review');
     expect(order.timeline.at(-1)).toMatchObject({ status: 'design_review', changedBy: 'admin:boss@shop.test', note: 'Reopened' });
     expect(order.emailHistory[0]).toMatchObject({ type: 'status_update', status: 'queued', to: 'carol@example.com' });
-    expect((await send('PUT', '/orders/o3/status', { status: 'bogus' })).status).toBe(400);
+    expect((await send('PUT', '/o3/status', { status: 'bogus' })).status).toBe(400);
     const all = await readEvents((e) => e.some((x) => x.type === 'order.status_changed' && (x.data as { orderId: string }).orderId === 'o3'));
     const changed = all.filter((x) => x.type === 'order.status_changed' && (x.data as { orderId: string }).orderId === 'o3');
     expect(changed).toHaveLength(1);
@@ -232,23 +251,26 @@ describe('order modals', () => {
   });
 
   it('notes and tracking (seen by the customer on /track)', async () => {
-    const notes = await send('PUT', '/orders/o4/notes', { adminNotes: 'Rush job' });
+    const notes = await send('PUT', '/o4/details', { adminNotes: 'Rush job' });
     expect(notes.body.order).toMatchObject({ adminNotes: 'Rush job', adminNotesUpdatedBy: 'admin:boss@shop.test' });
-    const missing = await send('PUT', '/orders/o4/tracking', { carrier: 'UPS', trackingNumber: '   ' });
+    const missing = await send('PUT', '/o4/tracking', { carrier: 'UPS', trackingNumber: '   ' });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toMatch(/Tracking number is required/);
-    const ok = await send('PUT', '/orders/o4/tracking', { carrier: 'FEDEX', trackingNumber: '7712 3456', estimatedDelivery: '2026-12-24' });
+    const ok = await send('PUT', '/o4/tracking', { carrier: 'FEDEX', trackingNumber: '7712 3456', estimatedDelivery: '2026-12-24' });
     expect(ok.body.order.tracking).toEqual({ carrier: 'FEDEX', trackingNumber: '7712 3456', estimatedDelivery: '2026-12-24T00:00:00.000Z' });
-    const defaulted = await send('PUT', '/orders/o1/tracking', { trackingNumber: '1Z999' });
+    const defaulted = await send('PUT', '/o1/tracking', { trackingNumber: '1Z999' });
     expect(defaulted.body.order.tracking.carrier).toBe('UPS');
     const tracked = await postJson(`${h.url}/api/orders/track`, { orderNumber: 'cc-dddd0004', email: 'DAN@example.com' });
     expect(tracked.body.order.tracking).toEqual({ carrier: 'FEDEX', trackingNumber: '7712 3456', estimatedDelivery: '2026-12-24T00:00:00.000Z' });
   });
 
   it('Apply Quote: amount > 0, tax from the shipping state, status quote_sent, expiry in 30 days, order.quote_sent with the payment path', async () => {
-    expect((await send('POST', '/orders/o2/quote', { quoteAmount: 0 })).status).toBe(400);
-    expect((await send('POST', '/orders/o2/quote', { quoteAmount: 'abc' })).status).toBe(400);
-    const res = await send('POST', '/orders/o2/quote', { quoteAmount: 750.5, quoteNotes: 'Includes rush' });
+    expect((await send('POST', '/o2/generate-quote', { quoteAmount: 0 })).status).toBe(400);
+    expect((await send('POST', '/o2/generate-quote', { quoteAmount: 'abc' })).status).toBe(400);
+    const silent = await send('POST', '/o2/generate-quote', { quoteAmount: 750.5, sendEmail: false });
+    expect(silent.status).toBe(400);
+    expect(silent.body.error).toMatch(/always emailed/);
+    const res = await send('POST', '/o2/generate-quote', { quoteAmount: 750.5, quoteNotes: 'Includes rush', sendEmail: true });
     expect(res.status).toBe(200);
     const order = adminOrderResponseSchema.parse(res.body).order;
     expect(order).toMatchObject({ status: 'quote_sent', estimatedTotal: 750.5, finalAmount: 797.41 });
@@ -266,10 +288,10 @@ describe('order modals', () => {
 
   it('Apply Quote: a tax-exempt order pays no tax, and an order without address is quoted untaxed', async () => {
     await h.service.ctx.models.Order.updateOne({ _id: 'o6' }, { $set: { taxExempt: true, shippingAddress: { line1: '1 Base Rd', line2: '', city: 'Norfolk', state: 'VA', postalCode: '23511', country: 'US' } } });
-    const exempt = await send('POST', '/orders/o6/quote', { quoteAmount: 600 });
+    const exempt = await send('POST', '/o6/generate-quote', { quoteAmount: 600 });
     expect(exempt.body.order.quote).toMatchObject({ taxRate: 0, taxAmount: 0, finalAmount: 600 });
     await h.service.ctx.models.Order.updateOne({ _id: 'o6' }, { $set: { taxExempt: false } });
-    const taxed = await send('POST', '/orders/o6/quote', { quoteAmount: 600 });
+    const taxed = await send('POST', '/o6/generate-quote', { quoteAmount: 600 });
     expect(taxed.body.order.quote).toMatchObject({ taxRate: 0.053, taxAmount: 31.8, finalAmount: 631.8 });
   });
 
@@ -277,7 +299,7 @@ describe('order modals', () => {
     const before = await h.service.ctx.models.Order.findById('o1').lean();
     await h.payments.answering('tax', false);
     try {
-      const res = await send('POST', '/orders/o1/quote', { quoteAmount: 900 });
+      const res = await send('POST', '/o1/generate-quote', { quoteAmount: 900 });
       expect(res.status).toBe(503);
       expect(res.body.error).toBe('Tax rates are unavailable right now. Please try again in a moment.');
     } finally {
@@ -288,11 +310,11 @@ describe('order modals', () => {
   });
 
   it('info request and send email: events, queued history, then sent when email.sent arrives (once)', async () => {
-    expect((await send('POST', '/orders/o5/info-request', { message: '  ' })).status).toBe(400);
-    const info = await send('POST', '/orders/o5/info-request', { message: 'Which colours?' });
+    expect((await send('POST', '/o5/info-request', { message: '  ' })).status).toBe(400);
+    const info = await send('POST', '/o5/info-request', { message: 'Which colours?' });
     expect(info.status).toBe(200);
     expect(info.body.emailRecord).toMatchObject({ subject: 'Additional Information Needed - Order #PT-EEEE0005', status: 'queued' });
-    const mail = await send('POST', '/orders/o5/emails', { subject: 'Update on your order #PT-EEEE0005', message: 'Shipping soon', type: 'status_update' });
+    const mail = await send('POST', '/o5/send-email', { subject: 'Update on your order #PT-EEEE0005', message: 'Shipping soon', type: 'status_update' });
     expect(mail.status).toBe(200);
     const recordId = mail.body.emailRecord.id as string;
     const all = await readEvents((e) => e.some((x) => x.type === 'order.email_requested') && e.some((x) => x.type === 'order.info_requested'));
@@ -325,7 +347,7 @@ describe('order modals', () => {
     const deadline = Date.now() + 20_000;
     let history: { id: string; status: string }[] = [];
     while (Date.now() < deadline) {
-      history = adminOrderResponseSchema.parse((await get('/orders/o5')).body).order.emailHistory;
+      history = adminOrderResponseSchema.parse((await get('/o5/details')).body).order.emailHistory;
       if (history.find((e) => e.id === recordId)?.status === 'sent' && history.some((e) => e.id === 'em-2')) break;
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -335,17 +357,17 @@ describe('order modals', () => {
   });
 
   it('bulk status (not pending/cancelled) and bulk delete, single delete', async () => {
-    const refused = await send('POST', '/orders/bulk/status', { orderIds: ['o1'], status: 'cancelled' });
+    const refused = await send('POST', '/bulk/status', { orderIds: ['o1'], status: 'cancelled' });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatch(/except Pending Review and Cancelled/);
-    const bulk = await send('POST', '/orders/bulk/status', { orderIds: ['o1', 'o6', 'missing'], status: 'production' });
+    const bulk = await send('POST', '/bulk/status', { orderIds: ['o1', 'o6', 'missing'], status: 'production' });
     expect(bulk.body).toEqual({ success: true, updated: 2, notFound: ['missing'] });
     expect((await list('?status=production')).total).toBe(2);
-    const del = await send('POST', '/orders/bulk/delete', { orderIds: ['o1', 'o6', 'gone'] });
+    const del = await send('POST', '/bulk/delete', { orderIds: ['o1', 'o6', 'gone'] });
     expect(del.body).toEqual({ success: true, updated: 2, notFound: ['gone'] });
-    const one = await fetch(`${base()}/orders/o3`, { method: 'DELETE', headers: admin });
+    const one = await fetch(`${base()}/o3`, { method: 'DELETE', headers: admin });
     expect(one.status).toBe(200);
-    expect((await fetch(`${base()}/orders/o3`, { method: 'DELETE', headers: admin })).status).toBe(404);
+    expect((await fetch(`${base()}/o3`, { method: 'DELETE', headers: admin })).status).toBe(404);
     expect((await list('')).total).toBe(3);
   });
 });

@@ -53,7 +53,7 @@ async function quotedOrder(quoteAmount = 1000, overrides: Parameters<typeof coin
   const created = await postJson(`${h.url}/api/orders`, coinOrder(overrides));
   expect(created.status).toBe(201);
   const id = created.body.order.id as string;
-  const quote = await postJson(`${h.url}/api/orders/admin/orders/${id}/quote`, { quoteAmount }, admin);
+  const quote = await postJson(`${h.url}/api/orders/${id}/generate-quote`, { quoteAmount }, admin);
   expect(quote.status, JSON.stringify(quote.body)).toBe(200);
   return { id, orderNumber: created.body.order.orderNumber as string };
 }
@@ -174,7 +174,7 @@ describe('the payment confirmation (PATCH status)', () => {
     expect(receipts[0]).toMatchObject({ status: 'queued', to: 'jane.doe@example.com', type: 'status_update' });
 
     // The back office's details view shows the payment and the quote's tax.
-    const detail = adminOrderResponseSchema.parse(await (await fetch(`${h.url}/api/orders/admin/orders/${id}`, { headers: admin })).json()).order;
+    const detail = adminOrderResponseSchema.parse(await (await fetch(`${h.url}/api/orders/${id}/details`, { headers: admin })).json()).order;
     expect(detail.payment).toEqual({ paymentIntentId: 'pi_good', paidAt: '2026-11-22T10:15:00.000Z', amount: 1062.5, provider: 'test_mode' });
     expect(detail.quote).toMatchObject({ taxRate: 0.0625, taxBasis: 'TX state sales tax', taxAmount: 62.5, finalAmount: 1062.5 });
 

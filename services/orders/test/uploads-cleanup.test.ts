@@ -67,7 +67,7 @@ describe('unused-file sweep', () => {
     const keptOrder = await order({ designMethod: 'upload', description: '', files: [claimed] });
     await order({ designMethod: 'ai', aiGenerated: true, aiDesignId: usedDesign });
     const deletedOrder = await order({ designMethod: 'upload', description: '', files: [ofDeletedOrder] });
-    const del = await fetch(`${h.url}/api/orders/admin/orders/${deletedOrder}`, { method: 'DELETE', headers: { 'x-admin-email': 'boss@shop.test' } });
+    const del = await fetch(`${h.url}/api/orders/${deletedOrder}`, { method: 'DELETE', headers: { 'x-admin-email': 'boss@shop.test' } });
     expect(del.status).toBe(200);
 
     await setUploadDate('uploads', oldUnclaimed.id, hoursBefore(30));

@@ -49,16 +49,16 @@ export async function fetchOrders(query: AdminOrderListQuery, signal?: AbortSign
 }
 
 export async function fetchOrder(id: string, signal?: AbortSignal): Promise<AdminOrderDetail> {
-  return adminOrderResponseSchema.parse(await adminFetch(ordersAdminPaths.order(id), { signal })).order;
+  return adminOrderResponseSchema.parse(await adminFetch(ordersAdminPaths.details(id), { signal })).order;
 }
 
 const orderOf = async (promise: Promise<unknown>) => adminOrderResponseSchema.parse(await promise).order;
 
 export const setOrderStatus = (id: string, status: OrderStatus) =>
   orderOf(adminFetch(ordersAdminPaths.status(id), { method: 'PUT', json: { status } }));
-export const editOrder = (id: string, edit: AdminOrderEdit) => orderOf(adminFetch(ordersAdminPaths.order(id), { method: 'PATCH', json: edit }));
-export const saveAdminNotes = (id: string, adminNotes: string) =>
-  orderOf(adminFetch(ordersAdminPaths.notes(id), { method: 'PUT', json: { adminNotes } }));
+export const editOrder = (id: string, edit: AdminOrderEdit) => orderOf(adminFetch(ordersAdminPaths.details(id), { method: 'PUT', json: edit }));
+/** Admin notes are one of the order fields the details call edits (admin part A §7). */
+export const saveAdminNotes = (id: string, adminNotes: string) => editOrder(id, { adminNotes });
 export const saveTracking = (id: string, tracking: AdminTrackingUpdate) =>
   orderOf(adminFetch(ordersAdminPaths.tracking(id), { method: 'PUT', json: tracking }));
 
@@ -68,14 +68,14 @@ export async function deleteOrder(id: string): Promise<void> {
 
 /** Apply Quote answers with the updated order (status quote_sent, the quote, the queued email in its history). */
 export const applyQuote = (id: string, quoteAmount: number, quoteNotes: string) =>
-  orderOf(adminFetch(ordersAdminPaths.quote(id), { method: 'POST', json: { quoteAmount, quoteNotes: quoteNotes.trim() || undefined } }));
+  orderOf(adminFetch(ordersAdminPaths.generateQuote(id), { method: 'POST', json: { quoteAmount, quoteNotes: quoteNotes.trim() || undefined, sendEmail: true } }));
 
 export async function requestInfo(id: string, message: string): Promise<AdminEmailQueuedResponse> {
   return adminEmailQueuedResponseSchema.parse(await adminFetch(ordersAdminPaths.infoRequest(id), { method: 'POST', json: { message } }));
 }
 
 export async function sendOrderEmail(id: string, email: AdminSendEmail): Promise<AdminEmailQueuedResponse> {
-  return adminEmailQueuedResponseSchema.parse(await adminFetch(ordersAdminPaths.emails(id), { method: 'POST', json: email }));
+  return adminEmailQueuedResponseSchema.parse(await adminFetch(ordersAdminPaths.sendEmail(id), { method: 'POST', json: email }));
 }
 
 export async function bulkSetStatus(orderIds: string[], status: OrderStatus): Promise<AdminBulkResult> {

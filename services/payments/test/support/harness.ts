@@ -134,7 +134,7 @@ export async function placeOrder(h: Harness, overrides: Partial<OrderRequest> = 
 
 /** The admin's Apply Quote (orders asks payments for the tax rate); the order as orders answers it. */
 export async function applyQuote(h: Harness, orderId: string, quoteAmount: number) {
-  const res = await send('POST', `${h.ordersUrl}/api/orders/admin/orders/${orderId}/quote`, { quoteAmount, quoteNotes: 'Includes rush' }, admin);
+  const res = await send('POST', `${h.ordersUrl}/api/orders/${orderId}/generate-quote`, { quoteAmount, quoteNotes: 'Includes rush' }, admin);
   if (res.status !== 200) throw new Error(`quote refused: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.order as { quote: { amount: number; taxRate: number; taxAmount: number; finalAmount: number; expiresAt: string } };
 }

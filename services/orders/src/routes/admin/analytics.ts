@@ -9,7 +9,7 @@ import {
   itemTypes,
   orderStatusLabels,
   orderStatuses,
-  ordersAdminBase,
+  ordersAdminPaths,
   recentActivityCount,
   type OrderStatus,
 } from '@shop/contracts';
@@ -41,7 +41,7 @@ export function registerAdminAnalyticsRoutes(app: OrdersApp, ctx: ServiceContext
   }
 
   app.get(
-    `${ordersAdminBase}/analytics`,
+    ordersAdminPaths.analytics,
     {
       schema: {
         tags: ['admin analytics'],

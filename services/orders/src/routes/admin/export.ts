@@ -3,7 +3,7 @@
 // dates, sort). Streamed row by row from a cursor through csv-stringify, so 100,000 orders never sit
 // in memory; cells that a spreadsheet would run as a formula are neutralised (csvSafe).
 import { stringify } from 'csv-stringify';
-import { adminCsvColumns, adminCsvFileName, adminCsvProduct, adminOrderListQuerySchema, ordersAdminBase } from '@shop/contracts';
+import { adminCsvColumns, adminCsvFileName, adminCsvProduct, adminOrderListQuerySchema, ordersAdminPaths } from '@shop/contracts';
 import type { ServiceContext } from '@shop/service-kit';
 import { csvRecord, listFilter, listSort } from '../../domain/admin-orders.js';
 import type { OrderDoc, OrderModels } from '../../models/order.js';
@@ -12,7 +12,7 @@ import type { OrdersApp } from '../../app.js';
 
 export function registerAdminExportRoutes(app: OrdersApp, ctx: ServiceContext<OrderModels>) {
   app.get(
-    `${ordersAdminBase}/orders/export.csv`,
+    ordersAdminPaths.exportCsv,
     {
       schema: {
         tags: ['admin orders'],

@@ -1,6 +1,11 @@
-// Back-office order management (admin part A §2 dashboard, order details, order modals). Every path is
-// under /api/orders/admin/, which the gateway opens only to a signed-in admin and to which it forwards
-// the verified admin in `x-admin-email`; that address goes into status history and notes.
+// Back-office order management (admin part A §2 dashboard, order details, order modals) at the spec's
+// call table (§7): GET /api/orders, PUT /api/orders/:id/status, DELETE /api/orders/:id, GET and PUT
+// /api/orders/:id/details, POST .../send-email, .../generate-quote, PUT .../tracking; the rest under the
+// same resource (.../info-request, /api/orders/bulk/...). The gateway opens these only to a signed-in
+// admin (the storefront's calls on the same resource differ by method or path) and forwards the
+// verified admin in `x-admin-email`; that address goes into status history and notes.
+// Changes others must hear about (status, quote, info request, email) are written with their event in
+// one transaction (outbox); the email service turns the events into emails.
 // Changes others must hear about (status, quote, info request, email) are written with their event in
 // one transaction (outbox); the email service turns the events into emails.
 import { randomUUID } from 'node:crypto';
@@ -14,7 +19,6 @@ import {
   adminDeleteResponseSchema,
   adminEmailQueuedResponseSchema,
   adminInfoRequestSchema,
-  adminNotesSchema,
   adminOrderEditSchema,
   adminOrderListQuerySchema,
   adminOrderListResponseSchema,
@@ -29,7 +33,7 @@ import {
   orderPaymentPath,
   orderStatusLabels,
   orderStatuses,
-  ordersAdminBase,
+  ordersResource,
   quoteValidDays,
   taxRateResultSchema,
   taxRateSubject,
@@ -68,7 +72,7 @@ function queuedEntry(order: OrderDoc, subject: string, message: string, type: Em
 
 export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderModels>) {
   const { Order } = ctx.models;
-  const base = `${ordersAdminBase}/orders`;
+  const base = ordersResource;
 
   /** The quote's tax rate from payments; a 503 the admin can act on when payments does not answer. */
   async function taxRateOf(order: OrderDoc, log: FastifyBaseLogger): Promise<TaxRateResult> {
@@ -160,17 +164,17 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
   );
 
   app.get(
-    `${base}/:id`,
+    `${base}/:id/details`,
     { schema: { tags: ['admin orders'], summary: 'One order with every section of the details view', params: idParams, response: { 200: adminOrderResponseSchema, ...errors } } },
     async (request) => ({ success: true as const, order: adminDetail(await load(request.params.id)) }),
   );
 
-  app.patch(
-    `${base}/:id`,
+  app.put(
+    `${base}/:id/details`,
     {
       schema: {
         tags: ['admin orders'],
-        summary: 'Edit an order (quantity whole number, total decimal; invalid values become 0)',
+        summary: 'Edit an order: partial fields (notes, quantity whole number, total decimal; invalid values become 0), admin notes',
         params: idParams,
         body: adminOrderEditSchema,
         response: { 200: adminOrderResponseSchema, ...errors },
@@ -189,6 +193,7 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
       if (edit.total !== undefined) set.estimatedTotal = edit.total;
       if (edit.description !== undefined) set.description = edit.description;
       if (edit.notes !== undefined) set.notes = edit.notes;
+      if (edit.adminNotes !== undefined) Object.assign(set, { adminNotes: edit.adminNotes, adminNotesUpdatedBy: adminOf(request), adminNotesUpdatedAt: new Date() });
       if (edit.customerCategory !== undefined) set.customerCategory = edit.customerCategory;
       const order = await Order.findByIdAndUpdate(request.params.id, { $set: set }, { returnDocument: 'after', runValidators: true }).lean<OrderDoc>();
       if (!order) throw notFound(adminOrderMessages.orderNotFound);
@@ -279,20 +284,6 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
   );
 
   app.put(
-    `${base}/:id/notes`,
-    { schema: { tags: ['admin orders'], summary: 'Admin notes (internal)', params: idParams, body: adminNotesSchema, response: { 200: adminOrderResponseSchema, ...errors } } },
-    async (request) => {
-      const order = await Order.findByIdAndUpdate(
-        request.params.id,
-        { $set: { adminNotes: request.body.adminNotes, adminNotesUpdatedBy: adminOf(request), adminNotesUpdatedAt: new Date() } },
-        { returnDocument: 'after' },
-      ).lean<OrderDoc>();
-      if (!order) throw notFound(adminOrderMessages.orderNotFound);
-      return { success: true as const, order: adminDetail(order) };
-    },
-  );
-
-  app.put(
     `${base}/:id/tracking`,
     { schema: { tags: ['admin orders'], summary: 'Tracking (carrier, number, optional estimated delivery); the customer sees it on /track', params: idParams, body: adminTrackingUpdateSchema, response: { 200: adminOrderResponseSchema, ...errors } } },
     async (request) => {
@@ -309,11 +300,11 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
   );
 
   app.post(
-    `${base}/:id/quote`,
+    `${base}/:id/generate-quote`,
     {
       schema: {
         tags: ['admin orders'],
-        summary: 'Apply Quote: status quote_sent, quoted amount, expiry in 30 days; emails the payment link',
+        summary: 'Apply Quote: status quote_sent, quoted amount, expiry in 30 days; emails the payment link (sendEmail is always true)',
         params: idParams,
         body: adminQuoteSchema,
         response: { 200: adminOrderResponseSchema, ...errors },
@@ -398,8 +389,8 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
   );
 
   app.post(
-    `${base}/:id/emails`,
-    { schema: { tags: ['admin orders'], summary: 'Send Email to the customer about this order', params: idParams, body: adminSendEmailSchema, response: { 200: adminEmailQueuedResponseSchema, ...errors } } },
+    `${base}/:id/send-email`,
+    { schema: { tags: ['admin orders'], summary: 'Send Email to the customer about this order (answers the emailRecord of its history)', params: idParams, body: adminSendEmailSchema, response: { 200: adminEmailQueuedResponseSchema, ...errors } } },
     async (request) => {
       const { subject, message, type } = request.body;
       const entry = await ctx.withOutbox(async (session, outbox) => {
