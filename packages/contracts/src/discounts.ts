@@ -3,28 +3,22 @@
 // The marketing service owns the codes; orders asks it over NATS to redeem a code for an order and to
 // give the use back when the discount is removed.
 import { z } from 'zod';
-import { customerCategorySchema, type CustomerCategory } from './catalog.js';
+import {
+  customerCategorySchema,
+  discountCategorySchema,
+  discountTypeSchema,
+  type CustomerCategory,
+  type DiscountCategory,
+  type DiscountType,
+} from './catalog.js';
 import { rpcSubject } from './rpc.js';
 
-export const discountCategories = ['general', 'military', 'first_responder', 'loyalty'] as const;
-export const discountCategorySchema = z.enum(discountCategories, { error: 'Category must be general, military, first_responder or loyalty' });
-export type DiscountCategory = z.infer<typeof discountCategorySchema>;
+/** Labels of the code categories (the tab's list and create form). */
 export const discountCategoryLabels: Record<DiscountCategory, string> = {
   general: 'General',
   military: 'Military',
   first_responder: 'First Responder',
   loyalty: 'Loyalty',
-};
-
-export const discountTypes = ['percentage', 'fixed'] as const;
-export const discountTypeSchema = z.enum(discountTypes, { error: 'Type must be percentage or fixed' });
-export type DiscountType = z.infer<typeof discountTypeSchema>;
-
-/** The modal's customer categories (part A §2: General Customer, Military Personnel, First Responder). */
-export const discountCustomerCategoryLabels: Record<CustomerCategory, string> = {
-  general: 'General Customer',
-  military: 'Military Personnel',
-  first_responder: 'First Responder',
 };
 
 export const discountCodeMaxLength = 40;
@@ -53,7 +47,7 @@ export const discountMessages = {
   expired: 'This discount code has expired',
   usedUp: 'This discount code has reached its maximum uses',
   minOrder: (min: string) => `This discount code needs an order of at least ${min}`,
-  category: (label: string) => `This discount code is not offered to ${label} customers`,
+  category: (label: string) => `This discount code is not offered to ${label}`,
   orderPaid: 'This order has already been paid: its discount cannot change.',
   noDiscount: 'This order has no discount to remove.',
   nothingToDiscount: 'This order has no amount to discount yet.',
@@ -69,7 +63,7 @@ export const discountCodeSchema = z
     code: z.string().describe('Upper case; unique regardless of case'),
     description: z.string(),
     category: discountCategorySchema,
-    type: discountTypeSchema,
+    type: z.enum(discountTypeSchema.options, { error: 'Type must be percentage or fixed' }),
     value: z.number().describe('Percent (1..100) or dollars'),
     isActive: z.boolean(),
     startDate: z.string().describe('ISO; set when created'),
@@ -103,9 +97,9 @@ export const discountCreateSchema = z
       .max(discountCodeMaxLength, `Code must be at most ${discountCodeMaxLength} characters`)
       .regex(/^[A-Za-z0-9_-]+$/, 'Code may use only letters, digits, - and _')
       .transform((s) => s.toUpperCase()),
-    category: discountCategorySchema,
+    category: z.enum(discountCategorySchema.options, { error: 'Category must be general, military, first_responder or loyalty' }),
     description: z.string({ error: 'Description is required' }).trim().min(1, 'Description is required').max(500, 'Description must be at most 500 characters'),
-    type: discountTypeSchema,
+    type: z.enum(discountTypeSchema.options, { error: 'Type must be percentage or fixed' }),
     value: number('Value').pipe(z.number().min(1, 'Value must be at least 1').max(1_000_000, 'Value is too large')),
     maxUses: z.preprocess(blankToUndefined, number('Max uses').pipe(z.number().int('Max uses must be a whole number').min(1, 'Max uses must be at least 1')).optional()),
     endDate: z.preprocess(

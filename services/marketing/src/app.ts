@@ -4,6 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { createService, type ServiceConfig, type ServiceDefinition } from '@shop/service-kit';
 import { loadConfig } from './config.js';
+import { discountReplies } from './events/discount-redemptions.js';
+import { discountModels } from './models/discount.js';
+import { registerAdminDiscountRoutes } from './routes/admin/discounts.js';
 
 // package.json sits one level above both src/ and dist/.
 export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -17,6 +20,11 @@ export function buildApp(config: ServiceConfig = loadConfig(), testHooks: Pick<S
       title: 'Shop marketing service',
       description: 'Email campaigns, discount codes, SMS templates, subscribers and the editable site content.',
     },
+    models: (connection) => ({ ...discountModels(connection) }),
+    routes(app, ctx) {
+      registerAdminDiscountRoutes(app, ctx);
+    },
+    replies: (ctx) => [...discountReplies(ctx)],
     ...testHooks,
   });
 }
