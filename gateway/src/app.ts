@@ -8,7 +8,7 @@ import type { GatewayConfig } from './config.js';
 import { registerDocsRoutes } from './docs.js';
 import { registerFrontends } from './frontends.js';
 import { registerHealthRoutes } from './health.js';
-import { registerServiceProxies } from './proxy.js';
+import { honourExpectContinue, registerServiceProxies } from './proxy.js';
 import { registerSecurity } from './security.js';
 import { registerAdminAuth } from './admin-auth.js';
 import { NatsSessionChecker, type SessionChecker } from './admin-bus.js';
@@ -48,6 +48,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   app.addHook('onRequest', async (request, reply) => {
     reply.header(requestIdHeader, request.id);
   });
+  // "100 Continue" only once the request passed the checks that need no body (proxy.ts).
+  honourExpectContinue(app);
   // Graceful stop: answers still being written when close() starts tell the client to hang up,
   // so their keep-alive connections do not hold the process open after the last request.
   let draining = false;

@@ -1,6 +1,7 @@
 // Forwards every row of the routing table to its service with @fastify/http-proxy. Bodies are
 // streamed through untouched (multipart uploads and the Stripe webhook's signed raw body arrive
 // byte for byte), within the route's size limit and the route's timeout.
+import type { IncomingMessage } from 'node:http';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import httpProxy from '@fastify/http-proxy';
@@ -30,6 +31,32 @@ class BodyLimit extends Transform {
     if (this.seen > this.limitBytes) done(bodyTooLarge(this.limitBytes));
     else done(null, chunk);
   }
+}
+
+/** Marks a request whose client waits for "100 Continue" before sending its body. */
+const awaitingContinue = Symbol('awaitingContinue');
+type MaybeAwaiting = IncomingMessage & { [awaitingContinue]?: boolean };
+
+/**
+ * `Expect: 100-continue` (curl sends it for bodies over 1 MiB): the gateway answers the expectation
+ * itself, and only once the request has passed every check that needs no body (size limit, admin
+ * session, same-origin, rate limit), right before the body is read. A refused request gets its 4xx
+ * before the client sends a byte of its body. The header is not forwarded: the service gets a plain
+ * request (undici refuses to send `expect`, which made every such call a 502).
+ */
+export function honourExpectContinue(app: FastifyInstance): void {
+  app.server.on('checkContinue', (req: MaybeAwaiting, res) => {
+    req[awaitingContinue] = true;
+    app.server.emit('request', req, res);
+  });
+  app.addHook('preParsing', async (request, reply, payload) => {
+    const raw = request.raw as MaybeAwaiting;
+    if (raw[awaitingContinue]) {
+      raw[awaitingContinue] = false;
+      reply.raw.writeContinue();
+    }
+    return payload;
+  });
 }
 
 function routeConfig(request: FastifyRequest): Partial<ProxyRouteConfig> {
@@ -64,7 +91,7 @@ export async function registerServiceProxies(app: FastifyInstance, config: Gatew
         bodyTimeout: timeout,
       },
       replyOptions: {
-        rewriteRequestHeaders: (request, { traceparent: _parent, tracestate: _state, ...headers }) => ({
+        rewriteRequestHeaders: (request, { traceparent: _parent, tracestate: _state, expect: _expect, ...headers }) => ({
           // The caller's trace context is not copied: OpenTelemetry continues it in the gateway's
           // span and injects that span's traceparent into this call (a copy would duplicate it).
           // x-admin-* carry the admin the gateway verified, never what the client claimed.
