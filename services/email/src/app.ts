@@ -6,6 +6,7 @@ import { createService, type ServiceDefinition } from '@shop/service-kit';
 import { loadConfig, type EmailConfig } from './config.js';
 import { emailConsumers } from './events/consumers.js';
 import { orderUpdateConsumers } from './events/order-update-consumers.js';
+import { supportConsumers } from './events/support.js';
 import { registerModels } from './models/index.js';
 import { smtpSender, type MailSender } from './queue/transport.js';
 import { EmailWorker } from './queue/worker.js';
@@ -54,7 +55,7 @@ export async function buildApp(config: EmailConfig = loadConfig(), testHooks: Em
     },
     consumers: (ctx) => {
       const deps = { models: ctx.models, settings: config.email, clock, queued: () => void setTimeout(() => worker.wake(), 50).unref() };
-      return [...emailConsumers(deps), ...orderUpdateConsumers(deps)];
+      return [...emailConsumers(deps), ...orderUpdateConsumers(deps), ...supportConsumers(deps)];
     },
     ...kitHooks,
   });

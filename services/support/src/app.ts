@@ -1,11 +1,18 @@
 // Builds the support service (testable without listening): Support messages from visitors and the admin replies, returns, and the public contact configuration.
-// Today it holds the contact config (public and admin routes); support messages and returns arrive with
-// their features. The service kit gives it health, readiness, OpenAPI, GET /api/support/_service and the outbox.
+// Routes: the contact config, support messages (public and admin), returns (public and admin); consumers:
+// the orders service's events that feed the return window. The service kit gives it health, readiness,
+// OpenAPI, GET /api/support/_service and the outbox.
 import { readFileSync } from 'node:fs';
 import { createService, type ServiceDefinition } from '@shop/service-kit';
 import { loadConfig, type SupportConfig } from './config.js';
 import { registerModels } from './models/index.js';
+import { orderCreatedConsumer } from './events/order-created.js';
+import { orderStatusChangedConsumer } from './events/order-status-changed.js';
+import { adminReturnRoutes } from './routes/admin/returns.js';
+import { adminSupportRoutes } from './routes/admin/support.js';
 import { contactRoutes } from './routes/contact.js';
+import { returnRoutes } from './routes/returns.js';
+import { supportRoutes } from './routes/support.js';
 
 // package.json sits one level above both src/ and dist/.
 export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -20,9 +27,14 @@ export async function buildApp(config: SupportConfig = loadConfig(), testHooks: 
       description: 'Support messages from visitors and the admin replies, returns, and the public contact configuration.',
     },
     models: registerModels,
-    routes: (app, ctx) => {
+    routes: async (app, ctx) => {
       contactRoutes(app, ctx, config.contactDefaults);
+      supportRoutes(app, ctx, config.contactDefaults);
+      adminSupportRoutes(app, ctx);
+      await returnRoutes(app, ctx);
+      adminReturnRoutes(app, ctx);
     },
+    consumers: (ctx) => [orderCreatedConsumer(ctx), orderStatusChangedConsumer(ctx)],
     ...testHooks,
   });
   service.ctx.log.info({ supportEmail: config.contactDefaults.supportEmail, supportPhone: config.contactDefaults.supportPhone || null }, 'default contact details until an admin saves them');

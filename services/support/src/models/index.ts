@@ -1,27 +1,18 @@
-// The support service's collections. For now the contact config: one document, `_id: 'contact'`,
-// written by an administrator's save (until then the defaults from the environment apply).
-import { Schema, type Connection } from 'mongoose';
-
-const contactConfigSchema = new Schema(
-  {
-    _id: { type: String, required: true },
-    supportEmail: { type: String, required: true },
-    supportPhone: { type: String, default: '' },
-    showPhone: { type: Boolean, default: false },
-    supportHours: {
-      weekday: { type: String, default: '' },
-      weekend: { type: String, default: '' },
-      showHours: { type: Boolean, default: false },
-    },
-    /** The admin who saved it last (the gateway's x-admin-email), for the record. */
-    updatedBy: { type: String, default: null },
-  },
-  { collection: 'contact_config', timestamps: true },
-);
+// The support service's collections: the contact config, support messages (with their responses),
+// return requests and their photos, and the projection of orders used for the return window.
+import type { Connection } from 'mongoose';
+import { contactConfigSchema } from './contact-config.js';
+import { knownOrderSchema } from './known-order.js';
+import { supportMessageSchema } from './message.js';
+import { returnPhotoSchema, returnRequestSchema } from './return-request.js';
 
 export function registerModels(connection: Connection) {
   return {
     ContactConfig: connection.model('ContactConfig', contactConfigSchema),
+    SupportMessage: connection.model('SupportMessage', supportMessageSchema),
+    ReturnRequest: connection.model('ReturnRequest', returnRequestSchema),
+    ReturnPhoto: connection.model('ReturnPhoto', returnPhotoSchema),
+    KnownOrder: connection.model('KnownOrder', knownOrderSchema),
   };
 }
 export type SupportModels = ReturnType<typeof registerModels>;
