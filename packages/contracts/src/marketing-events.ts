@@ -2,7 +2,7 @@
 // recipients with their subscriber id and the delivery token that signs their open, click and
 // unsubscribe links, so the email service queues one email per (campaign, subscriber) exactly once.
 import { z } from 'zod';
-import { campaignTypeSchema } from './marketing-http.js';
+import { campaignTypeSchema } from './catalog.js';
 
 const isoDate = z.iso.datetime({ offset: true });
 

@@ -2,7 +2,7 @@
 // §2.4 Marketing & Communications, §3 entities, §5 validation, §7 calls, §8 errors, §9 constants).
 // Browser-safe: the back office's forms use these same schemas.
 import { z } from 'zod';
-import { customerCategorySchema } from './catalog.js';
+import { campaignStatusSchema, campaignTypeSchema, customerCategorySchema, subscriberStatusSchema } from './catalog.js';
 
 export const marketingPaths = {
   emails: '/api/marketing/emails',
@@ -38,8 +38,6 @@ export const marketingMessages = {
 // ---------------------------------------------------------------------------------------------
 // Enums
 // ---------------------------------------------------------------------------------------------
-export const campaignTypes = ['newsletter', 'promotion', 'announcement', 'order_update'] as const;
-export const campaignTypeSchema = z.enum(campaignTypes, { error: 'Type must be newsletter, promotion, announcement or order_update' });
 export type CampaignType = z.infer<typeof campaignTypeSchema>;
 export const campaignTypeLabels: Record<CampaignType, string> = {
   newsletter: 'Newsletter',
@@ -48,12 +46,7 @@ export const campaignTypeLabels: Record<CampaignType, string> = {
   order_update: 'Order Update',
 };
 
-export const campaignStatuses = ['draft', 'scheduled', 'sending', 'sent'] as const;
-export const campaignStatusSchema = z.enum(campaignStatuses);
 export type CampaignStatus = z.infer<typeof campaignStatusSchema>;
-
-export const subscriberStatuses = ['active', 'unsubscribed', 'bounced'] as const;
-export const subscriberStatusSchema = z.enum(subscriberStatuses);
 export type SubscriberStatus = z.infer<typeof subscriberStatusSchema>;
 
 /** The shop events an SMS template can be tied to. */
