@@ -79,7 +79,7 @@ describe('lookup code (§5)', () => {
 });
 
 describe('tracking progress (§4)', () => {
-  it('counts position from 1 over 5 steps; cancelled and others show 0%', () => {
+  it('counts position from 1 over 5 steps; cancelled shows 0%', () => {
     expect(['pending', 'in_progress', 'design_review', 'production', 'completed'].map(progressPercent)).toEqual([20, 40, 60, 80, 100]);
     expect(progressPercent('cancelled')).toBe(0);
     expect(trackingSteps('design_review').map((s) => s.reached)).toEqual([true, true, true, false, false]);

@@ -56,18 +56,124 @@ export const usStates = [
 export type UsStateCode = (typeof usStates)[number]['code'];
 export const usStateCodes = usStates.map((s) => s.code) as [UsStateCode, ...UsStateCode[]];
 
-/** The spec names the countries "US" and "Canada"; those words are the stored values. */
-export const countries = ['US', 'Canada'] as const;
-export const countrySchema = z.enum(countries, { error: 'Country must be US or Canada' });
-export type Country = z.infer<typeof countrySchema>;
-export const countryLabels: Record<Country, string> = { US: 'United States', Canada: 'Canada' };
+/** Canada's 10 provinces and 3 territories (Canada Post's two-letter codes). */
+export const canadianProvinces = [
+  { code: 'AB', name: 'Alberta' },
+  { code: 'BC', name: 'British Columbia' },
+  { code: 'MB', name: 'Manitoba' },
+  { code: 'NB', name: 'New Brunswick' },
+  { code: 'NL', name: 'Newfoundland and Labrador' },
+  { code: 'NS', name: 'Nova Scotia' },
+  { code: 'NT', name: 'Northwest Territories' },
+  { code: 'NU', name: 'Nunavut' },
+  { code: 'ON', name: 'Ontario' },
+  { code: 'PE', name: 'Prince Edward Island' },
+  { code: 'QC', name: 'Quebec' },
+  { code: 'SK', name: 'Saskatchewan' },
+  { code: 'YT', name: 'Yukon' },
+] as const;
+export type CanadianProvinceCode = (typeof canadianProvinces)[number]['code'];
+
+/**
+ * The two countries the shop ships to (spec: "US and Canada"), sent and stored as ISO 3166 codes. Orders
+ * stored before the codes were settled say "Canada": `countryCodeOf` reads those (and "United States",
+ * "USA"...) as the code, so old orders, events and saved profiles still parse.
+ */
+export const countries = ['US', 'CA'] as const;
+export type Country = (typeof countries)[number];
+export const countryLabels: Record<Country, string> = { US: 'United States', CA: 'Canada' };
 export const defaultCountry: Country = 'US';
+
+const countryAliases: Record<string, Country> = {
+  us: 'US',
+  usa: 'US',
+  'u.s.': 'US',
+  'u.s.a.': 'US',
+  'united states': 'US',
+  'united states of america': 'US',
+  ca: 'CA',
+  can: 'CA',
+  canada: 'CA',
+};
+
+/** "US", "usa", "United States" -> "US"; "CA", "Canada" -> "CA"; anything else -> undefined. */
+export function countryCodeOf(value: string | null | undefined): Country | undefined {
+  return value == null ? undefined : countryAliases[value.trim().toLowerCase()];
+}
+
+/** The country as people read it: "CA" and "Canada" -> "Canada"; an unknown value as it was written. */
+export function countryName(value: string | null | undefined): string {
+  const code = countryCodeOf(value);
+  return code ? countryLabels[code] : (value ?? '').trim();
+}
+
+export const countrySchema = z.preprocess(
+  (value) => (typeof value === 'string' ? (countryCodeOf(value) ?? value) : value),
+  z.enum(countries, { error: 'Country must be US or Canada' }),
+);
+
+/** The state picker per country: the 50 US states, or Canada's provinces and territories. */
+export const regionsByCountry: Record<Country, ReadonlyArray<{ code: string; name: string }>> = { US: usStates, CA: canadianProvinces };
+/** What the picker is called per country. */
+export const regionLabels: Record<Country, string> = { US: 'State', CA: 'Province or territory' };
 
 export const postalCodeMaxLength = 10;
 
+/**
+ * Postal code formats per country: US ZIP (12345 or ZIP+4 12345-6789), Canadian postal code (A1A 1A1,
+ * the letters Canada Post uses; the space may be left out and any case is fine, `normalizePostalCode`
+ * writes it the standard way).
+ */
+export const postalCodeFormats: Record<Country, { pattern: RegExp; message: string }> = {
+  US: { pattern: /^\d{5}(-\d{4})?$/, message: 'ZIP code must be 5 digits, or ZIP+4 (12345 or 12345-6789)' },
+  CA: {
+    pattern: /^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d$/i,
+    message: 'Postal code must be a Canadian postal code (A1A 1A1)',
+  },
+};
+
+/** "k1a0b1" -> "K1A 0B1" for Canada; trimmed otherwise. */
+export function normalizePostalCode(country: Country, postalCode: string): string {
+  const text = postalCode.trim();
+  if (country === 'CA' && postalCodeFormats.CA.pattern.test(text)) {
+    const compact = text.replace(' ', '').toUpperCase();
+    return `${compact.slice(0, 3)} ${compact.slice(3)}`;
+  }
+  return text;
+}
+
+/**
+ * The rules that tie an address's parts to its country (storefront §3, §5): the state is one of the
+ * country's states or provinces (two-letter code, as the picker sends it) and the postal code has the
+ * country's format. Empty fields are left to the required-field rules. Used by the order request schema
+ * on the server and by the shipping step in the browser, so both refuse the same addresses.
+ */
+export function addressIssues(address: { state: string; postalCode: string; country: Country }): Array<{ path: ['state' | 'postalCode']; message: string }> {
+  const issues: Array<{ path: ['state' | 'postalCode']; message: string }> = [];
+  const state = address.state.trim();
+  const regions = regionsByCountry[address.country];
+  if (state !== '' && !regions.some((r) => r.code === state)) {
+    issues.push({
+      path: ['state'],
+      message:
+        address.country === 'US'
+          ? 'State must be one of the 50 US states (two-letter code, e.g. TX)'
+          : 'Province must be one of the Canadian provinces or territories (two-letter code, e.g. NS)',
+    });
+  }
+  const postalCode = address.postalCode.trim();
+  if (postalCode !== '' && !postalCodeFormats[address.country].pattern.test(postalCode)) {
+    issues.push({ path: ['postalCode'], message: postalCodeFormats[address.country].message });
+  }
+  return issues;
+}
+
 const required = (field: string) => z.string({ error: `${field} is required` }).trim().min(1, `${field} is required`);
 
-/** A shipping address as the order flow collects it; line2 is optional. */
+/**
+ * A shipping address as events and saved profiles carry it; line2 is optional. Deliberately without
+ * `addressIssues`: events already in the stream must still parse (the order request checks them).
+ */
 export const shippingAddressSchema = z.object({
   line1: required('Address line 1').max(200),
   line2: z.string().trim().max(200).optional().default(''),

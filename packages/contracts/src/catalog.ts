@@ -78,6 +78,24 @@ export const patchFinishes = ['embroidered', 'woven', 'pvc', 'leather'] as const
 export const shirtSizes = ['S', 'M', 'L', 'XL', 'XXL', 'XXXL'] as const;
 export const shirtMaterials = ['cotton', 'poly_cotton', 'performance', 'tactical'] as const;
 
+/**
+ * A guided-flow size as people read it, with its unit: coin "2" -> 'Large (2")', patch "3x3" ->
+ * '3" x 3"', "custom" -> "Custom size". Other values (shirt sizes, the customizer's "2 inch") already
+ * read well and are shown as stored.
+ */
+export function sizeLabel(itemType: ItemType | null | undefined, size: string): string {
+  if (itemType === 'coin') {
+    const coin = coinSizes.find((s) => s.value === size);
+    if (coin) return `${coin.label} (${coin.value}")`;
+  }
+  if (itemType === 'patch') {
+    if (size === 'custom') return 'Custom size';
+    const patch = /^(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)$/.exec(size);
+    if (patch) return `${patch[1]}" x ${patch[2]}"`;
+  }
+  return size;
+}
+
 // Item customizer modal options (storefront §3 "Customizer options").
 export const customizerOptions: Record<ItemType, { sizes: readonly string[]; colors: readonly string[]; materials: readonly string[] }> = {
   coin: {
@@ -152,20 +170,45 @@ export const orderStatusSchema = orderStatus.schema;
 export type OrderStatus = z.infer<typeof orderStatusSchema>;
 export const orderStatusLabels = orderStatus.labels;
 
-/** What a tracker is told about a status (storefront §4). */
-export const orderStatusDescriptions: Partial<Record<OrderStatus, string>> = {
+/**
+ * What a tracker is told about a status: the spec's words for the five tracking steps (storefront §4),
+ * and plain words for the statuses around them (quote, payment, shipping, cancelled).
+ */
+export const orderStatusDescriptions: Record<OrderStatus, string> = {
   pending: 'Your order has been received and is being processed.',
+  pending_quote: 'Your quote request has been received. We will email your quote within 24 hours.',
+  quote_sent: 'Your quote has been sent by email.',
+  awaiting_payment: 'Your quote is waiting for payment.',
+  paid: 'Your payment has been received. Work on your order begins now.',
   in_progress: 'Design work is in progress.',
   design_review: 'Your design is being reviewed and approved.',
   production: 'Your order is in production.',
+  shipped: 'Your order has been shipped.',
   completed: 'Your order has been completed and shipped.',
+  cancelled: 'This order has been cancelled.',
 };
 
-/** The five tracking steps; progress = position (from 1) / 5, cancelled and others show 0%. */
+/** The five tracking steps; progress = position (from 1) / 5 (storefront §4). */
 export const trackingSequence = ['pending', 'in_progress', 'design_review', 'production', 'completed'] as const;
+
+/**
+ * Where the statuses outside the five steps sit on the bar, as a position counted like the steps (1 to
+ * 5): a request still at the quote or payment stage has been received (step 1); a paid order is on its
+ * way from received to design work (half a step on); a shipped one is between production and completed.
+ * Cancelled stays at 0% (spec).
+ */
+const trackingPositions: Partial<Record<string, number>> = {
+  pending_quote: 1,
+  quote_sent: 1,
+  awaiting_payment: 1,
+  paid: 1.5,
+  shipped: 4.5,
+};
+
 export function trackingProgressPercent(status: string): number {
   const index = (trackingSequence as readonly string[]).indexOf(status);
-  return index < 0 ? 0 : ((index + 1) / trackingSequence.length) * 100;
+  const position = index >= 0 ? index + 1 : (trackingPositions[status] ?? 0);
+  return (position / trackingSequence.length) * 100;
 }
 
 /** Bulk status change offers every status but these two (admin part A §4). */

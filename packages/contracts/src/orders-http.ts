@@ -2,7 +2,7 @@
 // tracking and order history. The storefront builds its bodies from these types and the orders service
 // parses them with these schemas, then checks the cross-field rules again with `orderRequestIssues`.
 import { z } from 'zod';
-import { countrySchema, postalCodeMaxLength, usStateCodes } from './address.js';
+import { addressIssues, countrySchema, postalCodeMaxLength } from './address.js';
 import {
   carrierSchema,
   catalog,
@@ -71,8 +71,9 @@ export const orderEmailSchema = z
   .pipe(z.email({ error: 'Please enter a valid email address' }));
 
 /**
- * A shipping (or billing) address of an order: the shared address shape, plus the spec's rule that a US
- * address names one of the 50 states (two-letter code, as the state picker sends it).
+ * A shipping (or billing) address of an order: the shared address shape, plus `addressIssues`: the state
+ * is one of the country's states or provinces (two-letter code, as the picker sends it) and the postal
+ * code has the country's format (US ZIP, Canadian A1A 1A1).
  */
 export const orderAddressSchema = z
   .object({
@@ -84,13 +85,7 @@ export const orderAddressSchema = z
     country: countrySchema.default('US'),
   })
   .superRefine((address, ctx) => {
-    if (address.country === 'US' && !(usStateCodes as readonly string[]).includes(address.state)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['state'],
-        message: 'State must be one of the 50 US states (two-letter code, e.g. TX)',
-      });
-    }
+    for (const issue of addressIssues(address)) ctx.addIssue({ code: 'custom', ...issue });
   })
   .meta({ id: 'OrderAddress' });
 export type OrderAddress = z.infer<typeof orderAddressSchema>;
@@ -174,15 +169,12 @@ export function orderRequestIssues(body: OrderRequestInput): { path: (string | n
   const customizer = isCustomizerOrder(body);
   const item = catalog[body.itemType].cardTitle;
 
-  // Description: upload orders with files may leave it short (the server names the files instead).
-  const uploadWithFiles = body.designMethod === 'upload' && body.files.length > 0;
-  if (!uploadWithFiles && body.description.length < limits.descriptionMin) {
-    add(
-      ['description'],
-      body.designMethod === 'upload' && !customizer
-        ? 'Please upload at least one file, or describe your design in at least 5 characters'
-        : `Description must be at least ${limits.descriptionMin} characters`,
-    );
+  // The design content (§5): an upload order needs at least one file and may leave the description
+  // short (the server names the files instead); every other method needs a description.
+  const upload = body.designMethod === 'upload' && !customizer;
+  if (upload && body.files.length === 0) add(['files'], 'Please upload at least one file');
+  if (!upload && body.description.length < limits.descriptionMin) {
+    add(['description'], `Description must be at least ${limits.descriptionMin} characters`);
   }
   if (customizer && body.files.length > 0) add(['files'], 'Customizer orders do not carry files');
 

@@ -90,7 +90,12 @@ describe('POST /api/orders', () => {
     expect((await order(coinOrder({ description: '  abcde  ' }))).status).toBe(201);
     expect((await order(coinOrder({ description: 'x'.repeat(1000) }))).status).toBe(201);
     await expectRejected(coinOrder({ description: 'x'.repeat(1001) }), 'description', /at most 1000 characters/);
-    await expectRejected(coinOrder({ designMethod: 'upload', description: '', files: [] }), 'description', /upload at least one file/);
+  });
+
+  it('needs at least one file for an upload order (storefront §5), whatever the description says', async () => {
+    await expectRejected(coinOrder({ designMethod: 'upload', description: '', files: [] }), 'files', /^Please upload at least one file$/);
+    await expectRejected(coinOrder({ designMethod: 'upload', description: 'A long enough description', files: [] }), 'files', /upload at least one file/);
+    await expectRejected({ ...coinOrder({ designMethod: 'upload' }), files: undefined }, 'files', /upload at least one file/);
   });
 
   it('checks sizes: one from the list for coins and patches, a per-size count summing to the quantity for shirts', async () => {
@@ -115,15 +120,20 @@ describe('POST /api/orders', () => {
     await expectRejected(coinOrder({ features: ['Laser Beams'] }), 'features.0', /not offered/);
   });
 
-  it('checks the shipping address: required fields, postal code up to 10, US or Canada, a US state', async () => {
+  it('checks the shipping address: required fields, postal code up to 10 in its country\'s format, US or Canada, a state or province', async () => {
     const address = coinOrder().shippingAddress!;
-    expect((await order(coinOrder({ shippingAddress: { ...address, postalCode: '1234567890' } }))).status).toBe(201);
+    expect((await order(coinOrder({ shippingAddress: { ...address, postalCode: '12345-6789' } }))).status).toBe(201);
+    await expectRejected(coinOrder({ shippingAddress: { ...address, postalCode: '1234567890' } }), 'shippingAddress.postalCode', /ZIP code must be 5 digits/);
     await expectRejected(coinOrder({ shippingAddress: { ...address, postalCode: '12345678901' } }), 'shippingAddress.postalCode', /at most 10/);
     await expectRejected(coinOrder({ shippingAddress: { ...address, line1: '  ' } }), 'shippingAddress.line1', /Address line 1 is required/);
     await expectRejected(coinOrder({ shippingAddress: { ...address, city: '' } }), 'shippingAddress.city', /City is required/);
     await expectRejected({ ...coinOrder(), shippingAddress: { ...address, country: 'Mexico' } }, 'shippingAddress.country', /US or Canada/);
     await expectRejected(coinOrder({ shippingAddress: { ...address, state: 'XX' } }), 'shippingAddress.state', /50 US states/);
-    expect((await order(coinOrder({ shippingAddress: { ...address, state: 'Ontario', postalCode: 'K1A 0B1', country: 'Canada' } }))).status).toBe(201);
+    expect((await order(coinOrder({ shippingAddress: { ...address, city: 'Ottawa', state: 'ON', postalCode: 'K1A 0B1', country: 'CA' } }))).status).toBe(201);
+    // Orders written before the ISO codes said "Canada": still accepted.
+    expect((await order(coinOrder({ shippingAddress: { ...address, city: 'Ottawa', state: 'ON', postalCode: 'K1A 0B1', country: 'Canada' } }))).status).toBe(201);
+    await expectRejected(coinOrder({ shippingAddress: { ...address, city: 'Halifax', state: 'AL', postalCode: 'B3H 1A1', country: 'CA' } }), 'shippingAddress.state', /Canadian provinces or territories/);
+    await expectRejected(coinOrder({ shippingAddress: { ...address, city: 'Halifax', state: 'NS', postalCode: '36104', country: 'CA' } }), 'shippingAddress.postalCode', /A1A 1A1/);
     await expectRejected(coinOrder({ shippingAddress: undefined }), 'shippingAddress', /Shipping address is required/);
   });
 
@@ -284,7 +294,7 @@ describe('tracking and history', () => {
       estimatedTotal: 1170,
       status: 'pending_quote',
       statusLabel: 'Quote Pending',
-      progressPercent: 0,
+      progressPercent: 20,
       discountCode: null,
       discountAmount: 0,
       finalAmount: null,

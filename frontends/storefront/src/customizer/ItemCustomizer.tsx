@@ -4,10 +4,9 @@
 import { Check, ImageUp, Minus, Plus, Sparkles } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
-import { customizerOptions, limits } from '@shop/contracts';
+import { customizerOptions, formatMoney, limits } from '@shop/contracts';
 import { Alert, Badge, Button, Field, Input, Modal, Textarea, cn } from '@shop/ui';
 import { messages } from '../messages.js';
-import { money } from '../flow/model.js';
 import { changeQuantity, contactMissing, customizerSteps, customizerSwatches, draftPrice, initialDraft, type CustomizerDraft, type CustomizerItem } from './model.js';
 
 export interface ItemCustomizerProps {
@@ -275,7 +274,7 @@ function CustomizerBody({ onClose, item, aiDesign, onComplete, submitting, error
             <div className="mt-3 flex items-baseline justify-between border-t border-olive-700 pt-3">
               <span className="font-semibold text-khaki-100">Price</span>
               <span className="text-2xl font-bold text-brass-300" data-testid="customizer-price">
-                {money.format(draftPrice(item.id, draft))}
+                {formatMoney(draftPrice(item.id, draft))}
               </span>
             </div>
             <p className="mt-1 text-sm text-khaki-300">Production time: 7-10 business days</p>

@@ -1,8 +1,25 @@
 // The screens of the guided flow (steps 0 to 7, storefront §2-§5). Each draws one part of the request;
 // OrderFlow around them holds Back/Continue and the submission.
-import { catalog, customerCategory, countries, countryLabels, itemTypes, limits, orderStatusLabels, shirtSizes, usStates, type DesignMethod, type ItemType } from '@shop/contracts';
+import {
+  catalog,
+  countries,
+  countryLabels,
+  customerCategory,
+  formatMoney,
+  itemTypes,
+  limits,
+  normalizePostalCode,
+  orderStatusLabels,
+  regionLabels,
+  regionsByCountry,
+  shirtSizes,
+  sizeLabel,
+  type Country,
+  type DesignMethod,
+  type ItemType,
+} from '@shop/contracts';
 import { CircleCheck, FileText, PenLine, Sparkles, Users } from 'lucide-react';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, type FocusEvent, type ReactNode } from 'react';
 import { Badge, Button, Checkbox, ChoiceGroup, ChoiceTile, Field, Input, Select, Textarea, cn } from '@shop/ui';
 import { ItemArt } from '../components/ItemArt.js';
 import {
@@ -12,15 +29,18 @@ import {
   featureChoices,
   finishChoices,
   finishHeading,
+  countWhileTyping,
   humanize,
-  money,
   orderEstimate,
   orderQuantity,
   parseQuantity,
   parseShirtCount,
   quantityLabel,
+  quantityRange,
   shapeChoices,
+  shippingProblems,
   shirtChest,
+  shirtCountRange,
   sizeChoices,
   type OrderForm,
 } from './model.js';
@@ -57,7 +77,7 @@ export function StepItem({ form, update }: StepProps) {
             onClick={() => update(type === form.itemType ? {} : { itemType: type, size: '', finish: '' })}
             media={<ItemArt item={type} className="size-12" />}
             title={catalog[type].cardTitle}
-            hint={`From ${money.format(catalog[type].basePrice)}`}
+            hint={`From ${formatMoney(catalog[type].basePrice)}`}
             className="col-span-2 sm:col-span-1"
           />
         ))}
@@ -155,24 +175,57 @@ function Swatch({ color }: { color: string }) {
   return <span aria-hidden="true" className="block size-5 rounded-full border border-khaki-400/60" style={{ background: colorSwatches[color] ?? '#777' }} />;
 }
 
-function QuantityInput({ value, onChange }: { value: number; onChange: (n: number) => void }) {
+/**
+ * A whole-number input that edits like a normal number field: what is typed stays (empty included)
+ * and the value follows only while the text is an allowed number; leaving the field applies the
+ * spec's rule (`onLeave`) and shows its result.
+ */
+function CountInput({
+  value,
+  onChange,
+  range,
+  onLeave,
+  ...rest
+}: {
+  value: number;
+  onChange: (n: number) => void;
+  range: { min: number; max: number };
+  onLeave: (draft: string) => number;
+  name: string;
+  'aria-label'?: string;
+  onFocus?: (e: FocusEvent<HTMLInputElement>) => void;
+}) {
   const [draft, setDraft] = useState(String(value));
-  useEffect(() => setDraft(String(value)), [value]);
+  // A change from elsewhere (Finalize Order, Place Another Order) replaces the text; the value the
+  // text already means does not (or "0" typed on the way to "05" would jump).
+  useEffect(() => setDraft((d) => (countWhileTyping(d, range) === value ? d : String(value))), [value]);
+  return (
+    <Input
+      {...rest}
+      type="number"
+      inputMode="numeric"
+      min={range.min}
+      max={range.max}
+      step={1}
+      value={draft}
+      onChange={(e) => {
+        setDraft(e.target.value);
+        const n = countWhileTyping(e.target.value, range);
+        if (n !== null && n !== value) onChange(n);
+      }}
+      onBlur={() => {
+        const n = onLeave(draft);
+        setDraft(String(n));
+        if (n !== value) onChange(n);
+      }}
+    />
+  );
+}
+
+function QuantityInput({ value, onChange }: { value: number; onChange: (n: number) => void }) {
   return (
     <Field label="Quantity" required hint={`${limits.quantity.min} to ${limits.quantity.max.toLocaleString('en-US')} pieces`}>
-      <Input
-        name="quantity"
-        type="number"
-        inputMode="numeric"
-        min={limits.quantity.min}
-        max={limits.quantity.max}
-        value={draft}
-        onChange={(e) => {
-          setDraft(e.target.value);
-          onChange(parseQuantity(e.target.value));
-        }}
-        onBlur={() => setDraft(String(value))}
-      />
+      <CountInput name="quantity" value={value} onChange={onChange} range={quantityRange} onLeave={parseQuantity} />
     </Field>
   );
 }
@@ -189,14 +242,13 @@ function ShirtSizes({ form, update }: StepProps) {
           <label key={size} className="flex flex-col gap-1 rounded-md border border-olive-600 bg-ink-900 p-3">
             <span className="font-semibold text-khaki-50">{size}</span>
             <span className="text-xs text-khaki-300">Chest {shirtChest[size]}</span>
-            <Input
-              type="number"
-              inputMode="numeric"
-              min={0}
+            <CountInput
               name={`size-${size}`}
               aria-label={`${size} quantity`}
-              value={String(form.sizeBreakdown[size])}
-              onChange={(e) => update({ sizeBreakdown: { ...form.sizeBreakdown, [size]: parseShirtCount(e.target.value) } })}
+              value={form.sizeBreakdown[size]}
+              range={shirtCountRange}
+              onLeave={parseShirtCount}
+              onChange={(n) => update({ sizeBreakdown: { ...form.sizeBreakdown, [size]: n } })}
               onFocus={(e) => e.currentTarget.select()}
             />
           </label>
@@ -213,7 +265,7 @@ export function EstimateBox({ form }: { form: OrderForm }) {
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <span className="text-sm font-semibold uppercase tracking-wide text-khaki-200">Estimated total</span>
         <span className="text-2xl font-bold text-brass-300" aria-live="polite">
-          {money.format(orderEstimate(form))}
+          {formatMoney(orderEstimate(form))}
         </span>
       </div>
       <div className="mt-1 flex flex-wrap items-center justify-between gap-2 text-sm text-khaki-200">
@@ -292,6 +344,10 @@ export function StepSpecs({ form, update }: StepProps) {
 export function StepShipping({ form, update }: StepProps) {
   const a = form.shippingAddress;
   const set = (patch: Partial<typeof a>) => update({ shippingAddress: { ...a, ...patch } });
+  // A problem shows once the customer has left the field (not while the first characters go in).
+  const [touched, setTouched] = useState<{ state?: boolean; postalCode?: boolean }>({});
+  const problems = shippingProblems(a);
+  const regionLabel = regionLabels[a.country];
   return (
     <>
       <StepHeading title="Shipping address" text="Where should we send your order?" />
@@ -305,33 +361,53 @@ export function StepShipping({ form, update }: StepProps) {
         <Field label="City" required>
           <Input name="city" autoComplete="address-level2" value={a.city} onChange={(e) => set({ city: e.target.value })} />
         </Field>
-        <Field label="State" required>
-          <Select name="state" autoComplete="address-level1" value={a.state} onChange={(e) => set({ state: e.target.value })}>
-            <option value="">Select a state</option>
-            {usStates.map((s) => (
-              <option key={s.code} value={s.code}>
-                {s.name}
-              </option>
-            ))}
-          </Select>
-        </Field>
-        <Field label="Postal code" required>
-          <Input
-            name="postalCode"
-            autoComplete="postal-code"
-            maxLength={limits.postalCodeMax}
-            value={a.postalCode}
-            onChange={(e) => set({ postalCode: e.target.value.slice(0, limits.postalCodeMax) })}
-          />
-        </Field>
         <Field label="Country" required>
-          <Select name="country" autoComplete="country" value={a.country} onChange={(e) => set({ country: e.target.value as typeof a.country })}>
+          <Select
+            name="country"
+            autoComplete="country"
+            value={a.country}
+            onChange={(e) => {
+              const country = e.target.value as Country;
+              // A state of one country is no province of the other: choose again.
+              const keep = regionsByCountry[country].some((r) => r.code === a.state);
+              set({ country, state: keep ? a.state : '' });
+            }}
+          >
             {countries.map((c) => (
               <option key={c} value={c}>
                 {countryLabels[c]}
               </option>
             ))}
           </Select>
+        </Field>
+        <Field label={regionLabel} required error={touched.state ? problems.state : undefined}>
+          <Select name="state" autoComplete="address-level1" value={a.state} onChange={(e) => set({ state: e.target.value })} onBlur={() => setTouched((t) => ({ ...t, state: true }))}>
+            <option value="">{a.country === 'CA' ? 'Select a province or territory' : 'Select a state'}</option>
+            {regionsByCountry[a.country].map((s) => (
+              <option key={s.code} value={s.code}>
+                {s.name}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Field
+          label="Postal code"
+          required
+          hint={a.country === 'CA' ? 'Canadian postal code, e.g. K1A 0B1' : 'ZIP code, e.g. 12345 or 12345-6789'}
+          error={touched.postalCode ? problems.postalCode : undefined}
+        >
+          <Input
+            name="postalCode"
+            autoComplete="postal-code"
+            maxLength={limits.postalCodeMax}
+            value={a.postalCode}
+            onChange={(e) => set({ postalCode: e.target.value.slice(0, limits.postalCodeMax) })}
+            onBlur={() => {
+              setTouched((t) => ({ ...t, postalCode: true }));
+              const normalized = normalizePostalCode(a.country, a.postalCode);
+              if (normalized !== a.postalCode) set({ postalCode: normalized });
+            }}
+          />
         </Field>
       </div>
       <div className="mt-6 flex flex-col gap-3">
@@ -422,7 +498,7 @@ export function StepReview({ form }: { form: OrderForm }) {
         {type === 'shirt' ? (
           <Row label="Sizes">{breakdown.map(([s, n]) => `${s}: ${n}`).join(', ')}</Row>
         ) : (
-          <Row label="Size">{sizeChoices(type).find((c) => c.value === form.size)?.label ?? form.size}{type === 'coin' ? ` (${form.size}")` : ''}</Row>
+          <Row label="Size">{sizeLabel(type, form.size)}</Row>
         )}
         {form.shape ? <Row label="Shape">{form.shape}</Row> : null}
         <Row label="Colors">{form.colors.join(', ')}</Row>

@@ -1,6 +1,7 @@
 // The guided order flow's data and its pure rules (storefront spec §3, §4, §5, §7, §9): what each step
 // needs before Continue, the quantity rules, the default description and the POST /api/orders body.
 import {
+  addressIssues,
   coinColors,
   coinEdges,
   coinFeatures,
@@ -11,10 +12,12 @@ import {
   defaultCustomerCategory,
   estimatedTotal,
   limits,
+  normalizePostalCode,
   patchFinishes,
   patchSizes,
   shirtMaterials,
   shirtSizes,
+  sizeLabel,
   uploadExtensions,
   volumeTier,
   type Country,
@@ -136,7 +139,7 @@ export const shirtChest: Record<ShirtSize, string> = {
 export function sizeChoices(itemType: ItemType): Choice[] {
   if (itemType === 'coin') return coinSizes.map((s) => ({ value: s.value, label: s.label, hint: `${s.value}"` }));
   if (itemType === 'patch') {
-    return patchSizes.map((s) => (s === 'custom' ? { value: s, label: 'Custom', hint: 'Any size' } : { value: s, label: s.replace('x', '" x ') + '"' }));
+    return patchSizes.map((s) => (s === 'custom' ? { value: s, label: 'Custom', hint: 'Any size' } : { value: s, label: sizeLabel('patch', s) }));
   }
   return shirtSizes.map((s) => ({ value: s, label: s, hint: `Chest ${shirtChest[s]}` }));
 }
@@ -171,6 +174,20 @@ export const colorSwatches: Record<string, string> = {
 // ---------------------------------------------------------------------------------------------
 // Quantity and price
 // ---------------------------------------------------------------------------------------------
+/**
+ * A number field as a person edits it: the text stays as typed (empty included) and the value follows
+ * only while the text is already an allowed whole number; leaving the field applies the spec's rules
+ * (`parseQuantity` / `parseShirtCount`) and writes the result back into the text.
+ */
+export function countWhileTyping(draft: string, range: { min: number; max: number }): number | null {
+  if (!/^\d+$/.test(draft.trim())) return null;
+  const n = Number.parseInt(draft, 10);
+  return n >= range.min && n <= range.max ? n : null;
+}
+
+export const quantityRange = { min: limits.quantity.min, max: limits.quantity.max } as const;
+export const shirtCountRange = { min: 0, max: limits.quantity.max } as const;
+
 /** Quantity typed by a person: non-numeric becomes 1, then held within 1..10000 (whole pieces). */
 export function parseQuantity(raw: string | number): number {
   const n = typeof raw === 'number' ? raw : Number.parseInt(raw, 10);
@@ -232,8 +249,17 @@ export function specsOk(form: Pick<OrderForm, 'itemType' | 'size' | 'finish' | '
   return sized && form.finish !== '' && form.colors.length > 0;
 }
 
+/**
+ * What is wrong with the address, by field: the shared `addressIssues` (the country's states or
+ * provinces, its postal code format), the same rules the orders service applies to the request.
+ */
+export function shippingProblems(address: ShippingAddressForm): Partial<Record<'state' | 'postalCode', string>> {
+  return Object.fromEntries(addressIssues(address).map((issue) => [issue.path[0], issue.message]));
+}
+
 export function shippingOk(address: ShippingAddressForm): boolean {
-  return [address.line1, address.city, address.state, address.postalCode].every((v) => v.trim() !== '');
+  const filled = [address.line1, address.city, address.state, address.postalCode].every((v) => v.trim() !== '');
+  return filled && addressIssues(address).length === 0;
 }
 
 export function contactOk(form: Pick<OrderForm, 'firstName' | 'lastName' | 'email'>): boolean {
@@ -312,7 +338,7 @@ export function buildOrderBody(form: OrderForm, files: UploadedFileRecord[]): Or
       line2,
       city: address.city.trim(),
       state: address.state,
-      postalCode: address.postalCode.trim(),
+      postalCode: normalizePostalCode(address.country, address.postalCode),
       country: address.country,
     },
     customerCategory: form.customerCategory,
@@ -325,6 +351,3 @@ export function fallbackOrderNumber(itemType: ItemType | null, now = Date.now())
   const prefix = itemType === 'coin' ? 'CC' : itemType === 'patch' ? 'CP' : itemType === 'shirt' ? 'TS' : 'ORD';
   return `${prefix}-${String(now).slice(-6)}`;
 }
-
-/** Money as people read it: thousands separator and 2 decimals. */
-export const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 });

@@ -1,7 +1,7 @@
 // The guided flow's state, held by the home page because four entries lead into it: a landing card,
 // Finalize Order of an AI design, the returning-customer prefill, and Place Another Order.
 import { useCallback, useRef, useState } from 'react';
-import { limits, type ItemType } from '@shop/contracts';
+import { countryCodeOf, defaultCountry, limits, type ItemType } from '@shop/contracts';
 import type { SavedCustomer } from '../api/shop.js';
 import { initialOrderForm, STEP, type OrderForm, type UploadedFileRecord } from './model.js';
 
@@ -27,7 +27,8 @@ export function splitName(name: string): { firstName: string; lastName: string }
 /** The contact, address and category fields a verified returning customer fills in (§4). */
 export function prefillFrom(customer: SavedCustomer, form: OrderForm): Partial<OrderForm> {
   const address = customer.shippingAddress;
-  const country = address?.country === 'Canada' || address?.country === 'CA' ? 'Canada' : 'US';
+  // Profiles saved before the ISO codes say "Canada": both read as CA.
+  const country = countryCodeOf(address?.country) ?? defaultCountry;
   return {
     ...splitName(customer.customerName),
     email: customer.email || form.email,

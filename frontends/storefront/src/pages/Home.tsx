@@ -5,7 +5,7 @@ import { useMutation } from '@tanstack/react-query';
 import { ArrowRight, BadgeCheck, Clock, Medal, ShieldCheck, Sparkles, UserRound } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
-import { catalog, itemTypes, type ItemType } from '@shop/contracts';
+import { catalog, formatMoney, itemTypes, type ItemType } from '@shop/contracts';
 import { Alert, Button, Card, toast } from '@shop/ui';
 import { AiDesigner } from '../ai/AiDesigner.js';
 import { createCustomizerOrder, type GeneratedDesign } from '../api/shop.js';
@@ -15,7 +15,7 @@ import { RotatingTestimonials } from '../components/Testimonials.js';
 import { homeRating, homeTestimonials, itemDescriptions, trustPoints } from '../content.js';
 import { ItemCustomizer } from '../customizer/ItemCustomizer.js';
 import { customizerOrderBody, type CustomizerDraft } from '../customizer/model.js';
-import { fallbackOrderNumber, money } from '../flow/model.js';
+import { fallbackOrderNumber } from '../flow/model.js';
 import { OrderFlow } from '../flow/OrderFlow.js';
 import { newIdempotencyKey, splitName, useOrderFlow } from '../flow/useOrderFlow.js';
 import { LookupModal } from '../lookup/LookupModal.js';
@@ -63,7 +63,7 @@ function Landing({ onStart, onLookup, onAi, welcome }: { onStart: (t: ItemType) 
                   <h3 className="font-display text-xl font-bold uppercase tracking-wide text-khaki-50">{item.cardTitle}</h3>
                   <p className="text-sm text-khaki-200">{itemDescriptions[type]}</p>
                   <p className="mt-auto text-khaki-100">
-                    From <span className="text-xl font-bold text-brass-300">{money.format(item.basePrice)}</span>
+                    From <span className="text-xl font-bold text-brass-300">{formatMoney(item.basePrice)}</span>
                   </p>
                   <Button className="w-full" onClick={() => onStart(type)}>
                     Start Order<span className="sr-only"> for {item.cardTitle}</span> <ArrowRight aria-hidden="true" className="size-4" />

@@ -8,10 +8,9 @@ import { useQuery } from '@tanstack/react-query';
 import { CircleCheck, Clock, LifeBuoy, Lock, Mail, Phone, TriangleAlert } from 'lucide-react';
 import { Suspense, lazy, useCallback, useId, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { paymentMessages, type OrderPaymentView } from '@shop/contracts';
+import { formatMoney, paymentMessages, type OrderPaymentView } from '@shop/contracts';
 import { Alert, Button, Card, Skeleton, Spinner } from '@shop/ui';
 import { telHref, useShopContact, type PublicContactConfig } from '../api/contact.js';
-import { money } from '../flow/model.js';
 import { PaymentError, confirmOrderPaid, createPaymentIntent, loadPaymentConfig, loadPaymentOrder } from '../pay/api.js';
 import type { CardChange, ConfirmCard } from '../pay/card.js';
 import { formatExpiryDate, payOffer, quantityLine, taxLabel, type PayOffer } from '../pay/model.js';
@@ -135,11 +134,11 @@ function PaymentDetails({ order }: { order: OrderPaymentView }) {
     <Card className="p-5" data-testid="payment-details">
       <h2 className="font-display text-lg font-bold uppercase tracking-wide text-khaki-50">Payment Details</h2>
       <dl className="mt-3 flex flex-col gap-2 text-sm">
-        <Row term="Subtotal">{money.format(order.quoteAmount)}</Row>
-        {order.discountAmount > 0 ? <Row term="Discount">-{money.format(order.discountAmount)}</Row> : null}
-        <Row term={taxLabel(order)}>{money.format(order.taxAmount)}</Row>
+        <Row term="Subtotal">{formatMoney(order.quoteAmount)}</Row>
+        {order.discountAmount > 0 ? <Row term="Discount">-{formatMoney(order.discountAmount)}</Row> : null}
+        <Row term={taxLabel(order)}>{formatMoney(order.taxAmount)}</Row>
         <Row term="Total" strong>
-          {money.format(order.finalAmount)}
+          {formatMoney(order.finalAmount)}
         </Row>
       </dl>
     </Card>
@@ -288,7 +287,7 @@ function CardPayment({ order, onPaid, onStale }: { order: OrderPaymentView; onPa
           loading={processing}
           loadingText={paymentMessages.processing}
         >
-          <Lock aria-hidden="true" className="size-4" /> Pay {money.format(order.finalAmount ?? 0)}
+          <Lock aria-hidden="true" className="size-4" /> Pay {formatMoney(order.finalAmount ?? 0)}
         </Button>
       </form>
     </Card>

@@ -6,13 +6,12 @@ import { ArrowLeft, History, LifeBuoy, PackageSearch, Search } from 'lucide-reac
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { carrier, catalog } from '@shop/contracts';
+import { carrier, catalog, formatMoney } from '@shop/contracts';
 import { Alert, Badge, Button, Card, Field, Input, ProgressBar, Skeleton, buttonClasses, cn } from '@shop/ui';
 import { orderHistory, trackOrder, type TrackedOrder } from '../api/shop.js';
-import { money } from '../flow/model.js';
 import { messages } from '../messages.js';
 import { StorefrontQueries } from '../query.js';
-import { formatDate, progressPercent, statusDescription, statusLabel, statusTone, trackingSteps } from '../track/model.js';
+import { formatDate, progressPercent, sizeText, statusDescription, statusLabel, statusTone, trackingSteps } from '../track/model.js';
 import '../styles.css';
 
 type View = 'search' | 'order' | 'history';
@@ -52,9 +51,14 @@ function OrderView({ order, historyCount, onHistory, onReset }: { order: Tracked
             </span>
           </div>
           <ProgressBar value={percent} label="Order progress" valueText={`${percent}%: ${statusLabel(order.status)}`} />
-          <ol className="grid grid-cols-5 gap-1 text-center text-[11px] leading-tight">
+          <ol className="grid grid-cols-5 gap-1 text-center text-[11px] leading-tight" data-testid="tracking-steps">
             {trackingSteps(order.status).map((s) => (
-              <li key={s.status} className={s.reached ? 'font-semibold text-brass-300' : 'text-khaki-300'}>
+              <li
+                key={s.status}
+                aria-current={s.current ? 'step' : undefined}
+                data-reached={s.reached ? 'true' : undefined}
+                className={s.reached ? 'font-semibold text-brass-300' : 'text-khaki-300'}
+              >
                 {s.label}
               </li>
             ))}
@@ -70,8 +74,8 @@ function OrderView({ order, historyCount, onHistory, onReset }: { order: Tracked
           {order.size || order.sizeBreakdown ? (
             <>
               <dt className="text-khaki-300">Size</dt>
-              <dd className="text-khaki-50">
-                {order.sizeBreakdown ? Object.entries(order.sizeBreakdown).map(([s, n]) => `${s}: ${n}`).join(', ') : order.size}
+              <dd className="text-khaki-50" data-testid="tracked-size">
+                {sizeText(order)}
               </dd>
             </>
           ) : null}
@@ -90,7 +94,7 @@ function OrderView({ order, historyCount, onHistory, onReset }: { order: Tracked
           {amount != null ? (
             <>
               <dt className="text-khaki-300">{order.finalAmount != null ? 'Total' : 'Estimated total'}</dt>
-              <dd className="text-khaki-50">{money.format(amount)}</dd>
+              <dd className="text-khaki-50">{formatMoney(amount)}</dd>
             </>
           ) : null}
           {order.discountCode ? (
@@ -98,7 +102,7 @@ function OrderView({ order, historyCount, onHistory, onReset }: { order: Tracked
               <dt className="text-khaki-300">Discount</dt>
               <dd className="text-khaki-50">
                 {order.discountCode}
-                {order.discountAmount ? ` (-${money.format(order.discountAmount)})` : ''}
+                {order.discountAmount ? ` (-${formatMoney(order.discountAmount)})` : ''}
               </dd>
             </>
           ) : null}
