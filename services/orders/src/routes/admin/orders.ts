@@ -28,6 +28,7 @@ import {
   adminSendEmailSchema,
   adminStatusChangeSchema,
   adminTrackingUpdateSchema,
+  formatMoney,
   infoRequestSubject,
   isCustomerNotifiedStatus,
   orderPaymentPath,
@@ -324,13 +325,13 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
         const expiresAt = new Date(now.getTime() + quoteValidDays * 24 * 60 * 60 * 1000);
         const { taxAmount, finalAmount } = quoteFigures(amount, order.discount?.amount ?? 0, tax.taxRate);
         const quote = { amount, ...(notes ? { notes } : {}), taxRate: tax.taxRate, taxBasis: tax.basis, taxAmount, finalAmount, expiresAt, sentAt: now };
-        const entry = queuedEntry(order, `Your quote for order #${order.orderNumber}`, notes ?? `Quote: $${amount.toFixed(2)}`, 'status_update', now);
-        const taxNote = taxAmount > 0 ? ` + tax $${taxAmount.toFixed(2)} (${tax.basis}) = $${finalAmount.toFixed(2)}` : '';
+        const entry = queuedEntry(order, `Your quote for order #${order.orderNumber}`, notes ?? `Quote: ${formatMoney(amount)}`, 'status_update', now);
+        const taxNote = taxAmount > 0 ? ` + tax ${formatMoney(taxAmount)} (${tax.basis}) = ${formatMoney(finalAmount)}` : '';
         await Order.updateOne(
           { _id: order._id },
           {
             $set: { quote, estimatedTotal: amount, status: 'quote_sent', updatedAt: now },
-            $push: { statusHistory: { status: 'quote_sent', date: now, changedBy: admin, note: `Quote sent: $${amount.toFixed(2)}${taxNote}` }, emailHistory: entry },
+            $push: { statusHistory: { status: 'quote_sent', date: now, changedBy: admin, note: `Quote sent: ${formatMoney(amount)}${taxNote}` }, emailHistory: entry },
           },
           { session, timestamps: false },
         );
