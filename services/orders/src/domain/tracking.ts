@@ -10,18 +10,25 @@ import {
 } from '@shop/contracts';
 import type { OrderDoc } from '../models/order.js';
 
-/** pending_quote is not among the spec's tracker descriptions; the spec's promise fills the gap. */
-const extraDescriptions: Partial<Record<OrderStatus, string>> = {
-  pending_quote: 'Your quote request has been received. We will email your quote within 24 hours.',
-  quote_sent: 'Your quote has been sent by email.',
-  awaiting_payment: 'Your quote is waiting for payment.',
-  paid: 'Your payment has been received.',
-  shipped: 'Your order has been shipped.',
-  cancelled: 'This order has been cancelled.',
-};
-
+/** Every status has its words for a tracker in contracts (the storefront shows the same). */
 export function statusDescription(status: OrderStatus): string | null {
-  return orderStatusDescriptions[status] ?? extraDescriptions[status] ?? null;
+  return orderStatusDescriptions[status] ?? null;
+}
+
+/** A payment provider's object id: Stripe's `pi_3N...`, `ch_...`, `pm_...`, test mode's `pi_test_...`. */
+const providerId = /\b(?:pi|pm|ch|py|re|cus|seti|src|card|tok|txn|cs|evt|in|acct|po)_[A-Za-z0-9_]{3,}\b/g;
+
+/**
+ * A timeline note as the customer may read it: the team's notes keep the provider's ids (the back
+ * office looks payments up by them), a public answer never carries them.
+ */
+export function customerNote(note: string): string {
+  return note
+    .replace(/\s*\((?:payment intent|charge|payment method|refund)\b[^)]*\)/gi, '')
+    .replace(providerId, '')
+    .replace(/\s{2,}/g, ' ')
+    .replace(/\s+([.,;:])/g, '$1')
+    .trim();
 }
 
 export function trackedView(order: OrderDoc): TrackedOrder {
@@ -57,7 +64,7 @@ export function trackedView(order: OrderDoc): TrackedOrder {
       status: entry.status,
       label: orderStatusLabels[entry.status],
       date: new Date(entry.date).toISOString(),
-      ...(entry.note ? { note: entry.note } : {}),
+      ...(entry.note && customerNote(entry.note) ? { note: customerNote(entry.note) } : {}),
     })),
     tracking: order.tracking?.trackingNumber
       ? {
