@@ -66,7 +66,6 @@ function isProxied(request: FastifyRequest): boolean {
 }
 
 export function registerAdminAuth(app: FastifyInstance, config: GatewayConfig, checker: SessionChecker): void {
-  const production = config.nodeEnv === 'production';
   const cache = new Map<string, { admin: VerifiedAdmin; until: number }>();
   checker.onRevoked((hash) => cache.delete(hash));
 
@@ -92,7 +91,7 @@ export function registerAdminAuth(app: FastifyInstance, config: GatewayConfig, c
     if (path === undefined) {
       throw new AppError(400, errorCodes.BAD_REQUEST, 'The address is not valid: it contains an encoded path separator or a dot segment.');
     }
-    const { access, rule } = accessFor(request.method, path, production);
+    const { access, rule } = accessFor(request.method, path);
     request.accessRule = rule ?? null;
     const write = !SAFE_METHODS.has(request.method);
     if (access === 'public') {

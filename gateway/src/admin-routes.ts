@@ -12,9 +12,7 @@ export type Access =
   /** Anyone; unsafe methods must still come from the shop's own pages when `sameOriginWrites` is set. */
   | 'public'
   /** A live admin session, and unsafe methods only from the shop's own pages. */
-  | 'admin'
-  /** Open while NODE_ENV is not production (local tools and browser tests); admin in production. */
-  | 'dev-open';
+  | 'admin';
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
@@ -41,15 +39,18 @@ export const ACCESS_RULES: readonly AccessRule[] = [
   // Sign-in itself is public, but only from the shop's pages.
   rule('*', '/api/auth/**', 'public', 'admin sign-in, sign-out, current admin', { sameOriginWrites: true }),
 
-  // Orders: the storefront's calls (storefront §7), then everything else is the back office.
-  rule('*', '/api/orders/admin/**', 'admin', 'admin order management'),
+  // Orders: the storefront (storefront §7) and the back office (admin part A §7) share /api/orders and
+  // the method decides (GET /api/orders/:id is the payment view, PATCH .../status the payment
+  // confirmation; PUT .../status, DELETE, GET /api/orders are the admin's). The admin's one-segment
+  // reads come first, or the payment view's row would open them.
   rule('*', '/api/orders/analytics/**', 'admin', 'sales analytics'),
+  rule('*', '/api/orders/export.csv', 'admin', 'CSV export of the orders table'),
   rule(['POST'], '/api/orders', 'public', 'quote request'),
   rule(['POST'], '/api/orders/track', 'public', 'order tracking (order number + email)'),
   rule(['POST'], '/api/orders/history', 'public', 'order history (email)'),
   rule(['GET', 'HEAD'], '/api/orders/:id', 'public', 'payment view of one order (link holder)'),
   rule(['PATCH'], '/api/orders/:id/status', 'public', 'payment confirmation from the payment page (orders checks it with payments)'),
-  rule('*', '/api/orders/**', 'admin', 'order list, status, details, quotes, emails, tracking, notes, discounts, delete'),
+  rule('*', '/api/orders/**', 'admin', 'order list, details and edit, status, quote, emails, info request, tracking, delete, bulk actions'),
 
   // Payments (storefront §7): the payment page's calls are public, from the shop's own pages only;
   // Stripe calls the webhook from its servers (no Origin: the signature is the check, in payments).
@@ -80,9 +81,9 @@ export const ACCESS_RULES: readonly AccessRule[] = [
   rule('*', '/api/security/**', 'admin', 'audit trail, request logs, bans, alerts'),
   rule('*', '/api/email/**', 'admin', 'email queue and diagnostics'),
   rule('*', '/api/admin/**', 'admin', 'admin settings'),
-  // The local mailbox of /debug/email: browser tests read it; never open in production.
-  rule(['GET', 'HEAD'], '/api/debug/mailbox/**', 'dev-open', 'local development mailbox'),
-  rule('*', '/api/debug/**', 'admin', 'developer diagnostics'),
+  // Diagnostics, the local mailbox included (it lists verification codes and payment links; the
+  // email service does not serve it at all in production).
+  rule('*', '/api/debug/**', 'admin', 'developer diagnostics and the local mailbox'),
 ];
 
 function segments(path: string): string[] {
@@ -123,12 +124,10 @@ export function accessRuleFor(method: string, path: string): AccessRule | undefi
   return ACCESS_RULES.find((r) => (r.methods === '*' || r.methods.includes(m as Method)) && patternMatches(r.pattern, path));
 }
 
-/** What a call needs, once NODE_ENV is taken into account. */
-export function accessFor(method: string, path: string, production: boolean): { access: 'public' | 'admin'; rule: AccessRule | undefined } {
+/** What a call needs: the deciding rule's access, public when no rule matches. */
+export function accessFor(method: string, path: string): { access: Access; rule: AccessRule | undefined } {
   const found = accessRuleFor(method, path);
-  if (!found) return { access: 'public', rule: undefined };
-  if (found.access === 'dev-open') return { access: production ? 'admin' : 'public', rule: found };
-  return { access: found.access, rule: found };
+  return { access: found?.access ?? 'public', rule: found };
 }
 
 /** A label for the audit trail: "PUT /api/orders/**". */

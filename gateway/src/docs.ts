@@ -1,10 +1,13 @@
 // /api/docs: the services' OpenAPI documents, gathered from each service's GET /openapi.json and
-// rewritten so they describe the API as the gateway serves it. Pages are plain server-rendered
-// HTML: nothing loads from a CDN and no script runs, so they work offline and under the CSP.
-import { errorCodes } from '@shop/contracts';
+// rewritten so they describe the API as the gateway serves it, including who may call each operation
+// (the access table decides per method: one path can be public for GET and admin for PUT). Pages are
+// plain server-rendered HTML: nothing loads from a CDN and no script runs, so they work offline and
+// under the CSP.
+import { adminSessionCookie, errorCodes } from '@shop/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from './config.js';
 import { AppError } from '@shop/service-kit';
+import { accessFor } from './admin-routes.js';
 import { upstreamFailure } from './errors.js';
 import { ROUTES, SERVICE_NAMES, routeForPath, type ServiceName } from './routes.js';
 
@@ -25,13 +28,46 @@ function isServiceName(name: string): name is ServiceName {
   return (SERVICE_NAMES as readonly string[]).includes(name);
 }
 
+/** The OpenAPI security scheme of admin operations: the session cookie set by POST /api/auth/login. */
+const ADMIN_SESSION_SCHEME = 'adminSession';
+
+/** Who may call an operation through the gateway; `{id}` of an OpenAPI path is one segment, like `:id`. */
+export function operationAccess(method: string, path: string): 'public' | 'admin' {
+  return accessFor(method, path).access;
+}
+
 /**
  * Keeps only the paths the gateway routes to this service (a service's /healthz or /openapi.json
- * are not reachable from outside) and points the document's server at the gateway itself.
+ * are not reachable from outside), marks the operations that need an admin session, and points the
+ * document's server at the gateway itself.
  */
 export function rewriteForGateway(doc: OpenApiDocument, service: ServiceName): OpenApiDocument {
-  const paths = Object.fromEntries(Object.entries(doc.paths ?? {}).filter(([path]) => routeForPath(path)?.service === service));
+  let anyAdmin = false;
+  const paths = Object.fromEntries(
+    Object.entries(doc.paths ?? {})
+      .filter(([path]) => routeForPath(path)?.service === service)
+      .map(([path, item]) => [
+        path,
+        Object.fromEntries(
+          Object.entries(item ?? {}).map(([method, op]) => {
+            if (!HTTP_METHODS.includes(method) || !op || typeof op !== 'object' || operationAccess(method, path) !== 'admin') return [method, op];
+            anyAdmin = true;
+            return [method, { ...op, security: [{ [ADMIN_SESSION_SCHEME]: [] }] }];
+          }),
+        ),
+      ]),
+  );
   const rewritten: OpenApiDocument = { ...doc, paths };
+  if (anyAdmin && !doc.swagger) {
+    const components = (doc.components ?? {}) as { securitySchemes?: Record<string, unknown> };
+    rewritten.components = {
+      ...components,
+      securitySchemes: {
+        ...components.securitySchemes,
+        [ADMIN_SESSION_SCHEME]: { type: 'apiKey', in: 'cookie', name: adminSessionCookie, description: 'The admin session of POST /api/auth/login' },
+      },
+    };
+  }
   if (doc.swagger) {
     delete rewritten.host;
     rewritten.basePath = '/';
@@ -104,7 +140,8 @@ function servicePage(service: ServiceName, doc: OpenApiDocument): string {
       .filter(([method]) => HTTP_METHODS.includes(method))
       .map(([method, op]) => {
         const operation = (op ?? {}) as { summary?: string; description?: string };
-        return `<tr><td class="m">${escapeHtml(method)}</td><td><code>${escapeHtml(path)}</code></td><td>${escapeHtml(operation.summary ?? operation.description ?? '')}</td></tr>`;
+        const access = operationAccess(method, path) === 'admin' ? 'admin session' : 'public';
+        return `<tr><td class="m">${escapeHtml(method)}</td><td><code>${escapeHtml(path)}</code></td><td>${access}</td><td>${escapeHtml(operation.summary ?? operation.description ?? '')}</td></tr>`;
       }),
   );
   const title = doc.info?.title ?? `${service} service`;
@@ -112,7 +149,7 @@ function servicePage(service: ServiceName, doc: OpenApiDocument): string {
 <h1>${escapeHtml(title)} <small>${escapeHtml(doc.info?.version ?? '')}</small></h1>
 ${doc.info?.description ? `<p>${escapeHtml(doc.info.description)}</p>` : ''}
 <p>Machine-readable: <a href="/api/docs/${service}.json">${service}.json</a></p>
-${operations.length ? `<table><thead><tr><th>Method</th><th>Path</th><th>Summary</th></tr></thead><tbody>${operations.join('')}</tbody></table>` : '<p>This service publishes no public operations yet.</p>'}`);
+${operations.length ? `<table><thead><tr><th>Method</th><th>Path</th><th>Who may call</th><th>Summary</th></tr></thead><tbody>${operations.join('')}</tbody></table>` : '<p>This service publishes no public operations yet.</p>'}`);
 }
 
 export function registerDocsRoutes(app: FastifyInstance, config: GatewayConfig): void {

@@ -23,7 +23,7 @@ function adminCalls(): Array<[Method, string]> {
       for (const path of paths) {
         // The row must decide this call (not a more specific public row above it).
         // Only paths some service serves: others are the gateway's own 404.
-        if (accessFor(method, path, true).rule === rule && routeForPath(path)) calls.push([method, path]);
+        if (accessFor(method, path).rule === rule && routeForPath(path)) calls.push([method, path]);
       }
     }
   }
@@ -44,9 +44,16 @@ describe('the access table', () => {
       ['PUT', `/api/orders/${ID}/status`, 'admin'],
       ['DELETE', `/api/orders/${ID}`, 'admin'],
       ['POST', `/api/orders/${ID}/generate-quote`, 'admin'],
-      ['GET', '/api/orders/admin', 'admin'],
-      ['GET', '/api/orders/admin/list', 'admin'],
+      ['GET', `/api/orders/${ID}/details`, 'admin'],
+      ['PUT', `/api/orders/${ID}/details`, 'admin'],
+      ['POST', `/api/orders/${ID}/send-email`, 'admin'],
+      ['POST', `/api/orders/${ID}/info-request`, 'admin'],
+      ['PUT', `/api/orders/${ID}/tracking`, 'admin'],
+      ['POST', '/api/orders/bulk/status', 'admin'],
+      ['POST', '/api/orders/bulk/delete', 'admin'],
       ['GET', '/api/orders/analytics', 'admin'],
+      ['GET', '/api/orders/export.csv', 'admin'],
+      ['HEAD', '/api/orders/export.csv', 'admin'],
       ['POST', '/api/upload', 'public'],
       ['POST', '/api/ai/generate-design', 'public'],
       ['POST', '/api/payments/webhook', 'public'],
@@ -78,18 +85,13 @@ describe('the access table', () => {
       ['GET', '/api/email/queue/stats', 'admin'],
       ['PUT', '/api/admin/settings', 'admin'],
       ['GET', '/api/debug/env', 'admin'],
+      ['GET', '/api/debug/mailbox', 'admin'],
+      ['DELETE', '/api/debug/mailbox', 'admin'],
       ['GET', '/api/security/_service', 'public'],
       ['GET', '/api/email/_service', 'public'],
       ['POST', '/api/security/_service', 'admin'],
     ];
-    for (const [method, path, access] of table) expect(accessFor(method, path, true).access, `${method} ${path}`).toBe(access);
-  });
-
-  it('opens the local mailbox only outside production', () => {
-    expect(accessFor('GET', '/api/debug/mailbox', false).access).toBe('public');
-    expect(accessFor('GET', '/api/debug/mailbox/messages/3', false).access).toBe('public');
-    expect(accessFor('GET', '/api/debug/mailbox', true).access).toBe('admin');
-    expect(accessFor('DELETE', '/api/debug/mailbox', false).access).toBe('admin');
+    for (const [method, path, access] of table) expect(accessFor(method, path).access, `${method} ${path}`).toBe(access);
   });
 
   it('reads paths the way the router does: decoded, no encoded separators or dot segments', () => {
@@ -146,8 +148,31 @@ describe('admin calls through the gateway', () => {
     expect(totalSeen(stack)).toBe(before);
   });
 
-  it('in production the local mailbox is admin too', async () => {
-    expect((await fetch(`${stack.url}/api/debug/mailbox`)).status).toBe(401);
+  it("forwards the spec's back-office order calls (admin part A §7) with a session, unchanged, to the orders service", async () => {
+    const calls: Array<[Method, string, string?]> = [
+      ['GET', '/api/orders?status=pending&page=2'],
+      ['PUT', `/api/orders/${ID}/status`, '{"status":"shipped"}'],
+      ['DELETE', `/api/orders/${ID}`],
+      ['GET', `/api/orders/${ID}/details`],
+      ['PUT', `/api/orders/${ID}/details`, '{"notes":"Rush"}'],
+      ['POST', `/api/orders/${ID}/send-email`, '{"subject":"Hi","message":"Hello","type":"admin_message"}'],
+      ['POST', `/api/orders/${ID}/generate-quote`, '{"quoteAmount":100,"sendEmail":true}'],
+      ['PUT', `/api/orders/${ID}/tracking`, '{"trackingNumber":"1Z","carrier":"UPS"}'],
+      ['GET', '/api/orders/analytics?period=7d'],
+      ['GET', '/api/orders/export.csv?itemType=coin'],
+    ];
+    for (const [method, path, body] of calls) {
+      const res = await fetch(`${stack.url}${path}`, { method, headers: stack.adminHeaders(body ? { 'content-type': 'application/json' } : {}), body });
+      expect(res.status, `${method} ${path}`).toBe(200);
+      expect(stack.upstreams.orders.seen.at(-1), `${method} ${path}`).toMatchObject({ method, url: path, headers: { 'x-admin-email': 'chief@shop.test' } });
+    }
+  });
+
+  it('the local mailbox needs an admin session', async () => {
+    const before = stack.upstreams.email.seen.length;
+    expect((await fetch(`${stack.url}/api/debug/mailbox?to=someone%40example.com`)).status).toBe(401);
+    expect(stack.upstreams.email.seen.length).toBe(before);
+    expect((await fetch(`${stack.url}/api/debug/mailbox`, { headers: stack.adminHeaders() })).status).toBe(200);
   });
 
   it('forwards with a session, with the verified admin in x-admin-* and the client\'s own x-admin-* removed', async () => {
@@ -311,8 +336,11 @@ describe('the gateway\'s own origin', () => {
     expect(hostDerived.status).toBe(403);
   });
 
-  it('outside production the local mailbox is open (browser tests read it)', async () => {
-    expect((await fetch(`${stack.url}/api/debug/mailbox`)).status).toBe(200);
+  it('outside production the local mailbox needs an admin session too', async () => {
+    const before = stack.upstreams.email.seen.length;
+    expect((await fetch(`${stack.url}/api/debug/mailbox`)).status).toBe(401);
+    expect((await fetch(`${stack.url}/api/debug/mailbox/messages`)).status).toBe(401);
+    expect(stack.upstreams.email.seen.length).toBe(before);
   });
 
   it('answers admin calls 503 while the session cannot be checked, and keeps the shop\'s public calls working', async () => {

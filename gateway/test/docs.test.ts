@@ -10,8 +10,8 @@ beforeAll(async () => {
     info: { title: 'Orders', version: '1.2.0', description: 'Quote requests & <tracking>' },
     servers: [{ url: 'http://10.0.0.5:4101' }],
     paths: {
-      '/api/orders': { post: { summary: 'Submit a quote request' } },
-      '/api/orders/{id}': { get: { summary: 'Payment view of one order' } },
+      '/api/orders': { post: { summary: 'Submit a quote request' }, get: { summary: 'Orders table' } },
+      '/api/orders/{id}': { get: { summary: 'Payment view of one order' }, delete: { summary: 'Delete one order' } },
       '/api/upload': { post: { summary: 'Upload artwork' } },
       '/healthz': { get: { summary: 'alive' } },
       '/readyz': { get: { summary: 'ready' } },
@@ -49,6 +49,23 @@ describe('/api/docs', () => {
     expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) }]);
     expect(Object.keys(doc.paths).sort()).toEqual(['/api/orders', '/api/orders/{id}', '/api/upload']);
     expect(doc.info.version).toBe('1.2.0');
+  });
+
+  it('marks the operations that need an admin session: one path, the method decides', async () => {
+    type Op = { security?: unknown };
+    const doc = (await (await fetch(`${stack.url}/api/docs/orders.json`)).json()) as {
+      paths: Record<string, Record<string, Op>>;
+      components: { securitySchemes: Record<string, unknown> };
+    };
+    const admin = [{ adminSession: [] }];
+    expect(doc.paths['/api/orders']!.post!.security).toBeUndefined();
+    expect(doc.paths['/api/orders']!.get!.security).toEqual(admin);
+    expect(doc.paths['/api/orders/{id}']!.get!.security).toBeUndefined();
+    expect(doc.paths['/api/orders/{id}']!.delete!.security).toEqual(admin);
+    expect(doc.components.securitySchemes.adminSession).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'shop_admin_session' });
+    const html = await (await fetch(`${stack.url}/api/docs/orders`, { headers: { accept: 'text/html' } })).text();
+    expect(html).toContain('<td class="m">get</td><td><code>/api/orders</code></td><td>admin session</td><td>Orders table</td>');
+    expect(html).toContain('<td class="m">post</td><td><code>/api/orders</code></td><td>public</td><td>Submit a quote request</td>');
   });
 
   it("renders a service's operations as a page, escaping what the service wrote", async () => {

@@ -216,9 +216,15 @@ describe('GET /api/debug/mailbox', () => {
       loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent', NODE_ENV: 'production', DEV_MAILBOX_URL: mailbox.httpUrl }),
       { manualWorker: true },
     );
-    const refused = await production.app.inject({ method: 'GET', url: '/api/debug/mailbox' });
-    expect(refused.statusCode).toBe(404);
-    expect(refused.json()).toMatchObject({ code: 'MAILBOX_NOT_AVAILABLE', error: 'The local mailbox is not served when NODE_ENV is production.' });
+    // In production the route does not exist at all, even with a mailbox configured.
+    for (const method of ['GET', 'DELETE'] as const) {
+      const refused = await production.app.inject({ method, url: '/api/debug/mailbox' });
+      expect(refused.statusCode).toBe(404);
+      expect(refused.json()).toMatchObject({ code: 'NOT_FOUND' });
+      expect(refused.json().code).not.toBe('MAILBOX_NOT_AVAILABLE');
+    }
+    const openapi = await production.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(Object.keys(openapi.json().paths)).not.toContain('/api/debug/mailbox');
     await production.app.close();
   });
 });

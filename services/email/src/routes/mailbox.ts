@@ -1,6 +1,8 @@
-// GET/DELETE /api/debug/mailbox: the local dev mailbox's messages, for developers and browser tests
-// (read an emailed verification code on one machine). Served only when DEV_MAILBOX_URL is set, which the
-// local runner does when it started the mailbox itself (no SMTP_URL), and NODE_ENV is not production.
+// GET/DELETE /api/debug/mailbox: the local dev mailbox's messages, for administrators developing the shop
+// and for browser tests (read an emailed verification code on one machine). It lists verification codes
+// and payment links, so the gateway lets only a signed-in admin reach it, and with NODE_ENV=production
+// the route does not exist at all. It answers only when DEV_MAILBOX_URL is set, which the local runner
+// does when it started the mailbox itself (no SMTP_URL).
 import { AppError } from '@shop/service-kit';
 import { errorEnvelopeSchema, mailboxListSchema, mailboxQuerySchema, type MailboxList } from '@shop/contracts';
 import type { ServiceApp } from '@shop/service-kit';
@@ -13,12 +15,11 @@ const notAvailable = () =>
     'The local mailbox is only available when the shop runs on this machine without SMTP_URL (npm start or npm run dev).',
   );
 
-const notInProduction = () =>
-  new AppError(404, 'MAILBOX_NOT_AVAILABLE', 'The local mailbox is not served when NODE_ENV is production.');
-
 export function mailboxRoutes(app: ServiceApp, devMailboxUrl: string | undefined, nodeEnv: string) {
+  // Production: not registered, so the path is an unknown route and absent from the OpenAPI document.
+  if (nodeEnv === 'production') return;
+
   async function call(path: string, init?: RequestInit) {
-    if (nodeEnv === 'production') throw notInProduction();
     if (!devMailboxUrl) throw notAvailable();
     let res: Response;
     try {
@@ -35,7 +36,7 @@ export function mailboxRoutes(app: ServiceApp, devMailboxUrl: string | undefined
     {
       schema: {
         tags: ['debug'],
-        summary: 'Development only: messages kept by the local SMTP mailbox, newest first',
+        summary: 'Development only (admin): messages kept by the local SMTP mailbox, newest first',
         querystring: mailboxQuerySchema,
         response: { 200: mailboxListSchema, 404: errorEnvelopeSchema, 503: errorEnvelopeSchema },
       },
@@ -55,7 +56,7 @@ export function mailboxRoutes(app: ServiceApp, devMailboxUrl: string | undefined
     {
       schema: {
         tags: ['debug'],
-        summary: 'Development only: empty the local SMTP mailbox',
+        summary: 'Development only (admin): empty the local SMTP mailbox',
         response: { 200: z.object({ cleared: z.literal(true) }), 404: errorEnvelopeSchema, 503: errorEnvelopeSchema },
       },
     },
