@@ -1,6 +1,6 @@
 // The shop's emails as plain, self-contained HTML (inline styles: mail clients ignore style sheets) plus
 // a text part. Every value that comes from a customer or an event is escaped.
-import { catalog, customerCategory, orderStatusLabels, shopName, type EventData, type EmailTemplate } from '@shop/contracts';
+import { catalog, countryName, customerCategory, orderStatusLabels, shopName, sizeLabel, type EventData, type EmailTemplate } from '@shop/contracts';
 
 export { shopName };
 
@@ -83,7 +83,7 @@ function specificationRows(order: OrderCreated): Row[] {
         .join(', ')
     : undefined;
   return [
-    ['Size', order.size],
+    ['Size', order.size ? sizeLabel(order.itemType, order.size) : undefined],
     ['Sizes', sizes],
     ['Colors', order.colors?.join(', ')],
     ['Finish', order.finish],
@@ -99,7 +99,8 @@ function addressLines(address: OrderCreated['shippingAddress']): string[] {
     address.line1,
     address.line2,
     `${address.city}, ${address.state} ${address.postalCode}`,
-    address.country,
+    // Stored as the ISO code ("CA"), read as the country's name.
+    countryName(address.country),
   ].filter((line): line is string => Boolean(line && line.trim()));
 }
 
