@@ -48,6 +48,8 @@ describe('the tax table', () => {
 
   it('charges no US sales tax outside the US', () => {
     expect(taxRateFor({ state: 'ON', country: 'Canada', taxExempt: false })).toEqual({ taxRate: 0, basis: 'Shipped outside the US (Canada): no US sales tax' });
+    // The storefront sends the ISO code; older orders say "Canada".
+    expect(taxRateFor({ state: 'NS', country: 'CA', taxExempt: false })).toEqual({ taxRate: 0, basis: 'Shipped outside the US (Canada): no US sales tax' });
     // A Canadian province code that is also a US state code is still Canada.
     expect(taxRateFor({ state: 'PA', country: 'Canada', taxExempt: false }).taxRate).toBe(0);
   });

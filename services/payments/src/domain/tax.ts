@@ -6,7 +6,7 @@
 // "State and Local Sales Tax Rates, 2025"); county and city taxes are not included. Where a statewide
 // local add-on is mandatory everywhere it is part of the published state rate (California 7.25%,
 // Utah 6.10%, Virginia 5.30%). Update the table when a state changes its rate.
-import { usStates, type TaxRateResult } from '@shop/contracts';
+import { countryName, usStates, type TaxRateResult } from '@shop/contracts';
 
 export const stateSalesTaxRates = {
   AL: 0.04,
@@ -99,7 +99,8 @@ export interface TaxQuestion {
 /** The tax rate (a fraction) of an order and why, for the admin who applies the quote. */
 export function taxRateFor({ state, country, taxExempt }: TaxQuestion): TaxRateResult {
   if (taxExempt) return { taxRate: 0, basis: 'Tax-exempt military order' };
-  if (!isUnitedStates(country)) return { taxRate: 0, basis: `Shipped outside the US (${country!.trim()}): no US sales tax` };
+  // Countries come as ISO codes ("CA" is Canada here, not California): the basis names the country.
+  if (!isUnitedStates(country)) return { taxRate: 0, basis: `Shipped outside the US (${countryName(country)}): no US sales tax` };
   if (!state || state.trim() === '') return { taxRate: 0, basis: 'No shipping state on the order: no sales tax applied' };
   const code = stateCodeOf(state);
   if (!code) return { taxRate: 0, basis: `Unknown state "${state.trim()}": no sales tax applied` };
