@@ -1,11 +1,13 @@
 // The signed-in back office: the header (logo to the site root, the view switch, who is signed in,
-// Sign Out) and the chosen view. The chosen view survives a reload (sessionStorage; no admin data).
+// Sign Out) and the chosen view. A sign-in lands on the orders dashboard; the chosen view survives a
+// reload (sessionStorage; no admin data). The shell's layout owns the page's one `main` landmark, so the
+// view is drawn in a plain region under a (visually hidden) h1 naming it; every view starts at h2.
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { LogOut, ShieldHalf } from 'lucide-react';
 import { Button, cn } from '@shop/ui';
 import { shopName, type AdminPublic } from '@shop/contracts';
-import { ADMIN_VIEWS } from './views.js';
+import { ADMIN_VIEWS, DEFAULT_VIEW_ID } from './views.js';
 
 const VIEW_KEY = 'shop-admin-view';
 
@@ -14,9 +16,9 @@ function initialView(): string {
     const saved = sessionStorage.getItem(VIEW_KEY);
     if (saved && ADMIN_VIEWS.some((v) => v.id === saved)) return saved;
   } catch {
-    // storage blocked: start on the first view
+    // storage blocked: start on the default view
   }
-  return ADMIN_VIEWS[0]!.id;
+  return ADMIN_VIEWS.some((v) => v.id === DEFAULT_VIEW_ID) ? DEFAULT_VIEW_ID : ADMIN_VIEWS[0]!.id;
 }
 
 export function AdminShell({ user, onSignOut, signingOut }: { user: AdminPublic; onSignOut: () => void; signingOut: boolean }) {
@@ -48,6 +50,7 @@ export function AdminShell({ user, onSignOut, signingOut }: { user: AdminPublic;
                 <button
                   key={id}
                   type="button"
+                  data-view-id={id}
                   onClick={() => choose(id)}
                   aria-current={id === view.id ? 'page' : undefined}
                   className={cn(
@@ -70,10 +73,10 @@ export function AdminShell({ user, onSignOut, signingOut }: { user: AdminPublic;
           </div>
         </div>
       </div>
-      <main className="mx-auto w-full max-w-6xl px-4 py-8" data-view={view.id}>
+      <div className="mx-auto w-full min-w-0 max-w-6xl px-4 py-8" data-view={view.id}>
         <h1 className="sr-only">{view.label}</h1>
         <view.Component />
-      </main>
+      </div>
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Activity, RefreshCw } from 'lucide-react';
-import { Badge, Button, Card, CardBody, CardHeader, CardTitle, ErrorState, Skeleton, type BadgeTone } from '@shop/ui';
+import { Badge, Button, Card, CardBody, CardHeader, ErrorState, Skeleton, type BadgeTone } from '@shop/ui';
 import { fetchShopHealth, serviceRows, type ServiceHealth } from './health.js';
 
 const statusText: Record<ServiceHealth['status'], { label: string; tone: BadgeTone }> = {
@@ -40,7 +40,10 @@ export function SystemStatus() {
       <CardHeader className="flex-row items-center justify-between">
         <div className="flex items-center gap-2">
           <Activity aria-hidden="true" className="size-5 text-brass-400" />
-          <CardTitle id="system-status-title">System status</CardTitle>
+          {/* The view's own heading: h2 under the back office's h1 (a CardTitle is an h3). */}
+          <h2 id="system-status-title" className="font-display text-lg font-bold uppercase tracking-wide text-khaki-50">
+            System status
+          </h2>
           {health.data ? (
             <Badge tone={health.data.status === 'ready' ? 'ok' : 'caution'} data-testid="overall-status">
               {health.data.status === 'ready' ? 'All systems ready' : 'Degraded'}

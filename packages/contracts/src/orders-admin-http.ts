@@ -20,6 +20,7 @@ import {
   type OrderStatus,
 } from './catalog.js';
 import { timelineEntrySchema } from './orders-http.js';
+import { shopName } from './rules.js';
 
 /** The orders resource: the storefront's calls and the back office's share it. */
 export const ordersResource = '/api/orders';
@@ -93,7 +94,7 @@ export const adminOrderMessages = {
 // ---------------------------------------------------------------------------------------------
 // List (GET /api/orders) and CSV export (GET /api/orders/export.csv, same query)
 // ---------------------------------------------------------------------------------------------
-/** The table's sortable columns (§2 dashboard). `total` sorts by the estimated total. */
+/** The table's sortable columns (§2 dashboard). `total` sorts by the order's total (`orderTotal` below). */
 export const adminOrderSortFields = ['orderNumber', 'customerName', 'email', 'itemType', 'quantity', 'status', 'total', 'submittedDate', 'lastUpdate'] as const;
 export const adminOrderSortFieldSchema = z.enum(adminOrderSortFields);
 export type AdminOrderSortField = z.infer<typeof adminOrderSortFieldSchema>;
@@ -153,6 +154,7 @@ export const adminOrderRowSchema = z
     statusLabel: z.string(),
     estimatedTotal: z.number(),
     finalAmount: z.number().nullable().describe('Quote total (with tax, less discount) once a quote was sent'),
+    total: z.number().describe("The order's total (the one definition, orderTotalOf): the quote's final amount with tax once quoted, else the estimate less its discount"),
     discountCode: z.string().nullable(),
     designMethod: designMethodSchema,
     aiGenerated: z.boolean(),
@@ -175,7 +177,7 @@ export const adminOrderSummarySchema = z.object({
   totalOrders: z.number().int(),
   completedRevenue: z.number().describe('Sum of totals of completed orders'),
   averageOrderValue: z.number().describe('Average total over orders that are not cancelled (2 decimals)'),
-  pendingReview: z.number().int().describe('Orders in pending or pending_quote'),
+  pendingReview: z.number().int().describe("Orders in pending, the status labelled 'Pending Review' (the same count as its tab)"),
 });
 export type AdminOrderSummary = z.infer<typeof adminOrderSummarySchema>;
 
@@ -194,8 +196,16 @@ export type AdminOrderListResponse = z.infer<typeof adminOrderListResponseSchema
 /** CSV export columns (§9) and file name `{product}-orders-{date}.csv`. */
 export const adminCsvColumns = ['Order Number', 'Customer', 'Email', 'Item Type', 'Quantity', 'Status', 'Total', 'Date'] as const;
 export const adminCsvFileName = (product: string, date: Date) => `${product}-orders-${date.toISOString().slice(0, 10)}.csv`;
-/** `{product}` of the file name: the item type filter, or "all" without one. */
-export const adminCsvProduct = (itemType: string | undefined) => (itemType && itemType !== 'all' ? itemType : 'all');
+/** `{product}` of the file name: the product the spec describes, the shop, as a file-name slug ("tactical-gear-co"). */
+export const adminCsvProduct = shopName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+
+/**
+ * The one definition of an order's total, shown by the table, summed by the cards and analytics and
+ * written to the CSV: what the customer pays, i.e. the quote's final amount (quote less discount plus
+ * sales tax) once a quote was sent, else the estimate less its discount (never below 0).
+ */
+export const orderTotalOf = (order: { estimatedTotal: number; finalAmount?: number | null; discountAmount?: number | null }) =>
+  order.finalAmount ?? Math.max(0, Math.round((order.estimatedTotal - (order.discountAmount ?? 0)) * 100) / 100);
 
 // ---------------------------------------------------------------------------------------------
 // Details (GET /api/orders/:id/details)

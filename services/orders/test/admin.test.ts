@@ -105,7 +105,8 @@ describe('orders list', () => {
     const second = await list('?pageSize=4&page=2');
     expect(second.orders.map((o) => o.orderNumber)).toEqual(['PT-EEEE0005', 'CC-FFFF0006']);
     expect(first.counts).toMatchObject({ all: 6, completed: 2, pending_quote: 1, cancelled: 1, shipped: 1, pending: 1, paid: 0 });
-    expect(first.summary).toEqual({ totalOrders: 6, completedRevenue: 1250, averageOrderValue: 870, pendingReview: 2 });
+    // 'Pending Review' is the label of pending: the card counts what that tab counts (not pending_quote).
+    expect(first.summary).toEqual({ totalOrders: 6, completedRevenue: 1250, averageOrderValue: 870, pendingReview: 1 });
   });
 
   it('filters by tab, item type and dates; counts follow the other filters', async () => {
@@ -208,7 +209,7 @@ describe('CSV export', () => {
     const res = await get('/export.csv?itemType=coin&sortBy=total&sortDir=desc');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/csv/);
-    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="coin-orders-${new Date().toISOString().slice(0, 10)}.csv"`);
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="tactical-gear-co-orders-${new Date().toISOString().slice(0, 10)}.csv"`);
     const rows = parse(res.body as string) as string[][];
     expect(rows[0]).toEqual([...adminCsvColumns]);
     expect(rows.slice(1).map((r) => r[0])).toEqual(['CC-DDDD0004', 'CC-AAAA0001', 'CC-FFFF0006']);

@@ -7,10 +7,10 @@ import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, Cell, Pie, PieChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { CalendarClock, DollarSign, Hourglass, TrendingDown, TrendingUp, Wallet } from 'lucide-react';
-import { analyticsPeriod, analyticsPeriods, catalog, type AdminAnalytics, type AnalyticsPeriod } from '@shop/contracts';
+import { analyticsPeriod, analyticsPeriods, catalog, formatMoney, type AdminAnalytics, type AnalyticsPeriod } from '@shop/contracts';
 import { Card, CardBody, CardHeader, CardTitle, ErrorState, Skeleton, cn } from '@shop/ui';
 import { fetchAnalytics, ordersKeys, reasonOf } from '../orders/api.js';
-import { formatChange, formatDateTime, formatMoney, formatPercent } from '../orders/format.js';
+import { formatChange, formatDateTime, formatPercent } from '../orders/format.js';
 import { StatusBadge } from '../orders/status.js';
 
 // Chart colours per status, in the same families as the status badges.
@@ -86,10 +86,12 @@ function Body({ data }: { data: AdminAnalytics }) {
           <CardBody className="grid gap-4 sm:grid-cols-[12rem_1fr]">
             {distribution.length ? (
               <>
-                <div className="h-48" aria-hidden="true">
+                {/* Decorative (the list beside it carries the figures): hidden from assistive technology and
+                    out of the tab order, which recharts' keyboard layer and pie sectors would otherwise join. */}
+                <div className="h-48" aria-hidden="true" inert>
                   <ResponsiveContainer width="100%" height="100%">
-                    <PieChart>
-                      <Pie data={distribution} dataKey="count" nameKey="label" innerRadius="55%" outerRadius="95%" stroke="#12150e" isAnimationActive={false}>
+                    <PieChart accessibilityLayer={false}>
+                      <Pie rootTabIndex={-1} data={distribution} dataKey="count" nameKey="label" innerRadius="55%" outerRadius="95%" stroke="#12150e" isAnimationActive={false}>
                         {distribution.map((s) => (
                           <Cell key={s.status} fill={statusFill[s.status] ?? statusFill.pending} />
                         ))}
@@ -118,9 +120,10 @@ function Body({ data }: { data: AdminAnalytics }) {
             <CardTitle>Item Type Performance</CardTitle>
           </CardHeader>
           <CardBody className="flex flex-col gap-4">
-            <div className="h-44" aria-hidden="true">
+            {/* Decorative like the pie: the table below carries the figures. */}
+            <div className="h-44" aria-hidden="true" inert>
               <ResponsiveContainer width="100%" height="100%">
-                <BarChart data={items} margin={{ left: 8, right: 8 }}>
+                <BarChart accessibilityLayer={false} data={items} margin={{ left: 8, right: 8 }}>
                   <CartesianGrid stroke="#323b25" vertical={false} />
                   <XAxis dataKey="name" stroke="#c8b98d" fontSize={12} />
                   <YAxis stroke="#c8b98d" fontSize={12} tickFormatter={(v: number) => `$${v.toLocaleString('en-US')}`} width={72} />
@@ -174,7 +177,7 @@ function Body({ data }: { data: AdminAnalytics }) {
                     <span className="capitalize text-khaki-300">· {o.itemType} × {o.quantity.toLocaleString('en-US')}</span>
                   </span>
                   <span className="flex items-center gap-3">
-                    <span className="font-mono">{formatMoney(o.finalAmount ?? o.estimatedTotal)}</span>
+                    <span className="font-mono">{formatMoney(o.total)}</span>
                     <StatusBadge status={o.status} />
                     <span className="text-xs text-khaki-300">{formatDateTime(o.lastUpdate)}</span>
                   </span>

@@ -16,10 +16,11 @@ import {
   type AdminEmailHistoryEntry,
   type AdminOrderDetail,
   type EmailHistoryType,
+  formatMoney,
 } from '@shop/contracts';
 import { Badge, Button, ErrorState, Field, Input, Select, Skeleton, Textarea, cn, toast } from '@shop/ui';
 import { editOrder, fetchOrder, ordersKeys, reasonOf, sendOrderEmail } from './api.js';
-import { formatDate, formatDateTime, formatMegabytes, formatMoney, formatTaxRate, spaced } from './format.js';
+import { formatDate, formatDateTime, formatMegabytes, formatTaxRate, spaced } from './format.js';
 import { OrderModal, type OrderModalKind } from './modals.js';
 import { StatusBadge } from './status.js';
 import { Facts } from './Facts.js';
@@ -231,7 +232,7 @@ function DetailsBody({ order, onAction }: { order: AdminOrderDetail; onAction: (
               ['Item type', <span key="t" className="capitalize">{order.itemType}</span>],
               ['Design method', <span key="d" className="capitalize">{spaced(order.designMethod)}</span>],
               ['Quantity', order.quantity.toLocaleString('en-US')],
-              ['Total', formatMoney(order.finalAmount ?? order.estimatedTotal)],
+              ['Total', formatMoney(order.total)],
               ...(order.finalAmount !== null ? ([['Estimate', formatMoney(order.estimatedTotal)]] as Array<[string, ReactNode]>) : []),
               ...(order.size ? ([['Size', order.size]] as Array<[string, ReactNode]>) : []),
               ...(order.sizeBreakdown

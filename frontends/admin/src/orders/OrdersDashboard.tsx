@@ -21,6 +21,7 @@ import {
   adminOrdersPageSizeDefault,
   bulkStatusChoices,
   catalog,
+  formatMoney,
   itemTypes,
   orderStatusLabels,
   orderStatuses,
@@ -32,12 +33,12 @@ import {
 } from '@shop/contracts';
 import { Button, Card, CardBody, ErrorState, Field, Input, Modal, Select, Skeleton, cn, toast } from '@shop/ui';
 import { bulkDelete, bulkSetStatus, downloadOrdersCsv, fetchOrders, ordersKeys, reasonOf, setOrderStatus } from './api.js';
-import { formatDate, formatMoney } from './format.js';
+import { formatDate } from './format.js';
 import { OrderModal, type OrderModalKind } from './modals.js';
 import { OrderDetails } from './OrderDetails.js';
 import { RowMenu } from './RowMenu.js';
 import { SettingsModal } from './SettingsModal.js';
-import { StatusBadge, statusLabel } from './status.js';
+import { StatusSelect, statusLabel } from './status.js';
 
 type StatusTab = 'all' | OrderStatus;
 
@@ -166,14 +167,16 @@ export function OrdersDashboard() {
         id: 'orderNumber',
         accessorFn: (row) => row.orderNumber,
         header: 'Order',
-        cell: ({ row }) => <span className="font-mono text-sm font-semibold text-khaki-50">#{row.original.orderNumber}</span>,
+        cell: ({ row }) => <span className="whitespace-nowrap font-mono text-sm font-semibold text-khaki-50">#{row.original.orderNumber}</span>,
       },
       {
         id: 'customerName',
         accessorFn: (row) => row.customerName,
         header: 'Customer',
+        // Capped and truncated (the full name and email are in the details): long emails must not push
+        // the row actions out of a 1024 px screen.
         cell: ({ row }) => (
-          <div className="min-w-0">
+          <div className="min-w-0 max-w-40 xl:max-w-56" title={`${row.original.customerName} · ${row.original.email}`}>
             <p className="truncate font-semibold text-khaki-50">{row.original.customerName}</p>
             <p className="truncate text-xs text-khaki-300">{row.original.email}</p>
           </div>
@@ -181,12 +184,24 @@ export function OrdersDashboard() {
       },
       { id: 'itemType', accessorFn: (row) => row.itemType, header: 'Item', cell: ({ row }) => <span className="capitalize">{row.original.itemType}</span> },
       { id: 'quantity', accessorFn: (row) => row.quantity, header: 'Qty', cell: ({ row }) => row.original.quantity.toLocaleString('en-US') },
-      { id: 'status', accessorFn: (row) => row.status, header: 'Status', cell: ({ row }) => <StatusBadge status={row.original.status} /> },
+      {
+        id: 'status',
+        accessorFn: (row) => row.status,
+        header: 'Status',
+        cell: ({ row }) => (
+          <StatusSelect
+            status={row.original.status}
+            label={`Status of order #${row.original.orderNumber}`}
+            disabled={statusBusy === row.original.id}
+            onChange={(next) => void changeStatus(row.original, next)}
+          />
+        ),
+      },
       {
         id: 'total',
-        accessorFn: (row) => row.finalAmount ?? row.estimatedTotal,
+        accessorFn: (row) => row.total,
         header: 'Total',
-        cell: ({ row }) => <span className="font-mono">{formatMoney(row.original.finalAmount ?? row.original.estimatedTotal)}</span>,
+        cell: ({ row }) => <span className="whitespace-nowrap font-mono">{formatMoney(row.original.total)}</span>,
       },
       { id: 'submittedDate', accessorFn: (row) => row.submittedDate, header: 'Submitted', cell: ({ row }) => <span className="whitespace-nowrap">{formatDate(row.original.submittedDate)}</span> },
       {
@@ -195,40 +210,31 @@ export function OrdersDashboard() {
         header: () => <span className="sr-only">Actions</span>,
         cell: ({ row }) => {
           const order = row.original;
+          const quoting = order.status === 'pending_quote';
+          // Two short stacks (quote actions, then details and menu) keep the column narrow at 1024 px.
           return (
             <div className="flex items-center justify-end gap-1.5">
-              {order.status === 'pending_quote' ? (
-                <>
-                  <Button size="sm" onClick={() => setModal({ kind: 'quote', order })} aria-label={`Apply Quote to order #${order.orderNumber}`}>
+              {quoting ? (
+                <div className="flex flex-col gap-1.5">
+                  <Button size="sm" className="w-full" onClick={() => setModal({ kind: 'quote', order })} aria-label={`Apply Quote to order #${order.orderNumber}`}>
                     Apply Quote
                   </Button>
-                  <Button size="sm" variant="secondary" onClick={() => setModal({ kind: 'info', order })} aria-label={`More Info for order #${order.orderNumber}`}>
+                  <Button size="sm" className="w-full" variant="secondary" onClick={() => setModal({ kind: 'info', order })} aria-label={`More Info for order #${order.orderNumber}`}>
                     More Info
                   </Button>
-                </>
+                </div>
               ) : null}
-              <button
-                type="button"
-                onClick={() => setDetailsId(order.id)}
-                aria-label={`Details of order #${order.orderNumber}`}
-                className="flex size-8 items-center justify-center rounded-md text-khaki-200 hover:bg-olive-700 hover:text-khaki-50 focus-visible:outline-2 focus-visible:outline-brass-300"
-              >
-                <Eye aria-hidden="true" className="size-4" />
-              </button>
-              <select
-                aria-label={`Status of order #${order.orderNumber}`}
-                value={order.status}
-                disabled={statusBusy === order.id}
-                onChange={(e) => void changeStatus(order, e.target.value as OrderStatus)}
-                className="h-8 rounded-md border border-olive-500 bg-ink-900 px-1.5 text-xs text-khaki-50 focus-visible:outline-2 focus-visible:outline-brass-300"
-              >
-                {orderStatuses.map((s) => (
-                  <option key={s} value={s}>
-                    {orderStatusLabels[s]}
-                  </option>
-                ))}
-              </select>
-              <RowMenu orderNumber={order.orderNumber} onChoose={(kind) => setModal({ kind, order })} />
+              <div className={cn('flex items-center gap-1.5', quoting && 'flex-col')}>
+                <button
+                  type="button"
+                  onClick={() => setDetailsId(order.id)}
+                  aria-label={`Details of order #${order.orderNumber}`}
+                  className="flex size-8 items-center justify-center rounded-md text-khaki-200 hover:bg-olive-700 hover:text-khaki-50 focus-visible:outline-2 focus-visible:outline-brass-300"
+                >
+                  <Eye aria-hidden="true" className="size-4" />
+                </button>
+                <RowMenu orderNumber={order.orderNumber} onChoose={(kind) => setModal({ kind, order })} />
+              </div>
             </div>
           );
         },
@@ -290,7 +296,7 @@ export function OrdersDashboard() {
   async function exportCsv() {
     setExporting(true);
     try {
-      const name = await downloadOrdersCsv(query, adminCsvFileName(adminCsvProduct(itemType), new Date()));
+      const name = await downloadOrdersCsv(query, adminCsvFileName(adminCsvProduct, new Date()));
       toast.success(`Exported ${name}`);
     } catch (error) {
       toast.error(`The export failed: ${reasonOf(error)}`);
@@ -445,7 +451,7 @@ export function OrdersDashboard() {
           </div>
         ) : (
           <div className="overflow-x-auto">
-            <table className="w-full min-w-[960px] text-left text-sm" aria-label="Orders" aria-busy={orders.isFetching || undefined}>
+            <table className="w-full text-left text-sm" aria-label="Orders" aria-busy={orders.isFetching || undefined}>
               <thead className="border-b border-olive-700 text-xs uppercase tracking-wide text-khaki-300">
                 {table.getHeaderGroups().map((group) => (
                   <tr key={group.id}>
@@ -456,7 +462,7 @@ export function OrdersDashboard() {
                         <th
                           key={header.id}
                           scope="col"
-                          className="px-3 py-2.5 font-semibold"
+                          className="px-2 py-2.5 font-semibold first:pl-4 last:pr-4"
                           aria-sort={sortable ? (dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none') : undefined}
                         >
                           {sortable ? (
@@ -482,7 +488,7 @@ export function OrdersDashboard() {
                   ? Array.from({ length: 6 }, (_, i) => (
                       <tr key={i}>
                         {columns.map((_c, j) => (
-                          <td key={j} className="px-3 py-3">
+                          <td key={j} className="px-2 py-3 first:pl-4 last:pr-4">
                             <Skeleton className="h-5 w-full" />
                           </td>
                         ))}
@@ -491,7 +497,7 @@ export function OrdersDashboard() {
                   : table.getRowModel().rows.map((row) => (
                       <tr key={row.id} data-order-number={row.original.orderNumber} className={cn('hover:bg-olive-800/60', row.getIsSelected() && 'bg-brass-400/10')}>
                         {row.getVisibleCells().map((cell) => (
-                          <td key={cell.id} className="px-3 py-2.5 align-middle">
+                          <td key={cell.id} className="px-2 py-2.5 align-middle first:pl-4 last:pr-4">
                             {flexRender(cell.column.columnDef.cell, cell.getContext())}
                           </td>
                         ))}

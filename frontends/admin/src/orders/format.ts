@@ -1,10 +1,9 @@
-// Numbers and dates as people read them (DESIGN.md, spec §9): money with a thousands separator and 2
-// decimals, dates in en-US, file sizes in MB with 2 decimals, percentages with 1 decimal.
-const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+// Numbers and dates as people read them (DESIGN.md, spec §9): dates in en-US, file sizes in MB with 2
+// decimals, percentages with 1 decimal. Money is the shop's one formatter, formatMoney from
+// @shop/contracts (thousands separator and 2 decimals), imported from there directly.
 const dateShort = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
 const dateTime = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });
 
-export const formatMoney = (value: number) => money.format(value);
 export const formatDate = (iso: string | null | undefined) => (iso ? dateShort.format(new Date(iso)) : '—');
 export const formatDateTime = (iso: string | null | undefined) => (iso ? dateTime.format(new Date(iso)) : '—');
 export const formatMegabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(2)} MB`;

@@ -12,6 +12,7 @@ import {
   defaultCarrier,
   defaultInfoRequestMessage,
   defaultOrderEmailSubject,
+  formatMoney,
   infoRequestSubject,
   type AdminOrderDetail,
   type AdminOrderRow,
@@ -21,7 +22,6 @@ import {
 import { Button, Field, Input, Modal, Select, Spinner, Textarea, toast } from '@shop/ui';
 import { AdminApiError } from '../api.js';
 import { applyQuote, deleteOrder, fetchOrder, ordersKeys, reasonOf, requestInfo, saveAdminNotes, saveTracking, sendOrderEmail } from './api.js';
-import { formatMoney } from './format.js';
 import { FormFooter } from './FormFooter.js';
 import { Facts } from './Facts.js';
 
@@ -39,6 +39,29 @@ interface ModalProps {
 function useRefreshOrders() {
   const queryClient = useQueryClient();
   return () => queryClient.invalidateQueries({ queryKey: ordersKeys.all });
+}
+
+/**
+ * The order's details when the modal was opened from a table row (rows do not carry the description,
+ * so the list stays light): Apply Quote and More Info show the description (spec §2) and the shipping
+ * state of the tax note. Opened from the details overlay, the order is already complete.
+ */
+function useOrderDetail(order: Order): { detail: AdminOrderDetail | null; descriptionRow: [string, ReactNode] } {
+  const complete = 'description' in order;
+  const loaded = useQuery({
+    queryKey: ordersKeys.detail(order.id),
+    queryFn: ({ signal }) => fetchOrder(order.id, signal),
+    enabled: !complete,
+  });
+  const detail = complete ? order : (loaded.data ?? null);
+  const value: ReactNode = detail ? (
+    <span className="whitespace-pre-line" data-testid="order-description">{detail.description || '—'}</span>
+  ) : loaded.isError ? (
+    <span className="text-alert-400">Could not load the description: {reasonOf(loaded.error)}</span>
+  ) : (
+    <Spinner size="sm" label="Loading the description" />
+  );
+  return { detail, descriptionRow: ['Description', value] };
 }
 
 /** A 4xx carries the server's own reason; a 5xx or a network failure gets the spec's generic text. */
@@ -124,8 +147,8 @@ export function ApplyQuoteModal({ order, onClose, onDone }: ModalProps) {
   const [busy, setBusy] = useState(false);
   const parsed = Number.parseFloat(amount);
   const valid = amount.trim() !== '' && Number.isFinite(parsed) && parsed > 0;
-  const description = 'description' in order ? order.description : null;
-  const taxPlace = taxPlaceOf(order);
+  const { detail, descriptionRow } = useOrderDetail(order);
+  const taxPlace = taxPlaceOf(detail ?? order);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -168,7 +191,7 @@ export function ApplyQuoteModal({ order, onClose, onDone }: ModalProps) {
             ['Item', order.itemType],
             ['Quantity', order.quantity.toLocaleString('en-US')],
             ['Current estimate', formatMoney(order.estimatedTotal)],
-            ...(description !== null ? ([['Description', description || '—']] as Array<[string, ReactNode]>) : []),
+            descriptionRow,
           ]}
         />
         <Field label="Quote Amount" required hint={`In US dollars before tax, more than 0. ${taxPlace} The customer is emailed the quote with a payment link.`}>
@@ -187,7 +210,7 @@ export function InfoRequestModal({ order, onClose, onDone }: ModalProps) {
   const [message, setMessage] = useState(defaultInfoRequestMessage);
   const [busy, setBusy] = useState(false);
   const ready = message.trim() !== '';
-  const description = 'description' in order ? order.description : null;
+  const { descriptionRow } = useOrderDetail(order);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -227,7 +250,7 @@ export function InfoRequestModal({ order, onClose, onDone }: ModalProps) {
             ['Customer', order.customerName],
             ['Email', order.email],
             ['Item', order.itemType],
-            ...(description !== null ? ([['Description', description || '—']] as Array<[string, ReactNode]>) : []),
+            descriptionRow,
           ]}
         />
         <Field label="Message" required>

@@ -21,6 +21,34 @@ export const isKnownStatus = (status: string): status is OrderStatus => (orderSt
 export const statusLabel = (status: string) => (isKnownStatus(status) ? orderStatusLabels[status] : status.replaceAll('_', ' '));
 export const statusClasses = (status: string) => statusColours[isKnownStatus(status) ? status : 'pending'];
 
+/**
+ * A row's status dropdown (spec §2: any status from any status), drawn in the status's colours so it is
+ * also the row's status badge: one control instead of a badge plus a dropdown keeps the table within
+ * 1024 px.
+ */
+export function StatusSelect({ status, label, disabled, onChange }: { status: string; label: string; disabled?: boolean; onChange: (next: OrderStatus) => void }) {
+  return (
+    <select
+      aria-label={label}
+      data-status={status}
+      value={isKnownStatus(status) ? status : 'pending'}
+      disabled={disabled}
+      onChange={(e) => onChange(e.target.value as OrderStatus)}
+      className={cn(
+        'h-7 max-w-36 rounded-full border px-2 text-xs font-semibold focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brass-300 disabled:opacity-60',
+        statusClasses(status),
+      )}
+    >
+      {orderStatuses.map((s) => (
+        // The open list is drawn by the browser: plain shop colours, readable for every status.
+        <option key={s} value={s} className="bg-ink-900 text-khaki-50">
+          {orderStatusLabels[s]}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 export function StatusBadge({ status, className }: { status: string; className?: string }) {
   return (
     <span

@@ -1,12 +1,17 @@
 // Pure rules of the back-office order views: the list's MongoDB filter and sort from the dashboard's
-// query, the row/detail views, CSV cells and analytics periods. No I/O here, so the tests can pin them.
+// query, the row/detail views, CSV cells, the summary cards and analytics periods. No I/O here, so the
+// tests can pin them. An order's total has one definition (orderTotalOf in @shop/contracts: the quote's
+// final amount with tax once quoted, else the estimate less its discount); the table, the cards, the CSV
+// and analytics all take it from orderTotal / orderTotalExpression below.
 import {
   orderPaymentPath,
   orderStatusLabels,
   orderStatuses,
+  orderTotalOf,
   type AdminEmailHistoryEntry,
   type AdminOrderDetail,
   type AdminOrderRow,
+  type AdminOrderSummary,
   type AdminOrderSortField,
   type AnalyticsPeriod,
   type ParsedAdminOrderListQuery,
@@ -72,6 +77,16 @@ export function listSort(sortBy: AdminOrderSortField, sortDir: 'asc' | 'desc'): 
 
 const iso = (d: Date | string | undefined | null) => (d ? new Date(d).toISOString() : null);
 
+/** The order's total (orderTotalOf): the quote's final amount (with tax, less discount) once quoted, else the estimate less its discount. */
+export function orderTotal(order: Pick<OrderDoc, 'estimatedTotal' | 'quote' | 'discount'>): number {
+  return orderTotalOf({ estimatedTotal: order.estimatedTotal, finalAmount: order.quote?.finalAmount ?? null, discountAmount: order.discount?.amount ?? 0 });
+}
+
+/** The same total inside a MongoDB aggregation (a `quote: null` or a missing quote falls back to the estimate less its discount). */
+export const orderTotalExpression = {
+  $ifNull: ['$quote.finalAmount', { $max: [0, { $subtract: ['$estimatedTotal', { $ifNull: ['$discount.amount', 0] }] }] }],
+} as const;
+
 export function adminRow(order: OrderDoc): AdminOrderRow {
   return {
     id: order._id,
@@ -85,6 +100,7 @@ export function adminRow(order: OrderDoc): AdminOrderRow {
     statusLabel: orderStatusLabels[order.status] ?? orderStatusLabels.pending,
     estimatedTotal: order.estimatedTotal,
     finalAmount: order.quote?.finalAmount ?? null,
+    total: orderTotal(order),
     discountCode: order.discount?.code ?? null,
     designMethod: order.designMethod,
     aiGenerated: order.aiGenerated,
@@ -188,7 +204,7 @@ export function csvRecord(order: OrderDoc): (string | number)[] {
     order.itemType,
     order.quantity,
     orderStatusLabels[order.status] ?? order.status,
-    order.estimatedTotal.toFixed(2),
+    orderTotal(order).toFixed(2),
     new Date(order.createdAt).toISOString(),
   ].map(csvSafe);
 }
@@ -247,6 +263,36 @@ export function periodFigures(groups: PeriodGroup[]) {
     pendingRevenue: round2(pendingRevenue),
     completionRate: orders > 0 ? Math.round((completed / orders) * 1000) / 10 : 0,
   };
+}
+
+/** Orders and their summed total (orderTotalExpression) for one status. */
+export interface StatusGroup {
+  _id: string;
+  n: number;
+  total: number;
+}
+
+/**
+ * The dashboard's four summary cards over every order. 'Pending Review' is the label of the status
+ * `pending` (spec §4), so the card counts exactly what the Pending Review tab counts; an unknown status
+ * is shown as pending (§4), in the card as in the tab.
+ */
+export function summaryOf(groups: StatusGroup[]): AdminOrderSummary {
+  let totalOrders = 0;
+  let completedRevenue = 0;
+  let activeTotal = 0;
+  let activeCount = 0;
+  let pendingReview = 0;
+  for (const g of groups) {
+    totalOrders += g.n;
+    if (g._id === 'completed') completedRevenue += g.total;
+    if (g._id !== 'cancelled') {
+      activeTotal += g.total;
+      activeCount += g.n;
+    }
+    if (g._id === 'pending' || !(orderStatuses as readonly string[]).includes(g._id)) pendingReview += g.n;
+  }
+  return { totalOrders, completedRevenue: round2(completedRevenue), averageOrderValue: activeCount > 0 ? round2(activeTotal / activeCount) : 0, pendingReview };
 }
 
 export const knownStatuses = orderStatuses;

@@ -1,6 +1,7 @@
 // Sales analytics (admin part A §2 Analytics, §9): the five periods, revenue (completed orders),
 // average order value, orders per month, pending revenue, completion rate, status distribution,
 // item-type performance and the five most recently updated orders, all from MongoDB aggregations.
+// Every sum is of the order's one total (orderTotalExpression: with tax once quoted), as on the dashboard.
 // The spec's fixed '+12.5%' / '+8.2%' badges become real changes against the previous period of the
 // same length (null for all time or when the previous period had nothing).
 import {
@@ -14,7 +15,7 @@ import {
   type OrderStatus,
 } from '@shop/contracts';
 import type { ServiceContext } from '@shop/service-kit';
-import { adminRow, percentChange, periodFigures, periodRange, round2, type PeriodGroup } from '../../domain/admin-orders.js';
+import { adminRow, orderTotalExpression, percentChange, periodFigures, periodRange, round2, type PeriodGroup } from '../../domain/admin-orders.js';
 import type { OrderDoc, OrderModels } from '../../models/order.js';
 import type { OrdersApp } from '../../app.js';
 import { failureResponse } from '../respond.js';
@@ -32,7 +33,7 @@ export function registerAdminAnalyticsRoutes(app: OrdersApp, ctx: ServiceContext
         $group: {
           _id: { status: '$status', itemType: '$itemType' },
           count: { $sum: 1 },
-          total: { $sum: '$estimatedTotal' },
+          total: { $sum: orderTotalExpression },
           quantity: { $sum: '$quantity' },
         },
       },

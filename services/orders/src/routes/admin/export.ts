@@ -1,7 +1,11 @@
 // CSV export of the orders table (admin part A §9): the spec's columns and file name
-// `{product}-orders-{date}.csv`, honouring the dashboard's current filters (tab, search, item type,
-// dates, sort). Streamed row by row from a cursor through csv-stringify, so 100,000 orders never sit
-// in memory; cells that a spreadsheet would run as a formula are neutralised (csvSafe).
+// `{product}-orders-{date}.csv` ({product} is the shop, adminCsvProduct), honouring the dashboard's
+// current filters (tab, search, item type, dates, sort). Streamed row by row from a cursor through
+// csv-stringify, so 100,000 orders never sit in memory; cells that a spreadsheet would run as a formula
+// are neutralised (csvSafe); the Total column is the order's one total (orderTotal), as in the table.
+// The spec has the browser build the CSV; we build it here instead, the one way the shop exports: the
+// browser holds only one page of the table, and fetching every page to rebuild it would be slow at
+// 100,000 orders and a second place that decides what a row and its total are.
 import { stringify } from 'csv-stringify';
 import { adminCsvColumns, adminCsvFileName, adminCsvProduct, adminOrderListQuerySchema, ordersAdminPaths } from '@shop/contracts';
 import type { ServiceContext } from '@shop/service-kit';
@@ -36,7 +40,7 @@ export function registerAdminExportRoutes(app: OrdersApp, ctx: ServiceContext<Or
           csv.destroy(err as Error);
         }
       })();
-      const fileName = adminCsvFileName(adminCsvProduct(query.itemType), new Date());
+      const fileName = adminCsvFileName(adminCsvProduct, new Date());
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${fileName}"`)

@@ -39,13 +39,12 @@ import {
   taxRateResultSchema,
   taxRateSubject,
   type TaxRateResult,
-  type AdminOrderSummary,
   type AdminStatusCounts,
   type EmailHistoryType,
   type OrderStatus,
 } from '@shop/contracts';
 import { notFound, serviceUnavailable, type ServiceContext } from '@shop/service-kit';
-import { adminDetail, adminRow, baseFilter, emailHistoryView, listFilter, listSort, round2 } from '../../domain/admin-orders.js';
+import { adminDetail, adminRow, baseFilter, emailHistoryView, listFilter, listSort, orderTotalExpression, round2, summaryOf, type StatusGroup } from '../../domain/admin-orders.js';
 import { quoteFigures, taxPlaceOf } from '../../domain/payment.js';
 import { statusChangedData } from '../../events/status-changed.js';
 import type { EmailHistoryEntry, OrderDoc, OrderModels } from '../../models/order.js';
@@ -94,9 +93,9 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
 
   /** Orders and total value per status over a filter: one `$group`, the source of tab counts and cards. */
   function statusGroups(filter: Record<string, unknown>) {
-    return Order.aggregate<{ _id: string; n: number; total: number }>([
+    return Order.aggregate<StatusGroup>([
       { $match: filter },
-      { $group: { _id: '$status', n: { $sum: 1 }, total: { $sum: '$estimatedTotal' } } },
+      { $group: { _id: '$status', n: { $sum: 1 }, total: { $sum: orderTotalExpression } } },
     ]);
   }
 
@@ -109,25 +108,6 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
       else counts.pending += g.n;
     }
     return counts;
-  }
-
-  /** The four summary cards over every order. */
-  function summaryOf(groups: { _id: string; n: number; total: number }[]): AdminOrderSummary {
-    let totalOrders = 0;
-    let completedRevenue = 0;
-    let activeTotal = 0;
-    let activeCount = 0;
-    let pendingReview = 0;
-    for (const g of groups) {
-      totalOrders += g.n;
-      if (g._id === 'completed') completedRevenue += g.total;
-      if (g._id !== 'cancelled') {
-        activeTotal += g.total;
-        activeCount += g.n;
-      }
-      if (g._id === 'pending' || g._id === 'pending_quote') pendingReview += g.n;
-    }
-    return { totalOrders, completedRevenue: round2(completedRevenue), averageOrderValue: activeCount > 0 ? round2(activeTotal / activeCount) : 0, pendingReview };
   }
 
   app.get(
