@@ -111,7 +111,7 @@ function order(i: number) {
 }
 
 interface Case { name: string; path: string }
-const base = '/api/orders/admin/orders';
+const base = '/api/orders';
 const cases: Case[] = [
   { name: 'default (page 1, all, date desc)', path: base },
   { name: 'status tab (completed)', path: `${base}?status=completed` },
@@ -121,8 +121,8 @@ const cases: Case[] = [
   { name: 'search "garcia"', path: `${base}?search=garcia` },
   { name: 'item type + date range', path: `${base}?itemType=patch&startDate=${new Date(now - 200 * dayMs).toISOString().slice(0, 10)}&endDate=${new Date(now - 20 * dayMs).toISOString().slice(0, 10)}` },
   { name: 'page 500', path: `${base}?page=500` },
-  { name: 'analytics 30d', path: '/api/orders/admin/analytics?period=30d' },
-  { name: 'analytics total', path: '/api/orders/admin/analytics?period=total' },
+  { name: 'analytics 30d', path: '/api/orders/analytics?period=30d' },
+  { name: 'analytics total', path: '/api/orders/analytics?period=total' },
 ];
 const chosen = values.case?.length ? cases.filter((c) => values.case!.some((n) => c.name.includes(n))) : cases;
 

@@ -90,7 +90,7 @@ async function main(): Promise<void> {
   console.log(`  MongoDB       ${redactUrl(stack.mongoUrl)} (${stack.infrastructure.mongo}${stack.infrastructure.mongo === 'embedded' ? ', data in .data/mongo' : ''})`);
   console.log(`  NATS          ${stack.natsUrl} (${stack.infrastructure.nats}${stack.infrastructure.nats === 'started' ? ', JetStream store in .data/nats' : ''})`);
   if (stack.mailbox) {
-    console.log(`  mail          ${web}/api/debug/mailbox (local SMTP ${stack.mailbox.smtpUrl}: nothing is delivered; set SMTP_URL for real mail)`);
+    console.log(`  mail          ${web}/api/debug/mailbox (signed in as admin; local SMTP ${stack.mailbox.smtpUrl}: nothing is delivered; set SMTP_URL for real mail)`);
   }
   const total = ((Date.now() - launchedAt) / 1000).toFixed(1);
   const own = ((Date.now() - runnerStartedAt) / 1000).toFixed(1);

@@ -2,7 +2,7 @@
 // NATS): the sign-in screen, a wrong password, signing in, reload, sign-out that really ends the
 // session on the server, and the audit trail of it all.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DEV_ADMIN, adminApiHeaders, signInAsAdmin } from './support/admin.js';
+import { DEV_ADMIN, adminApiHeaders, adminGet, signInAsAdmin } from './support/admin.js';
 import { axeViolations } from './support/axe.js';
 import { expectShellChrome, launchBrowser, pathOf, type Browser } from './support/browser.js';
 
@@ -143,9 +143,14 @@ describe('admin APIs on the shared stack', () => {
     expect(await crossSite.json()).toMatchObject({ code: 'FORBIDDEN' });
   });
 
-  it('keep the local mailbox open in development (browser tests read it)', async () => {
-    const res = await fetch(`${baseUrl}/api/debug/mailbox?to=nobody%40shop.test`);
-    expect([401, 403]).not.toContain(res.status);
+  it('keep the local mailbox (verification codes, payment links) for signed-in admins only', async () => {
+    const path = '/api/debug/mailbox?to=nobody%40shop.test';
+    const anonymous = await fetch(`${baseUrl}${path}`);
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toMatchObject({ code: 'UNAUTHORIZED' });
+    const signedIn = await adminGet(baseUrl, path);
+    expect(signedIn.status).toBe(200);
+    expect(await signedIn.json()).toMatchObject({ messages: [] });
   });
 
   it('record sign-ins and admin calls in the audit trail, with who, what, when and from where', async () => {

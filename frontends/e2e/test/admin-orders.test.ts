@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { adminCsvColumns, orderPaymentPath } from '@shop/contracts';
+import { adminCsvColumns, orderPaymentPath, ordersAdminPaths } from '@shop/contracts';
 import { signInAsAdmin } from './support/admin.js';
 import { axeViolations } from './support/axe.js';
 import { launchBrowser, type Browser, type ShopPage } from './support/browser.js';
@@ -160,7 +160,7 @@ describe('the orders dashboard', () => {
   });
 
   it('a failed load shows the error with Retry, and Retry loads the orders', async () => {
-    const isList = (url: URL) => url.pathname === '/api/orders/admin/orders';
+    const isList = (url: URL) => url.pathname === ordersAdminPaths.list;
     await page.route(isList, (route) =>
       route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'Orders service unavailable', code: 'UNAVAILABLE' }) }),
     );
@@ -185,7 +185,7 @@ describe('the orders dashboard', () => {
 
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const quotePath = `/api/orders/admin/orders/${first.id}/quote`;
+    const quotePath = ordersAdminPaths.generateQuote(first.id);
     await page.route((url) => url.pathname === quotePath, async (route) => {
       await held;
       await route.continue();
@@ -229,7 +229,7 @@ describe('the orders dashboard', () => {
     await dialog.getByLabel('Carrier').selectOption('FEDEX');
     await dialog.getByLabel('Tracking Number').fill('7712 3456 9081');
     await dialog.getByLabel('Estimated Delivery').fill('2026-12-18');
-    const saved = page.waitForResponse((r) => new URL(r.url()).pathname === `/api/orders/admin/orders/${first.id}/tracking`);
+    const saved = page.waitForResponse((r) => new URL(r.url()).pathname === ordersAdminPaths.tracking(first.id));
     await dialog.getByRole('button', { name: 'Save Tracking' }).click();
     const answer = await saved;
     expect(answer.status(), await answer.text()).toBe(200);

@@ -72,7 +72,7 @@ async function placeOrder(opts: { name: string; state: string; military?: boolea
 
 /** The admin's Apply Quote (its browser side is covered in admin-orders.test.ts). */
 async function applyQuote(id: string, quoteAmount: number, quoteNotes?: string): Promise<void> {
-  const response = await fetch(`${baseUrl}${ordersAdminPaths.quote(id)}`, {
+  const response = await fetch(`${baseUrl}${ordersAdminPaths.generateQuote(id)}`, {
     method: 'POST',
     headers: { ...admin, 'content-type': 'application/json' },
     body: JSON.stringify({ quoteAmount, ...(quoteNotes ? { quoteNotes } : {}) }),
@@ -81,7 +81,7 @@ async function applyQuote(id: string, quoteAmount: number, quoteNotes?: string):
 }
 
 async function adminOrder(id: string): Promise<{ status: string; [key: string]: unknown }> {
-  const response = await fetch(`${baseUrl}${ordersAdminPaths.order(id)}`, { headers: admin });
+  const response = await fetch(`${baseUrl}${ordersAdminPaths.details(id)}`, { headers: admin });
   const text = await response.text();
   expect(response.status, text).toBe(200);
   return (JSON.parse(text) as { order: { status: string } }).order;

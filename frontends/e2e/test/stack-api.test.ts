@@ -47,7 +47,7 @@ describe('the shop stack through the gateway', () => {
   });
 
   it('refuses an admin route without a session, without forwarding it', async () => {
-    const { status, body } = await getJson(`${baseUrl}/api/orders/admin/orders`);
+    const { status, body } = await getJson(`${baseUrl}/api/orders`);
     expect(status).toBe(401);
     expect(body).toMatchObject({ code: 'UNAUTHORIZED' });
     expect(typeof body.error).toBe('string');

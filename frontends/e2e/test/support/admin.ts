@@ -30,3 +30,24 @@ export async function adminApiHeaders(baseUrl: string): Promise<Record<string, s
   if (!cookie) throw new Error('admin sign-in set no session cookie');
   return { cookie, origin: baseUrl };
 }
+
+/** One admin session per stack for this test file's own reads of admin APIs (see adminGet). */
+const sessions = new Map<string, Promise<Record<string, string>>>();
+
+/**
+ * GET of an admin API from the test process (not the browser), such as the local mailbox, which only
+ * admins may read. Signs in once per stack and again when that session has ended (a test signed out).
+ */
+export async function adminGet(baseUrl: string, path: string): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    let headers = sessions.get(baseUrl);
+    if (!headers) {
+      headers = adminApiHeaders(baseUrl);
+      sessions.set(baseUrl, headers);
+      headers.catch(() => sessions.delete(baseUrl));
+    }
+    const response = await fetch(`${baseUrl}${path}`, { headers: await headers });
+    if (response.status !== 401 || attempt > 0) return response;
+    sessions.delete(baseUrl);
+  }
+}

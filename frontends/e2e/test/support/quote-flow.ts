@@ -2,6 +2,7 @@
 // shared by the quote-*.test.ts browser tests.
 import type { Page, Request } from 'playwright-core';
 import { expect } from 'vitest';
+import { adminGet } from './admin.js';
 
 /** A 1x1 PNG (real magic bytes: the server checks file content, not only the name). */
 export const tinyPng = Buffer.from(
@@ -93,9 +94,9 @@ export interface MailboxMessage {
   receivedAt: string;
 }
 
-/** The local dev mailbox (GET /api/debug/mailbox), newest first, for one recipient. */
+/** The local dev mailbox (GET /api/debug/mailbox, admin only), newest first, for one recipient. */
 export async function mailbox(baseUrl: string, to: string): Promise<MailboxMessage[]> {
-  const response = await fetch(`${baseUrl}/api/debug/mailbox?to=${encodeURIComponent(to)}`);
+  const response = await adminGet(baseUrl, `/api/debug/mailbox?to=${encodeURIComponent(to)}`);
   if (!response.ok) throw new Error(`mailbox answered ${response.status}: ${await response.text()}`);
   return ((await response.json()) as { messages: MailboxMessage[] }).messages;
 }
