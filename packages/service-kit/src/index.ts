@@ -22,6 +22,17 @@ export {
 } from './errors.js';
 export { installJsonBodyParser, installZodAndRequestIds, requestIdFrom, requestIdHeader, requestLogController } from './http.js';
 export { databaseName, pingMongo } from './mongo.js';
+export {
+  clearWindow,
+  countHit,
+  hitRateLimit,
+  rateCounterModel,
+  readWindow,
+  type RateCounterDoc,
+  type RateCounterModel,
+  type RateDecision,
+  type RateWindow,
+} from './rate-limit.js';
 export { currentTelemetry, type Telemetry } from './telemetry-state.js';
 export { EventBus, type EventBusOptions } from './bus/bus.js';
 export { consumeEvent, durableName, type ConsumerContext, type EventConsumer } from './bus/consumers.js';

@@ -2,6 +2,7 @@
 // verification codes (hashes only) and rate-limit counters shared by every replica.
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 import { customerCategories } from '@shop/contracts';
+import { rateCounterModel } from '@shop/service-kit';
 
 const addressSchema = new Schema(
   {
@@ -55,22 +56,12 @@ verificationCodeSchema.index({ email: 1, createdAt: -1 });
 verificationCodeSchema.index({ deleteAt: 1 }, { expireAfterSeconds: 0 });
 export type VerificationCodeDoc = InferSchemaType<typeof verificationCodeSchema>;
 
-const rateCounterSchema = new Schema(
-  {
-    /** `<limit name>:<key>:<window start ms>`: one document per key and window. */
-    _id: { type: String, required: true },
-    count: { type: Number, default: 0 },
-    expiresAt: { type: Date, required: true },
-  },
-  { collection: 'rate_counters', versionKey: false },
-);
-rateCounterSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
-
 export function registerModels(connection: Connection) {
   return {
     Customer: connection.model('Customer', customerSchema),
     VerificationCode: connection.model('VerificationCode', verificationCodeSchema),
-    RateCounter: connection.model('RateCounter', rateCounterSchema),
+    // The lookup limits count in the service kit's shared fixed-window counters (`rate_counters`).
+    RateCounter: rateCounterModel(connection),
   };
 }
 export type CustomersModels = ReturnType<typeof registerModels>;

@@ -18,10 +18,9 @@ import {
   type CustomerLookupError,
   type VerifiedCustomer,
 } from '@shop/contracts';
-import type { ServiceApp, ServiceContext } from '@shop/service-kit';
+import { hitRateLimit, type ServiceApp, type ServiceContext } from '@shop/service-kit';
 import type { LookupSettings } from '../config.js';
 import { codeMatches, hashCode, newCode, newSalt, normalizeEmail, splitName } from '../domain/codes.js';
-import { hitRateLimit } from '../domain/rate-limit.js';
 import type { CustomerDoc, CustomersModels } from '../models/index.js';
 
 export interface LookupDeps {
