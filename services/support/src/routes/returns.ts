@@ -83,6 +83,8 @@ export async function returnRoutes(app: ServiceApp, ctx: ServiceContext<SupportM
                     _id: returnId,
                     reference,
                     ...body,
+                    // The order's own address (the form's may differ in case): the emails go there.
+                    email: order!.email,
                     customerName: order!.customerName,
                     photos: photos.map((p) => ({ _id: p.id, filename: p.filename, mimetype: p.mimetype, size: p.size })),
                     status: 'requested',
@@ -97,7 +99,7 @@ export async function returnRoutes(app: ServiceApp, ctx: ServiceContext<SupportM
                 returnId,
                 reference,
                 orderNumber: body.orderNumber,
-                email: body.email,
+                email: order!.email,
                 customerName: order!.customerName,
                 reason: body.reason,
                 itemCondition: body.itemCondition,

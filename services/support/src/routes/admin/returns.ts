@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { errorEnvelopeSchema, returnAnswerSchema, returnListQuerySchema, returnListSchema, returnStatusLabels, returnStatusMoves, returnUpdateSchema, supportPaths } from '@shop/contracts';
 import { badRequest, notFound, type ServiceApp, type ServiceContext } from '@shop/service-kit';
-import { literalPattern, returnView } from '../../domain/views.js';
+import { literalPattern, objectIdPattern, returnView } from '../../domain/views.js';
 import type { SupportModels } from '../../models/index.js';
 import { adminOf } from './support.js';
 
@@ -43,7 +43,7 @@ export function adminReturnRoutes(app: ServiceApp, ctx: ServiceContext<SupportMo
       const { status, note } = request.body;
       const now = new Date();
       const doc = await ctx.withOutbox(async (session, outbox) => {
-        const current = await ReturnRequest.findById(request.params.id).session(session).lean();
+        const current = objectIdPattern.test(request.params.id) ? await ReturnRequest.findById(request.params.id).session(session).lean() : null;
         if (!current) throw notFound(returnNotFound);
         if (!returnStatusMoves[current.status].includes(status)) {
           const allowed = returnStatusMoves[current.status];
