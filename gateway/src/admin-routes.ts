@@ -68,6 +68,8 @@ export const ACCESS_RULES: readonly AccessRule[] = [
   // Support: visitors send messages; the inbox is admin.
   rule(['POST'], '/api/support', 'public', 'contact form message'),
   rule('*', '/api/support/**', 'admin', 'support inbox, replies, status, delete'),
+  rule(['POST'], '/api/returns', 'public', 'return request with photos'),
+  rule('*', '/api/returns/**', 'admin', 'returns list, status changes, photos'),
 
   // Site configuration: the public contact details, the rest is admin.
   rule(['GET', 'HEAD'], '/api/config/contact/public', 'public', 'contact details shown on the site'),
