@@ -396,6 +396,24 @@ export const canonicalKey = (v: unknown): string => {
   }
 };
 
+// ---------- fields as data ----------
+// Field names are data: `__proto__`, `constructor` or `toString` in a document are fields like any other, never
+// Object.prototype's machinery. Reads see own properties only, and `__proto__` is defined as an own property
+// (a plain assignment would replace the object's prototype instead of storing the field).
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** A document's own field (undefined when missing, whatever Object.prototype has under that name). */
+export const getField = (o: object, k: string): unknown => (hasOwn.call(o, k) ? (o as Document)[k] : undefined);
+
+/** Whether a document has the field as its own. */
+export const hasField = (o: object, k: string): boolean => hasOwn.call(o, k);
+
+/** Stores a field; `__proto__` becomes a real field rather than changing the object's prototype. */
+export const setField = (o: object, k: string, v: unknown): void => {
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+  else (o as Document)[k] = v;
+};
+
 // ---------- cloning and display ----------
 
 /** Deep copy of plain objects and arrays; BSON values are immutable and shared. */
@@ -405,7 +423,7 @@ export const cloneDoc = <T>(v: T): T => {
   if (v instanceof Date) return new Date(v.getTime()) as T;
   if (!isPlainObject(v)) return v;
   const out: Document = {};
-  for (const k of Object.keys(v)) out[k] = cloneDoc((v as Document)[k]);
+  for (const k of Object.keys(v)) setField(out, k, cloneDoc((v as Document)[k]));
   return out as T;
 };
 

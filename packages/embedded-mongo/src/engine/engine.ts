@@ -7,7 +7,7 @@
 import { BSON, Long, ObjectId, UUID, type Document } from 'bson';
 import { asDouble, wouldBecomeInt32 } from './bson-codec.js';
 import {
-  binaryKey, bsonTypeOf, canonicalKey, cloneDoc, numericAdd, numericMul, collatorFor, compareValues, currentCollator, formatValue, identical, withCollator, isNumeric, isPlainObject, numberOf, typeRank, valuesEqual,
+  binaryKey, bsonTypeOf, getField, setField, canonicalKey, cloneDoc, numericAdd, numericMul, collatorFor, compareValues, currentCollator, formatValue, identical, withCollator, isNumeric, isPlainObject, numberOf, typeRank, valuesEqual,
 } from './bson-values.js';
 import {
   badValue, failedToParse, indexNotFound, invalidNamespace, namespaceExists, namespaceNotFound, noSuchTransaction,
@@ -113,11 +113,11 @@ const fieldPathOf = (e: unknown): string[] | undefined =>
 /** A field path's value as mingo's `$a.b` gives it, or BAIL where mingo would map over an array. */
 const pathValue = (doc: Document, segs: string[]): unknown => {
   // The stored document itself is a plain object: only subdocuments on the way need checking.
-  let v: unknown = doc[segs[0]!];
+  let v: unknown = getField(doc, segs[0]!);
   for (let i = 1; i < segs.length; i++) {
     if (v === null || v === undefined) return undefined;
     if (typeof v !== 'object' || Array.isArray(v) || !isPlainObject(v)) return BAIL;
-    v = (v as Document)[segs[i]!];
+    v = getField(v as Document, segs[i]!);
   }
   return Array.isArray(v) ? BAIL : v;
 };
@@ -160,7 +160,7 @@ const compileGroupId = (e: unknown): GroupId | undefined => {
           const v = pathValue(d, p!);
           // mingo's handling of a missing member is its own; leave such documents to it.
           if (v === BAIL || v === undefined) return BAIL;
-          o[k] = v;
+          setField(o, k, v);
         }
         return o;
       },
@@ -1323,7 +1323,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       if (n !== undefined) {
         if (n === 0) return { docs: [], rest: body.slice(at + 1) };
         const o: Document = { _id: idSpec.value };
-        for (const a of accs) o[a.name] = a.kind === 'count' ? n : numericMul(a.value, n);
+        for (const a of accs) setField(o, a.name, a.kind === 'count' ? n : numericMul(a.value, n));
         return { docs: [o], rest: body.slice(at + 1) };
       }
     }
@@ -1388,11 +1388,11 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     for (const g of groups) {
       const o: Document = { _id: g.id };
       accs.forEach((a, i) => {
-        if (a.kind === 'count') o[a.name] = g.n;
-        else if (a.kind === 'sumConst') o[a.name] = numericMul(a.value, g.n);
-        else if (a.kind === 'avg') o[a.name] = g.counts[i] === 0 ? null : averageOf((g.state[i] as RunningSum).value(), g.counts[i]!);
-        else if (a.kind === 'sum') o[a.name] = (g.state[i] as RunningSum).value();
-        else o[a.name] = g.state[i];
+        if (a.kind === 'count') setField(o, a.name, g.n);
+        else if (a.kind === 'sumConst') setField(o, a.name, numericMul(a.value, g.n));
+        else if (a.kind === 'avg') setField(o, a.name, g.counts[i] === 0 ? null : averageOf((g.state[i] as RunningSum).value(), g.counts[i]!));
+        else if (a.kind === 'sum') setField(o, a.name, (g.state[i] as RunningSum).value());
+        else setField(o, a.name, g.state[i]);
       });
       docs.push(o);
     }
@@ -1466,7 +1466,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     try {
       for (const r of results) {
         const q: Document = {};
-        for (const f of on) q[f] = collectPath(r, f.split('.'))[0]?.value ?? null;
+        for (const f of on) setField(q, f, collectPath(r, f.split('.'))[0]?.value ?? null);
         const existing = matchDocs(target.view, q)[0]?.doc;
         if (existing) {
           if (whenMatched === 'fail') throw duplicateIdError(nsKey(ns), existing._id);

@@ -3,7 +3,7 @@
 // Hash maps make inserts O(1); the sorted array is rebuilt only when a range query follows writes.
 import type { Document } from 'bson';
 import {
-  canonicalKey, collatorFor, compareValues, isNumeric, isPlainObject, numberOf, formatValue, typeRank, withCollator, type Collator,
+  canonicalKey, getField, collatorFor, compareValues, isNumeric, isPlainObject, numberOf, formatValue, typeRank, withCollator, type Collator,
 } from './bson-values.js';
 import { collectPath, compileFilter, type Matcher } from './query.js';
 import type { IndexSpec } from './types.js';
@@ -81,7 +81,7 @@ export class Index {
       let v: unknown = doc;
       for (const seg of f.segs) {
         if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof Date || (v as { _bsontype?: string })._bsontype !== undefined) { v = Array.isArray(v) ? ARRAY : undefined; break; }
-        v = (v as Document)[seg];
+        v = getField(v as Document, seg);
       }
       if (v === ARRAY || Array.isArray(v)) return this.multiKeys(doc);
       if (v !== undefined) allMissing = false;

@@ -2,7 +2,7 @@
 // keyword only constrains values of the type it is about, as in JSON Schema: `minimum` ignores strings, and a
 // property that is absent is only an error when `required` names it.
 import type { Document } from 'bson';
-import { TYPE_ALIASES, bsonTypeOf, compareValues, isNumeric, isPlainObject, numberOf, valuesEqual } from './bson-values.js';
+import { TYPE_ALIASES, bsonTypeOf, getField, compareValues, isNumeric, isPlainObject, numberOf, valuesEqual } from './bson-values.js';
 import { badValue } from './errors.js';
 
 export type SchemaTest = (value: unknown) => boolean;
@@ -18,7 +18,7 @@ const IGNORED = new Set(['title', 'description', '$comment', 'default', 'example
 const names = (spec: unknown, table: Record<string, string[]>, keyword: string): Set<string> => {
   const out = new Set<string>();
   for (const n of Array.isArray(spec) ? spec : [spec]) {
-    const types = typeof n === 'string' ? table[n] : undefined;
+    const types = typeof n === 'string' ? (getField(table, n) as string[] | undefined) : undefined;
     if (!types) throw badValue(`Unknown type name alias: ${String(n)} in $jsonSchema keyword '${keyword}'`);
     types.forEach((t) => out.add(t));
   }
@@ -79,13 +79,13 @@ export const compileSchema = (spec: unknown): SchemaTest => {
       }
       case 'required': {
         if (!Array.isArray(arg) || arg.some((f) => typeof f !== 'string')) throw badValue("$jsonSchema keyword 'required' must be an array of strings");
-        typed(['object'], (v) => arg.every((f: string) => (v as Document)[f] !== undefined));
+        typed(['object'], (v) => arg.every((f: string) => getField(v as Document, f) !== undefined));
         break;
       }
       case 'properties': {
         if (!isPlainObject(arg)) throw badValue("$jsonSchema keyword 'properties' must be an object");
         const props = Object.entries(arg).map(([name, s]) => [name, compileSchema(s)] as const);
-        typed(['object'], (v) => props.every(([name, test]) => (v as Document)[name] === undefined || test((v as Document)[name])));
+        typed(['object'], (v) => props.every(([name, test]) => getField(v as Document, name) === undefined || test(getField(v as Document, name))));
         break;
       }
       case 'patternProperties': {
@@ -112,8 +112,8 @@ export const compileSchema = (spec: unknown): SchemaTest => {
       }
       case 'dependencies': {
         if (!isPlainObject(arg)) throw badValue("$jsonSchema keyword 'dependencies' must be an object");
-        const deps = Object.entries(arg).map(([name, d]) => [name, Array.isArray(d) ? ((o: Document) => d.every((f) => o[f] !== undefined)) : ((t: SchemaTest) => (o: Document) => t(o))(compileSchema(d))] as const);
-        typed(['object'], (v) => deps.every(([name, test]) => (v as Document)[name] === undefined || test(v as Document)));
+        const deps = Object.entries(arg).map(([name, d]) => [name, Array.isArray(d) ? ((o: Document) => d.every((f) => getField(o, f) !== undefined)) : ((t: SchemaTest) => (o: Document) => t(o))(compileSchema(d))] as const);
+        typed(['object'], (v) => deps.every(([name, test]) => getField(v as Document, name) === undefined || test(v as Document)));
         break;
       }
       case 'items': {

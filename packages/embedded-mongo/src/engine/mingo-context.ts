@@ -18,6 +18,7 @@ import {
 } from './bson-values.js';
 import { badValue, notSupported } from './errors.js';
 import { collectPath, compileFilter } from './query.js';
+import { decodeData, encodeData, encodeExpression, mentionsReserved } from './mingo-names.js';
 import { parseSort, sortDocs } from './sort.js';
 import { MongoCommandError } from './types.js';
 
@@ -350,6 +351,7 @@ const $sortByCount = (coll: LazyIter, e: unknown, options: Opts): LazyIter =>
 const $lookup = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
   const { from, localField, foreignField, as } = spec;
   if (typeof as !== 'string') throw new MongoCommandError(40321, 'Location40321', "$lookup requires an 'as' field");
+  // Inside a pipeline, the resolver already hands out documents with reserved field names encoded.
   const resolver = options.collectionResolver as ((name: string) => Document[]) | undefined;
   const foreign: Document[] = typeof from === 'string' && resolver ? resolver(from) : [];
   const pipeline = spec.pipeline as Document[] | undefined;
@@ -382,7 +384,7 @@ const $lookup = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
     if (pipeline) {
       const vars: Document = {};
       for (const [name, e] of Object.entries((spec.let as Document | undefined) ?? {})) vars[name] = evalExpr(doc as any, e, options as any);
-      candidates = runPipeline(candidates, pipeline, { collectionResolver: resolver, variables: { ...(options.variables ?? {}), ...vars } });
+      candidates = runMingo(candidates, pipeline, { collectionResolver: resolver, variables: { ...(options.variables ?? {}), ...vars } });
     }
     return { ...doc, [as]: candidates.map(cloneDoc) };
   });
@@ -464,10 +466,22 @@ const baseOptions = (o: PipelineOptions = {}): Opts => ({
   variables: o.variables,
 });
 
-/** Evaluates an aggregation expression against a document (used by $expr and pipeline updates). */
+const encodedExpressions = new WeakMap<object, unknown>();
+const encodedExpression = (e: unknown): unknown => {
+  if (e === null || typeof e !== 'object') return mentionsReserved(e) ? encodeExpression(e) : e;
+  let out = encodedExpressions.get(e);
+  if (out === undefined) { out = mentionsReserved(e) ? encodeExpression(e) : e; encodedExpressions.set(e, out); }
+  return out;
+};
+
+/**
+ * Evaluates an aggregation expression against a document (used by $expr and computed projections). Options
+ * come from a running pipeline, whose documents and expressions are already encoded (see mingo-names.ts).
+ */
 export const evalExpression = (doc: unknown, e: unknown, options?: Opts): unknown => {
   try {
-    return evalExpr(doc as any, e as any, (options ?? baseOptions()) as any);
+    if (options) return evalExpr(doc as any, e as any, options as any);
+    return decodeData(evalExpr(encodeData(doc) as any, encodedExpression(e) as any, baseOptions() as any));
   } catch (err) {
     throw toCommandError(err);
   }
@@ -500,7 +514,24 @@ export const toCommandError = (err: unknown): unknown => {
  */
 const NON_MUTATING = new Set(['$match', '$sort', '$limit', '$skip', '$count', '$sample']);
 
+/**
+ * Runs a pipeline over documents. Reserved field names (`__proto__`, `constructor`...) are renamed on the
+ * way in and given back on the way out, so mingo only ever sees ordinary names.
+ */
 export const runPipeline = (docs: Document[], pipeline: Document[], o: PipelineOptions = {}): Document[] => {
+  const stages = mentionsReserved(pipeline) ? (encodeExpression(pipeline) as Document[]) : pipeline;
+  // Only when something was renamed can mingo's answer hold renamed fields (most pipelines skip the decode).
+  let renamed = stages !== pipeline;
+  const encode = <T>(v: T): T => { const e = encodeData(v); if (e !== v) renamed = true; return e; };
+  const resolver = o.collectionResolver;
+  const out = runMingo(docs.map(encode), stages, {
+    collectionResolver: resolver && ((name: string) => resolver(name).map(encode)),
+    variables: o.variables === undefined ? undefined : encode(o.variables),
+  });
+  return renamed ? out.map(decodeData) : out;
+};
+
+const runMingo = (docs: Document[], pipeline: Document[], o: PipelineOptions = {}): Document[] => {
   const firstMutating = pipeline.findIndex((st) => !NON_MUTATING.has(Object.keys(st)[0] ?? ''));
   const stages = firstMutating < 0 ? pipeline : [...pipeline.slice(0, firstMutating), { $__copy: true }, ...pipeline.slice(firstMutating)];
   try {

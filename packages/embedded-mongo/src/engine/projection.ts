@@ -1,7 +1,7 @@
 // Find projections: inclusion/exclusion with MongoDB's `_id` rules, `$slice`, `$elemMatch`, the positional
 // `a.$`, and computed fields (aggregation expressions, evaluated by mingo).
 import type { Document } from 'bson';
-import { isNumeric, isPlainObject, numberOf } from './bson-values.js';
+import { hasField, isNumeric, isPlainObject, numberOf, setField } from './bson-values.js';
 import { badValue, notSupported } from './errors.js';
 import { evalExpression } from './mingo-context.js';
 import { compileFilter } from './query.js';
@@ -103,30 +103,30 @@ const include = (value: Document, tree: Map<string, Node>, root: Document, pos: 
     if (!node) continue;
     const v = value[k];
     switch (node.kind) {
-      case 'include': out[k] = v; break;
-      case 'slice': out[k] = slice(v, node); break;
+      case 'include': setField(out, k, v); break;
+      case 'slice': setField(out, k, slice(v, node)); break;
       case 'elemMatch': {
         if (!Array.isArray(v)) break;
         const el = v.find(node.test);
-        if (el !== undefined) out[k] = [el];
+        if (el !== undefined) setField(out, k, [el]);
         break;
       }
       case 'positional':
         if (Array.isArray(v)) {
           if (pos === undefined) throw badValue('Executor error during find command :: caused by :: positional operator \'.$\' requires corresponding field in query specifier');
-          if (pos < v.length) out[k] = [v[pos]];
+          if (pos < v.length) setField(out, k, [v[pos]]);
         }
         break;
       case 'tree':
-        if (Array.isArray(v)) out[k] = includeArray(v, node.children, root, pos);
-        else if (isPlainObject(v)) out[k] = include(v, node.children, root, pos);
+        if (Array.isArray(v)) setField(out, k, includeArray(v, node.children, root, pos));
+        else if (isPlainObject(v)) setField(out, k, include(v, node.children, root, pos));
         break;
       case 'computed': break;
     }
   }
   for (const [k, node] of tree) {
-    if (node.kind === 'computed') out[k] = evalExpression(root, node.expr);
-    else if (node.kind === 'tree' && !(k in value) && hasComputed(node.children)) out[k] = include({}, node.children, root, pos);
+    if (node.kind === 'computed') setField(out, k, evalExpression(root, node.expr));
+    else if (node.kind === 'tree' && !hasField(value, k) && hasComputed(node.children)) setField(out, k, include({}, node.children, root, pos));
   }
   return out;
 };
@@ -142,16 +142,16 @@ const exclude = (value: Document, tree: Map<string, Node>, root: Document, pos: 
   for (const k of Object.keys(value)) {
     const node = tree.get(k);
     const v = value[k];
-    if (!node) { out[k] = v; continue; }
+    if (!node) { setField(out, k, v); continue; }
     switch (node.kind) {
       case 'exclude': break;
-      case 'slice': out[k] = slice(v, node); break;
+      case 'slice': setField(out, k, slice(v, node)); break;
       case 'tree':
-        if (Array.isArray(v)) out[k] = v.map((el) => (isPlainObject(el) ? exclude(el, node.children, root, pos) : el));
-        else if (isPlainObject(v)) out[k] = exclude(v, node.children, root, pos);
-        else out[k] = v;
+        if (Array.isArray(v)) setField(out, k, v.map((el) => (isPlainObject(el) ? exclude(el, node.children, root, pos) : el)));
+        else if (isPlainObject(v)) setField(out, k, exclude(v, node.children, root, pos));
+        else setField(out, k, v);
         break;
-      default: out[k] = v;
+      default: setField(out, k, v);
     }
   }
   return out;

@@ -3,7 +3,7 @@
 // `$` in updates and projections). mingo is used only to evaluate `$expr` aggregation expressions.
 import type { Document } from 'bson';
 import {
-  TYPE_ALIASES, TYPE_NUMBERS, bsonTypeOf, compareValues, isNumeric, isPlainObject, numberOf, typeRank,
+  TYPE_ALIASES, TYPE_NUMBERS, bsonTypeOf, type BsonTypeName, compareValues, getField, isNumeric, isPlainObject, numberOf, typeRank,
 } from './bson-values.js';
 import { badValue, notSupported } from './errors.js';
 import { MongoCommandError } from './types.js';
@@ -25,7 +25,7 @@ export const collectPath = (root: unknown, segs: string[]): Candidate[] => {
   for (let i = 0; i < segs.length; i++) {
     if (Array.isArray(v)) return walkPath(root, segs);
     if (!isPlainObject(v)) return [{ value: undefined, pos: undefined }];
-    v = v[segs[i]!];
+    v = getField(v, segs[i]!);
   }
   return [{ value: v, pos: undefined }];
 };
@@ -45,7 +45,7 @@ const walkPath = (root: unknown, segs: string[]): Candidate[] => {
       if (out.length === before) out.push({ value: undefined, pos });
       return;
     }
-    if (isPlainObject(v)) { walk(v[seg], i + 1, pos); return; }
+    if (isPlainObject(v)) { walk(getField(v, seg), i + 1, pos); return; }
     out.push({ value: undefined, pos });
   };
   walk(root, 0, undefined);
@@ -57,7 +57,7 @@ export const getPath = (root: unknown, path: string): unknown => {
   let v: unknown = root;
   for (const seg of path.split('.')) {
     if (Array.isArray(v) && isIndexSegment(seg)) v = v[Number(seg)];
-    else if (isPlainObject(v)) v = v[seg];
+    else if (isPlainObject(v)) v = getField(v, seg);
     else return undefined;
   }
   return v;
@@ -119,8 +119,9 @@ const typeTest = (spec: unknown): ValueTest => {
     let name: string | undefined;
     if (typeof s === 'string') name = s;
     else if (isNumeric(s)) name = TYPE_NUMBERS[numberOf(s)];
-    if (name === undefined || !TYPE_ALIASES[name]) throw badValue(`Unknown type name alias: ${String(s)}`);
-    for (const t of TYPE_ALIASES[name]!) names.add(t);
+    const aliases = name === undefined ? undefined : (getField(TYPE_ALIASES, name) as BsonTypeName[] | undefined);
+    if (!aliases) throw badValue(`Unknown type name alias: ${String(s)}`);
+    for (const t of aliases) names.add(t);
   }
   return (v) => {
     if (v === undefined) return false;

@@ -2,8 +2,8 @@
 // never mutates the stored document: it works on a copy and returns the new document.
 import { ObjectId, Timestamp, Long, type Document } from 'bson';
 import {
-  bsonTypeOf, cloneDoc, compareValues, formatValue, isNumeric, isPlainObject, numberOf, numericAdd, numericMul,
-  valuesEqual,
+  bsonTypeOf, cloneDoc, compareValues, formatValue, getField, hasField, isNumeric, isPlainObject, numberOf, numericAdd,
+  numericMul, setField, valuesEqual,
 } from './bson-values.js';
 import {
   badValue, conflictingUpdate, dollarPrefixed, failedToParse, immutableField, pathNotViable, typeMismatch,
@@ -266,11 +266,11 @@ const walk = (root: Document, op: Op, create: boolean, ctx: ApplyContext, filter
       step(child as Container, i + 1);
       return;
     }
-    let child = (container as Document)[seg];
+    let child = getField(container, seg);
     if (child === undefined) {
       if (!create) return;
       child = {};
-      (container as Document)[seg] = child;
+      setField(container, seg, child);
     }
     if (!isPlainObject(child) && !Array.isArray(child)) {
       if (!create) return;
@@ -281,14 +281,14 @@ const walk = (root: Document, op: Op, create: boolean, ctx: ApplyContext, filter
   step(root, 0);
 };
 
-const getAt = (c: Container, key: string): unknown => (Array.isArray(c) ? c[Number(key)] : c[key]);
-const has = (c: Container, key: string): boolean => (Array.isArray(c) ? Number(key) < c.length : Object.prototype.hasOwnProperty.call(c, key));
+const getAt = (c: Container, key: string): unknown => (Array.isArray(c) ? c[Number(key)] : getField(c, key));
+const has = (c: Container, key: string): boolean => (Array.isArray(c) ? Number(key) < c.length : hasField(c, key));
 const setAt = (c: Container, key: string, v: unknown) => {
   if (Array.isArray(c)) {
     const idx = Number(key);
     while (c.length < idx) c.push(null);
     c[idx] = v;
-  } else c[key] = v;
+  } else setField(c, key, v);
 };
 
 const pushSort = (spec: unknown) => (a: unknown, b: unknown): number => {
@@ -303,7 +303,7 @@ const pushSort = (spec: unknown) => (a: unknown, b: unknown): number => {
 };
 const getDotted = (d: unknown, path: string): unknown => {
   let v = d;
-  for (const s of path.split('.')) v = isPlainObject(v) ? v[s] : Array.isArray(v) && /^\d+$/.test(s) ? v[Number(s)] : undefined;
+  for (const s of path.split('.')) v = isPlainObject(v) ? getField(v, s) : Array.isArray(v) && /^\d+$/.test(s) ? v[Number(s)] : undefined;
   return v;
 };
 
@@ -425,15 +425,15 @@ const applyOp = (doc: Document, op: Op, ctx: ApplyContext, filters: Map<string, 
       const source = op.segs;
       let parent: unknown = doc;
       for (let i = 0; i < source.length - 1; i++) {
-        parent = isPlainObject(parent) ? parent[source[i]!] : undefined;
+        parent = isPlainObject(parent) ? getField(parent, source[i]!) : undefined;
         if (Array.isArray(parent)) throw badValue(`The source field cannot be an array element, '${op.path}' in doc with _id: ${formatValue(doc._id)} has an array field called '${source[i]}'`);
       }
-      if (!isPlainObject(parent) || !(source[source.length - 1]! in parent)) return;
+      if (!isPlainObject(parent) || !hasField(parent, source[source.length - 1]!)) return;
       const value = parent[source[source.length - 1]!];
       const target = String(arg).split('.');
       let tparent: unknown = doc;
       for (let i = 0; i < target.length - 1; i++) {
-        const next: unknown = isPlainObject(tparent) ? tparent[target[i]!] : undefined;
+        const next: unknown = isPlainObject(tparent) ? getField(tparent, target[i]!) : undefined;
         if (Array.isArray(next)) throw badValue(`The destination field cannot be an array element, '${String(arg)}' in doc with _id: ${formatValue(doc._id)} has an array field called '${target[i]}'`);
         tparent = next;
       }
@@ -486,7 +486,7 @@ export const applyReplacement = (doc: Document, replacement: Document): Document
   }
   const out: Document = {};
   if (doc._id !== undefined) out._id = doc._id;
-  for (const k of Object.keys(replacement)) if (k !== '_id') out[k] = cloneDoc(replacement[k]);
+  for (const k of Object.keys(replacement)) if (k !== '_id') setField(out, k, cloneDoc(replacement[k]));
   return out;
 };
 
@@ -494,7 +494,7 @@ export const withIdFirst = (doc: Document): Document => {
   const keys = Object.keys(doc);
   if (keys[0] === '_id' || !('_id' in doc)) return doc;
   const out: Document = { _id: doc._id };
-  for (const k of keys) if (k !== '_id') out[k] = doc[k];
+  for (const k of keys) if (k !== '_id') setField(out, k, doc[k]);
   return out;
 };
 
@@ -513,12 +513,12 @@ export const buildUpsertDocument = (equalities: Map<string, unknown>, update: Co
       let cur: Document = seed;
       let ok = true;
       for (let i = 0; i < segs.length - 1; i++) {
-        const next = cur[segs[i]!];
-        if (next === undefined) cur = cur[segs[i]!] = {};
+        const next = getField(cur, segs[i]!);
+        if (next === undefined) { const child: Document = {}; setField(cur, segs[i]!, child); cur = child; }
         else if (isPlainObject(next)) cur = next;
         else { ok = false; break; }
       }
-      if (ok) cur[segs[segs.length - 1]!] = cloneDoc(equalities.get(path));
+      if (ok) setField(cur, segs[segs.length - 1]!, cloneDoc(equalities.get(path)));
     }
   } else if (equalities.has('_id')) seed = { _id: equalities.get('_id') };
   let doc: Document;

@@ -3,6 +3,7 @@
 import { inflateSync } from 'node:zlib';
 import { BSON, type Document } from 'bson';
 import { decodeDocument } from '../engine/bson-codec.js';
+import { hasField, setField } from '../engine/bson-values.js';
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -156,8 +157,8 @@ function parseOpMsg(header: MessageHeader, buf: Buffer, start: number): Request 
   if (offset !== end) throw new ProtocolError('OP_MSG sections do not end at the message end');
   if (!body) throw new ProtocolError('OP_MSG has no body section');
   for (const [identifier, docs] of sequences) {
-    if (identifier in body) throw new ProtocolError(`OP_MSG field '${identifier}' is both in the body and a document sequence`);
-    body[identifier] = docs;
+    if (hasField(body, identifier)) throw new ProtocolError(`OP_MSG field '${identifier}' is both in the body and a document sequence`);
+    setField(body, identifier, docs);
   }
   return { kind: 'msg', header, flagBits, command: body };
 }
