@@ -15,5 +15,13 @@ export default (env: Record<string, unknown>) =>
       './Track': './src/pages/Track.tsx',
       './BranchPage': './src/pages/BranchPage.tsx',
       './PayPage': './src/pages/PayPage.tsx',
+      './Support': './src/pages/Support.tsx',
+      './Faq': './src/pages/Faq.tsx',
+      './Returns': './src/pages/Returns.tsx',
+      './Privacy': './src/pages/Privacy.tsx',
+      './Terms': './src/pages/Terms.tsx',
+      './Sitemap': './src/pages/Sitemap.tsx',
+      './Legal': './src/pages/Legal.tsx',
+      './Business': './src/pages/Business.tsx',
     },
   });

@@ -12,6 +12,14 @@ export interface RemoteModules {
   'storefront/Track': ComponentType;
   'storefront/BranchPage': ComponentType<{ branch: Branch }>;
   'storefront/PayPage': ComponentType<{ orderId: string }>;
+  'storefront/Support': ComponentType;
+  'storefront/Faq': ComponentType;
+  'storefront/Returns': ComponentType;
+  'storefront/Privacy': ComponentType;
+  'storefront/Terms': ComponentType;
+  'storefront/Sitemap': ComponentType;
+  'storefront/Legal': ComponentType;
+  'storefront/Business': ComponentType;
   'admin/AdminApp': ComponentType;
 }
 export type RemoteModuleId = keyof RemoteModules;

@@ -4,6 +4,7 @@ import { replace, useParams, type RouteObject } from 'react-router';
 import { Spinner } from '@shop/ui';
 import { AppLayout } from './layout/AppLayout.js';
 import { RemoteView } from './RemoteView.js';
+import type { RemoteModuleId } from './remotes.js';
 import { ErrorScreen } from './screens/ErrorScreen.js';
 import { NotFound } from './screens/NotFound.js';
 
@@ -17,6 +18,18 @@ export const productRedirects: Record<string, string> = {
   '/AirForce-Patches': '/airforce-patches',
   '/Air-Force-Patches': '/airforce-patches',
 };
+
+/** The support and information pages: path -> the storefront module that draws it. */
+export const infoPages = [
+  ['support', 'storefront/Support'],
+  ['faq', 'storefront/Faq'],
+  ['returns', 'storefront/Returns'],
+  ['privacy', 'storefront/Privacy'],
+  ['terms', 'storefront/Terms'],
+  ['sitemap', 'storefront/Sitemap'],
+  ['legal', 'storefront/Legal'],
+  ['business', 'storefront/Business'],
+] as const satisfies readonly (readonly [string, RemoteModuleId])[];
 
 function Redirecting() {
   return (
@@ -52,6 +65,8 @@ export function createRoutes(): RouteObject[] {
             { index: true, element: <RemoteView module="storefront/Home" /> },
             { path: 'track', caseSensitive: true, element: <RemoteView module="storefront/Track" /> },
             { path: 'order/pay/:orderId', caseSensitive: true, element: <PayRoute /> },
+            // The support desk and the information pages (storefront §2 route table).
+            ...infoPages.map(([path, module]): RouteObject => ({ path, caseSensitive: true, element: <RemoteView module={module} /> })),
             // The admin remote owns everything below /admin (its own nested routes).
             { path: 'admin/*', caseSensitive: true, element: <RemoteView module="admin/AdminApp" /> },
             { path: 'army-patches', caseSensitive: true, element: <RemoteView module="storefront/BranchPage" props={{ branch: 'army' }} /> },

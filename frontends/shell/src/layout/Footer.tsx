@@ -1,8 +1,7 @@
 import { Link } from 'react-router';
 import { shopName } from '@shop/contracts';
 
-// The spec's footer reaches the support, legal and product pages. Pages not built yet show the shell's
-// "Mission Not Found" screen until their issue lands.
+// The spec's footer reaches the support, legal and product pages (storefront §2).
 const groups = [
   {
     title: 'Products',
