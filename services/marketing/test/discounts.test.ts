@@ -51,7 +51,8 @@ async function create(overrides: Partial<DiscountCreate> = {}): Promise<Discount
   return res.body.discount;
 }
 
-const redeem = (req: DiscountRedeemRequest) => service.ctx.bus.request(discountRedeemSubject, req, { schema: discountRedeemResultSchema });
+// A long wait: 50 requests at once on a shared 2-core machine must not turn into time-outs.
+const redeem = (req: DiscountRedeemRequest) => service.ctx.bus.request(discountRedeemSubject, req, { schema: discountRedeemResultSchema, timeout: 30_000 });
 const release = (orderId: string, code: string) => service.ctx.bus.request(discountReleaseSubject, { orderId, code }, { schema: discountReleaseResultSchema });
 const refusalOf = async (p: Promise<unknown>) => {
   try {

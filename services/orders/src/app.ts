@@ -11,6 +11,7 @@ import { registerTrackingRoutes } from './routes/tracking.js';
 import { registerAdminAnalyticsRoutes } from './routes/admin/analytics.js';
 import { registerAdminExportRoutes } from './routes/admin/export.js';
 import { registerAdminOrderRoutes } from './routes/admin/orders.js';
+import { registerAdminDiscountRoutes } from './routes/admin/discounts.js';
 import { emailHistoryConsumers } from './events/email-history.js';
 import { paymentConsumers, paymentReplies } from './events/payments.js';
 import { registerPaymentRoutes } from './routes/payment.js';
@@ -49,6 +50,7 @@ export function buildApp(config: OrdersConfig = loadConfig(), hooks: OrdersTestH
       await registerUploadRoutes(app, ctx);
       await registerAiRoutes(app, ctx, imageGenerator ?? imageGeneratorFor(config.ai, ctx.log), aiRateLimit);
       registerAdminOrderRoutes(app, ctx);
+      registerAdminDiscountRoutes(app, ctx);
       registerAdminExportRoutes(app, ctx);
       registerAdminAnalyticsRoutes(app, ctx);
       // The service kit has no hook for background work: the sweep starts once MongoDB is connected

@@ -2,6 +2,7 @@
 // fill (quote, discount, tracking, payment). Those stay empty until something real sets them.
 import { randomBytes } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { OrderDiscount } from '../domain/discount.js';
 import {
   carriers,
   customerCategories,
@@ -103,7 +104,8 @@ export interface OrderDoc {
     expiresAt: Date;
     sentAt: Date;
   } | null;
-  discount?: { code: string; amount: number } | null;
+  /** The discount code it holds (marketing counted the use); amount in dollars. See domain/discount.ts. */
+  discount?: OrderDiscount | null;
   tracking?: { carrier: Carrier; trackingNumber: string; estimatedDelivery?: Date } | null;
   /** Set once, when the provider's payment is verified (amount in dollars, as charged). */
   payment?: { paymentIntentId: string; paidAt: Date; amount: number; provider: PaymentMode } | null;

@@ -46,6 +46,7 @@ import {
 import { notFound, serviceUnavailable, type ServiceContext } from '@shop/service-kit';
 import { adminDetail, adminRow, baseFilter, emailHistoryView, listFilter, listSort, orderTotalExpression, round2, summaryOf, type StatusGroup } from '../../domain/admin-orders.js';
 import { quoteFigures, taxPlaceOf } from '../../domain/payment.js';
+import { discountOn } from '../../domain/discount.js';
 import { statusChangedData } from '../../events/status-changed.js';
 import type { EmailHistoryEntry, OrderDoc, OrderModels } from '../../models/order.js';
 import type { OrdersApp } from '../../app.js';
@@ -66,7 +67,7 @@ export function adminOf(request: FastifyRequest): string {
 
 const previewOf = (text: string) => (text.length > 300 ? `${text.slice(0, 297)}...` : text);
 
-function queuedEntry(order: OrderDoc, subject: string, message: string, type: EmailHistoryType, now: Date): EmailHistoryEntry {
+export function queuedEntry(order: OrderDoc, subject: string, message: string, type: EmailHistoryType, now: Date): EmailHistoryEntry {
   return { id: randomUUID(), subject, to: order.email, type, preview: previewOf(message), status: 'queued', timestamp: now };
 }
 
@@ -303,14 +304,16 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
         const order = await load(request.params.id, session);
         const now = new Date();
         const expiresAt = new Date(now.getTime() + quoteValidDays * 24 * 60 * 60 * 1000);
-        const { taxAmount, finalAmount } = quoteFigures(amount, order.discount?.amount ?? 0, tax.taxRate);
+        // A discount applied before the quote follows the quoted amount (a percentage of it, a fixed sum capped by it).
+        const discountAmount = discountOn(order.discount, amount);
+        const { taxAmount, finalAmount } = quoteFigures(amount, discountAmount, tax.taxRate);
         const quote = { amount, ...(notes ? { notes } : {}), taxRate: tax.taxRate, taxBasis: tax.basis, taxAmount, finalAmount, expiresAt, sentAt: now };
         const entry = queuedEntry(order, `Your quote for order #${order.orderNumber}`, notes ?? `Quote: ${formatMoney(amount)}`, 'status_update', now);
         const taxNote = taxAmount > 0 ? ` + tax ${formatMoney(taxAmount)} (${tax.basis}) = ${formatMoney(finalAmount)}` : '';
         await Order.updateOne(
           { _id: order._id },
           {
-            $set: { quote, estimatedTotal: amount, status: 'quote_sent', updatedAt: now },
+            $set: { quote, estimatedTotal: amount, status: 'quote_sent', updatedAt: now, ...(order.discount ? { 'discount.amount': discountAmount } : {}) },
             $push: { statusHistory: { status: 'quote_sent', date: now, changedBy: admin, note: `Quote sent: ${formatMoney(amount)}${taxNote}` }, emailHistory: entry },
           },
           { session, timestamps: false },

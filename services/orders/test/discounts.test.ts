@@ -1,0 +1,210 @@
+// Apply Discount end to end across two real services: orders (with the stand-in payments tax table:
+// TX 6.25%) and the real marketing service (redeem / give back over NATS), on one embedded MongoDB and
+// one real nats-server. Money: quote or estimate, 2 decimals, never negative, tax on the discounted
+// amount, paid orders frozen; the customer sees the discount on /track and the payment view.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  orderPaymentQuoteSchema,
+  orderPaymentQuoteSubject,
+  type AdminOrderDetail,
+  type DiscountCode,
+  type DiscountCreate,
+} from '@shop/contracts';
+import { buildApp as buildMarketing } from '../../marketing/src/app.js';
+import { loadConfig as marketingConfig } from '../../marketing/src/config.js';
+import { discountEmailMessage, discountOn, quoteWithDiscount, totalAfter } from '../src/domain/discount.js';
+import { coinOrder, postJson, startHarness, type Harness } from './helpers.js';
+
+let h: Harness;
+let marketing: Awaited<ReturnType<typeof buildMarketing>>;
+
+beforeAll(async () => {
+  h = await startHarness();
+  marketing = await buildMarketing(marketingConfig({ PORT: '0', MONGO_URL: h.mongo.uri, NATS_URL: h.nats.url, LOG_LEVEL: 'silent' }));
+  await marketing.start();
+});
+
+afterAll(async () => {
+  // Marketing's stop is bounded: its other parts (jobs, order-event consumers) are not what this file
+  // tests, and a slow stop there must not hide these results. Stopping NATS and MongoDB ends it anyway.
+  const stopped = await Promise.race([marketing?.stop().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 15_000))]);
+  if (!stopped) process.stderr.write('marketing did not stop within 15 s\n');
+  await h?.stop();
+});
+
+let seq = 0;
+async function code(overrides: Partial<DiscountCreate> = {}): Promise<DiscountCode> {
+  const res = await marketing.app.inject({
+    method: 'POST',
+    url: '/api/marketing/discounts',
+    payload: { code: `ORD${++seq}`, category: 'general', description: 'test', type: 'percentage', value: 10, ...overrides },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().discount;
+}
+const usedCount = async (id: string) => {
+  const res = await marketing.app.inject({ method: 'GET', url: '/api/marketing/discounts' });
+  return (res.json().discounts as DiscountCode[]).find((d) => d.id === id)!.usedCount;
+};
+
+async function send(method: 'POST' | 'DELETE' | 'GET', path: string, body?: unknown) {
+  const res = await fetch(`${h.url}${path}`, {
+    method,
+    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), 'x-admin-email': 'ops@shop.local' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+const apply = (id: string, discountCode: string, customerCategory = 'general') => send('POST', `/api/orders/${id}/discount`, { discountCode, customerCategory });
+const remove = (id: string) => send('DELETE', `/api/orders/${id}/discount`);
+
+async function newOrder(overrides = {}): Promise<{ id: string; orderNumber: string; estimatedTotal: number }> {
+  const res = await postJson(`${h.url}/api/orders`, coinOrder(overrides));
+  expect(res.status).toBe(201);
+  return res.body.order;
+}
+async function quoted(amount: number) {
+  const order = await newOrder();
+  const res = await send('POST', `/api/orders/${order.id}/generate-quote`, { quoteAmount: amount, sendEmail: true });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return order;
+}
+
+describe('apply and remove a discount', () => {
+  it('discounts the quote: tax on the discounted amount; the payment view, /track and payments see it; the customer is emailed', async () => {
+    const order = await quoted(1000);
+    const c = await code({ code: 'SALUTE150', category: 'military', type: 'fixed', value: 150 });
+    const res = await apply(order.id, 'salute150', 'military');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const detail = res.body.order as AdminOrderDetail;
+    expect(detail).toMatchObject({ discountCode: 'SALUTE150', discountAmount: 150 });
+    // (1000 - 150) x 6.25% = 53.125 -> 53.13; 850 + 53.13 = 903.13
+    expect(detail.quote).toMatchObject({ amount: 1000, taxAmount: 53.13, finalAmount: 903.13 });
+    expect(detail.finalAmount).toBe(903.13);
+    expect(await usedCount(c.id)).toBe(1);
+
+    const view = await send('GET', `/api/orders/${order.id}`);
+    expect(view.body.order).toMatchObject({ quoteAmount: 1000, discountAmount: 150, taxAmount: 53.13, finalAmount: 903.13 });
+    const tracked = await postJson(`${h.url}/api/orders/track`, { orderNumber: order.orderNumber, email: 'jane.doe@example.com' });
+    expect(tracked.body.order).toMatchObject({ discountCode: 'SALUTE150', discountAmount: 150, finalAmount: 903.13 });
+    const quote = await h.service.ctx.bus.request(orderPaymentQuoteSubject, { orderId: order.id }, { schema: orderPaymentQuoteSchema });
+    expect(quote.quote).toMatchObject({ discountAmount: 150, finalAmount: 903.13 });
+
+    const mail = detail.emailHistory.find((e) => e.subject === `A discount was applied to your order #${order.orderNumber}`);
+    expect(mail?.status).toBe('queued');
+    expect(mail?.preview).toContain('$150.00');
+    expect(mail?.preview).toContain('$903.13');
+
+    // The same apply again (a retry): same figures, no second use, no second email.
+    const again = await apply(order.id, 'SALUTE150', 'military');
+    expect(again.status).toBe(200);
+    expect(await usedCount(c.id)).toBe(1);
+    expect((again.body.order as AdminOrderDetail).emailHistory.filter((e) => e.subject.startsWith('A discount was applied'))).toHaveLength(1);
+
+    // Removing gives the use back and the quote its full price; removing twice is refused.
+    const removed = await remove(order.id);
+    expect(removed.status).toBe(200);
+    expect(removed.body.order).toMatchObject({ discountCode: null, discountAmount: 0 });
+    expect(removed.body.order.quote).toMatchObject({ taxAmount: 62.5, finalAmount: 1062.5 });
+    expect(await usedCount(c.id)).toBe(0);
+    const twice = await remove(order.id);
+    expect(twice.status).toBe(409);
+    expect(twice.body.error).toBe('This order has no discount to remove.');
+  });
+
+  it('a percentage before the quote discounts the estimate, then follows the quoted amount', async () => {
+    const order = await newOrder();
+    await code({ code: 'PCT15', type: 'percentage', value: 15 });
+    const before = await apply(order.id, 'PCT15');
+    expect(before.status).toBe(200);
+    expect(before.body.order.discountAmount).toBe(Math.round(order.estimatedTotal * 15) / 100);
+    expect(before.body.order.quote).toBeNull();
+    const q = await send('POST', `/api/orders/${order.id}/generate-quote`, { quoteAmount: 333.33 });
+    // 15% of 333.33 = 50.00; (333.33 - 50) x 6.25% = 17.708 -> 17.71; total 301.04
+    expect(q.body.order).toMatchObject({ discountAmount: 50, finalAmount: 301.04 });
+  });
+
+  it('a fixed discount larger than the quote makes the total 0, never negative', async () => {
+    const order = await quoted(80);
+    await code({ code: 'BIG500', type: 'fixed', value: 500 });
+    const res = await apply(order.id, 'BIG500');
+    expect(res.body.order).toMatchObject({ discountAmount: 80, finalAmount: 0 });
+    expect(res.body.order.quote.taxAmount).toBe(0);
+  });
+
+  it('replacing a code gives the old one its use back', async () => {
+    const order = await quoted(200);
+    const first = await code({ code: 'FIRST5', type: 'fixed', value: 5 });
+    const second = await code({ code: 'SECOND10', type: 'fixed', value: 10 });
+    await apply(order.id, 'FIRST5');
+    const res = await apply(order.id, 'SECOND10');
+    expect(res.body.order).toMatchObject({ discountCode: 'SECOND10', discountAmount: 10 });
+    expect(await usedCount(first.id)).toBe(0);
+    expect(await usedCount(second.id)).toBe(1);
+  });
+
+  it("passes marketing's refusals on in their own words", async () => {
+    const order = await quoted(100);
+    await code({ code: 'RESPOND', category: 'first_responder' });
+    const wrong = await apply(order.id, 'RESPOND', 'military');
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({ error: 'This discount code is not offered to Military Personnel' });
+    const unknown = await apply(order.id, 'NOSUCH');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toBe('Discount code not found');
+    await code({ code: 'MIN500', minOrder: 500 });
+    expect((await apply(order.id, 'MIN500')).body.error).toBe('This discount code needs an order of at least $500.00');
+    const once = await code({ code: 'ONCE', maxUses: 1 });
+    expect((await apply(order.id, 'ONCE')).status).toBe(200);
+    const other = await quoted(100);
+    const usedUp = await apply(other.id, 'ONCE');
+    expect(usedUp.status).toBe(409);
+    expect(usedUp.body.error).toBe('This discount code has reached its maximum uses');
+    expect(await usedCount(once.id)).toBe(1);
+    expect((await apply(order.id, '')).status).toBe(400);
+    expect((await apply('0123456789abcdef01234567', 'ONCE')).status).toBe(404);
+  });
+
+  it('a paid order can neither get nor lose a discount', async () => {
+    const order = await quoted(300);
+    await code({ code: 'PAIDTEST', type: 'fixed', value: 20 });
+    expect((await apply(order.id, 'PAIDTEST')).status).toBe(200);
+    await h.service.ctx.models.Order.updateOne(
+      { _id: order.id },
+      { $set: { status: 'paid', payment: { paymentIntentId: 'pi_test', paidAt: new Date(), amount: 298.75, provider: 'test_mode' } } },
+    );
+    const add = await apply(order.id, 'PAIDTEST');
+    expect(add.status).toBe(409);
+    expect(add.body.error).toBe('This order has already been paid: its discount cannot change.');
+    expect((await remove(order.id)).status).toBe(409);
+  });
+
+  it('says so when marketing does not answer, and changes nothing', async () => {
+    const order = await quoted(100);
+    await marketing.stop();
+    try {
+      const res = await apply(order.id, 'ANY');
+      expect(res.status).toBe(503);
+      expect(res.body.error).toBe('Discount codes cannot be checked right now. Please try again in a moment.');
+      expect((await send('GET', `/api/orders/${order.id}/details`)).body.order.discountCode).toBeNull();
+    } finally {
+      marketing = await buildMarketing(marketingConfig({ PORT: '0', MONGO_URL: h.mongo.uri, NATS_URL: h.nats.url, LOG_LEVEL: 'silent' }));
+      await marketing.start();
+    }
+  });
+});
+
+describe('discount money rules', () => {
+  it('recomputes a held discount on a new amount and the totals after it', () => {
+    expect(discountOn({ amount: 10, type: 'percentage', value: 10 }, 250)).toBe(25);
+    expect(discountOn({ amount: 100, type: 'fixed', value: 100 }, 40)).toBe(40);
+    expect(discountOn(null, 40)).toBe(0);
+    const quote = { amount: 100, taxRate: 0.0625, taxAmount: 6.25, finalAmount: 106.25, expiresAt: new Date(), sentAt: new Date() };
+    expect(quoteWithDiscount(quote, 33.33)).toMatchObject({ taxAmount: 4.17, finalAmount: 70.84 });
+    expect(totalAfter({ quote: null, estimatedTotal: 50 }, 80)).toBe(0);
+    expect(discountEmailMessage({ quote: null, estimatedTotal: 1200 }, 'X', 120)).toBe(
+      'Good news: the discount code X takes $120.00 off your order. Your new estimated total is $1,080.00.',
+    );
+  });
+});
