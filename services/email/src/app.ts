@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { createService, type ServiceDefinition } from '@shop/service-kit';
 import { loadConfig, type EmailConfig } from './config.js';
+import { campaignConsumer } from './events/campaign-send-requested.js';
 import { emailConsumers } from './events/consumers.js';
 import { orderUpdateConsumers } from './events/order-update-consumers.js';
 import { supportConsumers } from './events/support.js';
@@ -39,7 +40,7 @@ export async function buildApp(config: EmailConfig = loadConfig(), testHooks: Em
     },
     models: registerModels,
     routes: (app, ctx) => {
-      worker = new EmailWorker(ctx, { settings: config.email, sender, clock, leaseMs });
+      worker = new EmailWorker(ctx, { settings: config.email, sender, clock, leaseMs: leaseMs ?? config.email.claimLeaseMs });
       mailboxRoutes(app, config.email.devMailboxUrl, config.nodeEnv);
       settingsRoutes(app, ctx, config.email);
       // The worker lives with the server: it starts once MongoDB is connected (createService listens
@@ -55,7 +56,7 @@ export async function buildApp(config: EmailConfig = loadConfig(), testHooks: Em
     },
     consumers: (ctx) => {
       const deps = { models: ctx.models, settings: config.email, clock, queued: () => void setTimeout(() => worker.wake(), 50).unref() };
-      return [...emailConsumers(deps), ...orderUpdateConsumers(deps), ...supportConsumers(deps)];
+      return [...emailConsumers(deps), ...orderUpdateConsumers(deps), ...supportConsumers(deps), campaignConsumer(deps)];
     },
     ...kitHooks,
   });

@@ -14,6 +14,7 @@ export interface RawEmailEnv extends RawServiceEnv {
   EMAIL_RETRY_BASE_MS?: string | undefined;
   EMAIL_RETRY_MAX_MS?: string | undefined;
   EMAIL_POLL_INTERVAL_MS?: string | undefined;
+  EMAIL_CLAIM_LEASE_MS?: string | undefined;
   DEV_MAILBOX_URL?: string | undefined;
 }
 
@@ -29,6 +30,8 @@ export interface EmailSettings {
   retryBaseMs: number;
   retryMaxMs: number;
   pollIntervalMs: number;
+  /** How long a worker's claim on an email lasts; after a crash another worker takes the email over then. */
+  claimLeaseMs: number;
   /** The local runner's dev mailbox HTTP API; set only when it started one (never in a cluster). */
   devMailboxUrl: string | undefined;
 }
@@ -54,6 +57,7 @@ export function readEnv(): RawEmailEnv {
     EMAIL_RETRY_BASE_MS: process.env.EMAIL_RETRY_BASE_MS,
     EMAIL_RETRY_MAX_MS: process.env.EMAIL_RETRY_MAX_MS,
     EMAIL_POLL_INTERVAL_MS: process.env.EMAIL_POLL_INTERVAL_MS,
+    EMAIL_CLAIM_LEASE_MS: process.env.EMAIL_CLAIM_LEASE_MS,
     DEV_MAILBOX_URL: process.env.DEV_MAILBOX_URL,
   };
 }
@@ -79,6 +83,8 @@ const emailEnvSchema = z.object({
   EMAIL_RETRY_BASE_MS: whole('EMAIL_RETRY_BASE_MS', 30_000, 10),
   EMAIL_RETRY_MAX_MS: whole('EMAIL_RETRY_MAX_MS', 30 * 60_000, 10),
   EMAIL_POLL_INTERVAL_MS: whole('EMAIL_POLL_INTERVAL_MS', 1000, 10),
+  // Longer than any one SMTP send (socket timeout 30 s), or a slow send could be taken over and sent twice.
+  EMAIL_CLAIM_LEASE_MS: whole('EMAIL_CLAIM_LEASE_MS', 2 * 60_000, 1000),
   // The mailbox keeps every local email in clear: only ever reachable on this machine.
   DEV_MAILBOX_URL: z.preprocess(blank, z.string().regex(loopback, 'DEV_MAILBOX_URL must be a loopback http URL, e.g. http://127.0.0.1:2526').optional()),
 });
@@ -101,6 +107,7 @@ export function loadConfig(env: RawEmailEnv = readEnv()): EmailConfig {
       retryBaseMs: e.EMAIL_RETRY_BASE_MS,
       retryMaxMs: Math.max(e.EMAIL_RETRY_MAX_MS, e.EMAIL_RETRY_BASE_MS),
       pollIntervalMs: e.EMAIL_POLL_INTERVAL_MS,
+      claimLeaseMs: e.EMAIL_CLAIM_LEASE_MS,
       devMailboxUrl: e.DEV_MAILBOX_URL?.replace(/\/+$/, ''),
     },
   };

@@ -27,6 +27,11 @@ const emailSchema = new Schema(
      */
     dedupeKey: { type: String, required: true, unique: true },
     emailRecordId: { type: String, default: null },
+    /** A campaign email: its campaign and subscriber (echoed in email.sent / email.failed for marketing). */
+    campaignId: { type: String, default: null },
+    subscriberId: { type: String, default: null },
+    /** Extra headers of this email (a campaign's List-Unsubscribe and List-Unsubscribe-Post). */
+    headers: { type: Schema.Types.Mixed, default: null },
     sentAt: { type: Date, default: null },
     failedAt: { type: Date, default: null },
     smtpMessageId: { type: String, default: null },

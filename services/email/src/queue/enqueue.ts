@@ -10,6 +10,11 @@ export interface QueueRequest extends RenderedEmail {
   orderId?: string;
   orderNumber?: string;
   emailRecordId?: string;
+  /** Replaces `<sourceEventId>:<template>` when one event makes many emails of one template (a campaign batch). */
+  dedupeKey?: string;
+  campaignId?: string;
+  subscriberId?: string;
+  headers?: Record<string, string>;
 }
 
 /** Queues the email unless this event already queued its twin; returns whether it was queued. */
@@ -19,7 +24,7 @@ export async function enqueueEmail(
   request: QueueRequest,
   options: { maxAttempts: number; now: Date },
 ): Promise<boolean> {
-  const dedupeKey = `${request.sourceEventId}:${request.template}`;
+  const dedupeKey = request.dedupeKey ?? `${request.sourceEventId}:${request.template}`;
   // processed_events already stops a second delivery; this also holds if that record were lost.
   if (await Email.exists({ dedupeKey }).session(session)) return false;
   await Email.create(
@@ -38,6 +43,9 @@ export async function enqueueEmail(
         orderNumber: request.orderNumber ?? null,
         sourceEventId: request.sourceEventId,
         emailRecordId: request.emailRecordId ?? null,
+        campaignId: request.campaignId ?? null,
+        subscriberId: request.subscriberId ?? null,
+        headers: request.headers ?? null,
         dedupeKey,
       },
     ],

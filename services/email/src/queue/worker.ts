@@ -120,7 +120,11 @@ export class EmailWorker {
         text: email.text,
         // Stable per email: a receiving system can recognise a resend after a lost acknowledgement.
         messageId: `<${id}@shop-email>`,
-        headers: { 'X-Shop-Email-Id': id, ...(email.orderNumber ? { 'X-Shop-Order-Number': email.orderNumber } : {}) },
+        headers: {
+          'X-Shop-Email-Id': id,
+          ...(email.orderNumber ? { 'X-Shop-Order-Number': email.orderNumber } : {}),
+          ...((email.headers as Record<string, string> | null) ?? {}),
+        },
       });
       const sentAt = clock();
       await this.ctx.withOutbox(async (session, outbox) => {
@@ -134,7 +138,10 @@ export class EmailWorker {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const now = clock();
-      if (email.attempts >= email.maxAttempts) {
+      // An SMTP 5xx answer (e.g. 550 no such mailbox) is permanent: retrying cannot help.
+      const code = (err as { responseCode?: unknown }).responseCode;
+      const permanent = typeof code === 'number' && code >= 500 && code < 600;
+      if (permanent || email.attempts >= email.maxAttempts) {
         await this.ctx.withOutbox(async (session, outbox) => {
           await this.ctx.models.Email.updateOne(
             { _id: email._id, status: 'sending' },
@@ -144,6 +151,7 @@ export class EmailWorker {
             ...this.eventBase(email),
             error: message,
             attempts: email.attempts,
+            ...(permanent ? { permanent: true } : {}),
             failedAt: now.toISOString(),
           };
           outbox.add('email.failed', failed);
@@ -170,6 +178,8 @@ export class EmailWorker {
       ...(email.orderId ? { orderId: email.orderId } : {}),
       ...(email.emailRecordId ? { emailRecordId: email.emailRecordId } : {}),
       ...(email.orderNumber ? { orderNumber: email.orderNumber } : {}),
+      ...(email.campaignId ? { campaignId: email.campaignId } : {}),
+      ...(email.subscriberId ? { subscriberId: email.subscriberId } : {}),
       // For the order's email history; a verification code never goes into an event beyond its own.
       ...(secretBodyTemplates.has(email.template) ? {} : { preview: email.text.slice(0, 280) }),
     };
