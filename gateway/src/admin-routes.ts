@@ -79,6 +79,10 @@ export const ACCESS_RULES: readonly AccessRule[] = [
   rule(['GET', 'HEAD'], '/api/content/**', 'public', 'site content'),
   rule('*', '/api/content/**', 'admin', 'content editing'),
 
+  // Campaign emails: the unsubscribe link (RFC 8058 one-click POST from mail clients, no Origin; the
+  // confirmation page) and the open image / click redirect, each signed by the email's random token.
+  rule(['GET', 'HEAD', 'POST'], '/api/marketing/unsubscribe/:token', 'public', 'unsubscribe from campaign emails (token in the link)'),
+  rule(['GET', 'HEAD'], '/api/marketing/track/**', 'public', 'campaign email open image and click redirect'),
   rule('*', '/api/marketing/**', 'admin', 'campaigns, discounts, SMS templates, subscribers'),
   rule('*', '/api/security/**', 'admin', 'audit trail, request logs, bans, alerts'),
   rule('*', '/api/email/**', 'admin', 'email queue and diagnostics'),
