@@ -5,7 +5,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import * as RadixDialog from '@radix-ui/react-dialog';
-import { Bot, ExternalLink, FileText, Inbox, Mail, MessageSquare, Pencil, RefreshCw, Send, Sparkles, Truck, X } from 'lucide-react';
+import { BadgePercent, Bot, ExternalLink, FileText, Inbox, Mail, MessageSquare, Pencil, RefreshCw, Send, Sparkles, Truck, X } from 'lucide-react';
 import {
   adminOrderMessages,
   carrier as carrierLabels,
@@ -439,6 +439,10 @@ export function OrderDetails({ orderId, onClose }: { orderId: string; onClose: (
                   <Button size="sm" variant="secondary" onClick={() => setModal('tracking')}>
                     <Truck aria-hidden="true" className="size-4" />
                     Add Tracking
+                  </Button>
+                  <Button size="sm" variant="secondary" onClick={() => setModal('discount')}>
+                    <BadgePercent aria-hidden="true" className="size-4" />
+                    Apply Discount
                   </Button>
                   <Button size="sm" variant="secondary" onClick={() => setModal('email')}>
                     <Mail aria-hidden="true" className="size-4" />

@@ -1,12 +1,13 @@
 // The more-actions menu of a row (spec §2): a Radix dropdown menu, so it opens from the keyboard, moves
 // with the arrow keys, closes on Escape and gives focus back to its button.
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { Mail, MoreHorizontal, NotebookPen, Trash2, Truck } from 'lucide-react';
+import { BadgePercent, Mail, MoreHorizontal, NotebookPen, Trash2, Truck } from 'lucide-react';
 import type { OrderModalKind } from './modals.js';
 
 const items: Array<{ kind: OrderModalKind; label: string; icon: typeof Mail; danger?: boolean }> = [
   { kind: 'tracking', label: 'Add Tracking', icon: Truck },
   { kind: 'email', label: 'Send Email', icon: Mail },
+  { kind: 'discount', label: 'Apply Discount', icon: BadgePercent },
   { kind: 'notes', label: 'Update Notes', icon: NotebookPen },
   { kind: 'delete', label: 'Delete Order', icon: Trash2, danger: true },
 ];

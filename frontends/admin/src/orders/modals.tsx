@@ -24,10 +24,11 @@ import { AdminApiError } from '../api.js';
 import { applyQuote, deleteOrder, fetchOrder, ordersKeys, reasonOf, requestInfo, saveAdminNotes, saveTracking, sendOrderEmail } from './api.js';
 import { FormFooter } from './FormFooter.js';
 import { Facts } from './Facts.js';
+import { DiscountModal } from './DiscountModal.js';
 
 type Order = AdminOrderRow | AdminOrderDetail;
 
-export type OrderModalKind = 'email' | 'quote' | 'info' | 'tracking' | 'notes' | 'delete';
+export type OrderModalKind = 'email' | 'quote' | 'info' | 'tracking' | 'notes' | 'delete' | 'discount';
 
 interface ModalProps {
   order: Order;
@@ -432,6 +433,8 @@ export function OrderModal({ kind, order, adminNotes, onClose, onDone }: ModalPr
       return <NotesFromServer order={order} onClose={onClose} onDone={onDone} />;
     case 'delete':
       return <DeleteOrderModal order={order} onClose={onClose} onDone={onDone} />;
+    case 'discount':
+      return <DiscountModal order={order} onClose={onClose} />;
     default:
       return null;
   }
