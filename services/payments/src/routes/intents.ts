@@ -23,7 +23,7 @@ export const orderUnavailableMessage = 'We could not load your order to take the
 const isDuplicateKey = (err: unknown) => (err as { code?: number })?.code === 11000 || (err as { cause?: { code?: number } })?.cause?.code === 11000;
 
 /** The order's quote from the orders service; its "not found" is said in the payment page's words. */
-async function quoteOf(ctx: ServiceContext<PaymentModels>, orderId: string): Promise<OrderPaymentQuote> {
+export async function quoteOf(ctx: ServiceContext<PaymentModels>, orderId: string): Promise<OrderPaymentQuote> {
   try {
     return await ctx.bus.request(orderPaymentQuoteSubject, { orderId }, { schema: orderPaymentQuoteSchema });
   } catch (err) {

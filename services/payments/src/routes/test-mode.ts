@@ -11,7 +11,8 @@ import {
   type TestModeConfirmResponse,
 } from '@shop/contracts';
 import { AppError, badRequest, forbidden, notFound, type ServiceApp, type ServiceContext } from '@shop/service-kit';
-import { testCardOutcome, testModeOffMessage } from '../domain/payment-rules.js';
+import { payableAmount, testCardOutcome, testModeOffMessage } from '../domain/payment-rules.js';
+import { quoteOf } from './intents.js';
 import type { PaymentIntentDoc, PaymentModels } from '../models/payments.js';
 import type { Provider } from '../providers/index.js';
 import { awaitingCardStatus } from '../providers/test-mode.js';
@@ -26,6 +27,9 @@ const answer = (intent: Pick<PaymentIntentDoc, '_id' | 'status' | 'amount'>): Te
   success: true,
   paymentIntent: { id: intent._id, status: intent.status, amount: intent.amount, currency: 'usd' },
 });
+
+/** A payment page opened before the total changed (a discount applied or removed) tries the old intent. */
+export const amountChangedMessage = 'The amount to pay for this order has changed. Please reload the page to pay the new total.';
 
 export function registerTestModeRoutes(app: ServiceApp, ctx: ServiceContext<PaymentModels>, provider: Provider) {
   const { PaymentIntent } = ctx.models;
@@ -43,6 +47,8 @@ export function registerTestModeRoutes(app: ServiceApp, ctx: ServiceContext<Paym
           402: errorEnvelopeSchema,
           403: errorEnvelopeSchema,
           404: errorEnvelopeSchema,
+          409: errorEnvelopeSchema,
+          410: errorEnvelopeSchema,
         },
       },
     },
@@ -58,6 +64,15 @@ export function registerTestModeRoutes(app: ServiceApp, ctx: ServiceContext<Paym
       const now = new Date();
       const outcome = testCardOutcome(card, now);
       if (outcome.outcome === 'refused') throw badRequest(outcome.message, [{ field: 'card.number', message: outcome.message }]);
+      // The order's total may have changed since this intent was made (a discount applied or removed):
+      // an intent for another amount is never charged; the page's next Pay gets one for the new total.
+      const order = await quoteOf(ctx, intent.orderId);
+      const payable = payableAmount(order, now);
+      if (!payable.ok || payable.amount !== intent.amount) {
+        await PaymentIntent.updateOne({ _id: intent._id, status: { $ne: 'succeeded' } }, { $set: { status: 'canceled', lastError: amountChangedMessage } });
+        request.log.info({ paymentIntentId, orderId: intent.orderId, intentAmount: intent.amount, payable: payable.ok ? payable.amount : payable.refusal.code }, 'stale payment intent refused');
+        throw new AppError(409, 'AMOUNT_CHANGED', payable.ok ? amountChangedMessage : payable.refusal.message);
+      }
       const cardLast4 = card.number.slice(-4);
       const event = { orderId: intent.orderId, orderNumber: intent.orderNumber, paymentIntentId: intent._id, amount: intent.amount, currency: 'usd' as const, provider: 'test_mode' as const };
 

@@ -1,0 +1,56 @@
+// A discount applied after the customer opened the payment page (issue 13), with the real orders,
+// payments and marketing services: the intent made for the old total is never charged (409, canceled),
+// the next Pay gets an intent for the new total, and the payment view shows the discount.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paymentPaths, toCents } from '@shop/contracts';
+import { buildApp as buildMarketing } from '../../marketing/src/app.js';
+import { loadConfig as marketingConfig } from '../../marketing/src/config.js';
+import { amountChangedMessage } from '../src/routes/test-mode.js';
+import { admin, createIntent, parseIntent, quotedOrder, send, useHarness } from './support/harness.js';
+
+const h = useHarness();
+let marketing: Awaited<ReturnType<typeof buildMarketing>>;
+
+beforeAll(async () => {
+  marketing = await buildMarketing(marketingConfig({ PORT: '0', MONGO_URL: h.mongo.uri, NATS_URL: h.nats.url, LOG_LEVEL: 'silent' }));
+  await marketing.start();
+});
+
+afterAll(async () => {
+  // Bounded: marketing's jobs and consumers are not under test here.
+  await Promise.race([marketing?.stop(), new Promise((r) => setTimeout(r, 15_000))]);
+});
+
+const card = { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvc: '123' };
+const confirm = (id: string, clientSecret: string) =>
+  send('POST', `${h.paymentsUrl}${paymentPaths.testModeConfirm}`, { paymentIntentId: id, clientSecret, card, billingDetails: { name: 'Jane Doe', email: 'jane.doe@example.com' } });
+
+describe('a discount after the payment page was opened', () => {
+  it('refuses the old intent, charges the new total with a new one, and the page shows the discount', async () => {
+    const order = await quotedOrder(h, 400);
+    const before = parseIntent((await createIntent(h, order)).body);
+    expect(before.amount).toBe(42500); // 400 + 6.25% TX
+
+    const created = await marketing.app.inject({ method: 'POST', url: '/api/marketing/discounts', payload: { code: 'PAYLATER40', category: 'general', description: 'x', type: 'fixed', value: 40 } });
+    expect(created.statusCode).toBe(201);
+    const applied = await send('POST', `${h.ordersUrl}/api/orders/${order.id}/discount`, { discountCode: 'PAYLATER40', customerCategory: 'general' }, admin);
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    // (400 - 40) x 1.0625 = 382.50
+    expect(applied.body.order).toMatchObject({ discountAmount: 40, finalAmount: 382.5 });
+
+    const stale = await confirm(before.id, before.client_secret);
+    expect(stale.status).toBe(409);
+    expect(stale.body.error).toBe(amountChangedMessage);
+    expect(await h.payments.ctx.models.PaymentIntent.findById(before.id).lean()).toMatchObject({ status: 'canceled' });
+
+    const view = await send('GET', `${h.ordersUrl}/api/orders/${order.id}`);
+    expect(view.body.order).toMatchObject({ quoteAmount: 400, discountAmount: 40, taxAmount: 22.5, finalAmount: 382.5 });
+
+    const after = parseIntent((await createIntent(h, order)).body);
+    expect(after.id).not.toBe(before.id);
+    expect(after.amount).toBe(toCents(382.5));
+    const paid = await confirm(after.id, after.client_secret);
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    expect(paid.body.paymentIntent).toMatchObject({ status: 'succeeded', amount: 38250 });
+  });
+});
