@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { sessionRevokedSubject, sessionVerifyRequestSchema, sessionVerifySubject } from '@shop/contracts';
 import { createService, replyTo, type ServiceDefinition } from '@shop/service-kit';
-import { AuthService, type Clock } from './auth.js';
+import { AuthService, realPause, type Clock, type Pause } from './auth.js';
 import { loadConfig, type SecurityConfig } from './config.js';
 import { securityConsumers } from './events/consumers.js';
 import { registerModels, type SecurityModels } from './models/index.js';
@@ -17,10 +17,12 @@ export const version = (JSON.parse(readFileSync(new URL('../package.json', impor
 export interface TestHooks extends Pick<ServiceDefinition<unknown>, 'logDestination' | 'relay'> {
   /** The clock behind expiry and lockout (tests move it forward). */
   now?: Clock;
+  /** The wait of the per-account sign-in slowdown (tests record it instead of waiting). */
+  pause?: Pause;
 }
 
 export async function buildApp(config: SecurityConfig = loadConfig(), hooks: TestHooks = {}) {
-  const { now = () => new Date(), ...serviceHooks } = hooks;
+  const { now = () => new Date(), pause = realPause, ...serviceHooks } = hooks;
   let auth: AuthService | undefined;
   const service = await createService<SecurityModels>({
     name: 'security',
@@ -48,6 +50,6 @@ export async function buildApp(config: SecurityConfig = loadConfig(), hooks: Tes
     // Every gateway drops the ended session from its short cache at once (core NATS, best effort:
     // the cache lives a few seconds at most anyway).
     service.ctx.bus.connection?.publish(sessionRevokedSubject, JSON.stringify({ sessionHash: hash }));
-  });
+  }, pause);
   return Object.assign(service, { auth });
 }

@@ -3,24 +3,26 @@
 // expiry without waiting.
 import { randomUUID } from 'node:crypto';
 import { errorCodes, invalidCredentialsMessage, type AdminPublic, type AuditOutcome, type VerifiedAdmin } from '@shop/contracts';
-import { AppError, type Logger } from '@shop/service-kit';
+import { AppError, clearWindow, countHit, readWindow, type Logger } from '@shop/service-kit';
 import type { SecurityConfig } from './config.js';
 import { hashPassword, verifyPassword } from './domain/password.js';
 import { initialExpiry, isExpired, newSessionId, renewedExpiry, sessionHash } from './domain/sessions.js';
 import {
-  ACCOUNT_LOCK_MS,
-  ACCOUNT_MAX_FAILURES,
-  ACCOUNT_WINDOW_MS,
   IP_MAX_FAILURES,
-  IP_WINDOW_MS,
-  accountKey,
-  ipKey,
+  PAIR_MAX_FAILURES,
+  THROTTLE_WINDOW_MS,
+  accountSlowdownMs,
+  counters,
   ipLimitedMessage,
   lockedMessage,
+  pairKey,
 } from './domain/throttle.js';
 import type { AdminUserDoc, SecurityModels, SessionDoc } from './models/index.js';
 
 export type Clock = () => Date;
+/** Waits before an answer (the per-account slowdown); tests pass one that only records the wait. */
+export type Pause = (ms: number) => Promise<void>;
+export const realPause: Pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface ClientInfo {
   ip: string;
@@ -55,6 +57,7 @@ export class AuthService {
     private readonly log: Logger,
     readonly now: Clock,
     private readonly onSessionEnded: (hash: string) => void = () => {},
+    private readonly pause: Pause = realPause,
   ) {
     this.dummyHash = hashPassword(randomUUID());
   }
@@ -100,7 +103,7 @@ export class AuthService {
         client,
         statusCode: locked ? 429 : 401,
       });
-      if (locked) throw new TooManyAttempts(lockedMessage(ACCOUNT_LOCK_MS / 1000), ACCOUNT_LOCK_MS / 1000);
+      if (locked) throw new TooManyAttempts(lockedMessage(locked.retryAfterSeconds), locked.retryAfterSeconds);
       throw invalidCredentials();
     }
 
@@ -116,7 +119,9 @@ export class AuthService {
     });
     await Promise.all([
       this.models.AdminUser.updateOne({ _id: user._id }, { $set: { lastLoginAt: now } }),
-      this.models.LoginThrottle.deleteOne({ _id: accountKey(email) }),
+      // The failures of this address on this account are forgotten; the account-wide count (the
+      // slowdown) and the address count stay: a correct password must not reset what others did.
+      clearWindow(this.models.RateCounter, counters.pair, pairKey(email, client.ip), THROTTLE_WINDOW_MS, now),
     ]);
     await this.audit({ action: 'auth.login', outcome: 'success', actorId: user._id, actorEmail: user.email, client, statusCode: 200 });
     return { sessionId, user: publicAdmin(user) };
@@ -163,56 +168,43 @@ export class AuthService {
     return next;
   }
 
+  /**
+   * Refuses an address that failed too often (on this account, or on any), and slows every answer for an
+   * account under attack. Never refuses the account as such: that would let anyone lock the admin out.
+   */
   private async refuseWhileThrottled(email: string, client: ClientInfo, now: Date) {
-    const [account, address] = await Promise.all([
-      this.models.LoginThrottle.findById(accountKey(email)).lean(),
-      this.models.LoginThrottle.findById(ipKey(client.ip)).lean(),
+    const { RateCounter } = this.models;
+    const [pair, address, account] = await Promise.all([
+      readWindow(RateCounter, counters.pair, pairKey(email, client.ip), THROTTLE_WINDOW_MS, now),
+      readWindow(RateCounter, counters.ip, client.ip, THROTTLE_WINDOW_MS, now),
+      readWindow(RateCounter, counters.account, email, THROTTLE_WINDOW_MS, now),
     ]);
-    if (account?.lockedUntil && account.lockedUntil > now) {
-      const seconds = Math.ceil((account.lockedUntil.getTime() - now.getTime()) / 1000);
+    if (pair.count >= PAIR_MAX_FAILURES) {
       await this.audit({ action: 'auth.login', outcome: 'locked', actorId: null, actorEmail: email, client, statusCode: 429 });
-      throw new TooManyAttempts(lockedMessage(seconds), seconds);
+      throw new TooManyAttempts(lockedMessage(pair.retryAfterSeconds), pair.retryAfterSeconds);
     }
-    if (address && address.failures >= IP_MAX_FAILURES && address.windowStart.getTime() + IP_WINDOW_MS > now.getTime()) {
-      const seconds = Math.ceil((address.windowStart.getTime() + IP_WINDOW_MS - now.getTime()) / 1000);
+    if (address.count >= IP_MAX_FAILURES) {
       await this.audit({ action: 'auth.login', outcome: 'locked', actorId: null, actorEmail: email, client, statusCode: 429 });
-      throw new TooManyAttempts(ipLimitedMessage(seconds), seconds);
+      throw new TooManyAttempts(ipLimitedMessage(address.retryAfterSeconds), address.retryAfterSeconds);
+    }
+    const wait = accountSlowdownMs(account.count);
+    if (wait > 0) {
+      this.log.warn({ email, ip: client.ip, failures: account.count, waitMs: wait }, 'sign-in slowed: many failed attempts on this account');
+      await this.pause(wait);
     }
   }
 
-  /** Counts a failure for the account and the address; true when the account is now locked. */
-  private async recordFailure(email: string, client: ClientInfo, now: Date): Promise<boolean> {
-    const accountFailures = await this.countFailure(accountKey(email), ACCOUNT_WINDOW_MS, now, ACCOUNT_LOCK_MS);
-    await this.countFailure(ipKey(client.ip), IP_WINDOW_MS, now, 0);
-    if (accountFailures >= ACCOUNT_MAX_FAILURES) {
-      const lockedUntil = new Date(now.getTime() + ACCOUNT_LOCK_MS);
-      await this.models.LoginThrottle.updateOne(
-        { _id: accountKey(email) },
-        { $set: { lockedUntil, failures: 0, windowStart: now, expiresAt: new Date(lockedUntil.getTime() + ACCOUNT_WINDOW_MS) } },
-      );
-      this.log.warn({ email, ip: client.ip }, 'admin account locked after repeated failed sign-ins');
-      return true;
-    }
-    return false;
-  }
-
-  /** Atomically adds one failure inside the current window (a stale window starts over). */
-  private async countFailure(key: string, windowMs: number, now: Date, extraKeepMs: number): Promise<number> {
-    const { LoginThrottle } = this.models;
-    const windowFloor = new Date(now.getTime() - windowMs);
-    const expiresAt = new Date(now.getTime() + windowMs + extraKeepMs);
-    const current = await LoginThrottle.findOneAndUpdate(
-      { _id: key, windowStart: { $gt: windowFloor } },
-      { $inc: { failures: 1 }, $set: { expiresAt } },
-      { new: true },
-    ).lean();
-    if (current) return current.failures;
-    const fresh = await LoginThrottle.findOneAndUpdate(
-      { _id: key },
-      { $set: { failures: 1, windowStart: now, expiresAt }, $setOnInsert: { lockedUntil: null } },
-      { new: true, upsert: true },
-    ).lean();
-    return fresh?.failures ?? 1;
+  /** Counts a failure for the pair, the address and the account; the pair's lock when it is now reached. */
+  private async recordFailure(email: string, client: ClientInfo, now: Date): Promise<{ retryAfterSeconds: number } | null> {
+    const { RateCounter } = this.models;
+    const [pair] = await Promise.all([
+      countHit(RateCounter, counters.pair, pairKey(email, client.ip), THROTTLE_WINDOW_MS, now),
+      countHit(RateCounter, counters.ip, client.ip, THROTTLE_WINDOW_MS, now),
+      countHit(RateCounter, counters.account, email, THROTTLE_WINDOW_MS, now),
+    ]);
+    if (pair.count < PAIR_MAX_FAILURES) return null;
+    this.log.warn({ email, ip: client.ip }, 'sign-in from this address to this account stopped after repeated failures');
+    return { retryAfterSeconds: pair.retryAfterSeconds };
   }
 
   async audit(entry: {

@@ -1,7 +1,8 @@
 // Admin sign-in against the embedded MongoDB and a real nats-server: the first admin, login answers and
-// the cookie, throttling and lockout (with a clock the test moves), logout that ends the session on the
+// the cookie, throttling (with a clock the test moves, from real loopback client addresses), logout that ends the session on the
 // server, idle and absolute expiry, the gateway's NATS session check, and the audit trail. Every pino
 // line the service writes is captured to prove no password or session id is ever logged.
+import http from 'node:http';
 import { Writable } from 'node:stream';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +19,7 @@ import { buildApp } from '../src/app.js';
 import { devAdmin, loadConfig } from '../src/config.js';
 import { passwordWeakness } from '../src/domain/password-policy.js';
 import { sessionHash } from '../src/domain/sessions.js';
+import { ACCOUNT_SLOWDOWN_MAX_MS, THROTTLE_WINDOW_MS, accountSlowdownMs } from '../src/domain/throttle.js';
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ADMIN = { email: 'chief@shop.test', password: 'Brass-Coin-Vault-42!', name: 'Chief Quartermaster' };
@@ -27,10 +29,18 @@ let nats: StartedNats;
 let service: Awaited<ReturnType<typeof buildApp>>;
 let url: string;
 const logLines: string[] = [];
-let clock = Date.parse('2026-03-01T09:00:00.000Z');
+// A year ahead of the real time, on a window boundary: the TTL indexes compare expiry with the real
+// time, so a clock in the past would have the database remove counters and sessions under the test.
+let clock = Math.ceil((Date.now() + 365 * 24 * 3600_000) / (15 * 60_000)) * 15 * 60_000;
 const advance = (ms: number) => {
   clock += ms;
 };
+/** To the start (plus a second) of the next 15-minute throttle window. */
+const nextWindow = () => {
+  clock = (Math.floor(clock / THROTTLE_WINDOW_MS) + 1) * THROTTLE_WINDOW_MS + 1000;
+};
+/** Every wait the per-account slowdown asked for (recorded instead of waited). */
+const pauses: number[] = [];
 let ipCounter = 0;
 /** A fresh client address per test, so per-address limits of one test do not touch another. */
 const freshIp = () => `203.0.113.${++ipCounter}`;
@@ -54,7 +64,14 @@ beforeAll(async () => {
       ADMIN_PASSWORD: ADMIN.password,
       ADMIN_NAME: ADMIN.name,
     }),
-    { logDestination: sink, now: () => new Date(clock), relay: { sweepIntervalMs: 200 } },
+    {
+      logDestination: sink,
+      now: () => new Date(clock),
+      pause: async (ms) => {
+        pauses.push(ms);
+      },
+      relay: { sweepIntervalMs: 200 },
+    },
   );
   url = await service.start();
 });
@@ -74,6 +91,35 @@ async function login(email: string, password: string, ip = freshIp()) {
   const setCookie = res.headers.get('set-cookie') ?? '';
   const sessionId = /shop_admin_session=([^;]*)/.exec(setCookie)?.[1] ?? '';
   return { res, body, setCookie, sessionId };
+}
+
+/**
+ * A sign-in from a real loopback client address (127.0.0.3...), no forwarded header: the service sees the
+ * socket's address, as it sees the address the gateway puts in x-forwarded-for.
+ */
+function loginFrom(address: string, email: string, password: string): Promise<{ status: number; retryAfter: string | undefined; body: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify({ email, password });
+    const req = http.request(`${url}/api/auth/login`, {
+      method: 'POST',
+      localAddress: address,
+      agent: false,
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    });
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          retryAfter: res.headers['retry-after'] as string | undefined,
+          body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>,
+        }),
+      );
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 const cookieFor = (sessionId: string) => ({ cookie: `${adminSessionCookie}=${sessionId}` });
@@ -192,54 +238,85 @@ describe('POST /api/auth/login', () => {
 });
 
 describe('throttling', () => {
-  it('locks the account after 5 failures (429 with Retry-After), refuses even the right password, and unlocks after 15 minutes', async () => {
-    // Earlier tests left failures in the account's window; start from a clean one.
-    advance(16 * 60_000);
-    const ip = freshIp();
-    for (let i = 1; i <= 4; i++) expect((await login(ADMIN.email, `Wrong-Password-${i}`, ip)).res.status).toBe(401);
-    const fifth = await login(ADMIN.email, 'Wrong-Password-5', ip);
-    expect(fifth.res.status).toBe(429);
-    expect(fifth.res.headers.get('retry-after')).toBe('900');
+  // The admin's own address and the attackers' addresses: distinct loopback addresses, as the gateway
+  // passes each client's address on.
+  const adminAddress = '127.0.0.2';
+
+  it('stops an address after 5 failures on an account (429, Retry-After), even for the right password, while the admin at their own address signs in', async () => {
+    nextWindow();
+    const attacker = '127.0.0.3';
+    for (let i = 1; i <= 4; i++) expect((await loginFrom(attacker, ADMIN.email, `Wrong-Password-${i}`)).status).toBe(401);
+    const fifth = await loginFrom(attacker, ADMIN.email, 'Wrong-Password-5');
+    expect(fifth.status).toBe(429);
+    expect(fifth.retryAfter).toBe('899');
     expect(fifth.body.error).toMatch(/Too many failed sign-in attempts\. Sign-in is locked for 15 minutes/);
 
-    // Another address, the right password: still locked (a lockout that a correct guess lifts protects nothing).
+    // The attacker's address stays stopped, even with the right password (a correct guess lifts nothing).
     advance(60_000);
-    const locked = await login(ADMIN.email, ADMIN.password);
-    expect(locked.res.status).toBe(429);
-    expect(Number(locked.res.headers.get('retry-after'))).toBe(840);
-    expect(locked.setCookie).toBe('');
+    const stopped = await loginFrom(attacker, ADMIN.email, ADMIN.password);
+    expect(stopped.status).toBe(429);
+    expect(stopped.retryAfter).toBe('839');
 
-    advance(14 * 60_000 + 1000);
-    const after = await login(ADMIN.email, ADMIN.password);
-    expect(after.res.status).toBe(200);
-    // Success clears the account's counter.
-    expect(await service.ctx.models.LoginThrottle.findById(`account:${ADMIN.email}`).lean()).toBeNull();
+    // The real admin, from their own address, during the attack: signed in.
+    expect((await loginFrom(adminAddress, ADMIN.email, ADMIN.password)).status).toBe(200);
+
+    nextWindow();
+    expect((await loginFrom(attacker, ADMIN.email, ADMIN.password)).status).toBe(200);
   });
 
-  it('an unknown email is locked the same way (no hint that the account does not exist)', async () => {
+  it('an unknown email is stopped the same way (no hint that the account does not exist)', async () => {
+    nextWindow();
     let last;
-    for (let i = 1; i <= 5; i++) last = await login('ghost@shop.test', `Guess-${i}-aaaaaa`);
-    expect(last!.res.status).toBe(429);
-    advance(16 * 60_000);
+    for (let i = 1; i <= 5; i++) last = await loginFrom('127.0.0.5', 'ghost@shop.test', `Guess-${i}-aaaaaa`);
+    expect(last!.status).toBe(429);
+    expect(last!.body.error).toMatch(/Sign-in is locked/);
+  });
+
+  it('guesses from many addresses slow the account down, never lock it: the admin from their own address still gets in', async () => {
+    nextWindow();
+    pauses.length = 0;
+    const attackers = ['127.0.0.10', '127.0.0.11', '127.0.0.12', '127.0.0.13', '127.0.0.14', '127.0.0.15'];
+    for (const address of attackers) {
+      for (let i = 1; i <= 4; i++) expect((await loginFrom(address, ADMIN.email, `Guess-${address}-${i}`)).status).toBe(401);
+    }
+    // 24 failures on the account: from the 11th attempt on, every answer waited, growing, within the cap.
+    expect(pauses.length).toBe(24 - 10);
+    expect(pauses[0]).toBe(accountSlowdownMs(10));
+    expect(pauses.every((ms, i) => i === 0 || ms >= pauses[i - 1]!)).toBe(true);
+    expect(Math.max(...pauses)).toBe(ACCOUNT_SLOWDOWN_MAX_MS);
+
+    const admin = await loginFrom(adminAddress, ADMIN.email, ADMIN.password);
+    expect(admin.status).toBe(200);
+    // The admin waited too (the slowdown does not tell a right password from a wrong one), but got in.
+    expect(pauses.at(-1)).toBe(ACCOUNT_SLOWDOWN_MAX_MS);
   });
 
   it('stops one address after 20 failures across many accounts, while other addresses still sign in', async () => {
-    const ip = freshIp();
-    for (let i = 0; i < 20; i++) expect((await login(`target${i}@shop.test`, 'Some-Guess-123', ip)).res.status).toBe(401);
-    const blocked = await login(ADMIN.email, ADMIN.password, ip);
-    expect(blocked.res.status).toBe(429);
+    nextWindow();
+    const address = '127.0.0.4';
+    for (let i = 0; i < 20; i++) expect((await loginFrom(address, `target${i}@shop.test`, 'Some-Guess-123')).status).toBe(401);
+    const blocked = await loginFrom(address, ADMIN.email, ADMIN.password);
+    expect(blocked.status).toBe(429);
     expect(blocked.body.error).toMatch(/from your network/);
-    expect(Number(blocked.res.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await login(ADMIN.email, ADMIN.password)).res.status).toBe(200);
-    advance(16 * 60_000);
-    expect((await login(ADMIN.email, ADMIN.password, ip)).res.status).toBe(200);
+    expect(Number(blocked.retryAfter)).toBeGreaterThan(0);
+    expect((await loginFrom(adminAddress, ADMIN.email, ADMIN.password)).status).toBe(200);
+    nextWindow();
+    expect((await loginFrom(address, ADMIN.email, ADMIN.password)).status).toBe(200);
+  });
+
+  it('takes the client address the gateway forwards (x-forwarded-for), so one gateway is not one address', async () => {
+    nextWindow();
+    for (let i = 1; i <= 5; i++) await login(ADMIN.email, `Wrong-${i}-forwarded`, '198.51.100.7');
+    expect((await login(ADMIN.email, ADMIN.password, '198.51.100.7')).res.status).toBe(429);
+    expect((await login(ADMIN.email, ADMIN.password, '198.51.100.8')).res.status).toBe(200);
   });
 
   it('keeps its counters in MongoDB with an expiry (they survive a restart and are shared by replicas)', async () => {
-    const docs = await service.ctx.models.LoginThrottle.find({}).lean();
+    const docs = await service.ctx.models.RateCounter.find({}).lean();
     expect(docs.length).toBeGreaterThan(0);
+    expect(docs.some((d) => d._id.startsWith('login-fail-pair:'))).toBe(true);
     for (const doc of docs) expect(doc.expiresAt).toBeInstanceOf(Date);
-    const indexes = await service.ctx.models.LoginThrottle.collection.indexes();
+    const indexes = await service.ctx.models.RateCounter.collection.indexes();
     expect(indexes.some((i) => i.key.expiresAt === 1 && i.expireAfterSeconds === 0)).toBe(true);
   });
 });

@@ -3,6 +3,7 @@
 // removed by TTL indexes; the code also checks expiry itself, so a slow TTL sweep never extends one.
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { AdminRole, AuditOutcome } from '@shop/contracts';
+import { rateCounterModel } from '@shop/service-kit';
 
 export interface AdminUserDoc {
   _id: string;
@@ -22,14 +23,6 @@ export interface SessionDoc {
   expiresAt: Date;
   ip: string;
   userAgent?: string;
-}
-
-export interface LoginThrottleDoc {
-  _id: string; // account:<email> or ip:<address>
-  failures: number;
-  windowStart: Date;
-  lockedUntil: Date | null;
-  expiresAt: Date;
 }
 
 export interface AuditRecordDoc {
@@ -82,18 +75,6 @@ const sessionSchema = new Schema<SessionDoc>(
 sessionSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 sessionSchema.index({ userId: 1 });
 
-const throttleSchema = new Schema<LoginThrottleDoc>(
-  {
-    _id: { type: String, required: true },
-    failures: { type: Number, required: true, default: 0 },
-    windowStart: { type: Date, required: true },
-    lockedUntil: { type: Date, default: null },
-    expiresAt: { type: Date, required: true },
-  },
-  { collection: 'login_throttles', versionKey: false, _id: false },
-);
-throttleSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
-
 const auditSchema = new Schema<AuditRecordDoc>(
   {
     _id: { type: String, required: true },
@@ -121,7 +102,8 @@ export function registerModels(connection: Connection) {
   return {
     AdminUser: connection.model<AdminUserDoc>('AdminUser', adminUserSchema),
     Session: connection.model<SessionDoc>('Session', sessionSchema),
-    LoginThrottle: connection.model<LoginThrottleDoc>('LoginThrottle', throttleSchema),
+    // Sign-in failure counters: the service kit's fixed-window counters (`rate_counters`, TTL).
+    RateCounter: rateCounterModel(connection),
     AuditRecord: connection.model<AuditRecordDoc>('AuditRecord', auditSchema),
   };
 }
