@@ -403,7 +403,18 @@ export const canonicalKey = (v: unknown): string => {
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /** A document's own field (undefined when missing, whatever Object.prototype has under that name). */
-export const getField = (o: object, k: string): unknown => (hasOwn.call(o, k) ? (o as Document)[k] : undefined);
+export const getField = (o: object, k: string): unknown =>
+  hasOwn.call(o, k) ? (o as Document)[k] : k.charCodeAt(0) === 36 ? dbRefField(o, k) : undefined;
+
+/** A decoded DBRef keeps `$ref`/`$id`/`$db` as collection/oid/db; queries name them as stored. */
+const dbRefField = (o: object, k: string): unknown => {
+  if ((o as { _bsontype?: string })._bsontype !== 'DBRef') return undefined;
+  const ref = o as { collection: string; oid: unknown; db?: string; fields?: Document };
+  if (k === '$ref') return ref.collection;
+  if (k === '$id') return ref.oid;
+  if (k === '$db') return ref.db || undefined;
+  return ref.fields && hasOwn.call(ref.fields, k) ? ref.fields[k] : undefined;
+};
 
 /** Whether a document has the field as its own. */
 export const hasField = (o: object, k: string): boolean => hasOwn.call(o, k);
@@ -421,7 +432,8 @@ export const cloneDoc = <T>(v: T): T => {
   if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) return v.map(cloneDoc) as T;
   if (v instanceof Date) return new Date(v.getTime()) as T;
-  if (!isPlainObject(v)) return v;
+  // A DBRef is an immutable BSON value like the others (copying its properties would lose what it is).
+  if (!isPlainObject(v) || (v as { _bsontype?: unknown })._bsontype !== undefined) return v;
   const out: Document = {};
   for (const k of Object.keys(v)) setField(out, k, cloneDoc((v as Document)[k]));
   return out as T;

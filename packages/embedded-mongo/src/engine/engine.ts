@@ -78,6 +78,8 @@ interface TxnState {
   locked: Set<string>;
 }
 
+/** MongoDB's BSON document size limit (16 MiB), for stored documents. */
+const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 const nsKey = (ns: Ns) => `${ns.db}.${ns.coll}`;
 const splitNs = (key: string): Ns => { const i = key.indexOf('.'); return { db: key.slice(0, i), coll: key.slice(i + 1) }; };
@@ -625,14 +627,23 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     return undefined;
   };
 
-  const hintCheck = (view: View, hint: FindOptions['hint']) => {
-    if (hint === undefined || hint === null || !view.coll) return;
+  /**
+   * Checks a hint and answers what it decides for a find without a sort: the hinted index's key order (and,
+   * for a sparse or partial index, only the documents it holds), or `$natural` order.
+   */
+  const hintCheck = (view: View, hint: FindOptions['hint']): { keys: SortKey[]; index?: Index } | undefined => {
+    if (hint === undefined || hint === null || !view.coll) return undefined;
+    const byKey = (key: Document, index?: Index) =>
+      Object.values(key).every((d) => d === 1 || d === -1) ? { keys: parseSort(key), index } : undefined;
     if (typeof hint === 'string') {
-      if (hint === '_id_' || view.coll.indexes.has(hint)) return;
+      if (hint === '_id_') return byKey({ _id: 1 });
+      const ix = view.coll.indexes.get(hint);
+      if (ix) return byKey(ix.spec.key, ix);
     } else if (isPlainObject(hint)) {
-      if (Object.keys(hint).length === 0 || '$natural' in hint) return;
-      if (valuesEqual(hint, { _id: 1 })) return;
-      for (const ix of view.coll.indexes.values()) if (valuesEqual(ix.spec.key, hint)) return;
+      if (Object.keys(hint).length === 0) return undefined;
+      if ('$natural' in hint) return { keys: parseSort({ $natural: numberOf(hint.$natural) < 0 ? -1 : 1 }) };
+      if (valuesEqual(hint, { _id: 1 })) return byKey({ _id: 1 });
+      for (const ix of view.coll.indexes.values()) if (valuesEqual(ix.spec.key, hint)) return byKey(ix.spec.key, ix);
     }
     throw badValue('hint provided does not correspond to an existing index');
   };
@@ -661,7 +672,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
 
   const find = (ns: Ns, o: FindOptions, txn?: Txn): Document[] => withCollator(collationOf(ns, o.collation), () => {
     const view = viewOf(ns, txn);
-    hintCheck(view, o.hint);
+    const hinted = hintCheck(view, o.hint);
     const keys = parseSort(o.sort);
     const project = compileProjection(o.projection);
     const skip = nonNegative('skip', o.skip);
@@ -669,6 +680,12 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     const walked = keys.length ? walkSortIndex(view, o.filter, keys, limitRaw ? skip + limitRaw : Infinity) : undefined;
     let matched = walked ?? matchDocs(view, o.filter);
     if (keys.length && !walked) matched = sortBy(matched, keys, (x) => x.doc);
+    // Without a sort, the hinted index's scan decides the order (ties: natural order, as record ids do).
+    if (!keys.length && hinted) {
+      const ix = hinted.index;
+      if (ix && (ix.spec.sparse || ix.spec.partialFilterExpression)) matched = matched.filter((x) => ix.keys(x.doc).length > 0);
+      matched = sortBy(matched, hinted.keys, (x) => x.doc);
+    }
     const page = matched.slice(skip, limitRaw ? skip + limitRaw : undefined);
     return page.map((x) => project(x.doc, x.pos));
   });
@@ -825,8 +842,19 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       throw new MongoCommandError(52, 'DollarPrefixedFieldName', `_id fields may not contain '$'-prefixed fields: ${Object.keys(doc._id).find((k) => k.startsWith('$'))} is not valid for storage.`);
     }
     doc = cloneDoc(doc);
+    checkSize(doc, 10334, 'BSONObjectTooLarge', (n) => `object to insert too large. size in bytes: ${n}, max size: ${MAX_DOCUMENT_BYTES}`);
     return doc;
   };
+
+  /** MongoDB's 16 MiB document limit, with the code the refusing operation answers. */
+  const checkSize = (doc: Document, code: number, codeName: string, message: (n: number) => string) => {
+    const n = BSON.calculateObjectSize(doc);
+    if (n > MAX_DOCUMENT_BYTES) throw new MongoCommandError(code, codeName, message(n));
+  };
+  const checkUpdatedSize = (doc: Document) =>
+    checkSize(doc, 17419, 'Location17419', () => `Resulting document after update is larger than ${MAX_DOCUMENT_BYTES}`);
+  const checkUpsertSize = (doc: Document) =>
+    checkSize(doc, 17420, 'Location17420', () => `Document to upsert is larger than ${MAX_DOCUMENT_BYTES}`);
 
   // ---------- write commands ----------
 
@@ -864,12 +892,14 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       const next = applyUpdate(doc, compiled, { pos, inserting: false, now: at });
       result.n++;
       if (docsDiffer(doc, next)) {
+        checkUpdatedSize(next);
         target.put(idKeyOf(doc), next, false);
         result.nModified++;
       }
     }
     if (chosen.length === 0 && st.upsert) {
       const doc = buildUpsertDocument(equalityFields(st.q), compiled, { inserting: true, now: at });
+      checkUpsertSize(doc);
       prepareInsertDoc(doc);
       target.put(idKeyOf(doc), doc, true);
       result.n++;
@@ -952,10 +982,11 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       result = { value: first ? project(first.doc, first.pos) : null, lastErrorObject: { n: first ? 1 : 0 } };
     } else if (first) {
       const next = applyUpdate(first.doc, compiled!, { pos: first.pos, inserting: false, now: now() });
-      if (docsDiffer(first.doc, next)) target.put(idKeyOf(first.doc), next, false);
+      if (docsDiffer(first.doc, next)) { checkUpdatedSize(next); target.put(idKeyOf(first.doc), next, false); }
       result = { value: project(a.new ? next : first.doc, first.pos), lastErrorObject: { n: 1, updatedExisting: true } };
     } else if (a.upsert) {
       const doc = buildUpsertDocument(equalityFields(a.query ?? {}), compiled!, { inserting: true, now: now() });
+      checkUpsertSize(doc);
       prepareInsertDoc(doc);
       target.put(idKeyOf(doc), doc, true);
       result = { value: a.new ? project(doc) : null, lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id } };
@@ -1101,6 +1132,9 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     checkCollName(ns.db, ns.coll);
     if (getColl(ns)) throw namespaceExists(`Collection ${nsKey(ns)} already exists.`);
     if (collOptions.viewOn !== undefined) throw notSupported('Views (create with viewOn)');
+    if (collOptions.capped === true && collOptions.size === undefined) {
+      throw new MongoCommandError(72, 'InvalidOptions', "the 'size' field is required when 'capped' is true");
+    }
     checkValidationOptions(collOptions);
     const stored: Document = {};
     for (const [k, v] of Object.entries(collOptions)) if (!['writeConcern', 'lsid', 'txnNumber', '$db', 'autocommit', 'idIndex'].includes(k)) stored[k] = v;

@@ -12,6 +12,7 @@ import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
 import { Decimal128, Long, ObjectId, type Document } from 'bson';
+import { asDouble } from './bson-codec.js';
 import {
   bsonTypeOf, canonicalKey, cloneDoc, compareValues, decToDecimal128, isNumeric, isPlainObject, numberOf, numericAdd,
   numericMul, parseDecimalString, toDec, typeRank,
@@ -230,7 +231,8 @@ export const averageOf = (s: unknown, n: number): unknown => {
     while (exp < d.exp && coef % 10n === 0n) { coef /= 10n; exp++; }
     return decToDecimal128({ sign: scaled < 0n ? -1 : 1, coef, exp });
   }
-  return numberOf(s) / n;
+  // An average is a double in MongoDB, even of integers ($avg of [1, 3] is 2.0).
+  return asDouble(numberOf(s) / n);
 };
 /** $addToSet with MongoDB's equality (1 and 1.0 are one value), in first-seen order. */
 const $addToSet: AnyFn = (coll: unknown[], e, options) => {
@@ -512,7 +514,7 @@ export const toCommandError = (err: unknown): unknown => {
  * objects of their input, and stored documents are shared and immutable, so the pipeline copies documents
  * just before the first stage outside this set.
  */
-const NON_MUTATING = new Set(['$match', '$sort', '$limit', '$skip', '$count', '$sample']);
+const NON_MUTATING = new Set(['$match', '$sort', '$limit', '$skip', '$count', '$sample', '$documents']);
 
 /**
  * Runs a pipeline over documents. Reserved field names (`__proto__`, `constructor`...) are renamed on the

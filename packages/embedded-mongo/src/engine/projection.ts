@@ -4,7 +4,7 @@ import type { Document } from 'bson';
 import { hasField, isNumeric, isPlainObject, numberOf, setField } from './bson-values.js';
 import { badValue, notSupported } from './errors.js';
 import { evalExpression } from './mingo-context.js';
-import { compileFilter } from './query.js';
+import { compileFilter, isOperatorOnly } from './query.js';
 import { MongoCommandError } from './types.js';
 
 type Node =
@@ -23,6 +23,7 @@ const truthyFlag = (v: unknown) => (typeof v === 'boolean' ? v : numberOf(v) !==
 
 export const compileProjection = (spec: Document | undefined | null): Projector => {
   if (!spec || !isPlainObject(spec) || Object.keys(spec).length === 0) return (d) => d;
+  spec = flattenNested(spec);
   const root = new Map<string, Node>();
   let inclusion = false;
   let exclusion = false;
@@ -45,11 +46,16 @@ export const compileProjection = (spec: Document | undefined | null): Projector 
       else throw badValue('$slice only supports numbers and [skip, limit] arrays');
     } else if (isPlainObject(v) && '$elemMatch' in v) {
       if (path.includes('.')) throw badValue('Cannot use $elemMatch projection on a nested field.');
-      const m = compileFilter(v.$elemMatch as Document);
       const arg = v.$elemMatch as Document;
-      const opForm = Object.keys(arg).every((k) => k.startsWith('$') && !['$and', '$or', '$nor'].includes(k));
-      const m2 = opForm ? compileFilter({ v: arg }) : undefined;
-      node = { kind: 'elemMatch', test: (el) => (m2 ? m2({ v: el }) : isPlainObject(el) && m(el)) };
+      if (!isPlainObject(arg)) throw badValue('elemMatch: Invalid argument, object required.');
+      // `{$in: [...]}`-style conditions apply to the elements themselves (arrays of plain values).
+      if (isOperatorOnly(arg)) {
+        const m = compileFilter({ v: arg });
+        node = { kind: 'elemMatch', test: (el) => m({ v: el }) };
+      } else {
+        const m = compileFilter(arg);
+        node = { kind: 'elemMatch', test: (el) => isPlainObject(el) && m(el) };
+      }
     } else if (isPlainObject(v) && '$meta' in v) throw notSupported(`{$meta: "${String(v.$meta)}"} projections`);
     else node = { kind: 'computed', expr: v };
 
@@ -72,6 +78,22 @@ export const compileProjection = (spec: Document | undefined | null): Projector 
     if (doc._id !== undefined) return { _id: doc._id, ...withoutId(out) };
     return out;
   };
+};
+
+/**
+ * `{account: {amount: 1}}` projects `account.amount` (MongoDB 4.4+): an embedded document of field names
+ * (no `$` operator) is a nested projection, flattened here into dotted paths in the order given.
+ */
+const flattenNested = (spec: Document): Document => {
+  const nested = (v: unknown): v is Document => isPlainObject(v) && Object.keys(v).length > 0 && !Object.keys(v).some((k) => k.startsWith('$'));
+  if (!Object.keys(spec).some((k) => nested(spec[k]))) return spec;
+  const out: Document = {};
+  const add = (prefix: string, v: unknown) => {
+    if (!nested(v)) { setField(out, prefix, v); return; }
+    for (const k of Object.keys(v)) add(`${prefix}.${k}`, v[k]);
+  };
+  for (const k of Object.keys(spec)) add(k, spec[k]);
+  return out;
 };
 
 const withoutId = (d: Document) => { const { _id, ...rest } = d; void _id; return rest; };

@@ -129,17 +129,39 @@ const typeTest = (spec: unknown): ValueTest => {
   };
 };
 
+/** Binary data as one little-endian number: bit 0 is the lowest bit of the first byte, as MongoDB reads it. */
+const binaryBits = (v: unknown): bigint => {
+  const b = v as { buffer?: Uint8Array; position?: number };
+  const bytes = ArrayBuffer.isView(v) ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : b.buffer!.subarray(0, b.position ?? b.buffer!.length);
+  let x = 0n;
+  for (let i = bytes.length - 1; i >= 0; i--) x = (x << 8n) | BigInt(bytes[i]!);
+  return x;
+};
+
 const bitsTest = (op: string, mask: unknown): ValueTest => {
-  let bits: bigint;
-  if (Array.isArray(mask)) bits = mask.reduce((acc: bigint, p) => acc | (1n << BigInt(numberOf(p))), 0n);
-  else if (isNumeric(mask)) bits = BigInt(Math.trunc(numberOf(mask)));
+  let m: bigint;
+  if (Array.isArray(mask)) {
+    m = mask.reduce((acc: bigint, p) => {
+      if (!isNumeric(p) || !Number.isInteger(numberOf(p)) || numberOf(p) < 0) throw badValue(`bit positions must be non-negative integers but received: ${String(p)}`);
+      return acc | (1n << BigInt(numberOf(p)));
+    }, 0n);
+  } else if (isNumeric(mask)) {
+    const n = numberOf(mask);
+    if (!Number.isInteger(n) || n < 0) throw badValue(`${op} takes a non-negative integral number, an Array, or a BinData but received: ${String(mask)}`);
+    m = BigInt(n);
+  } else if (bsonTypeOf(mask) === 'binData') m = binaryBits(mask);
   else throw badValue(`${op} takes an Array, a number, or a BinData but received: ${String(mask)}`);
   return (v) => {
-    if (!isNumeric(v)) return false;
-    const n = numberOf(v);
-    if (!Number.isInteger(n)) return false;
-    const x = BigInt.asUintN(64, BigInt(n));
-    const m = BigInt.asUintN(64, bits);
+    let x: bigint;
+    if (bsonTypeOf(v) === 'binData') x = binaryBits(v);
+    else {
+      if (!isNumeric(v)) return false;
+      const n = numberOf(v);
+      if (!Number.isInteger(n)) return false;
+      // Negative numbers are two's complement, sign-extended past 64 bits (bit positions beyond are set).
+      x = BigInt(n);
+      if (x < 0n) x = BigInt.asUintN(64, x) | (((1n << BigInt(Math.max(64, m.toString(2).length))) - 1n) ^ ((1n << 64n) - 1n));
+    }
     switch (op) {
       case '$bitsAllSet': return (x & m) === m;
       case '$bitsAnySet': return (x & m) !== 0n;
@@ -166,10 +188,23 @@ const anyValue = (test: ValueTest, wholeArrayToo = true): FieldTest => (cands, s
   return false;
 };
 
+/** DBRef's fields (`{$ref, $id, $db}`) are field names in queries, not operators. */
+const DBREF_KEYS = new Set(['$ref', '$id', '$db']);
+const isOperatorName = (k: string) => k.startsWith('$') && !DBREF_KEYS.has(k);
+
 const isOperatorObject = (v: unknown): v is Document => {
   if (!isPlainObject(v)) return false;
   const keys = Object.keys(v);
-  return keys.length > 0 && keys[0]!.startsWith('$');
+  return keys.length > 0 && isOperatorName(keys[0]!);
+};
+
+/**
+ * An `$elemMatch` argument made only of operators (`{$gte: 80, $lt: 85}`, `{$in: [...]}`) tests the elements
+ * themselves; one with field names (or $and/$or/$nor/$expr) tests subdocuments.
+ */
+export const isOperatorOnly = (arg: Document): boolean => {
+  const keys = Object.keys(arg);
+  return keys.length > 0 && keys.every((k) => isOperatorName(k) && !['$and', '$or', '$nor', '$expr', '$where', '$text', '$comment'].includes(k));
 };
 
 const compileOperator = (op: string, arg: unknown, allOps: Document, path: string): FieldTest => {
@@ -191,7 +226,14 @@ const compileOperator = (op: string, arg: unknown, allOps: Document, path: strin
     }
     case '$exists': {
       const want = !(arg === false || arg === 0 || arg === null);
-      return (cands) => cands.some((c) => c.value !== undefined) === want;
+      if (!want) return (cands) => !cands.some((c) => c.value !== undefined);
+      // The array element the field exists in is the positional match (`{'items.sku': {$exists: true}}`).
+      return (cands, state) => {
+        const hit = cands.find((c) => c.value !== undefined);
+        if (!hit) return false;
+        if (hit.pos !== undefined) state.pos = hit.pos;
+        return true;
+      };
     }
     case '$type': { const t = typeTest(arg); return anyValue(t); }
     case '$regex': {
@@ -225,9 +267,7 @@ const compileOperator = (op: string, arg: unknown, allOps: Document, path: strin
     }
     case '$elemMatch': {
       if (!isPlainObject(arg)) throw badValue('$elemMatch needs an Object');
-      const keys = Object.keys(arg);
-      const operatorForm = keys.length > 0 && keys.every((k) => k.startsWith('$') && !['$and', '$or', '$nor', '$expr', '$where', '$text', '$comment'].includes(k));
-      const test: ValueTest = operatorForm
+      const test: ValueTest = isOperatorOnly(arg)
         ? ((): ValueTest => { const f = compileField('', arg); return (v) => f([{ value: v, pos: undefined }], {}); })()
         : ((): ValueTest => { const m = compileFilter(arg); return (v) => isPlainObject(v) && m(v); })();
       return (cands, state) => {
@@ -277,7 +317,7 @@ export const compileFilter = (filter: Document | undefined | null, exprOptions?:
   const parts: Matcher[] = [];
   for (const key of Object.keys(filter)) {
     const cond = filter[key];
-    if (key.startsWith('$')) {
+    if (isOperatorName(key)) {
       switch (key) {
         case '$and': case '$or': case '$nor': {
           if (!Array.isArray(cond) || cond.length === 0) throw badValue(`${key} must be a nonempty array`);

@@ -26,7 +26,11 @@ export interface ApplyContext {
   now: Date;
 }
 
-interface Op { op: string; path: string; segs: string[]; arg: unknown }
+interface Op {
+  op: string; path: string; segs: string[]; arg: unknown;
+  /** A `$`-prefixed field name on the path: storable only when the update inserts (an upsert), as in MongoDB 5+. */
+  dollarField?: string;
+}
 
 export type CompiledUpdate =
   | { kind: 'replacement'; doc: Document }
@@ -75,13 +79,13 @@ export const compileUpdate = (u: Document | Document[], arrayFilters?: Document[
       throw failedToParse(`Modifiers operate on fields but we found type ${bsonTypeOf(fields)} instead. For example: {$mod: {<field>: ...}} not {${op}: ${formatValue(fields)}}`);
     }
     for (const path of Object.keys(fields)) {
-      validatePath(path, op);
+      const dollarField = validatePath(path, op);
       const arg = fields[path];
-      ops.push({ op, path, segs: path.split('.'), arg });
+      ops.push({ op, path, segs: path.split('.'), arg, ...(dollarField ? { dollarField } : {}) });
       if (op === '$rename') {
         if (typeof arg !== 'string') throw badValue(`The 'to' field for $rename must be a string: ${path}: ${formatValue(arg)}`);
         if (arg === path) throw badValue(`The source and target field for $rename must differ: ${path}: "${arg}"`);
-        validatePath(arg, op);
+        if (validatePath(arg, op) || validatePath(path, op)) throw dollarPrefixed(`The dollar ($) prefixed field in '${arg}' is not valid for storage.`);
         if (isPrefix(path.split('.'), arg.split('.')) || isPrefix(arg.split('.'), path.split('.'))) {
           throw badValue(`The source and target field for $rename must not be on the same path: ${path}: "${arg}"`);
         }
@@ -109,17 +113,14 @@ export const compileUpdate = (u: Document | Document[], arrayFilters?: Document[
   return { kind: 'operators', ops, filters };
 };
 
-const validatePath = (path: string, op: string) => {
+/** Validates an update path; answers its `$`-prefixed field name (not a positional element) if it has one. */
+const validatePath = (path: string, op: string): string | undefined => {
   if (path === '') throw new MongoCommandError(56, 'EmptyFieldName', "An empty update path is not valid.");
   const segs = path.split('.');
   if (segs.some((s) => s === '')) throw new MongoCommandError(56, 'EmptyFieldName', `The update path '${path}' contains an empty field name, which is not allowed.`);
   if (segs.filter((s) => s === '$').length > 1) throw badValue(`Too many positional (i.e. '$') elements found in path '${path}'`);
-  for (const s of segs) {
-    if (s.startsWith('$') && s !== '$' && !/^\$\[[a-z][a-zA-Z0-9]*\]$/.test(s) && s !== '$[]') {
-      throw dollarPrefixed(`The dollar ($) prefixed field '${s}' in '${path}' is not valid for storage.`);
-    }
-  }
   void op;
+  return segs.find((s) => s.startsWith('$') && s !== '$' && !/^\$\[[a-z][a-zA-Z0-9]*\]$/.test(s) && s !== '$[]');
 };
 
 const validateArgument = (op: string, path: string, arg: unknown) => {
@@ -332,6 +333,9 @@ const pullMatcher = (arg: unknown): ((el: unknown) => boolean) => {
 
 const applyOp = (doc: Document, op: Op, ctx: ApplyContext, filters: Map<string, Matcher>) => {
   const arg = op.arg;
+  if (op.dollarField !== undefined && !ctx.inserting) {
+    throw dollarPrefixed(`The dollar ($) prefixed field '${op.dollarField}' in '${op.path}' is not valid for storage.`);
+  }
   switch (op.op) {
     case '$set':
       walk(doc, op, true, ctx, filters, (c, k) => setAt(c, k, cloneDoc(arg)));

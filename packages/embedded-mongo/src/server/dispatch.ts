@@ -30,7 +30,7 @@ const HANDLERS: Record<string, CommandHandler> = {
 /** Commands mongod runs only against the admin database. */
 const ADMIN_ONLY = new Set([
   'listDatabases', 'getParameter', 'getCmdLineOpts', 'getLog', 'replSetGetStatus', 'replSetGetConfig', 'renameCollection',
-  'killAllSessions',
+  'killAllSessions', 'setParameter',
 ]);
 
 /** Commands mongod accepts inside a multi-document transaction. */

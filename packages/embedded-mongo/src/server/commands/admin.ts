@@ -79,7 +79,19 @@ function buildInfo(): Document {
   };
 }
 
+/** Values set with setParameter, per server (getParameter answers them from then on). */
+const parameterOverrides = new WeakMap<ServerState, Map<string, unknown>>();
+/** Parameters mongod lets setParameter change at runtime, of those getParameter reports. */
+const RUNTIME_PARAMETERS = new Set([
+  'transactionLifetimeLimitSeconds', 'maxTransactionLockRequestTimeoutMillis', 'logLevel', 'cursorTimeoutMillis',
+  'internalQueryMaxBlockingSortMemoryUsageBytes', 'quiet',
+]);
+
 function serverParameters(state: ServerState): Record<string, unknown> {
+  return { ...defaultParameters(state), ...Object.fromEntries(parameterOverrides.get(state) ?? []) };
+}
+
+function defaultParameters(state: ServerState): Record<string, unknown> {
   return {
     featureCompatibilityVersion: { version: '7.0' },
     transactionLifetimeLimitSeconds: TRANSACTION_LIFETIME_MS / 1000,
@@ -108,6 +120,30 @@ const getParameter: CommandHandler = (ctx) => {
   }
   if (Object.keys(reply).length === 0) throw commandError(ErrorCodes.InvalidOptions, 'no option found to get');
   return { ...reply, ok: 1 };
+};
+
+/**
+ * setParameter as mongod answers it (admin database only, see dispatch): `{was: <previous value>}` for a runtime parameter,
+ * InvalidOptions for an unknown one or one that can only be set at startup.
+ */
+const setParameter: CommandHandler = (ctx) => {
+  const names = Object.keys(ctx.body).filter((key) => key !== 'setParameter' && !key.startsWith('$') && !['lsid', 'comment', 'apiVersion', 'apiStrict', 'apiDeprecationErrors'].includes(key));
+  if (names.length === 0) throw commandError(ErrorCodes.InvalidOptions, 'no option found to set, use help:true to see options ');
+  const params = serverParameters(ctx.state);
+  for (const name of names) {
+    if (!Object.hasOwn(params, name)) throw commandError(ErrorCodes.InvalidOptions, `attempted to set unrecognized parameter [${name}], use help:true to see options `);
+    if (!RUNTIME_PARAMETERS.has(name)) throw commandError(ErrorCodes.InvalidOptions, `not allowed to change [${name}] at runtime`);
+    const previous = params[name];
+    const value = ctx.body[name];
+    if (typeof previous !== typeof value && !(typeof previous === 'number' || typeof value === 'number' || (previous as { _bsontype?: string })?._bsontype === 'Long')) {
+      throw commandError(ErrorCodes.BadValue, `Invalid value for parameter ${name}: ${String(value)}`);
+    }
+  }
+  const overrides = parameterOverrides.get(ctx.state) ?? new Map<string, unknown>();
+  parameterOverrides.set(ctx.state, overrides);
+  const was = params[names[0]!];
+  for (const name of names) overrides.set(name, ctx.body[name]);
+  return { was, ok: 1 };
 };
 
 const serverStatus: CommandHandler = (ctx) => {
@@ -260,6 +296,7 @@ export const adminCommands: Record<string, CommandHandler> = {
   buildInfo,
   buildinfo: buildInfo,
   getParameter,
+  setParameter,
   serverStatus,
   hostInfo,
   getCmdLineOpts,
