@@ -111,7 +111,7 @@ export async function registerUploadRoutes(app: OrdersApp, ctx: ServiceContext<O
               files.push({ originalName, filename, size: data.length, mimetype: verdict.mimetype, url: uploadUrl(id) });
             }
           } finally {
-            await parts.return(undefined).catch(() => undefined);
+            await parts.return?.(undefined).catch(() => undefined);
           }
         } catch (err) {
           // All or nothing: a rejected file leaves none of the request's files behind.
