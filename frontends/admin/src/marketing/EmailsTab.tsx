@@ -6,10 +6,9 @@ import { useForm } from 'react-hook-form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Pencil, Plus, Send } from 'lucide-react';
 import { campaignDraftSchema, campaignTypeLabels, campaignTypes, marketingMessages, type Campaign, type CampaignDraft } from '@shop/contracts';
-import { Badge, Button, ErrorState, Field, Input, Modal, Select, Skeleton, Textarea, toast } from '@shop/ui';
-import { createCampaign, fetchCampaigns, marketingKeys, percent, sendCampaign, updateCampaign, zodResolver } from './api.js';
-
-const statusTone = { draft: 'neutral', scheduled: 'brass', sending: 'caution', sent: 'ok' } as const;
+import { Button, ErrorState, Field, Input, Modal, Select, Skeleton, Textarea, toast } from '@shop/ui';
+import { createCampaign, fetchCampaigns, marketingKeys, percent, reloadMarketing, sendCampaign, updateCampaign, zodResolver } from './api.js';
+import { CampaignStatusBadge } from './parts.js';
 
 export function CampaignModal({ campaign, onClose }: { campaign?: Campaign; onClose: () => void }) {
   const client = useQueryClient();
@@ -63,20 +62,20 @@ export function CampaignModal({ campaign, onClose }: { campaign?: Campaign; onCl
   );
 }
 
-export function EmailsTab() {
+export function EmailsTab({ startCreating = false }: { startCreating?: boolean }) {
   const client = useQueryClient();
-  const [editing, setEditing] = useState<Campaign | 'new' | undefined>();
+  const [editing, setEditing] = useState<Campaign | 'new' | undefined>(startCreating ? 'new' : undefined);
   const campaigns = useQuery({ queryKey: marketingKeys.campaigns, queryFn: ({ signal }) => fetchCampaigns(signal), refetchInterval: (q) => (q.state.data?.some((c) => c.status === 'sending') ? 2000 : false) });
   const send = useMutation({
     mutationFn: sendCampaign,
     onSuccess: () => toast.success('Campaign is being sent'),
     onError: (error) => console.error('campaign send failed', error),
-    onSettled: () => client.invalidateQueries({ queryKey: marketingKeys.all }),
+    onSettled: () => reloadMarketing(client),
   });
   return (
     <section aria-labelledby="emails-heading" className="grid gap-4">
-      <div className="flex items-center justify-between">
-        <h2 id="emails-heading" className="text-lg font-semibold">Email Campaigns</h2>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="emails-heading" className="font-display text-xl font-bold uppercase tracking-wide text-khaki-50">Email Campaigns</h2>
         <Button onClick={() => setEditing('new')}><Plus aria-hidden className="size-4" /> Create Campaign</Button>
       </div>
       {campaigns.isPending ? (
@@ -95,7 +94,7 @@ export function EmailsTab() {
               {campaigns.data.map((c) => (
                 <tr key={c.id} className="border-t border-olive-700" data-testid="campaign-row">
                   <td className="p-2"><div className="font-medium">{c.name}</div><div className="text-xs text-khaki-300">{c.subject} · {campaignTypeLabels[c.type]}</div></td>
-                  <td className="p-2"><Badge tone={statusTone[c.status]}>{c.status}</Badge></td>
+                  <td className="p-2"><CampaignStatusBadge status={c.status} /></td>
                   <td className="p-2">{c.recipients}</td>
                   <td className="p-2">{c.sent}</td>
                   <td className="p-2">{c.opens}</td>

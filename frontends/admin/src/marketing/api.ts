@@ -20,7 +20,10 @@ import {
 } from '@shop/contracts';
 import type { FieldValues, Resolver } from 'react-hook-form';
 import type { z } from 'zod';
+import type { QueryClient } from '@tanstack/react-query';
 import { adminFetch } from '../api.js';
+import { formatPercent } from '../orders/format.js';
+import { discountKeys } from './discounts/api.js';
 
 export const marketingKeys = {
   all: ['marketing'] as const,
@@ -63,4 +66,10 @@ export function zodResolver<V extends FieldValues>(schema: z.ZodType): Resolver<
   };
 }
 
-export const percent = (n: number) => `${n.toFixed(1)}%`;
+/** Marketing percentages have 1 decimal (§9). */
+export const percent = formatPercent;
+
+/** §4: sending reloads all marketing data: campaigns, subscribers, SMS, stats and the discount codes. */
+export function reloadMarketing(client: QueryClient) {
+  return Promise.all([client.invalidateQueries({ queryKey: marketingKeys.all }), client.invalidateQueries({ queryKey: discountKeys.all })]);
+}

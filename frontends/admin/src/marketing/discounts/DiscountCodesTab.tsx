@@ -184,10 +184,11 @@ function DeleteDiscountModal({ discount, onClose, onDeleted }: { discount: Disco
   );
 }
 
-export function DiscountCodesTab() {
+/** `startCreating`: opened from the Marketing overview's quick action, with Create Discount Code open. */
+export function DiscountCodesTab({ startCreating = false }: { startCreating?: boolean }) {
   const queryClient = useQueryClient();
   const discounts = useQuery({ queryKey: discountKeys.all, queryFn: ({ signal }) => fetchDiscounts(signal) });
-  const [creating, setCreating] = useState(false);
+  const [creating, setCreating] = useState(startCreating);
   const [deleting, setDeleting] = useState<DiscountCode | null>(null);
   const [toggling, setToggling] = useState<string | null>(null);
 
