@@ -205,7 +205,7 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
       },
       { session, timestamps: false },
     );
-    outbox.add('order.status_changed', statusChangedData(order, { status, changedBy, note, total: order.estimatedTotal, at: now, emailRecordId: entry?.id }));
+    outbox.add('order.status_changed', statusChangedData(order, { status, changedBy, note, total: orderTotal(order), at: now, emailRecordId: entry?.id }));
     return true;
   }
 
