@@ -44,7 +44,7 @@ import {
   type OrderStatus,
 } from '@shop/contracts';
 import { notFound, serviceUnavailable, type ServiceContext } from '@shop/service-kit';
-import { adminDetail, adminRow, baseFilter, emailHistoryView, listFilter, listSort, orderTotalExpression, round2, summaryOf, type StatusGroup } from '../../domain/admin-orders.js';
+import { adminDetail, adminRow, baseFilter, emailHistoryView, listFilter, listSort, orderTotal, orderTotalExpression, round2, summaryOf, type StatusGroup } from '../../domain/admin-orders.js';
 import { quoteFigures, taxPlaceOf } from '../../domain/payment.js';
 import { discountOn } from '../../domain/discount.js';
 import { statusChangedData } from '../../events/status-changed.js';
