@@ -1,6 +1,9 @@
-// A campaign to 1,000 subscribers reaches each of them once in the local SMTP mailbox, although the
-// email service (a real child process) is killed with SIGKILL half way and started again, and the
-// marketing service is stopped in the middle of handing the batches over and replaced by a new one.
+// A campaign reaches each subscriber once in the local SMTP mailbox, although the email service (a real
+// child process) is killed with SIGKILL half way and started again, and the marketing service is stopped
+// in the middle of handing the batches over and replaced by a new one. By default 200 subscribers in 20
+// batches (about a minute: the email pipeline drains ~7 emails/s here, and CI must stay short);
+// SHOP_LONG_TESTS=1 runs the issue's 1,000 (about 6 minutes on a loaded 2-core machine). Same steps and
+// assertions either way: the kill at half the mailbox, the marketing restart after 3 batches.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -10,7 +13,9 @@ import { spawnServiceProcess, type ServiceProcess } from '@shop/service-kit/test
 import { freePort, type StartedMongo, type StartedNats } from '@shop/test-support';
 import { call, eventually, shopUrl, startInfra, startMarketing, type MarketingService } from './support/harness.js';
 
-const subscribers = 1000;
+const subscribers = process.env.SHOP_LONG_TESTS === '1' ? 1000 : 200;
+/** 20 batches whatever the size, so the marketing restart after 3 lands mid-handover. */
+const batchSize = String(subscribers / 20);
 const emailDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../email');
 
 let infra: { mongo: StartedMongo; nats: StartedNats };
@@ -48,7 +53,7 @@ afterAll(async () => {
 });
 
 it(`delivers a campaign to ${subscribers} subscribers exactly once through a SIGKILL of the email service and a marketing restart`, { timeout: 900_000 }, async () => {
-  marketing = await startMarketing(infra, { CAMPAIGN_BATCH_SIZE: '50' });
+  marketing = await startMarketing(infra, { CAMPAIGN_BATCH_SIZE: batchSize });
   email = await startEmailProcess();
   await marketing.ctx.models.Subscriber.insertMany(
     Array.from({ length: subscribers }, (_, i) => ({ name: `Sub ${i}`, email: `sub${i}@example.com`, category: 'general' })),
@@ -60,7 +65,7 @@ it(`delivers a campaign to ${subscribers} subscribers exactly once through a SIG
   // Marketing stops after a few batches; a new instance resumes at the cursor.
   await eventually(() => marketing!.ctx.models.Campaign.findById(id).lean(), (c) => (c?.batches ?? 0) >= 3, 60_000);
   await marketing.stop();
-  marketing = await startMarketing(infra, { CAMPAIGN_BATCH_SIZE: '50' });
+  marketing = await startMarketing(infra, { CAMPAIGN_BATCH_SIZE: batchSize });
 
   // The email service dies mid-send and comes back.
   await eventually(() => mailbox.messages().length, (n) => n >= subscribers / 2, 600_000);
