@@ -6,9 +6,9 @@ import { useForm } from 'react-hook-form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Pencil, Plus, Send } from 'lucide-react';
 import { campaignDraftSchema, campaignTypeLabels, campaignTypes, marketingMessages, type Campaign, type CampaignDraft } from '@shop/contracts';
-import { Button, ErrorState, Field, Input, Modal, Select, Skeleton, Textarea, toast } from '@shop/ui';
+import { Button, Field, Input, Modal, Select, Textarea, toast } from '@shop/ui';
 import { createCampaign, fetchCampaigns, marketingKeys, percent, reloadMarketing, sendCampaign, updateCampaign, zodResolver } from './api.js';
-import { CampaignStatusBadge } from './parts.js';
+import { CampaignStatusBadge, QueryState } from './parts.js';
 
 export function CampaignModal({ campaign, onClose }: { campaign?: Campaign; onClose: () => void }) {
   const client = useQueryClient();
@@ -78,20 +78,21 @@ export function EmailsTab({ startCreating = false }: { startCreating?: boolean }
         <h2 id="emails-heading" className="font-display text-xl font-bold uppercase tracking-wide text-khaki-50">Email Campaigns</h2>
         <Button onClick={() => setEditing('new')}><Plus aria-hidden className="size-4" /> Create Campaign</Button>
       </div>
-      {campaigns.isPending ? (
-        <Skeleton className="h-40" />
-      ) : campaigns.isError ? (
-        <ErrorState title="Could not load campaigns" message={campaigns.error.message} onRetry={() => void campaigns.refetch()} />
-      ) : campaigns.data.length === 0 ? (
-        <p className="text-sm text-khaki-300">No campaigns yet. Create one to reach your subscribers.</p>
-      ) : (
+      <QueryState
+        query={campaigns}
+        what="campaigns"
+        skeletonClass="h-40"
+        isEmpty={(list) => list.length === 0}
+        empty={<p className="text-sm text-khaki-300">No campaigns yet. Create one to reach your subscribers.</p>}
+      >
+        {(list) => (
         <div className="overflow-x-auto">
           <table className="w-full text-sm">
             <thead className="text-left text-khaki-300">
               <tr><th className="p-2">Campaign</th><th className="p-2">Status</th><th className="p-2">Recipients</th><th className="p-2">Sent</th><th className="p-2">Opens</th><th className="p-2">Clicks</th><th className="p-2">Open rate</th><th className="p-2">Click rate</th><th className="p-2"><span className="sr-only">Actions</span></th></tr>
             </thead>
             <tbody>
-              {campaigns.data.map((c) => (
+              {list.map((c) => (
                 <tr key={c.id} className="border-t border-olive-700" data-testid="campaign-row">
                   <td className="p-2"><div className="font-medium">{c.name}</div><div className="text-xs text-khaki-300">{c.subject} · {campaignTypeLabels[c.type]}</div></td>
                   <td className="p-2"><CampaignStatusBadge status={c.status} /></td>
@@ -114,7 +115,8 @@ export function EmailsTab({ startCreating = false }: { startCreating?: boolean }
             </tbody>
           </table>
         </div>
-      )}
+        )}
+      </QueryState>
       {editing && <CampaignModal campaign={editing === 'new' ? undefined : editing} onClose={() => setEditing(undefined)} />}
     </section>
   );

@@ -5,11 +5,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { discountCategoryLabels } from '@shop/contracts';
-import { Card, CardBody, CardHeader, CardTitle, ErrorState, Skeleton } from '@shop/ui';
+import { Card, CardBody, CardHeader, CardTitle } from '@shop/ui';
 import { fetchDiscounts, discountKeys } from './discounts/api.js';
 import { usesText, valueText } from './discounts/DiscountCodesTab.js';
 import { fetchCampaigns, fetchStats, marketingKeys, percent } from './api.js';
-import { CampaignStatusBadge, shortDay } from './parts.js';
+import { CampaignStatusBadge, QueryState, shortDay } from './parts.js';
 
 function CampaignRates() {
   const campaigns = useQuery({ queryKey: marketingKeys.campaigns, queryFn: ({ signal }) => fetchCampaigns(signal) });
@@ -19,13 +19,8 @@ function CampaignRates() {
         <CardTitle>Campaign Performance</CardTitle>
       </CardHeader>
       <CardBody>
-        {campaigns.isPending ? (
-          <Skeleton className="h-32" />
-        ) : campaigns.isError ? (
-          <ErrorState title="Could not load campaigns" message={campaigns.error.message} onRetry={() => void campaigns.refetch()} />
-        ) : campaigns.data.length === 0 ? (
-          <p className="text-sm text-khaki-300">No campaigns yet.</p>
-        ) : (
+        <QueryState query={campaigns} what="campaigns" isEmpty={(list) => list.length === 0} empty={<p className="text-sm text-khaki-300">No campaigns yet.</p>}>
+          {(list) => (
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm" data-testid="campaign-rates">
               <caption className="sr-only">Open rate (opens / sent) and click rate (clicks / opens) of every campaign</caption>
@@ -41,7 +36,7 @@ function CampaignRates() {
                 </tr>
               </thead>
               <tbody className="divide-y divide-olive-700">
-                {campaigns.data.map((c) => (
+                {list.map((c) => (
                   <tr key={c.id}>
                     <th scope="row" className="py-1.5 pr-3 font-semibold text-khaki-50">{c.name}</th>
                     <td className="py-1.5 pr-3"><CampaignStatusBadge status={c.status} /></td>
@@ -55,7 +50,8 @@ function CampaignRates() {
               </tbody>
             </table>
           </div>
-        )}
+          )}
+        </QueryState>
       </CardBody>
     </Card>
   );
@@ -63,20 +59,14 @@ function CampaignRates() {
 
 function DiscountUsage() {
   const discounts = useQuery({ queryKey: discountKeys.all, queryFn: ({ signal }) => fetchDiscounts(signal) });
-  const ranked = [...(discounts.data ?? [])].sort((a, b) => b.usedCount - a.usedCount);
   return (
     <Card>
       <CardHeader>
         <CardTitle>Discount Usage</CardTitle>
       </CardHeader>
       <CardBody>
-        {discounts.isPending ? (
-          <Skeleton className="h-32" />
-        ) : discounts.isError ? (
-          <ErrorState title="Could not load discount codes" message={discounts.error.message} onRetry={() => void discounts.refetch()} />
-        ) : ranked.length === 0 ? (
-          <p className="text-sm text-khaki-300">No discount codes yet.</p>
-        ) : (
+        <QueryState query={discounts} what="discount codes" isEmpty={(list) => list.length === 0} empty={<p className="text-sm text-khaki-300">No discount codes yet.</p>}>
+          {(list) => (
           <table className="w-full text-left text-sm" data-testid="discount-usage">
             <caption className="sr-only">Uses of every discount code, most used first</caption>
             <thead className="text-xs uppercase tracking-wide text-khaki-300">
@@ -88,7 +78,7 @@ function DiscountUsage() {
               </tr>
             </thead>
             <tbody className="divide-y divide-olive-700">
-              {ranked.map((d) => (
+              {[...list].sort((a, b) => b.usedCount - a.usedCount).map((d) => (
                 <tr key={d.id}>
                   <th scope="row" className="py-1.5 pr-3 font-mono font-semibold text-khaki-50">{d.code}</th>
                   <td className="py-1.5 pr-3 text-khaki-200">{discountCategoryLabels[d.category]}</td>
@@ -98,7 +88,8 @@ function DiscountUsage() {
               ))}
             </tbody>
           </table>
-        )}
+          )}
+        </QueryState>
       </CardBody>
     </Card>
   );
@@ -115,11 +106,8 @@ function SubscriberGrowth() {
         <CardTitle>Subscriber Growth</CardTitle>
       </CardHeader>
       <CardBody className="flex flex-col gap-3">
-        {stats.isPending ? (
-          <Skeleton className="h-56" />
-        ) : stats.isError ? (
-          <ErrorState title="Could not load subscriber growth" message={stats.error.message} onRetry={() => void stats.refetch()} />
-        ) : (
+        <QueryState query={stats} what="subscriber growth" skeletonClass="h-56">
+          {() => (
           <>
             <p className="text-sm text-khaki-200" data-testid="subscriber-growth">
               {last.toLocaleString('en-US')} active subscribers; {last - first >= 0 ? '+' : ''}
@@ -143,7 +131,8 @@ function SubscriberGrowth() {
               </ResponsiveContainer>
             </div>
           </>
-        )}
+          )}
+        </QueryState>
       </CardBody>
     </Card>
   );

@@ -9,7 +9,7 @@ import { Button, Card, CardBody, CardHeader, CardTitle, ErrorState, Skeleton } f
 import { formatChange, formatDate } from '../orders/format.js';
 import { fetchCampaigns, fetchStats, marketingKeys, percent } from './api.js';
 import type { QuickAction } from './MarketingView.js';
-import { CampaignStatusBadge } from './parts.js';
+import { CampaignStatusBadge, QueryState } from './parts.js';
 
 function StatCard({ title, value, icon: Icon, hint, testId }: { title: string; value: string; icon: LucideIcon; hint?: string; testId: string }) {
   return (
@@ -82,13 +82,8 @@ export function OverviewTab({ onQuickAction, onShowCampaigns }: { onQuickAction:
             </Button>
           </CardHeader>
           <CardBody>
-            {campaigns.isPending ? (
-              <Skeleton className="h-32" />
-            ) : campaigns.isError ? (
-              <ErrorState title="Could not load campaigns" message={campaigns.error.message} onRetry={() => void campaigns.refetch()} />
-            ) : recent.length === 0 ? (
-              <p className="text-sm text-khaki-300">No campaigns yet. Create one with the quick action.</p>
-            ) : (
+            <QueryState query={campaigns} what="campaigns" isEmpty={(list) => list.length === 0} empty={<p className="text-sm text-khaki-300">No campaigns yet. Create one with the quick action.</p>}>
+              {() => (
               <ul className="divide-y divide-olive-700" data-testid="recent-campaigns">
                 {recent.map((c) => (
                   <li key={c.id} className="flex flex-wrap items-center justify-between gap-3 py-2.5 text-sm">
@@ -104,7 +99,8 @@ export function OverviewTab({ onQuickAction, onShowCampaigns }: { onQuickAction:
                   </li>
                 ))}
               </ul>
-            )}
+              )}
+            </QueryState>
           </CardBody>
         </Card>
       </div>

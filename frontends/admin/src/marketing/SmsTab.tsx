@@ -7,10 +7,10 @@ import { useForm } from 'react-hook-form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Pencil, Plus, Trash2 } from 'lucide-react';
 import { smsPlaceholders, smsTemplateCreateSchema, smsTriggerLabels, smsTriggers, type SmsTemplate, type SmsTemplateCreate } from '@shop/contracts';
-import { Badge, Button, Card, CardBody, CardHeader, CardTitle, Checkbox, ErrorState, Field, Input, Modal, Select, Skeleton, Textarea, toast } from '@shop/ui';
+import { Badge, Button, Card, CardBody, CardHeader, CardTitle, Checkbox, Field, Input, Modal, Select, Textarea, toast } from '@shop/ui';
 import { formatDateTime } from '../orders/format.js';
 import { createSmsTemplate, deleteSmsTemplate, fetchSmsTemplates, fetchStats, marketingKeys, patchSmsTemplate, zodResolver } from './api.js';
-import { ConfirmModal, Toggle } from './parts.js';
+import { ConfirmModal, QueryState, Toggle } from './parts.js';
 
 type TemplateValues = { name: string; content: string; trigger: SmsTemplateCreate['trigger']; isActive: boolean };
 
@@ -79,15 +79,16 @@ function RecentSmsActivity() {
         <CardTitle>Recent SMS Activity</CardTitle>
       </CardHeader>
       <CardBody>
-        {stats.isPending ? (
-          <Skeleton className="h-20" />
-        ) : stats.isError ? (
-          <ErrorState title="Could not load SMS activity" message={stats.error.message} onRetry={() => void stats.refetch()} />
-        ) : stats.data.recentSms.length === 0 ? (
-          <p className="text-sm text-khaki-300">No SMS sent yet. Customers who opt into SMS get the active template of each event.</p>
-        ) : (
+        <QueryState
+          query={stats}
+          what="SMS activity"
+          skeletonClass="h-20"
+          isEmpty={(s) => s.recentSms.length === 0}
+          empty={<p className="text-sm text-khaki-300">No SMS sent yet. Customers who opt into SMS get the active template of each event.</p>}
+        >
+          {(s) => (
           <ul className="divide-y divide-olive-700" data-testid="recent-sms">
-            {stats.data.recentSms.map((m) => (
+            {s.recentSms.map((m) => (
               <li key={m.id} className="flex flex-col gap-1 py-2.5 text-sm">
                 <span className="flex flex-wrap items-center justify-between gap-2">
                   <span>
@@ -104,7 +105,8 @@ function RecentSmsActivity() {
               </li>
             ))}
           </ul>
-        )}
+          )}
+        </QueryState>
       </CardBody>
     </Card>
   );
@@ -137,16 +139,18 @@ export function SmsTab({ startCreating = false }: { startCreating?: boolean }) {
         <h2 id="sms-heading" className="font-display text-xl font-bold uppercase tracking-wide text-khaki-50">SMS &amp; Notifications</h2>
         <Button onClick={() => setEditing('new')}><Plus aria-hidden="true" className="size-4" /> Create SMS Template</Button>
       </div>
-      {templates.isPending ? (
-        <Skeleton className="h-32" />
-      ) : templates.isError ? (
-        <ErrorState title="Could not load SMS templates" message={templates.error.message} onRetry={() => void templates.refetch()} />
-      ) : templates.data.length === 0 ? (
+      <QueryState
+        query={templates}
+        what="SMS templates"
+        isEmpty={(list) => list.length === 0}
+        empty={
         <div className="rounded-lg border border-dashed border-olive-600 p-8 text-center text-khaki-300">
           <p>No SMS templates yet. A template sends an SMS when its shop event happens.</p>
           <Button className="mt-3" variant="secondary" onClick={() => setEditing('new')}>Create SMS Template</Button>
         </div>
-      ) : (
+        }
+      >
+        {(list) => (
         <div className="overflow-x-auto rounded-lg border border-olive-700">
           <table className="w-full text-left text-sm">
             <thead className="bg-olive-800 text-xs uppercase tracking-wide text-khaki-300">
@@ -159,7 +163,7 @@ export function SmsTab({ startCreating = false }: { startCreating?: boolean }) {
               </tr>
             </thead>
             <tbody className="divide-y divide-olive-800">
-              {templates.data.map((t) => (
+              {list.map((t) => (
                 <tr key={t.id} data-testid="sms-template-row">
                   <td className="px-3 py-2">
                     <span className="font-semibold text-khaki-50">{t.name}</span>
@@ -179,7 +183,8 @@ export function SmsTab({ startCreating = false }: { startCreating?: boolean }) {
             </tbody>
           </table>
         </div>
-      )}
+        )}
+      </QueryState>
       <RecentSmsActivity />
       {editing ? <TemplateModal template={editing === 'new' ? undefined : editing} onClose={() => setEditing(undefined)} /> : null}
       {deleting ? (

@@ -8,11 +8,11 @@ import { useForm } from 'react-hook-form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Trash2, UserPlus } from 'lucide-react';
 import { customerCategories, customerCategory, marketingMessages, subscriberCreateSchema, type CustomerCategory, type Subscriber, type SubscriberPatch } from '@shop/contracts';
-import { Badge, Button, Checkbox, ErrorState, Field, Input, Modal, Select, Skeleton, toast } from '@shop/ui';
+import { Badge, Button, Checkbox, Field, Input, Modal, Select, toast } from '@shop/ui';
 import { AdminApiError } from '../api.js';
 import { formatDate } from '../orders/format.js';
 import { addSubscriber, fetchSubscribers, marketingKeys, patchSubscriber, removeSubscriber, zodResolver } from './api.js';
-import { ConfirmModal, Toggle } from './parts.js';
+import { ConfirmModal, QueryState, Toggle } from './parts.js';
 
 interface SubscriberValues {
   name: string;
@@ -75,8 +75,8 @@ function AddSubscriberModal({ onClose }: { onClose: () => void }) {
         </Field>
         <fieldset className="flex flex-col gap-2">
           <legend className="mb-1 text-sm font-semibold text-khaki-100">Subscriptions</legend>
-          <Checkbox label="Email" {...form.register('emailSubscribed')} />
-          <Checkbox label="SMS" {...form.register('smsSubscribed')} />
+          <Checkbox label="Subscribe to emails" {...form.register('emailSubscribed')} />
+          <Checkbox label="Subscribe to SMS" hint="Needs a phone number" {...form.register('smsSubscribed')} />
         </fieldset>
         {serverError ? <p role="alert" className="text-sm text-alert-400">{serverError}</p> : null}
       </form>
@@ -117,16 +117,19 @@ export function SubscribersTab() {
         <h2 id="subscribers-heading" className="font-display text-xl font-bold uppercase tracking-wide text-khaki-50">Subscribers</h2>
         <Button onClick={() => setAdding(true)}><UserPlus aria-hidden="true" className="size-4" /> Add Subscriber</Button>
       </div>
-      {subscribers.isPending ? (
-        <Skeleton className="h-40" />
-      ) : subscribers.isError ? (
-        <ErrorState title="Could not load subscribers" message={subscribers.error.message} onRetry={() => void subscribers.refetch()} />
-      ) : subscribers.data.length === 0 ? (
+      <QueryState
+        query={subscribers}
+        what="subscribers"
+        skeletonClass="h-40"
+        isEmpty={(list) => list.length === 0}
+        empty={
         <div className="rounded-lg border border-dashed border-olive-600 p-8 text-center text-khaki-300">
           <p>No subscribers yet. Customers who tick subscribe on a quote request appear here.</p>
           <Button className="mt-3" variant="secondary" onClick={() => setAdding(true)}>Add Subscriber</Button>
         </div>
-      ) : (
+        }
+      >
+        {(list) => (
         <div className="overflow-x-auto rounded-lg border border-olive-700">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Subscribers with their email and SMS subscriptions</caption>
@@ -144,7 +147,7 @@ export function SubscribersTab() {
               </tr>
             </thead>
             <tbody className="divide-y divide-olive-800">
-              {subscribers.data.map((s) => (
+              {list.map((s) => (
                 <tr key={s.id} data-testid="subscriber-row" data-email={s.email}>
                   <td className="px-3 py-2">
                     <span className="font-semibold text-khaki-50">{s.name}</span>
@@ -171,7 +174,8 @@ export function SubscribersTab() {
             </tbody>
           </table>
         </div>
-      )}
+        )}
+      </QueryState>
       {adding ? <AddSubscriberModal onClose={() => setAdding(false)} /> : null}
       {removing ? (
         <ConfirmModal

@@ -1,8 +1,11 @@
 // Small pieces the marketing tabs share: an on/off switch (Radix, the same look as the discount codes'
-// active switch), a confirmation dialog before anything destructive, and the campaign status badge.
+// active switch), a confirmation dialog before anything destructive, the campaign status badge and a
+// query's loading / error / empty states.
+import type { ReactNode } from 'react';
 import * as Switch from '@radix-ui/react-switch';
+import type { UseQueryResult } from '@tanstack/react-query';
 import type { CampaignStatus } from '@shop/contracts';
-import { Badge, Button, Modal } from '@shop/ui';
+import { Badge, Button, ErrorState, Modal, Skeleton } from '@shop/ui';
 
 export function Toggle({ checked, onChange, label, disabled }: { checked: boolean; onChange: (on: boolean) => void; label: string; disabled?: boolean }) {
   return (
@@ -55,3 +58,22 @@ export function CampaignStatusBadge({ status }: { status: CampaignStatus }) {
 
 /** A day as "Nov 24" (chart axis; the data is per UTC day). */
 export const shortDay = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+
+/**
+ * A query's three faces, the same in every marketing list: a skeleton while it loads, the error with
+ * Retry, an empty state with a next step, then the data.
+ */
+export function QueryState<T>({ query, what, skeletonClass = 'h-32', isEmpty, empty, children }: {
+  query: UseQueryResult<T>;
+  /** Used in "Could not load {what}". */
+  what: string;
+  skeletonClass?: string;
+  isEmpty?: (data: T) => boolean;
+  empty?: ReactNode;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.isPending) return <Skeleton className={skeletonClass} />;
+  if (query.isError) return <ErrorState title={`Could not load ${what}`} message={query.error.message} onRetry={() => void query.refetch()} />;
+  if (isEmpty?.(query.data)) return <>{empty}</>;
+  return <>{children(query.data)}</>;
+}
