@@ -5,7 +5,8 @@
 import { carrier, catalog, orderStatusLabels, orderStatusDescriptions, orderPaymentPath, type EventData } from '@shop/contracts';
 import { dateTime, escapeHtml, firstName, formatMoney, layout, taxLabel, rowsHtml, rowsText, safeLink, shopName, type RenderedEmail, type Row } from './index.js';
 
-const paragraphs = (text: string) =>
+/** Text the team wrote, as escaped HTML paragraphs with its line breaks kept. */
+export const paragraphs = (text: string) =>
   text
     .trim()
     .split(/\n{2,}/)

@@ -10,13 +10,7 @@ import {
   type EventData,
 } from '@shop/contracts';
 import { dateTime, escapeHtml, firstName, layout, rowsHtml, rowsText, safeLink, shopName, type RenderedEmail, type Row } from './index.js';
-
-const paragraphs = (text: string) =>
-  text
-    .trim()
-    .split(/\n{2,}/)
-    .map((p) => `<p style="margin:0 0 12px">${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
-    .join('\n');
+import { paragraphs } from './order-updates.js';
 
 const quoted = (text: string) => `<blockquote style="margin:12px 0;padding:8px 12px;border-left:3px solid #d6d0bf;color:#3b3d33">${paragraphs(text)}</blockquote>`;
 const priorityLabel = (p: string) => p.charAt(0).toUpperCase() + p.slice(1);
