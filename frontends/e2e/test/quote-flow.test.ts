@@ -140,6 +140,7 @@ describe('guided quote flow (/)', () => {
     await flow(page).getByLabel('M quantity', { exact: true }).fill('4');
     await flow(page).getByLabel('XL quantity', { exact: true }).fill('6');
     await flow(page).getByLabel('S quantity', { exact: true }).fill('-2');
+    await flow(page).getByLabel('S quantity', { exact: true }).blur();
     expect(await flow(page).getByLabel('S quantity', { exact: true }).inputValue()).toBe('0');
     await choose(page, 'Performance');
     await choose(page, 'Black');
@@ -260,7 +261,8 @@ describe('tracking (/track) with the orders just placed', () => {
     await order.waitFor();
     expect(await page.getByTestId('tracked-order-number').innerText()).toBe(coin.orderNumber);
     expect(await page.getByTestId('status-badge').innerText()).toMatch(/quote pending/i);
-    expect(await page.getByTestId('progress-percent').innerText()).toBe('0%');
+    // A quote request has been received: the first of the five steps.
+    expect(await page.getByTestId('progress-percent').innerText()).toBe('20%');
     await order.getByText('Custom Challenge Coins').waitFor();
     await order.getByText('Round coin, eagle over crossed rifles', { exact: false }).waitFor();
     expect(await order.getByRole('link', { name: 'Contact Support' }).getAttribute('href')).toBe('/support');

@@ -17,25 +17,9 @@ import {
   type OrderForm,
 } from '../src/flow/model.js';
 import { prefillFrom, splitName } from '../src/flow/useOrderFlow.js';
+import { coinForm } from './fixtures.js';
 
 const file = (name: string, size = 1000) => new File([new Uint8Array(size)], name);
-
-function coinForm(patch: Partial<OrderForm> = {}): OrderForm {
-  return {
-    ...initialOrderForm(),
-    itemType: 'coin',
-    designMethod: 'describe',
-    description: 'Battalion crest, gold on black',
-    size: '1.75',
-    finish: 'antique_gold',
-    colors: ['Gold', 'Black'],
-    firstName: ' Dana ',
-    lastName: 'Lopez',
-    email: 'dana@example.com',
-    shippingAddress: { line1: '1 Main St', line2: '', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
-    ...patch,
-  };
-}
 
 describe('progress bar', () => {
   it('folds steps 0-7 into Step n of 5 with its percent and label', () => {

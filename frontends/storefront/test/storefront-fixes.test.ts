@@ -17,23 +17,7 @@ import {
 } from '../src/flow/model.js';
 import { prefillFrom } from '../src/flow/useOrderFlow.js';
 import { progressPercent, sizeText, statusDescription, statusLabel, trackingSteps } from '../src/track/model.js';
-
-function coinForm(patch: Partial<OrderForm> = {}): OrderForm {
-  return {
-    ...initialOrderForm(),
-    itemType: 'coin',
-    designMethod: 'describe',
-    description: 'Battalion crest, gold on black',
-    size: '2',
-    finish: 'antique_gold',
-    colors: ['Gold'],
-    firstName: 'Dana',
-    lastName: 'Lopez',
-    email: 'dana@example.com',
-    shippingAddress: { line1: '1 Main St', line2: '', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
-    ...patch,
-  };
-}
+import { coinForm } from './fixtures.js';
 
 describe('quantity field: typing, then the rules on leaving', () => {
   it('Backspace twice on "50" leaves an empty field (no value yet), then 75 means 75', () => {
