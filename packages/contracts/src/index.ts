@@ -11,6 +11,7 @@ export * from './pricing.js';
 export * from './admin-auth.js';
 export * from './orders-http.js';
 export * from './customers-http.js';
+export * from './customers-admin-http.js';
 export * from './email-http.js';
 export * from './orders-admin-http.js';
 export * from './payments.js';

@@ -1,17 +1,22 @@
-// Builds the customers service (testable without listening): customer profiles built from order
-// events, and the returning-customer lookup with emailed verification codes.
+// Builds the customers service (testable without listening): customer profiles and figures built from
+// order events, the back office's customer list and details, and the returning-customer lookup with
+// emailed verification codes.
 import { readFileSync } from 'node:fs';
 import { createService, type ServiceDefinition } from '@shop/service-kit';
 import { loadConfig, type CustomersConfig } from './config.js';
 import { orderCreatedConsumer } from './events/order-created.js';
+import { orderQuoteSentConsumer } from './events/order-quote-sent.js';
+import { orderStatusChangedConsumer } from './events/order-status-changed.js';
+import { applyVipThresholds } from './events/projection.js';
 import { registerModels } from './models/index.js';
+import { adminCustomerRoutes } from './routes/admin/customers.js';
 import { lookupRoutes } from './routes/lookup.js';
 
 // package.json sits one level above both src/ and dist/.
 export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export interface CustomersTestHooks extends Pick<ServiceDefinition<unknown>, 'logDestination' | 'relay'> {
-  /** The time the lookup rules see (code expiry, rate-limit windows). Default: the real clock. */
+  /** The time the lookup rules (code expiry, rate-limit windows) and the customer status see. Default: the real clock. */
   clock?: () => Date;
 }
 
@@ -23,11 +28,22 @@ export async function buildApp(config: CustomersConfig = loadConfig(), testHooks
     config,
     openapi: {
       title: 'Shop customers service',
-      description: 'Customer profiles built from order events, and the returning-customer lookup with emailed verification codes.',
+      description: 'Customer profiles and figures built from order events, the customer list and details for the back office, and the returning-customer lookup with emailed verification codes.',
     },
     models: registerModels,
-    routes: (app, ctx) => lookupRoutes(app, ctx, { settings: config.lookup, clock }),
-    consumers: (ctx) => [orderCreatedConsumer(ctx.models)],
+    routes: (app, ctx) => {
+      lookupRoutes(app, ctx, { settings: config.lookup, clock });
+      adminCustomerRoutes(app, ctx, { thresholds: config.status, clock });
+    },
+    consumers: (ctx) => [
+      orderCreatedConsumer(ctx.models, config.status),
+      orderStatusChangedConsumer(ctx.models, config.status),
+      orderQuoteSentConsumer(ctx.models, config.status),
+    ],
+    afterConnect: async (ctx) => {
+      const changed = await applyVipThresholds(ctx.models, config.status);
+      if (changed.promoted + changed.demoted > 0) ctx.log.info({ ...changed, ...config.status }, 'vip flags brought in line with the thresholds');
+    },
     ...kitHooks,
   });
   if (config.lookup.secretIsDevelopmentDefault) {

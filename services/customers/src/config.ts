@@ -11,6 +11,9 @@ export interface RawCustomersEnv extends RawServiceEnv {
   LOOKUP_LIMIT_PER_IP?: string | undefined;
   VERIFY_LIMIT_PER_IP?: string | undefined;
   LOOKUP_WINDOW_MINUTES?: string | undefined;
+  VIP_MIN_SPENT?: string | undefined;
+  VIP_MIN_ORDERS?: string | undefined;
+  ACTIVE_WITHIN_MONTHS?: string | undefined;
 }
 
 export interface LookupSettings {
@@ -29,8 +32,19 @@ export interface LookupSettings {
   windowMs: number;
 }
 
+/** The customer status rule's thresholds (README "Customer status"; domain/customer-status.ts). */
+export interface StatusSettings {
+  /** VIP from this much spent (dollars, orders that count as spent). */
+  vipMinSpent: number;
+  /** ...or from this many orders that count as spent. */
+  vipMinOrders: number;
+  /** Active: an order within this many months; inactive otherwise. */
+  activeWithinMonths: number;
+}
+
 export interface CustomersConfig extends ServiceConfig {
   lookup: LookupSettings;
+  status: StatusSettings;
 }
 
 export function readEnv(): RawCustomersEnv {
@@ -47,6 +61,9 @@ export function readEnv(): RawCustomersEnv {
     LOOKUP_LIMIT_PER_IP: process.env.LOOKUP_LIMIT_PER_IP,
     VERIFY_LIMIT_PER_IP: process.env.VERIFY_LIMIT_PER_IP,
     LOOKUP_WINDOW_MINUTES: process.env.LOOKUP_WINDOW_MINUTES,
+    VIP_MIN_SPENT: process.env.VIP_MIN_SPENT,
+    VIP_MIN_ORDERS: process.env.VIP_MIN_ORDERS,
+    ACTIVE_WITHIN_MONTHS: process.env.ACTIVE_WITHIN_MONTHS,
   };
 }
 
@@ -63,6 +80,9 @@ const lookupEnvSchema = z.object({
   LOOKUP_LIMIT_PER_IP: count('LOOKUP_LIMIT_PER_IP', 10),
   VERIFY_LIMIT_PER_IP: count('VERIFY_LIMIT_PER_IP', 30),
   LOOKUP_WINDOW_MINUTES: count('LOOKUP_WINDOW_MINUTES', 15),
+  VIP_MIN_SPENT: z.preprocess(blank, z.coerce.number({ error: 'VIP_MIN_SPENT must be a number of dollars' }).positive('VIP_MIN_SPENT must be above 0').default(5000)),
+  VIP_MIN_ORDERS: count('VIP_MIN_ORDERS', 5),
+  ACTIVE_WITHIN_MONTHS: count('ACTIVE_WITHIN_MONTHS', 12),
 });
 
 export function loadConfig(env: RawCustomersEnv = readEnv()): CustomersConfig {
@@ -82,5 +102,6 @@ export function loadConfig(env: RawCustomersEnv = readEnv()): CustomersConfig {
       verifyPerIp: e.VERIFY_LIMIT_PER_IP,
       windowMs: e.LOOKUP_WINDOW_MINUTES * 60_000,
     },
+    status: { vipMinSpent: e.VIP_MIN_SPENT, vipMinOrders: e.VIP_MIN_ORDERS, activeWithinMonths: e.ACTIVE_WITHIN_MONTHS },
   };
 }

@@ -1,12 +1,15 @@
-// Keeps the customer profile projection: one profile per email, updated by every order.created. The
-// service kit runs this in a transaction with the processed-event mark, so a repeat delivery is skipped.
-// Events may arrive out of order (retries, replays): the newest order by submittedDate decides the saved
-// details, while the count and the first-order date take every order into account.
+// order.created: the order's facts (item, quantity, total, status, date) for the customer's figures, and
+// the profile's saved details for the returning-customer lookup. The service kit runs this in a
+// transaction with the processed-event mark, so a repeat delivery is skipped. Events may arrive out of
+// order (retries, replays): the newest order by submittedDate decides the saved details; the figures are
+// derived from every order (events/projection.ts).
 import { consumeEvent } from '@shop/service-kit';
+import type { StatusSettings } from '../config.js';
 import { normalizeEmail } from '../domain/codes.js';
 import type { CustomersModels } from '../models/index.js';
+import { recordOrderFacts, refreshCustomer, searchFieldsOf } from './projection.js';
 
-export function orderCreatedConsumer(models: CustomersModels) {
+export function orderCreatedConsumer(models: CustomersModels, thresholds: StatusSettings) {
   return consumeEvent('order.created', async (event, { session, log }) => {
     const data = event.data;
     const email = normalizeEmail(data.email);
@@ -23,13 +26,29 @@ export function orderCreatedConsumer(models: CustomersModels) {
       : null;
     const phone = data.phone?.trim() ?? '';
 
+    const owner = await recordOrderFacts(models, session, {
+      orderId: data.orderId,
+      orderNumber: data.orderNumber,
+      itemType: data.itemType,
+      created: { customerEmail: email, quantity: data.quantity, submittedDate: submitted },
+      status: { value: data.status, at: submitted },
+      // A new order has no quote and no discount yet: orderTotalOf is its estimate.
+      total: { value: data.estimatedTotal, at: submitted },
+    });
+    // The order already belonged to a profile (a replay after that profile was erased): only its figures change.
+    if (owner && owner !== email) {
+      await refreshCustomer(models, session, owner, thresholds);
+      return;
+    }
+
     const existing = await models.Customer.findOne({ email }).session(session);
     if (!existing) {
+      const name = data.customerName.trim();
       await models.Customer.create(
         [
           {
             email,
-            customerName: data.customerName.trim(),
+            customerName: name,
             phone,
             lastShippingAddress: address,
             customerCategory: data.customerCategory,
@@ -38,27 +57,21 @@ export function orderCreatedConsumer(models: CustomersModels) {
             lastOrderAt: submitted,
             lastOrderId: data.orderId,
             lastOrderNumber: data.orderNumber,
+            ...searchFieldsOf({ customerName: name, email, phone }, [data.orderNumber]),
           },
         ],
         { session },
       );
       log.info({ orderNumber: data.orderNumber }, 'customer profile created');
-      return;
-    }
-
-    existing.orderCount += 1;
-    if (submitted < existing.firstOrderAt) existing.firstOrderAt = submitted;
-    if (submitted >= existing.lastOrderAt) {
-      existing.lastOrderAt = submitted;
-      existing.lastOrderId = data.orderId;
-      existing.lastOrderNumber = data.orderNumber;
+    } else if (submitted >= existing.lastOrderAt) {
       if (data.customerName.trim()) existing.customerName = data.customerName.trim();
       existing.customerCategory = data.customerCategory;
       // An order without a phone or address (the customizer's reduced order) keeps what we knew.
       if (phone) existing.phone = phone;
       if (address) existing.set('lastShippingAddress', address);
+      await existing.save({ session });
     }
-    await existing.save({ session });
-    log.info({ orderNumber: data.orderNumber, orderCount: existing.orderCount }, 'customer profile updated');
+    await refreshCustomer(models, session, email, thresholds);
+    log.info({ orderNumber: data.orderNumber }, 'customer figures updated');
   });
 }

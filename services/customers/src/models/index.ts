@@ -1,38 +1,12 @@
-// The customers service's collections: customer profiles (a projection of order.created events),
-// verification codes (hashes only) and rate-limit counters shared by every replica.
+// The customers service's collections: customer profiles and their orders (a projection of the orders
+// service's events), verification codes (hashes only) and rate-limit counters shared by every replica.
 import { Schema, type Connection, type InferSchemaType } from 'mongoose';
-import { customerCategories } from '@shop/contracts';
 import { rateCounterModel } from '@shop/service-kit';
+import { customerSchema } from './customer.js';
+import { customerOrderSchema } from './customer-order.js';
 
-const addressSchema = new Schema(
-  {
-    line1: { type: String, required: true },
-    line2: { type: String, default: '' },
-    city: { type: String, required: true },
-    state: { type: String, required: true },
-    postalCode: { type: String, required: true },
-    country: { type: String, required: true },
-  },
-  { _id: false },
-);
-
-const customerSchema = new Schema(
-  {
-    /** Lower-cased and trimmed: one profile per address however it was typed. */
-    email: { type: String, required: true, unique: true },
-    customerName: { type: String, default: '' },
-    phone: { type: String, default: '' },
-    lastShippingAddress: { type: addressSchema, default: null },
-    customerCategory: { type: String, enum: customerCategories, default: 'general' },
-    orderCount: { type: Number, default: 0 },
-    firstOrderAt: { type: Date, required: true },
-    lastOrderAt: { type: Date, required: true },
-    lastOrderId: { type: String, required: true },
-    lastOrderNumber: { type: String, required: true },
-  },
-  { collection: 'customers', timestamps: true },
-);
-export type CustomerDoc = InferSchemaType<typeof customerSchema>;
+export type { CustomerDoc } from './customer.js';
+export type { CustomerOrderDoc } from './customer-order.js';
 
 export const codeStatuses = ['active', 'used', 'locked', 'superseded'] as const;
 
@@ -59,6 +33,7 @@ export type VerificationCodeDoc = InferSchemaType<typeof verificationCodeSchema>
 export function registerModels(connection: Connection) {
   return {
     Customer: connection.model('Customer', customerSchema),
+    CustomerOrder: connection.model('CustomerOrder', customerOrderSchema),
     VerificationCode: connection.model('VerificationCode', verificationCodeSchema),
     // The lookup limits count in the service kit's shared fixed-window counters (`rate_counters`).
     RateCounter: rateCounterModel(connection),
