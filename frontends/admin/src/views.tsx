@@ -3,8 +3,9 @@
 // dashboard, the spec's default view. A new view (support, config...) is one more entry here; the
 // browser test frontends/e2e/test/admin-layout.test.ts loads every entry at 1280 and 1024 px with axe.
 import type { ComponentType } from 'react';
-import { Activity, BarChart3, ClipboardList, LifeBuoy, Megaphone, type LucideIcon } from 'lucide-react';
+import { Activity, BarChart3, ClipboardList, LifeBuoy, Megaphone, Users, type LucideIcon } from 'lucide-react';
 import { AnalyticsView } from './analytics/AnalyticsView.js';
+import { CustomersView } from './customers/CustomersView.js';
 import { MarketingView } from './marketing/MarketingView.js';
 import { OrdersDashboard } from './orders/OrdersDashboard.js';
 import { SupportView } from './support/SupportView.js';
@@ -21,6 +22,7 @@ export interface AdminView {
 export const ADMIN_VIEWS: readonly AdminView[] = [
   { id: 'dashboard', label: 'Orders', icon: ClipboardList, Component: OrdersDashboard },
   { id: 'analytics', label: 'Analytics', icon: BarChart3, Component: AnalyticsView },
+  { id: 'customers', label: 'Customers', icon: Users, Component: CustomersView },
   { id: 'support', label: 'Support', icon: LifeBuoy, Component: SupportView },
   { id: 'marketing', label: 'Marketing', icon: Megaphone, Component: MarketingView },
   { id: 'system', label: 'System', icon: Activity, Component: SystemStatus },

@@ -125,3 +125,18 @@ export const customerPrivacyExportSchema = z.object({
   verificationCodes: z.array(z.record(z.string(), z.unknown())),
   erasures: z.array(z.record(z.string(), z.unknown())),
 });
+
+/** One CSV cell: quoted when needed; a leading formula character is neutralised so a spreadsheet shows text, not a formula. */
+function csvCell(value: string): string {
+  const safe = /^[=@\t\r]/.test(value) || /^[+-](?![\d\s(])/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+const csvDate = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
+
+/** The customer list as CSV (the columns above, money with 2 decimals, dates YYYY-MM-DD), built in the browser. */
+export function customersCsv(customers: readonly AdminCustomer[]): string {
+  const rows = customers.map((c) =>
+    [c.name, c.email, c.phone, customerStatusLabels[c.status], String(c.totalOrders), c.totalSpent.toFixed(2), csvDate(c.firstOrderDate), csvDate(c.lastOrderDate)].map(csvCell).join(','),
+  );
+  return [customerCsvColumns.join(','), ...rows].join('\r\n') + '\r\n';
+}
