@@ -75,7 +75,8 @@ describe('admin sign-in (/admin)', () => {
 
     const views = page.getByRole('navigation', { name: 'Back office views' });
     await views.getByRole('button', { name: 'System' }).waitFor();
-    await page.getByRole('heading', { name: 'System status' }).waitFor();
+    // A sign-in lands on the orders dashboard (the spec's default view).
+    await page.getByTestId('orders-dashboard').waitFor();
     expect(await page.getByTestId('signed-in-as').innerText()).toContain(DEV_ADMIN.email);
 
     // The cookie: HttpOnly, SameSite=Strict, not readable by page scripts.
@@ -85,7 +86,7 @@ describe('admin sign-in (/admin)', () => {
 
     await page.reload();
     await page.getByRole('button', { name: 'Sign Out' }).waitFor();
-    await page.getByRole('heading', { name: 'System status' }).waitFor();
+    await page.getByTestId('orders-dashboard').waitFor();
     expect(await page.getByRole('form', { name: 'Admin sign-in' }).count()).toBe(0);
     expect(pageErrors).toEqual([]);
     await close();
@@ -94,6 +95,7 @@ describe('admin sign-in (/admin)', () => {
   it('the signed-in back office has no accessibility violations (axe, WCAG 2.1 A and AA)', async () => {
     const { page, close } = await browser.newPage({ bypassCSP: true, reducedMotion: 'reduce' });
     await signInAsAdmin(page, baseUrl);
+    await page.getByRole('navigation', { name: 'Back office views' }).getByRole('button', { name: 'System' }).click();
     await page.getByTestId('service-list').waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await close();

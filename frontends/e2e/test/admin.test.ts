@@ -25,6 +25,9 @@ describe('admin (/admin)', () => {
     await expectShellChrome(page);
     await page.locator('[data-remote="admin"]').waitFor();
     await signInAsAdmin(page, baseUrl);
+    // The back office opens on the orders dashboard; the service status is the System view.
+    await page.getByTestId('orders-dashboard').waitFor();
+    await page.getByRole('navigation', { name: 'Back office views' }).getByRole('button', { name: 'System' }).click();
     await page.getByRole('heading', { name: 'System status' }).waitFor();
 
     const list = page.getByTestId('service-list');
@@ -45,6 +48,7 @@ describe('admin (/admin)', () => {
     // The browser loses its connection to the gateway's health route (the page itself still loads).
     await page.route('**/api/health', (route) => route.abort('connectionrefused'));
     await signInAsAdmin(page, baseUrl);
+    await page.getByRole('navigation', { name: 'Back office views' }).getByRole('button', { name: 'System' }).click();
     const panel = page.locator('[data-remote="admin"]');
     await panel.getByRole('heading', { name: 'System status unavailable' }).waitFor();
     await panel.getByText('The gateway could not be reached').waitFor();

@@ -201,7 +201,7 @@ export function OrdersDashboard() {
         id: 'total',
         accessorFn: (row) => row.total,
         header: 'Total',
-        cell: ({ row }) => <span className="whitespace-nowrap font-mono">{formatMoney(row.original.total)}</span>,
+        cell: ({ row }) => <span className="whitespace-nowrap font-mono" data-testid="order-total">{formatMoney(row.original.total)}</span>,
       },
       { id: 'submittedDate', accessorFn: (row) => row.submittedDate, header: 'Submitted', cell: ({ row }) => <span className="whitespace-nowrap">{formatDate(row.original.submittedDate)}</span> },
       {
