@@ -73,6 +73,7 @@ export const ACCESS_RULES: readonly AccessRule[] = [
 
   // Site configuration: the public contact details, the rest is admin.
   rule(['GET', 'HEAD'], '/api/config/contact/public', 'public', 'contact details shown on the site'),
+  rule(['GET', 'HEAD'], '/api/config/business/public', 'public', 'registered business details shown on /business (no EIN)'),
   rule('*', '/api/config/**', 'admin', 'contact and business configuration'),
 
   // Content: read by the site, written by admins.

@@ -16,6 +16,8 @@ export * from './email-http.js';
 export * from './orders-admin-http.js';
 export * from './payments.js';
 export * from './support-http.js';
+export * from './business-config.js';
+export * from './operations-http.js';
 export * from './support-events.js';
 export * from './marketing-http.js';
 export * from './marketing-events.js';

@@ -25,6 +25,7 @@ import type { EventConsumer } from './bus/consumers.js';
 import type { Outbox, RelayOptions } from './bus/outbox.js';
 import type { RpcHandler } from './bus/rpc.js';
 import { currentTelemetry } from './telemetry-state.js';
+import { registerReadinessFacts, type ReadinessFactsHook } from './readiness-facts.js';
 
 /** The Fastify instance a service adds its routes to (zod schemas type the handlers). */
 export type ServiceApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
@@ -55,6 +56,8 @@ export interface ServiceDefinition<M> {
   /** Runs once MongoDB is connected and the models' indexes exist, before NATS (e.g. seed data). A throw fails start(). */
   afterConnect?: (ctx: ServiceContext<M>) => Promise<void>;
   openapi?: { title?: string; description?: string };
+  /** Facts only this service knows, for the production check (`GET /readyz/facts`, readiness-facts.ts). */
+  readinessFacts?: ReadinessFactsHook<M>;
   /** Test hooks: a log destination and faster outbox sweeps. */
   logDestination?: import('pino').DestinationStream;
   relay?: RelayOptions;
@@ -150,6 +153,7 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
     },
   );
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  registerReadinessFacts(app, ctx, def.readinessFacts);
   app.get(
     serviceInfoPath(def.name),
     {

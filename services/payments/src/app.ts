@@ -10,6 +10,9 @@ import { providerFor, type Provider } from './providers/index.js';
 import { registerIntentRoutes } from './routes/intents.js';
 import { registerTestModeRoutes } from './routes/test-mode.js';
 import { registerWebhookRoute } from './routes/webhook.js';
+import { businessConfigRoutes } from './routes/admin/business-config.js';
+import { businessConfigModel, currentBusinessConfig } from './models/business-config.js';
+import { missingBusinessFields, permitsExpiringSoon } from '@shop/contracts';
 
 // package.json sits one level above both src/ and dist/.
 export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -35,6 +38,24 @@ export async function buildApp(config: PaymentsConfig = loadConfig(), testHooks:
       registerIntentRoutes(app, ctx, provider);
       registerTestModeRoutes(app, ctx, provider);
       await registerWebhookRoute(app, ctx, provider);
+      businessConfigRoutes(app, businessConfigModel(ctx.connection));
+    },
+    // For the production check: key kinds (live or test), never the keys; the registration's gaps.
+    async readinessFacts(ctx) {
+      const business = await currentBusinessConfig(businessConfigModel(ctx.connection));
+      const kind = (key: string | undefined) => (key ? (/_live_/.test(key) ? 'live' : /_test_/.test(key) ? 'test' : 'unknown') : null);
+      return {
+        paymentMode: config.mode,
+        stripe: {
+          secretKey: kind(config.stripe?.secretKey),
+          publishableKey: kind(config.stripe?.publishableKey),
+          webhookSecretSet: Boolean(config.stripe?.webhookSecret),
+        },
+        business: {
+          missing: missingBusinessFields(business),
+          expiringPermits: permitsExpiringSoon(business).map(({ jurisdiction, permitNumber, expirationDate }) => ({ jurisdiction, permitNumber, expirationDate })),
+        },
+      };
     },
     replies: (ctx) => paymentReplies(ctx, providerOf(ctx)),
     ...testHooks,
