@@ -12,6 +12,7 @@ import { registerModels } from './models/index.js';
 import { smtpSender, type MailSender } from './queue/transport.js';
 import { EmailWorker } from './queue/worker.js';
 import { mailboxRoutes } from './routes/mailbox.js';
+import { diagnosticsRoutes, emailEnvironment, probeSmtp, queueStats } from './routes/diagnostics.js';
 import { settingsRoutes } from './routes/settings.js';
 
 // package.json sits one level above both src/ and dist/.
@@ -43,6 +44,7 @@ export async function buildApp(config: EmailConfig = loadConfig(), testHooks: Em
       worker = new EmailWorker(ctx, { settings: config.email, sender, clock, leaseMs: leaseMs ?? config.email.claimLeaseMs });
       mailboxRoutes(app, config.email.devMailboxUrl, config.nodeEnv);
       settingsRoutes(app, ctx, config.email);
+      diagnosticsRoutes(app, ctx, config, () => worker);
       // The worker lives with the server: it starts once MongoDB is connected (createService listens
       // first, then connects) and stops, finishing the email in hand, when the server closes.
       app.addHook('onReady', async () => {
@@ -53,6 +55,12 @@ export async function buildApp(config: EmailConfig = loadConfig(), testHooks: Em
       app.addHook('onClose', async () => {
         await worker.stop();
       });
+    },
+    // For the production check: the mail transport (a local mailbox in production is a failure), whether
+    // SMTP answers, and the failed emails.
+    readinessFacts: async (ctx) => {
+      const [smtp, stats] = await Promise.all([probeSmtp(config.email.smtpUrl, 1_500), queueStats(ctx.models.Email)]);
+      return { email: emailEnvironment(config).email, smtp, queue: stats };
     },
     consumers: (ctx) => {
       const deps = { models: ctx.models, settings: config.email, clock, queued: () => void setTimeout(() => worker.wake(), 50).unref() };
