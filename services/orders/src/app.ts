@@ -64,6 +64,8 @@ export function buildApp(config: OrdersConfig = loadConfig(), hooks: OrdersTestH
       if (unusedFileSweep) sweep = startUnusedFileSweep(ctx, config.uploadRetentionHours * 60 * 60 * 1000);
     },
     replies: (ctx) => paymentReplies(ctx),
+    // For the production check: whether designs come from OpenAI or the local generator (never the key).
+    readinessFacts: () => ({ openaiKeySet: Boolean(config.ai.apiKey) }),
     consumers: (ctx) => [...emailHistoryConsumers(ctx.models), ...paymentConsumers(ctx)],
     ...serviceHooks,
   });

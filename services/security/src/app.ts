@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { sessionRevokedSubject, sessionVerifyRequestSchema, sessionVerifySubject } from '@shop/contracts';
 import { createService, replyTo, type ServiceDefinition } from '@shop/service-kit';
 import { AuthService, realPause, type Clock, type Pause } from './auth.js';
-import { loadConfig, type SecurityConfig } from './config.js';
+import { devAdmin, loadConfig, type SecurityConfig } from './config.js';
+import { verifyPassword } from './domain/password.js';
 import { securityConsumers } from './events/consumers.js';
 import { registerModels, type SecurityModels } from './models/index.js';
 import { auditRoutes } from './routes/audit.js';
@@ -42,6 +43,13 @@ export async function buildApp(config: SecurityConfig = loadConfig(), hooks: Tes
     },
     replies: () => [replyTo(sessionVerifySubject, sessionVerifyRequestSchema, async ({ sessionHash }) => auth!.verifyHash(sessionHash))],
     consumers: (ctx) => securityConsumers(ctx.models),
+    // For the production check: the session cookie's Secure flag, and how many admins (of the first 20)
+    // still sign in with the documented development password (the README prints it: critical in production).
+    readinessFacts: async (ctx) => {
+      const admins = await ctx.models.AdminUser.find({}).select('+passwordHash').limit(20).lean();
+      const matches = await Promise.all(admins.map((a) => verifyPassword(devAdmin.password, a.passwordHash)));
+      return { cookieSecure: config.cookieSecure, devPasswordAdmins: admins.filter((_, i) => matches[i]).map((a) => a.email) };
+    },
     ...serviceHooks,
   });
   // Created after the service so it can use its logger, models and NATS connection; routes and hooks
