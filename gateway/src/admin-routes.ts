@@ -88,6 +88,8 @@ export const ACCESS_RULES: readonly AccessRule[] = [
   rule('*', '/api/security/**', 'admin', 'audit trail, request logs, bans, alerts'),
   rule('*', '/api/email/**', 'admin', 'email queue and diagnostics'),
   rule('*', '/api/admin/**', 'admin', 'admin settings'),
+  // The gateway's own production-readiness report (it names settings and weaknesses).
+  rule('*', '/api/health/production-check', 'admin', 'production-readiness report'),
   // Diagnostics, the local mailbox included (it lists verification codes and payment links; the
   // email service does not serve it at all in production).
   rule('*', '/api/debug/**', 'admin', 'developer diagnostics and the local mailbox'),

@@ -8,6 +8,7 @@ import type { GatewayConfig } from './config.js';
 import { registerDocsRoutes } from './docs.js';
 import { registerFrontends } from './frontends.js';
 import { registerHealthRoutes } from './health.js';
+import { registerProductionCheck } from './production-check.js';
 import { honourExpectContinue, registerServiceProxies } from './proxy.js';
 import { registerSecurity } from './security.js';
 import { registerAdminAuth } from './admin-auth.js';
@@ -69,6 +70,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   app.addHook('onClose', async () => checker.close());
   registerAdminAuth(app, config, checker);
   registerHealthRoutes(app, config);
+  registerProductionCheck(app, config);
   registerDocsRoutes(app, config);
   await registerServiceProxies(app, config);
   await registerFrontends(app, config);
