@@ -121,7 +121,7 @@ export function CustomersView() {
         </Field>
         <Button type="submit" variant="secondary">Search</Button>
       </form>
-      {list.isError && !data ? (
+      {list.isError ? (
         <ErrorState title="Error Loading Customers" message={customerListFailedMessage} onRetry={() => void list.refetch()} retrying={list.isFetching} />
       ) : (
         <Card className="overflow-x-auto">
