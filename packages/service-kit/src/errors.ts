@@ -144,6 +144,20 @@ function clientErrorMessage(error: FastifyError, request: FastifyRequest): strin
   }
 }
 
+/**
+ * busboy (behind @fastify/multipart) throws plain Errors for a multipart body it cannot read: "Multipart:
+ * Boundary not found", "Unexpected end of multipart data", "Part terminated early due to unexpected end of
+ * multipart data"... They are the client's mistake, wherever a service reads parts.
+ */
+const unreadableMultipart = /boundary not found|unexpected end of (multipart data|form|file)|terminated early|malformed part header|boundary required/i;
+export const unreadableMultipartMessage =
+  'The upload could not be read: it is not complete multipart/form-data. Send the files as multipart/form-data.';
+
+function isUnreadableMultipart(error: Error, request: FastifyRequest): boolean {
+  const type = request.headers['content-type'] ?? '';
+  return /^\s*multipart\//i.test(type) && (error as FastifyError).statusCode === undefined && unreadableMultipart.test(error.message);
+}
+
 /** Installs the error and not-found handlers on an app (services and the gateway use the same one). */
 export function installErrorHandling(app: FastifyInstance) {
   app.setNotFoundHandler((request, reply) =>
@@ -167,6 +181,9 @@ export function installErrorHandling(app: FastifyInstance) {
     if (isResponseSerializationError(error as FastifyError)) {
       request.log.error({ err: error, cause: (error as { cause?: unknown }).cause }, 'response did not match its schema');
       return sendError(request, reply, 500, errorCodes.INTERNAL_ERROR, genericServerErrorMessage);
+    }
+    if (isUnreadableMultipart(error, request)) {
+      return sendError(request, reply, 400, errorCodes.BAD_REQUEST, unreadableMultipartMessage);
     }
     const status = (error as FastifyError).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {

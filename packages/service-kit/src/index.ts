@@ -16,6 +16,7 @@ export {
   notFound,
   sendError,
   serviceUnavailable,
+  unreadableMultipartMessage,
   unauthorized,
   validationFailed,
   validationMessage,

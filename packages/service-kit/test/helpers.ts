@@ -101,6 +101,11 @@ export async function buildOrdersLike(mongoUrl: string, natsUrl: string, logs = 
         },
         async () => ({ ok: true as const }),
       );
+      // What busboy throws while a service reads the parts of a broken multipart body.
+      app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null, undefined));
+      app.post('/parts', async () => {
+        throw new Error('Unexpected end of multipart data');
+      });
       app.get('/boom', async () => {
         throw new Error('database password is hunter2');
       });

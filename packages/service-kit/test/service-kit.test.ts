@@ -115,6 +115,15 @@ describe('HTTP basics', () => {
     }
   });
 
+  it('answers a multipart body the parser cannot read with a 400, whichever service reads the parts', async () => {
+    const res = await fetch(`${ordersUrl}/parts`, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x\r\nbroken' });
+    expect(res.status).toBe(400);
+    expect(errorEnvelopeSchema.parse(await res.json())).toMatchObject({ code: 'BAD_REQUEST', error: expect.stringMatching(/multipart\/form-data/) });
+    // The same message from a JSON call is no client mistake: still a 500.
+    const json = await fetch(`${ordersUrl}/parts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(json.status).toBe(500);
+  });
+
   it('passes an AppError through with its status and code', async () => {
     const res = await fetch(`${ordersUrl}/teapot`);
     expect(res.status).toBe(409);
