@@ -1,13 +1,13 @@
 // Discount codes end to end (issue 13) in Chromium against the shared stack: an admin creates a military
 // code in Marketing > Discount Codes, applies it to a quoted order with the Apply Discount modal from the
-// row menu, sees the new total in the order details; the customer sees it on /track and on the payment
-// page, and pays the discounted total in test mode.
+// row menu, sees the new total in the order details; the customer gets an email, sees it on /track and
+// on the payment page, and pays the discounted total in test mode.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ordersAdminPaths, orderPaymentPath } from '@shop/contracts';
 import { adminApiHeaders, signInAsAdmin } from './support/admin.js';
 import { launchBrowser, type Browser } from './support/browser.js';
-import { uniqueEmail } from './support/quote-flow.js';
+import { uniqueEmail, waitForMail } from './support/quote-flow.js';
 
 const baseUrl = inject('baseUrl');
 const email = uniqueEmail('discounts');
@@ -137,6 +137,10 @@ describe('discount codes', () => {
     expect(await again.getByTestId('discount-summary').innerText()).toMatch(new RegExp(`-\\$100\\.00 \\(${code}\\)`));
     await again.getByRole('button', { name: 'Cancel' }).click();
     await shop.close();
+
+    // The customer is emailed about the discount, with the new total.
+    const mail = await waitForMail(baseUrl, email, (m) => m.subject === `A discount was applied to your order #${order.orderNumber}`);
+    expect(mail.text).toContain(`Good news: the discount code ${code} takes $100.00 off your order. Your new total, tax included, is $400.00.`);
 
     // The customer: /track shows the code and the discounted total.
     const customer = await browser.newPage({ width: 375 });
