@@ -15,6 +15,7 @@ import {
 import { eventSourceSchema } from './services.js';
 import { gatewayAdminActionData } from './admin-auth.js';
 import { campaignSendRequestedData } from './marketing-events.js';
+import { gatewayRequestsLoggedData } from './security-events.js';
 import { returnRequestedData, returnStatusChangedData, supportMessageCreatedData, supportRepliedData } from './support-events.js';
 
 const isoDate = z.iso.datetime({ offset: true });

@@ -117,6 +117,6 @@ describe('quote payment figures', () => {
   it('notes the payment date in UTC, and an amount other than the quote', () => {
     expect(paymentDate(new Date('2026-11-22T23:30:00-05:00'))).toBe('Nov 23, 2026');
     expect(paidNote(new Date('2026-11-22T10:00:00Z'), 'pi_1', 1062.5, 1062.5)).toBe('Payment received on Nov 22, 2026 (payment intent pi_1)');
-    expect(paidNote(new Date('2026-11-22T10:00:00Z'), 'pi_1', 1062.49, 1062.5)).toMatch(/Amount charged \$1062\.49 differs from the quote total \$1062\.50\.$/);
+    expect(paidNote(new Date('2026-11-22T10:00:00Z'), 'pi_1', 1062.49, 1062.5)).toMatch(/Amount charged \$1,062\.49 differs from the quote total \$1,062\.50\.$/);
   });
 });

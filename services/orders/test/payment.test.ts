@@ -249,7 +249,7 @@ describe('payment.succeeded from the provider', () => {
     const order = await eventually(() => stored(id), (o) => o.status === 'paid');
     expect(order.payment).toMatchObject({ paymentIntentId: 'pi_odd', amount: 1000 });
     expect(order.statusHistory.at(-1)!.note).toBe(
-      'Payment received on Nov 22, 2026 (payment intent pi_odd). Amount charged $1000.00 differs from the quote total $1062.50.',
+      'Payment received on Nov 22, 2026 (payment intent pi_odd). Amount charged $1,000.00 differs from the quote total $1,062.50.',
     );
   });
 });

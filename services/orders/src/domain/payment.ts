@@ -1,7 +1,7 @@
 // Pure rules of quote payment (storefront §2 payment page, §4, §9): the quote's tax figures, what
 // payments is told about a quote, the public payment view, and the note recorded when an order is paid.
 // No I/O here, so the tests can pin them.
-import type { OrderPaymentQuote, OrderPaymentView } from '@shop/contracts';
+import { formatMoney, type OrderPaymentQuote, type OrderPaymentView } from '@shop/contracts';
 import type { OrderDoc } from '../models/order.js';
 import { round2 } from './admin-orders.js';
 
@@ -72,7 +72,7 @@ export function paymentDate(date: Date): string {
 export function paidNote(paidAt: Date, paymentIntentId: string, amount: number, expected: number | null): string {
   const note = `Payment received on ${paymentDate(paidAt)} (payment intent ${paymentIntentId})`;
   if (expected === null || Math.round(amount * 100) === Math.round(expected * 100)) return note;
-  return `${note}. Amount charged $${amount.toFixed(2)} differs from the quote total $${expected.toFixed(2)}.`;
+  return `${note}. Amount charged ${formatMoney(amount)} differs from the quote total ${formatMoney(expected)}.`;
 }
 
 /** The receipt's subject, also the email-history entry's until email.sent confirms it. */
