@@ -16,6 +16,7 @@ import { eventSourceSchema } from './services.js';
 import { gatewayAdminActionData } from './admin-auth.js';
 import { campaignSendRequestedData } from './marketing-events.js';
 import { gatewayRequestsLoggedData } from './security-events.js';
+import { gatewayRequestsLoggedData } from './security-events.js';
 import { returnRequestedData, returnStatusChangedData, supportMessageCreatedData, supportRepliedData } from './support-events.js';
 
 const isoDate = z.iso.datetime({ offset: true });
@@ -251,6 +252,7 @@ export const eventDataSchemas = {
   'ban.changed': banChangedData,
   'alert.raised': alertRaisedData,
   'gateway.request_logged': gatewayRequestLoggedData,
+  'gateway.requests_logged': gatewayRequestsLoggedData,
   'gateway.admin_action': gatewayAdminActionData,
   'email.sent': emailSentData,
   'email.failed': emailFailedData,
