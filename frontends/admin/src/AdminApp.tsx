@@ -2,7 +2,7 @@
 // live admin session it shows the sign-in screen instead of the back office (the server refuses every
 // admin call without one anyway). Sign-out ends the session on the server.
 import { QueryClient, QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { ErrorState, Spinner, toast } from '@shop/ui';
 import type { AdminPublic } from '@shop/contracts';
 import { SESSION_ENDED_EVENT, fetchCurrentAdmin, signOut } from './api.js';
@@ -12,7 +12,14 @@ import './styles.css';
 
 const ME_KEY = ['admin-me'] as const;
 
-function AuthGate() {
+/** What a signed-in page gets: the admin, and sign-out. */
+export interface AdminSession {
+  user: AdminPublic;
+  signOut: () => void;
+  signingOut: boolean;
+}
+
+function AuthGate({ children }: { children: (session: AdminSession) => ReactNode }) {
   const queryClient = useQueryClient();
   const me = useQuery({
     queryKey: ME_KEY,
@@ -64,17 +71,22 @@ function AuthGate() {
     );
   }
   if (!me.data) return <SignIn onSignedIn={signedIn} />;
-  return <AdminShell user={me.data} onSignOut={() => void doSignOut()} signingOut={signingOut} />;
+  return <>{children({ user: me.data, signOut: () => void doSignOut(), signingOut })}</>;
 }
 
-export default function AdminApp() {
+/** The admin remote's frame: its own query cache and the sign-in gate (also used by /debug/email). */
+export function AdminRoot({ children }: { children: (session: AdminSession) => ReactNode }) {
   // One query cache per mounted back office; the storefront keeps its own.
   const [queryClient] = useState(() => new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: true } } }));
   return (
     <QueryClientProvider client={queryClient}>
       <div className="flex flex-1 flex-col bg-ink-900" data-remote="admin">
-        <AuthGate />
+        <AuthGate>{children}</AuthGate>
       </div>
     </QueryClientProvider>
   );
+}
+
+export default function AdminApp() {
+  return <AdminRoot>{({ user, signOut, signingOut }) => <AdminShell user={user} onSignOut={signOut} signingOut={signingOut} />}</AdminRoot>;
 }

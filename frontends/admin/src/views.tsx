@@ -3,13 +3,15 @@
 // dashboard, the spec's default view. A new view (support, config...) is one more entry here; the
 // browser test frontends/e2e/test/admin-layout.test.ts loads every entry at 1280 and 1024 px with axe.
 import type { ComponentType } from 'react';
-import { Activity, BarChart3, ClipboardList, LifeBuoy, Megaphone, Users, type LucideIcon } from 'lucide-react';
+import { Activity, BarChart3, ClipboardList, LifeBuoy, Megaphone, Settings, ShieldCheck, Users, type LucideIcon } from 'lucide-react';
 import { AnalyticsView } from './analytics/AnalyticsView.js';
 import { CustomersView } from './customers/CustomersView.js';
 import { MarketingView } from './marketing/MarketingView.js';
 import { OrdersDashboard } from './orders/OrdersDashboard.js';
 import { SupportView } from './support/SupportView.js';
 import { SystemStatus } from './SystemStatus.js';
+import { SiteConfigView } from './config/SiteConfigView.js';
+import { ProductionView } from './production/ProductionView.js';
 
 export interface AdminView {
   id: string;
@@ -25,6 +27,8 @@ export const ADMIN_VIEWS: readonly AdminView[] = [
   { id: 'customers', label: 'Customers', icon: Users, Component: CustomersView },
   { id: 'support', label: 'Support', icon: LifeBuoy, Component: SupportView },
   { id: 'marketing', label: 'Marketing', icon: Megaphone, Component: MarketingView },
+  { id: 'config', label: 'Config', icon: Settings, Component: SiteConfigView },
+  { id: 'production', label: 'Production', icon: ShieldCheck, Component: ProductionView },
   { id: 'system', label: 'System', icon: Activity, Component: SystemStatus },
 ];
 

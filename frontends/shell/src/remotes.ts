@@ -21,6 +21,7 @@ export interface RemoteModules {
   'storefront/Legal': ComponentType;
   'storefront/Business': ComponentType;
   'admin/AdminApp': ComponentType;
+  'admin/EmailDiagnostics': ComponentType;
 }
 export type RemoteModuleId = keyof RemoteModules;
 

@@ -69,6 +69,8 @@ export function createRoutes(): RouteObject[] {
             ...infoPages.map(([path, module]): RouteObject => ({ path, caseSensitive: true, element: <RemoteView module={module} /> })),
             // The admin remote owns everything below /admin (its own nested routes).
             { path: 'admin/*', caseSensitive: true, element: <RemoteView module="admin/AdminApp" /> },
+            // Email diagnostics (admin part A §2): the admin remote's page, behind its sign-in.
+            { path: 'debug/email', caseSensitive: true, element: <RemoteView module="admin/EmailDiagnostics" /> },
             { path: 'army-patches', caseSensitive: true, element: <RemoteView module="storefront/BranchPage" props={{ branch: 'army' }} /> },
             { path: 'navy-coins', caseSensitive: true, element: <RemoteView module="storefront/BranchPage" props={{ branch: 'navy' }} /> },
             {
