@@ -16,12 +16,12 @@ import {
 } from '@shop/contracts';
 import { AppError, notFound, replyTo, type ServiceContext } from '@shop/service-kit';
 import { redeemRefusal, usedUpRefusal, type Refusal } from '../domain/discount-eligibility.js';
+import { isDuplicateKey } from '../routes/admin/common.js';
 import { discountView, redemptionId, type DiscountDoc, type DiscountModels, type DiscountRedemptionDoc } from '../models/discount.js';
 
 const staleClaimMs = 30_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const refused = (r: Refusal) => new AppError(r.status, r.code, r.message);
-const isDuplicateKey = (err: unknown) => (err as { code?: number })?.code === 11000 || (err as { cause?: { code?: number } })?.cause?.code === 11000;
 
 export function discountReplies(ctx: ServiceContext<DiscountModels>) {
   const { Discount, DiscountRedemption } = ctx.models;

@@ -1,6 +1,5 @@
 // Discount Codes tab (back office part B §2.4, §5, §7): list, create, active toggle, delete. The gateway
 // lets /api/marketing/** through only with an admin session and forwards the admin in x-admin-email.
-import { z } from 'zod';
 import {
   discountCreateSchema,
   discountDeleteResponseSchema,
@@ -8,22 +7,12 @@ import {
   discountMessages,
   discountResponseSchema,
   discountToggleSchema,
-  errorEnvelopeSchema,
   marketingDiscountPaths,
 } from '@shop/contracts';
 import { conflict, notFound, type ServiceApp, type ServiceContext } from '@shop/service-kit';
 import { endDateOf } from '../../domain/discount-eligibility.js';
 import { discountView, type DiscountDoc, type DiscountModels } from '../../models/discount.js';
-
-const idParams = z.object({ id: z.string().min(1).max(64) });
-const errors = { '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema };
-const isDuplicateKey = (err: unknown) => (err as { code?: number })?.code === 11000 || (err as { cause?: { code?: number } })?.cause?.code === 11000;
-
-function adminOf(headers: Record<string, string | string[] | undefined>): string {
-  const raw = headers['x-admin-email'];
-  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
-  return value ? `admin:${value}` : 'admin';
-}
+import { adminOf, errors, idParams, isDuplicateKey } from './common.js';
 
 export function registerAdminDiscountRoutes(app: ServiceApp, ctx: ServiceContext<DiscountModels>) {
   const { Discount } = ctx.models;
