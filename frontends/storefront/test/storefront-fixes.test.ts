@@ -67,7 +67,7 @@ describe('Canadian addresses', () => {
 
   it('a profile saved as "Canada" prefills CA', () => {
     const patch = prefillFrom(
-      { customerName: 'Ann Roy', email: 'ann@example.com', phone: '', shippingAddress: { line1: '1 Rue', city: 'Québec', state: 'QC', postalCode: 'G1R 4P5', country: 'Canada' } },
+      { customerName: 'Ann Roy', email: 'ann@example.com', phone: '', customerCategory: 'general', shippingAddress: { line1: '1 Rue', city: 'Québec', state: 'QC', postalCode: 'G1R 4P5', country: 'Canada' } },
       initialOrderForm(),
     );
     expect(patch.shippingAddress?.country).toBe('CA');
