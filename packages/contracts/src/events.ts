@@ -16,7 +16,7 @@ import { eventSourceSchema } from './services.js';
 import { gatewayAdminActionData } from './admin-auth.js';
 import { campaignSendRequestedData } from './marketing-events.js';
 import { gatewayRequestsLoggedData } from './security-events.js';
-import { gatewayRequestsLoggedData } from './security-events.js';
+import { contentChangedData } from './content.js';
 import { returnRequestedData, returnStatusChangedData, supportMessageCreatedData, supportRepliedData } from './support-events.js';
 
 const isoDate = z.iso.datetime({ offset: true });
@@ -249,6 +249,7 @@ export const eventDataSchemas = {
   'support.return_requested': returnRequestedData,
   'support.return_status_changed': returnStatusChangedData,
   'campaign.send_requested': campaignSendRequestedData,
+  'content.changed': contentChangedData,
   'ban.changed': banChangedData,
   'alert.raised': alertRaisedData,
   'gateway.request_logged': gatewayRequestLoggedData,
@@ -276,7 +277,7 @@ export const eventStreams = {
   PAYMENTS: { subjects: ['payment.>'], maxAgeMs: 30 * day },
   CUSTOMERS: { subjects: ['customer.>'], maxAgeMs: 15 * 60_000 },
   SUPPORT: { subjects: ['support.>'], maxAgeMs: 30 * day },
-  MARKETING: { subjects: ['campaign.>'], maxAgeMs: 30 * day },
+  MARKETING: { subjects: ['campaign.>', 'content.>'], maxAgeMs: 30 * day },
   SECURITY: { subjects: ['ban.>', 'alert.>'], maxAgeMs: 30 * day },
   GATEWAY: { subjects: ['gateway.>'], maxAgeMs: 3 * day },
   EMAIL: { subjects: ['email.>'], maxAgeMs: 30 * day },

@@ -23,5 +23,6 @@ export * from './marketing-http.js';
 export * from './marketing-events.js';
 export * from './money.js';
 export * from './discounts.js';
+export * from './content.js';
 export * from './security-events.js';
 export * from './security-http.js';

@@ -1,0 +1,183 @@
+// Site content (back office part B §2.1, §3, §5, §7, §8): the texts, price list, SEO tags, contact block
+// and feature switches an administrator edits in the Content view. The marketing service owns it and
+// validates every save with this schema; the storefront renders from the public read; the orders service
+// keeps the price list and switches (content.changed). The defaults are the shop's texts and prices.
+import { z } from 'zod';
+import { catalog, itemTypes, type ItemType } from './catalog.js';
+import { shopName } from './rules.js';
+
+const text = (field: string, max: number) =>
+  z
+    .string({ error: `${field} must be text` })
+    .trim()
+    .max(max, { error: `${field} must be at most ${max} characters` });
+const required = (field: string, max: number) => text(field, max).min(1, { error: `${field} is required` });
+
+/** Dollars per piece: at least 0, at most 100,000, whole cents. */
+export const basePriceSchema = z
+  .number({ error: 'basePrice must be a number' })
+  .min(0, { error: 'basePrice must be at least 0' })
+  .max(100_000, { error: 'basePrice must be at most 100000' })
+  .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, { error: 'basePrice must be in whole cents' });
+
+export const homepageContentSchema = z.object({
+  heroTitle: required('heroTitle', 200),
+  heroSubtitle: text('heroSubtitle', 500),
+  companyName: required('companyName', 100),
+  tagline: text('tagline', 200),
+  description: text('description', 2000),
+});
+
+export const productContentSchema = z.object({
+  title: required('title', 100),
+  basePrice: basePriceSchema,
+  description: text('description', 1000),
+  features: z.array(required('feature', 200)).max(20, { error: 'At most 20 features per product' }),
+});
+
+/** Products keyed by kind: exactly the shop's item types. */
+export const productsContentSchema = z.object(
+  Object.fromEntries(itemTypes.map((t) => [t, productContentSchema])) as Record<ItemType, typeof productContentSchema>,
+);
+
+export const seoContentSchema = z.object({
+  title: required('seo title', 120),
+  description: text('seo description', 320),
+  ogTitle: text('ogTitle', 120),
+  /** An absolute http(s) URL or a path on this site; empty: none. */
+  ogImage: text('ogImage', 500).refine((v) => v === '' || /^\/[^/]/.test(v) || /^https?:\/\/\S+$/.test(v), {
+    error: 'ogImage must be an http(s) URL or a path starting with /',
+  }),
+  ogDescription: text('ogDescription', 320),
+  keywords: z.array(required('keyword', 60)).max(30, { error: 'At most 30 keywords' }),
+});
+
+export const contactContentSchema = z.object({
+  email: z.union([z.literal(''), z.email({ error: 'contact email must be a valid email address' })]),
+  phone: text('phone', 40),
+  address: text('address', 300),
+  businessHours: text('businessHours', 200),
+});
+
+export const featureSwitchesSchema = z.object({
+  aiGenerationEnabled: z.boolean({ error: 'aiGenerationEnabled must be true or false' }),
+  manualDesignEnabled: z.boolean({ error: 'manualDesignEnabled must be true or false' }),
+  fileUploadEnabled: z.boolean({ error: 'fileUploadEnabled must be true or false' }),
+  liveChatEnabled: z.boolean({ error: 'liveChatEnabled must be true or false' }),
+});
+export type FeatureSwitches = z.infer<typeof featureSwitchesSchema>;
+
+/** The whole content object: PUT /api/content sends it, every answer carries it. */
+export const siteContentSchema = z.object({
+  homepage: homepageContentSchema,
+  products: productsContentSchema,
+  seo: seoContentSchema,
+  contact: contactContentSchema,
+  features: featureSwitchesSchema,
+});
+export type SiteContent = z.infer<typeof siteContentSchema>;
+export type ProductContent = z.infer<typeof productContentSchema>;
+
+const productDefaults: Record<ItemType, Omit<ProductContent, 'basePrice' | 'title'>> = {
+  coin: {
+    description: 'Die-struck coins in antique or polished finishes, enamel fills, custom edges and shapes.',
+    features: ['Six sizes from 1.25 to 2.5 inches', 'Antique, polished and black nickel finishes', 'Enamel fill, cutouts and custom edges'],
+  },
+  patch: {
+    description: 'Embroidered, woven, PVC or leather patches with hook-and-loop or sew-on backing.',
+    features: ['Embroidered, woven, PVC or leather', 'Hook-and-loop or sew-on backing', 'Thread colors matched to your design'],
+  },
+  shirt: {
+    description: 'Tactical shirts in performance and ripstop fabrics, printed or embroidered with your unit mark.',
+    features: ['Sizes S to XXXL in one order', 'Cotton, poly-cotton, performance and tactical fabrics', 'Printed or embroidered unit marks'],
+  },
+};
+
+/** The server's defaults (Reset to Defaults): the shop's texts and its catalog prices. */
+export const defaultSiteContent: SiteContent = {
+  homepage: {
+    heroTitle: 'Challenge coins, patches and tactical shirts, made for your unit',
+    heroSubtitle: 'Tell us what you need and our team sends you a quote within 24 hours. No account needed.',
+    companyName: shopName,
+    tagline: 'Custom military gear',
+    description: 'Custom challenge coins, patches and tactical shirts for military units, first responders and veterans, quoted by our team within 24 hours.',
+  },
+  products: Object.fromEntries(
+    itemTypes.map((t) => [t, { title: catalog[t].cardTitle, basePrice: catalog[t].basePrice, ...productDefaults[t] }]),
+  ) as Record<ItemType, ProductContent>,
+  seo: {
+    title: `${shopName} | Custom Challenge Coins, Patches and Tactical Shirts`,
+    description: 'Custom challenge coins, patches and tactical shirts for military units and first responders. Free quote within 24 hours.',
+    ogTitle: `${shopName}: custom military gear`,
+    ogImage: '',
+    ogDescription: 'Challenge coins, patches and tactical shirts made for your unit. Request a free quote.',
+    keywords: ['challenge coins', 'custom patches', 'tactical shirts', 'military coins', 'unit patches'],
+  },
+  contact: { email: 'support@shop.local', phone: '', address: '', businessHours: 'Monday to Friday, 8:00 to 17:00' },
+  features: { aiGenerationEnabled: true, manualDesignEnabled: true, fileUploadEnabled: true, liveChatEnabled: false },
+};
+
+/** The price list the storefront and the orders service use: dollars per piece by kind. */
+export type PriceList = Record<ItemType, number>;
+export const priceListOf = (content: Pick<SiteContent, 'products'>): PriceList =>
+  Object.fromEntries(itemTypes.map((t) => [t, content.products[t].basePrice])) as PriceList;
+export const defaultPriceList: PriceList = priceListOf(defaultSiteContent);
+
+export const contentActions = ['save', 'reset', 'restore'] as const;
+export type ContentAction = (typeof contentActions)[number];
+
+export const contentVersionSchema = z.object({
+  id: z.string(),
+  version: z.number().int().positive(),
+  action: z.enum(contentActions),
+  /** The version a restore brought back. */
+  restoredFrom: z.number().int().positive().nullable(),
+  savedBy: z.string(),
+  savedAt: z.string(),
+});
+export type ContentVersion = z.infer<typeof contentVersionSchema>;
+
+/** GET, PUT /api/content, POST /api/content/reset and a restore answer this. */
+export const contentResponseSchema = z.object({
+  success: z.literal(true),
+  content: siteContentSchema,
+  /** 0 before the first save (the defaults). */
+  version: z.number().int().nonnegative(),
+  updatedAt: z.string().nullable(),
+  updatedBy: z.string().nullable(),
+});
+export type ContentResponse = z.infer<typeof contentResponseSchema>;
+
+export const contentVersionsResponseSchema = z.object({ success: z.literal(true), versions: z.array(contentVersionSchema) });
+export type ContentVersionsResponse = z.infer<typeof contentVersionsResponseSchema>;
+
+export const contentPaths = {
+  admin: '/api/content',
+  reset: '/api/content/reset',
+  versions: '/api/content/versions',
+  restore: (id: string) => `/api/content/versions/${encodeURIComponent(id)}/restore`,
+  /** Public, cacheable (ETag): what the storefront renders and the gateway puts into the HTML. */
+  public: '/api/content/public',
+} as const;
+
+export const contentMessages = {
+  saved: 'Content saved successfully!',
+  reset: 'Content reset to defaults!',
+  fetchFailed: 'Failed to fetch content',
+  saveFailed: 'Failed to save content',
+  resetFailed: 'Failed to reset content',
+  loadErrorTitle: 'Error Loading Content',
+  versionNotFound: 'Content version not found',
+  restored: (version: number) => `Version ${version} restored`,
+  aiDisabled: 'The AI design tool is turned off. Describe your design or upload it instead.',
+  uploadDisabled: 'File upload is turned off. Describe your design instead.',
+} as const;
+
+/** content.changed: the price list and switches the orders service copies (newest version wins). */
+export const contentChangedData = z.object({
+  version: z.number().int().positive(),
+  prices: z.record(z.string(), z.number().nonnegative()),
+  features: featureSwitchesSchema,
+  changedBy: z.string(),
+  changedAt: z.iso.datetime({ offset: true }),
+});
