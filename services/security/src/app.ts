@@ -9,6 +9,15 @@ import { devAdmin, loadConfig, type SecurityConfig } from './config.js';
 import { verifyPassword } from './domain/password.js';
 import { securityConsumers } from './events/consumers.js';
 import { registerModels, type SecurityModels } from './models/index.js';
+import type { MonitoringModels } from './models/monitoring.js';
+import { activeBansReply } from './events/active-bans.js';
+import { requestsLoggedConsumer } from './events/gateway-requests-logged.js';
+import { registerMonitoringModels } from './models/monitoring.js';
+import { ensureLogRetention } from './models/request-log.js';
+import { alertsRoutes } from './routes/admin/alerts.js';
+import { bansRoutes } from './routes/admin/bans.js';
+import { dashboardRoutes } from './routes/admin/dashboard.js';
+import { logsRoutes } from './routes/admin/logs.js';
 import { auditRoutes } from './routes/audit.js';
 import { authRoutes } from './routes/auth.js';
 
@@ -25,7 +34,7 @@ export interface TestHooks extends Pick<ServiceDefinition<unknown>, 'logDestinat
 export async function buildApp(config: SecurityConfig = loadConfig(), hooks: TestHooks = {}) {
   const { now = () => new Date(), pause = realPause, ...serviceHooks } = hooks;
   let auth: AuthService | undefined;
-  const service = await createService<SecurityModels>({
+  const service = await createService<SecurityModels & MonitoringModels>({
     name: 'security',
     version,
     config,
@@ -33,16 +42,24 @@ export async function buildApp(config: SecurityConfig = loadConfig(), hooks: Tes
       title: 'Shop security service',
       description: 'Admin sign-in and sessions, login throttling, the audit trail of admin actions.',
     },
-    models: registerModels,
+    models: (connection) => ({ ...registerModels(connection), ...registerMonitoringModels(connection) }),
     routes: (app, ctx) => {
       authRoutes(app, () => auth!, { cookieSecure: config.cookieSecure });
       auditRoutes(app, ctx.models);
+      dashboardRoutes(app, ctx.models, now);
+      logsRoutes(app, ctx.models);
+      bansRoutes(app, ctx, now);
+      alertsRoutes(app, ctx.models, now);
     },
     afterConnect: async () => {
       await auth!.ensureFirstAdmin();
+      await ensureLogRetention(service.ctx.models.RequestLog, config.logRetentionDays * 86_400);
     },
-    replies: () => [replyTo(sessionVerifySubject, sessionVerifyRequestSchema, async ({ sessionHash }) => auth!.verifyHash(sessionHash))],
-    consumers: (ctx) => securityConsumers(ctx.models),
+    replies: (ctx) => [
+      replyTo(sessionVerifySubject, sessionVerifyRequestSchema, async ({ sessionHash }) => auth!.verifyHash(sessionHash)),
+      activeBansReply(ctx.models, now),
+    ],
+    consumers: (ctx) => [...securityConsumers(ctx.models), requestsLoggedConsumer(ctx.models, now)],
     // For the production check: the session cookie's Secure flag, and how many admins (of the first 20)
     // still sign in with the documented development password (the README prints it: critical in production).
     readinessFacts: async (ctx) => {

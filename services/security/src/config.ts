@@ -9,6 +9,7 @@ export interface RawSecurityEnv extends RawServiceEnv {
   ADMIN_PASSWORD?: string | undefined;
   ADMIN_NAME?: string | undefined;
   SESSION_COOKIE_SECURE?: string | undefined;
+  SECURITY_LOG_RETENTION_DAYS?: string | undefined;
 }
 
 /** Documented local-development admin (README): used only when NODE_ENV is not production. */
@@ -29,6 +30,8 @@ export interface SecurityConfig extends ServiceConfig {
   };
   /** Secure attribute of the session cookie (HTTPS only). */
   cookieSecure: boolean;
+  /** How long request log entries are kept (TTL), in days. */
+  logRetentionDays: number;
 }
 
 export function readEnv(): RawSecurityEnv {
@@ -44,6 +47,7 @@ export function readEnv(): RawSecurityEnv {
     ADMIN_PASSWORD: process.env.ADMIN_PASSWORD,
     ADMIN_NAME: process.env.ADMIN_NAME,
     SESSION_COOKIE_SECURE: process.env.SESSION_COOKIE_SECURE,
+    SECURITY_LOG_RETENTION_DAYS: process.env.SECURITY_LOG_RETENTION_DAYS,
   };
 }
 
@@ -79,6 +83,13 @@ export function loadConfig(env: RawSecurityEnv = readEnv()): SecurityConfig {
     else problems.push(`SESSION_COOKIE_SECURE must be true or false, got "${env.SESSION_COOKIE_SECURE}"`);
   }
 
+  let logRetentionDays = 30;
+  if (!blank(env.SECURITY_LOG_RETENTION_DAYS)) {
+    const days = Number(env.SECURITY_LOG_RETENTION_DAYS);
+    if (Number.isInteger(days) && days >= 1 && days <= 3650) logRetentionDays = days;
+    else problems.push(`SECURITY_LOG_RETENTION_DAYS must be a whole number of days from 1 to 3650, got "${env.SECURITY_LOG_RETENTION_DAYS}"`);
+  }
+
   if (problems.length) throw new Error(`Invalid security configuration: ${problems.join('; ')}`);
 
   const chosenPassword = password ?? devAdmin.password;
@@ -91,5 +102,6 @@ export function loadConfig(env: RawSecurityEnv = readEnv()): SecurityConfig {
       documentedDefault: chosenPassword === devAdmin.password,
     },
     cookieSecure,
+    logRetentionDays,
   };
 }
