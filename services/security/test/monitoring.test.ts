@@ -221,7 +221,7 @@ describe('bans', () => {
 
   it('bans an address with a duration (1 hour), announces it, lists it, and lifts it', async () => {
     const heard: unknown[] = [];
-    const sub = nc.subscribe('ban.changed', { callback: (_e, m) => heard.push(m.json()) });
+    const sub = nc.subscribe('ban.changed', { callback: (_e, m) => void heard.push(m.json()) });
     const res = await ban({ ip: '127.0.0.3', reason: 'brute force', duration: '1h' });
     expect(res.statusCode).toBe(200);
     const banned = res.json().bannedIP;
