@@ -77,8 +77,8 @@ export const ACCESS_RULES: readonly AccessRule[] = [
   rule('*', '/api/config/**', 'admin', 'contact and business configuration'),
 
   // Content: read by the site, written by admins.
-  rule(['GET', 'HEAD'], '/api/content/**', 'public', 'site content'),
-  rule('*', '/api/content/**', 'admin', 'content editing'),
+  rule(['GET', 'HEAD'], '/api/content/public', 'public', 'site content the storefront renders'),
+  rule('*', '/api/content/**', 'admin', 'content editing, versions and the admin read'),
 
   // Campaign emails: the unsubscribe link (RFC 8058 one-click POST from mail clients, no Origin; the
   // confirmation page) and the open image / click redirect, each signed by the email's random token.

@@ -184,20 +184,20 @@ describe('malformed addresses', () => {
 
 describe('request ids', () => {
   it('makes one when the caller sends none, passes it upstream and returns it', async () => {
-    const res = await fetch(`${stack.url}/api/content`);
+    const res = await fetch(`${stack.url}/api/content/public`);
     const id = res.headers.get('x-request-id');
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(lastSeen('marketing')!.headers['x-request-id']).toBe(id);
   });
 
   it("honours the caller's id", async () => {
-    const res = await fetch(`${stack.url}/api/content`, { headers: { 'x-request-id': 'ingress-1234.abc' } });
+    const res = await fetch(`${stack.url}/api/content/public`, { headers: { 'x-request-id': 'ingress-1234.abc' } });
     expect(res.headers.get('x-request-id')).toBe('ingress-1234.abc');
     expect(lastSeen('marketing')!.headers['x-request-id']).toBe('ingress-1234.abc');
   });
 
   it('replaces an id that is not a plain token', async () => {
-    const res = await fetch(`${stack.url}/api/content`, { headers: { 'x-request-id': 'bad id <script>' } });
+    const res = await fetch(`${stack.url}/api/content/public`, { headers: { 'x-request-id': 'bad id <script>' } });
     const id = res.headers.get('x-request-id');
     expect(id).not.toBe('bad id <script>');
     expect(id).toMatch(/^[0-9a-f-]{36}$/);

@@ -49,7 +49,7 @@ describe('rate limiting', () => {
     const statuses: number[] = [];
     let last: Response | undefined;
     for (let i = 0; i < 4; i++) {
-      last = await fetch(`${stack.url}/api/content`);
+      last = await fetch(`${stack.url}/api/content/public`);
       statuses.push(last.status);
     }
     expect(statuses).toEqual([200, 200, 200, 429]);
@@ -71,7 +71,7 @@ describe('rate limiting', () => {
   it('counts each client address on its own (behind a trusted proxy)', async () => {
     const proxied = await startStack({ RATE_LIMIT_MAX: '2', TRUST_PROXY: '1' });
     try {
-      const from = (ip: string) => fetch(`${proxied.url}/api/content`, { headers: { 'x-forwarded-for': ip } });
+      const from = (ip: string) => fetch(`${proxied.url}/api/content/public`, { headers: { 'x-forwarded-for': ip } });
       expect((await from('198.51.100.1')).status).toBe(200);
       expect((await from('198.51.100.1')).status).toBe(200);
       expect((await from('198.51.100.1')).status).toBe(429);

@@ -14,6 +14,7 @@ import { orderStatusChangedConsumer } from './events/order-status-changed.js';
 import { CampaignSender } from './jobs/campaign-sender.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { SmsSender } from './jobs/sms-sender.js';
+import { contentModels } from './models/content.js';
 import { discountModels } from './models/discount.js';
 import { communicationModels } from './models/index.js';
 import { registerAdminDiscountRoutes } from './routes/admin/discounts.js';
@@ -21,6 +22,7 @@ import { registerAdminEmailRoutes } from './routes/admin/emails.js';
 import { registerAdminSmsRoutes } from './routes/admin/sms.js';
 import { registerAdminStatsRoutes } from './routes/admin/stats.js';
 import { registerAdminSubscriberRoutes } from './routes/admin/subscribers.js';
+import { registerContentRoutes } from './routes/content.js';
 import { registerTrackingRoutes } from './routes/tracking.js';
 import { registerUnsubscribeRoutes } from './routes/unsubscribe.js';
 import { smsProviderFor, type SmsProvider } from './sms/provider.js';
@@ -49,7 +51,7 @@ export async function buildApp(
       title: 'Shop marketing service',
       description: 'Email campaigns, discount codes, SMS templates, subscribers and the editable site content.',
     },
-    models: (connection) => ({ ...discountModels(connection), ...communicationModels(connection) }),
+    models: (connection) => ({ ...discountModels(connection), ...communicationModels(connection), ...contentModels(connection) }),
     routes(app, ctx) {
       registerAdminDiscountRoutes(app, ctx);
       registerAdminEmailRoutes(app, ctx, kick);
@@ -58,6 +60,7 @@ export async function buildApp(
       registerAdminStatsRoutes(app, ctx);
       registerUnsubscribeRoutes(app, ctx);
       registerTrackingRoutes(app, ctx);
+      registerContentRoutes(app, ctx);
       // Jobs start once MongoDB is connected (afterConnect) and stop when the HTTP server closes, which
       // stop() does before closing MongoDB.
       app.addHook('onClose', async () => {
