@@ -3,8 +3,9 @@
 // dashboard, the spec's default view. A new view (support, config...) is one more entry here; the
 // browser test frontends/e2e/test/admin-layout.test.ts loads every entry at 1280 and 1024 px with axe.
 import type { ComponentType } from 'react';
-import { Activity, BarChart3, ClipboardList, LifeBuoy, Megaphone, Settings, ShieldCheck, Users, type LucideIcon } from 'lucide-react';
+import { Activity, BarChart3, ClipboardList, FileText, LifeBuoy, Megaphone, Settings, ShieldCheck, Users, type LucideIcon } from 'lucide-react';
 import { AnalyticsView } from './analytics/AnalyticsView.js';
+import { ContentView } from './content/ContentView.js';
 import { CustomersView } from './customers/CustomersView.js';
 import { MarketingView } from './marketing/MarketingView.js';
 import { OrdersDashboard } from './orders/OrdersDashboard.js';
@@ -27,6 +28,7 @@ export const ADMIN_VIEWS: readonly AdminView[] = [
   { id: 'customers', label: 'Customers', icon: Users, Component: CustomersView },
   { id: 'support', label: 'Support', icon: LifeBuoy, Component: SupportView },
   { id: 'marketing', label: 'Marketing', icon: Megaphone, Component: MarketingView },
+  { id: 'content', label: 'Content', icon: FileText, Component: ContentView },
   { id: 'config', label: 'Config', icon: Settings, Component: SiteConfigView },
   { id: 'production', label: 'Production', icon: ShieldCheck, Component: ProductionView },
   { id: 'system', label: 'System', icon: Activity, Component: SystemStatus },
