@@ -1,6 +1,26 @@
 // Marketing copy of the storefront (static text per the spec: ratings, review counts, testimonials).
 // The shop's email and phone are not copy: admins maintain them (src/api/contact.ts reads them).
-import type { ItemType } from '@shop/contracts';
+// The hero texts, product cards, price list, contact block and feature switches are the site content an
+// administrator edits (GET /api/content/public, useSiteContent below): the browser keeps no copy of them.
+import { useQuery } from '@tanstack/react-query';
+import { contentPaths, contentResponseSchema, type ItemType, type SiteContent } from '@shop/contracts';
+import { request } from './api/http.js';
+
+export const siteContentKey = ['site-content'] as const;
+
+/** The public site content; an Error when it cannot be loaded (the page then says so and offers Retry). */
+export async function loadSiteContent(): Promise<SiteContent> {
+  const result = await request<unknown>(contentPaths.public);
+  if (!result.ok) throw new Error(`The site content could not be loaded: ${result.error ?? `HTTP ${result.status}`}`);
+  const parsed = contentResponseSchema.safeParse(result.data);
+  if (!parsed.success) throw new Error('The site content could not be loaded: unexpected answer');
+  return parsed.data.content;
+}
+
+/** Re-read every few seconds (the server answers 304 while nothing changed), so a change shows without a reload. */
+export function useSiteContent() {
+  return useQuery({ queryKey: siteContentKey, queryFn: loadSiteContent, staleTime: 5_000, refetchInterval: 10_000, refetchOnWindowFocus: true });
+}
 
 export interface Testimonial {
   quote: string;
@@ -27,12 +47,6 @@ export const homeTestimonials: Testimonial[] = [
     role: 'USS Enterprise Reunion Committee',
   },
 ];
-
-export const itemDescriptions: Record<ItemType, string> = {
-  coin: 'Die-struck coins in antique or polished finishes, enamel fills, custom edges and shapes.',
-  patch: 'Embroidered, woven, PVC or leather patches with hook-and-loop or sew-on backing.',
-  shirt: 'Tactical shirts in performance and ripstop fabrics, printed or embroidered with your unit mark.',
-};
 
 export const trustPoints = [
   { title: 'Quote in 24 hours', text: 'Every request is reviewed by our team and answered with a quote within a day.' },

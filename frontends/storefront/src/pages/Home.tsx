@@ -2,17 +2,18 @@
 // testimonials), the guided order flow (steps 0 to 7), the AI design generator, the lookup modal and
 // the item customizer (storefront §2).
 import { useMutation } from '@tanstack/react-query';
-import { ArrowRight, BadgeCheck, Clock, Medal, ShieldCheck, Sparkles, UserRound } from 'lucide-react';
+import { ArrowRight, BadgeCheck, Check, Clock, Mail, Medal, MessageCircle, Phone, ShieldCheck, Sparkles, UserRound } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { useLocation } from 'react-router';
-import { catalog, formatMoney, itemTypes, type ItemType } from '@shop/contracts';
-import { Alert, Button, Card, toast } from '@shop/ui';
+import { Link, useLocation } from 'react-router';
+import { catalog, formatMoney, itemTypes, type ItemType, type SiteContent } from '@shop/contracts';
+import { Alert, Button, Card, ErrorState, Skeleton, toast } from '@shop/ui';
 import { AiDesigner } from '../ai/AiDesigner.js';
 import { createCustomizerOrder, type GeneratedDesign } from '../api/shop.js';
 import { ItemArt } from '../components/ItemArt.js';
 import { Rating } from '../components/Rating.js';
 import { RotatingTestimonials } from '../components/Testimonials.js';
-import { homeRating, homeTestimonials, itemDescriptions, trustPoints } from '../content.js';
+import { homeRating, homeTestimonials, trustPoints, useSiteContent } from '../content.js';
+import { telHref } from '../api/contact.js';
 import { ItemCustomizer } from '../customizer/ItemCustomizer.js';
 import { customizerOrderBody, type CustomizerDraft } from '../customizer/model.js';
 import { fallbackOrderNumber } from '../flow/model.js';
@@ -26,24 +27,98 @@ const trustIcons = [Clock, Medal, BadgeCheck, ShieldCheck];
 
 type View = 'landing' | 'flow' | 'ai';
 
-function Landing({ onStart, onLookup, onAi, welcome }: { onStart: (t: ItemType) => void; onLookup: () => void; onAi: () => void; welcome: string | null }) {
+/** While the site content loads: the hero and the three cards as placeholders. */
+function LandingLoading() {
+  return (
+    <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 px-4 py-14" aria-busy="true" aria-label="Loading the shop">
+      <Skeleton className="h-4 w-48" />
+      <Skeleton className="h-12 w-full max-w-3xl" />
+      <Skeleton className="h-6 w-full max-w-2xl" />
+      <div className="grid gap-5 md:grid-cols-3">
+        {itemTypes.map((t) => (
+          <Skeleton key={t} className="h-80 w-full" />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** The contact block of the site content; "Message us" opens the support form (there is no live chat). */
+function ContactBlock({ content }: { content: SiteContent }) {
+  const { contact, homepage, features } = content;
+  if (!contact.email && !contact.phone && !contact.address && !contact.businessHours && !features.liveChatEnabled) return null;
+  return (
+    <section aria-labelledby="contact-heading" className="border-t border-olive-800 bg-olive-900/60" data-testid="home-contact">
+      <div className="mx-auto grid max-w-6xl gap-4 px-4 py-10 sm:grid-cols-2">
+        <div>
+          <h2 id="contact-heading" className="font-display text-2xl font-bold uppercase tracking-wide text-khaki-50">
+            Contact {homepage.companyName}
+          </h2>
+          {homepage.description ? <p className="mt-2 text-sm text-khaki-200">{homepage.description}</p> : null}
+        </div>
+        <ul className="flex flex-col gap-2 text-khaki-100">
+          {contact.email ? (
+            <li className="flex items-center gap-2">
+              <Mail aria-hidden="true" className="size-4 text-brass-400" /> <a className="underline" href={`mailto:${contact.email}`}>{contact.email}</a>
+            </li>
+          ) : null}
+          {contact.phone ? (
+            <li className="flex items-center gap-2">
+              <Phone aria-hidden="true" className="size-4 text-brass-400" /> <a className="underline" href={telHref(contact.phone)}>{contact.phone}</a>
+            </li>
+          ) : null}
+          {contact.address ? <li className="whitespace-pre-line">{contact.address}</li> : null}
+          {contact.businessHours ? <li className="text-sm text-khaki-300">{contact.businessHours}</li> : null}
+          {features.liveChatEnabled ? (
+            <li>
+              <Link to="/support" className="inline-flex items-center gap-2 font-semibold text-brass-300 underline">
+                <MessageCircle aria-hidden="true" className="size-4" /> Message us
+              </Link>
+              <span className="block text-xs text-khaki-300">Opens the support form; our team answers by email.</span>
+            </li>
+          ) : null}
+        </ul>
+      </div>
+    </section>
+  );
+}
+
+function Landing({
+  content,
+  onStart,
+  onLookup,
+  onAi,
+  welcome,
+}: {
+  content: SiteContent;
+  onStart: (t: ItemType) => void;
+  onLookup: () => void;
+  onAi: () => void;
+  welcome: string | null;
+}) {
+  const { homepage, products, features } = content;
   return (
     <>
       <section className="border-b border-olive-800 bg-gradient-to-b from-olive-900 to-ink-950">
         <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-14 sm:py-20">
-          <p className="text-sm font-bold uppercase tracking-[0.2em] text-brass-400">Custom military gear</p>
-          <h1 className="max-w-3xl font-display text-4xl font-bold uppercase leading-tight tracking-wide text-khaki-50 sm:text-5xl">
-            Challenge coins, patches and tactical shirts, made for your unit
+          <p className="text-sm font-bold uppercase tracking-[0.2em] text-brass-400">
+            {homepage.companyName}
+            {homepage.tagline ? <span className="text-khaki-300"> · {homepage.tagline}</span> : null}
+          </p>
+          <h1 className="max-w-3xl font-display text-4xl font-bold uppercase leading-tight tracking-wide text-khaki-50 sm:text-5xl" data-testid="hero-title">
+            {homepage.heroTitle}
           </h1>
-          <p className="max-w-2xl text-lg text-khaki-200">Tell us what you need and our team sends you a quote within 24 hours. No account needed.</p>
+          {homepage.heroSubtitle ? <p className="max-w-2xl text-lg text-khaki-200">{homepage.heroSubtitle}</p> : null}
           <Rating score={homeRating.score} reviews={homeRating.reviews} />
           <div className="flex flex-col gap-3 sm:flex-row">
             <Button variant="secondary" size="lg" onClick={onLookup}>
               <UserRound aria-hidden="true" className="size-5" /> Returning Customer
             </Button>
-            <Button variant="secondary" size="lg" onClick={onAi}>
-              <Sparkles aria-hidden="true" className="size-5" /> AI Design Tool (Beta)
-            </Button>
+            {features.aiGenerationEnabled ? (
+              <Button variant="secondary" size="lg" onClick={onAi}>
+                <Sparkles aria-hidden="true" className="size-5" /> AI Design Tool (Beta)
+              </Button>
+            ) : null}
           </div>
           {welcome ? <Alert tone="success">{welcome}</Alert> : null}
         </div>
@@ -55,18 +130,27 @@ function Landing({ onStart, onLookup, onAi, welcome }: { onStart: (t: ItemType) 
         </h2>
         <ul className="mt-6 grid gap-5 md:grid-cols-3">
           {itemTypes.map((type) => {
-            const item = catalog[type];
+            const item = products[type];
             return (
               <li key={type}>
                 <Card className="flex h-full flex-col items-center gap-4 p-6 text-center" data-item={type}>
                   <ItemArt item={type} className="size-28" />
-                  <h3 className="font-display text-xl font-bold uppercase tracking-wide text-khaki-50">{item.cardTitle}</h3>
-                  <p className="text-sm text-khaki-200">{itemDescriptions[type]}</p>
-                  <p className="mt-auto text-khaki-100">
+                  <h3 className="font-display text-xl font-bold uppercase tracking-wide text-khaki-50">{item.title}</h3>
+                  {item.description ? <p className="text-sm text-khaki-200">{item.description}</p> : null}
+                  {item.features.length > 0 ? (
+                    <ul className="flex flex-col gap-1 text-left text-sm text-khaki-200">
+                      {item.features.map((f) => (
+                        <li key={f} className="flex gap-2">
+                          <Check aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brass-400" /> {f}
+                        </li>
+                      ))}
+                    </ul>
+                  ) : null}
+                  <p className="mt-auto text-khaki-100" data-testid={`price-${type}`}>
                     From <span className="text-xl font-bold text-brass-300">{formatMoney(item.basePrice)}</span>
                   </p>
                   <Button className="w-full" onClick={() => onStart(type)}>
-                    Start Order<span className="sr-only"> for {item.cardTitle}</span> <ArrowRight aria-hidden="true" className="size-4" />
+                    Start Order<span className="sr-only"> for {item.title}</span> <ArrowRight aria-hidden="true" className="size-4" />
                   </Button>
                 </Card>
               </li>
@@ -101,12 +185,15 @@ function Landing({ onStart, onLookup, onAi, welcome }: { onStart: (t: ItemType) 
         </div>
         <RotatingTestimonials testimonials={homeTestimonials} />
       </section>
+      <ContactBlock content={content} />
     </>
   );
 }
 
 function HomeScreen() {
   const flow = useOrderFlow();
+  const site = useSiteContent();
+  const aiEnabled = site.data?.features.aiGenerationEnabled ?? false;
   const location = useLocation();
   // "Start AI Design" on a branch page arrives with { start: 'ai' }.
   const [view, setView] = useState<View>(() => ((location.state as { start?: string } | null)?.start === 'ai' ? 'ai' : 'landing'));
@@ -158,8 +245,15 @@ function HomeScreen() {
 
   return (
     <div className="flex flex-col" data-remote="storefront" data-view={view}>
-      {view === 'landing' ? (
+      {site.isPending && view !== 'flow' ? <LandingLoading /> : null}
+      {site.isError && !site.data && view !== 'flow' ? (
+        <div className="mx-auto w-full max-w-3xl px-4 py-14">
+          <ErrorState title="The shop could not be loaded" message={site.error.message} onRetry={() => void site.refetch()} retrying={site.isFetching} />
+        </div>
+      ) : null}
+      {site.data && (view === 'landing' || (view === 'ai' && !aiEnabled)) ? (
         <Landing
+          content={site.data}
           welcome={welcome}
           onStart={(type) => {
             flow.startWithItem(type);
@@ -170,7 +264,7 @@ function HomeScreen() {
         />
       ) : null}
       {view === 'flow' ? <OrderFlow flow={flow} onExit={() => setView('landing')} /> : null}
-      {view === 'ai' ? (
+      {view === 'ai' && aiEnabled ? (
         <AiDesigner
           designs={designs}
           onDesign={(d) => setDesigns((list) => [d, ...list.filter((x) => x.id !== d.id)].slice(0, 4))}
