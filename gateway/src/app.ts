@@ -13,12 +13,18 @@ import { honourExpectContinue, registerServiceProxies } from './proxy.js';
 import { registerSecurity } from './security.js';
 import { registerAdminAuth } from './admin-auth.js';
 import { NatsSessionChecker, type SessionChecker } from './admin-bus.js';
+import { GatewaySecurityLink, registerBanCheck } from './bans.js';
+import { RequestLogBuffer, registerRequestLog, type RequestLogOptions } from './request-log.js';
 
 export interface BuildOptions {
   /** A ready pino logger (production), or Fastify logger options / false (tests). */
   logger?: FastifyBaseLogger | FastifyServerOptions['logger'];
   /** Admin session checks and audit events; default: over NATS at config.natsUrl. */
   sessionChecker?: SessionChecker;
+  /** Bans in, request logs out (bans.ts); default: over NATS at config.natsUrl, connected at start. */
+  securityLink?: GatewaySecurityLink;
+  /** Request log buffer settings, or false to log no requests (benchmarks compare both). */
+  requestLog?: RequestLogOptions | false;
 }
 
 function isLoggerInstance(logger: BuildOptions['logger']): logger is FastifyBaseLogger {
@@ -45,6 +51,15 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       return sendError(request, reply, 400, errorCodes.BAD_REQUEST, message);
     },
   }) as unknown as FastifyInstance;
+
+  // Bans before anything else (bans.ts); every answered request to the request log (request-log.ts).
+  const securityLink = options.securityLink ?? new GatewaySecurityLink(config.natsUrl, app.log as unknown as Logger);
+  registerBanCheck(app, securityLink.bans);
+  if (options.requestLog !== false) registerRequestLog(app, new RequestLogBuffer(securityLink, app.log as unknown as Logger, options.requestLog));
+  if (!options.securityLink) {
+    securityLink.start();
+    app.addHook('onClose', async () => securityLink.close());
+  }
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header(requestIdHeader, request.id);

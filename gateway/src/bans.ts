@@ -1,0 +1,210 @@
+// IP bans, enforced here before any other work: every gateway replica keeps the bans in force in
+// memory (loaded from the security service at start and after every reconnect over core NATS
+// request/reply, then followed through `ban.changed`), so a banned address gets 403 on every route,
+// pages included, within a second of the ban on every replica, and the check costs one Map lookup for
+// an exact address (CIDR ranges, rare, are checked only when there are any).
+//
+// The same NATS link carries the request log batches (request-log.ts): one connection per gateway,
+// opened at start; the public shop never waits on it, and with NATS away the bans already loaded stay.
+import { hostname } from 'node:os';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { connect } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import {
+  activeBansReplySchema,
+  activeBansSubject,
+  bannedAddressMessage,
+  canonicalIp,
+  errorCodes,
+  eventSchema,
+  ipInRange,
+  parseCidr,
+  parseIpAddress,
+  rpcReplySchema,
+  type ActiveBan,
+  type IpRange,
+} from '@shop/contracts';
+import { ensureStream, sendError, type Logger } from '@shop/service-kit';
+import type { RequestLogSink } from './request-log.js';
+
+const banChangedSchema = eventSchema('ban.changed');
+
+/** The bans in force, in memory. Expiry is honoured at lookup: an expired ban blocks nothing. */
+export class BanList {
+  /** Canonical address -> expiry (ms since epoch; Infinity for permanent). */
+  private readonly exact = new Map<string, number>();
+  private ranges: Array<{ target: string; range: IpRange; expiresAt: number }> = [];
+
+  get size() {
+    return this.exact.size + this.ranges.length;
+  }
+
+  replaceAll(bans: readonly ActiveBan[]) {
+    this.exact.clear();
+    this.ranges = [];
+    for (const ban of bans) this.add(ban.ip, ban.expiresAt);
+  }
+
+  add(target: string, expiresAt: string | null) {
+    const until = expiresAt === null ? Infinity : new Date(expiresAt).getTime();
+    if (target.includes('/')) {
+      const range = parseCidr(target);
+      if (!range) return;
+      this.ranges = [...this.ranges.filter((r) => r.target !== target), { target, range, expiresAt: until }];
+      return;
+    }
+    const ip = canonicalIp(target);
+    if (ip) this.exact.set(ip, until);
+  }
+
+  remove(target: string) {
+    if (target.includes('/')) this.ranges = this.ranges.filter((r) => r.target !== target);
+    else this.exact.delete(canonicalIp(target) ?? target);
+  }
+
+  /** Is this client address banned now? `ip` as Node reports it (IPv4, IPv6, or IPv4-mapped IPv6). */
+  isBanned(ip: string, now = Date.now()): boolean {
+    if (this.exact.size === 0 && this.ranges.length === 0) return false;
+    let until = this.exact.get(ip);
+    // Node spells IPv4 clients of a dual-stack socket as ::ffff:a.b.c.d; IPv6 may differ in spelling.
+    if (until === undefined && ip.includes(':')) {
+      const canonical = canonicalIp(ip);
+      if (canonical && canonical !== ip) until = this.exact.get(canonical);
+    }
+    if (until !== undefined) {
+      if (until > now) return true;
+      this.exact.delete(ip);
+    }
+    if (this.ranges.length === 0) return false;
+    const address = parseIpAddress(ip);
+    if (!address) return false;
+    return this.ranges.some((r) => r.expiresAt > now && ipInRange(r.range, address));
+  }
+}
+
+/** Requests this gateway refused as banned (the request log marks them). */
+export const bannedRequests = new WeakSet<FastifyRequest>();
+
+function bannedPage(): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Access blocked</title></head><body style="font-family:system-ui,sans-serif;background:#1b1d17;color:#f1ede0;margin:0;padding:48px 24px"><main style="max-width:560px;margin:0 auto"><h1 style="color:#d4b062">Access blocked</h1><p>${bannedAddressMessage}</p></main></body></html>`;
+}
+
+function refuse(request: FastifyRequest, reply: FastifyReply) {
+  bannedRequests.add(request);
+  const path = request.url.split('?', 1)[0]!;
+  const wantsPage = !path.startsWith('/api/') && (request.headers.accept ?? '').includes('text/html');
+  if (wantsPage) {
+    return reply.code(403).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(bannedPage());
+  }
+  reply.header('cache-control', 'no-store');
+  return sendError(request, reply, 403, errorCodes.FORBIDDEN, bannedAddressMessage);
+}
+
+/** The first hook of all: a banned address gets its 403 before request ids, headers, limits or routing. */
+export function registerBanCheck(app: FastifyInstance, bans: BanList) {
+  app.addHook('onRequest', (request, reply, done) => {
+    if (bans.isBanned(request.ip)) {
+      void refuse(request, reply);
+      return;
+    }
+    done();
+  });
+}
+
+/** How often the full list is asked for again, in case a `ban.changed` was missed. */
+const RELOAD_MS = 30_000;
+
+/**
+ * The gateway's security link over NATS: bans in (request/reply + `ban.changed`), request log
+ * batches out (JetStream, GATEWAY stream, event id as message id).
+ */
+export class GatewaySecurityLink implements RequestLogSink {
+  readonly bans = new BanList();
+  readonly gatewayName = `${hostname()}:${process.pid}`;
+  private nc: NatsConnection | undefined;
+  private js: JetStreamClient | undefined;
+  private closing = false;
+  private reloadTimer: NodeJS.Timeout | undefined;
+  private markLoaded!: () => void;
+  /** Resolves once the bans were loaded the first time (tests wait for it). */
+  readonly loaded = new Promise<void>((resolve) => {
+    this.markLoaded = resolve;
+  });
+
+  constructor(
+    private readonly natsUrl: string,
+    private readonly log: Logger,
+    private readonly timeoutMs = 2_000,
+  ) {}
+
+  /** Starts connecting in the background; never throws, never blocks the gateway's start. */
+  start() {
+    void this.run();
+  }
+
+  private async run() {
+    let nc: NatsConnection;
+    try {
+      nc = await connect({ servers: this.natsUrl, name: 'shop-gateway-security', waitOnFirstConnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 500, pingInterval: 10_000 });
+    } catch (err) {
+      if (!this.closing) this.log.error({ err }, 'gateway could not connect to NATS: no bans loaded, request logs are being dropped');
+      return;
+    }
+    if (this.closing) {
+      await nc.close();
+      return;
+    }
+    this.nc = nc;
+    this.js = jetstream(nc);
+    nc.subscribe('ban.changed', {
+      callback: (err, msg) => {
+        if (err) return;
+        const parsed = banChangedSchema.safeParse((() => { try { return msg.json(); } catch { return undefined; } })());
+        if (!parsed.success) return;
+        const { ip, action, expiresAt } = parsed.data.data;
+        if (action === 'banned') this.bans.add(ip, expiresAt);
+        else this.bans.remove(ip);
+        this.log.info({ ip, action, expiresAt }, action === 'banned' ? 'address banned at the gateway' : 'address unbanned at the gateway');
+      },
+    });
+    await ensureStream(await jetstreamManager(nc), 'GATEWAY', this.log).catch((err) => this.log.warn({ err }, 'could not ensure the GATEWAY stream; services will'));
+    void (async () => {
+      for await (const s of nc.status()) if (s.type === 'reconnect') void this.reload();
+    })();
+    await this.reload();
+    this.reloadTimer = setInterval(() => void this.reload(), RELOAD_MS);
+    this.reloadTimer.unref();
+  }
+
+  /** Asks the security service for the bans in force and replaces the list with them. */
+  async reload(): Promise<boolean> {
+    const nc = this.nc;
+    if (!nc || nc.isClosed()) return false;
+    try {
+      const reply = rpcReplySchema.parse((await nc.request(activeBansSubject, '{}', { timeout: this.timeoutMs })).json());
+      if (!reply.ok) throw new Error(reply.error.message);
+      const { bans } = activeBansReplySchema.parse(reply.data);
+      this.bans.replaceAll(bans);
+      this.markLoaded();
+      return true;
+    } catch (err) {
+      // The security service may start after the gateway: keep the bans known so far, try again soon.
+      if (!this.closing) this.log.warn({ err }, 'could not load the active bans; retrying');
+      if (!this.closing) setTimeout(() => void this.reload(), 1_000).unref();
+      return false;
+    }
+  }
+
+  /** Publishes one request log batch; throws when NATS cannot take it now (the buffer keeps it). */
+  async publish(event: { id: string; type: string }, body: string): Promise<void> {
+    if (!this.js || !this.nc || this.nc.isClosed()) throw new Error('NATS is not connected');
+    await this.js.publish(event.type, body, { msgID: event.id, timeout: this.timeoutMs });
+  }
+
+  async close() {
+    this.closing = true;
+    clearInterval(this.reloadTimer);
+    await this.nc?.drain().catch(() => undefined);
+  }
+}
