@@ -75,7 +75,7 @@ describe('POST /api/returns', () => {
     expect(res.body).toEqual({ success: true, reference: expect.stringMatching(/^RET-\d{6}-[A-Z0-9]{4}$/), photos: 2 });
     const saved = await stack.service.ctx.models.ReturnRequest.findOne({ reference: res.body.reference }).lean();
     expect(saved).toMatchObject({ orderNumber: number, customerName: 'Casey Ray', reason: 'damaged', status: 'requested' });
-    expect(await stack.service.ctx.models.ReturnPhoto.countDocuments({ returnId: saved!._id })).toBe(2);
+    expect(await stack.service.ctx.models.ReturnPhoto.countDocuments({ returnId: String(saved!._id) })).toBe(2);
     const events = await stack.supportEvents((all) => all.some((e) => (e.data as any).reference === res.body.reference));
     expect(events.find((e) => (e.data as any).reference === res.body.reference)).toMatchObject({
       type: 'support.return_requested',
