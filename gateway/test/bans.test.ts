@@ -1,28 +1,14 @@
 // Bans at the gateway: two gateway replicas on one real nats-server, with a stand-in security service
 // that answers the active-bans request and publishes `ban.changed` to JetStream as the real one's
 // outbox relay does. Requests come from real loopback client addresses (127.0.0.3, 127.0.0.4...).
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { activeBansSubject, bannedAddressMessage, createEvent, type ActiveBan } from '@shop/contracts';
 import { createLogger, ensureStream } from '@shop/service-kit';
 import { buildApp } from '../src/app.js';
 import { BanList, GatewaySecurityLink } from '../src/bans.js';
+import { requestFrom } from './client-address.js';
 import { startStack, type Stack } from './helpers.js';
-
-/** A request from a chosen loopback address: status, content type and body. */
-export function requestFrom(localAddress: string, url: string, headers: Record<string, string> = {}): Promise<{ status: number; type: string; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { localAddress, headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** Polls until `ok`; answers the milliseconds it took. */
 async function within(ms: number, ok: () => Promise<boolean>): Promise<number> {
@@ -50,7 +36,7 @@ beforeAll(async () => {
     { ip: '127.0.0.64/30', expiresAt: new Date(Date.now() + 3_600_000).toISOString() },
   ];
   stack = await startStack({}, { logger: false, requestLog: false });
-  stack.security.nc.subscribe(activeBansSubject, { callback: (_e, msg) => msg.respond(JSON.stringify({ ok: true, data: { bans: standInBans } })) });
+  stack.security.nc.subscribe(activeBansSubject, { callback: (_e, msg) => void msg.respond(JSON.stringify({ ok: true, data: { bans: standInBans } })) });
   await ensureStream(await jetstreamManager(stack.security.nc), 'SECURITY', createLogger({ service: 'security', level: 'silent' }));
   // Replica 1 is the stack's gateway: it asked before the stand-in answered, and asks again each second.
   await within(5_000, async () => (await requestFrom('127.0.0.6', `${stack.url}/api/marketing/_service`)).status === 403);
