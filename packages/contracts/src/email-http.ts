@@ -33,6 +33,8 @@ export const emailTemplates = [
   'return_confirmation',
   'return_admin_notice',
   'return_status_update',
+  // Security management: the team's notice of a high or critical security alert (alert.raised).
+  'security_alert',
 ] as const;
 export const emailTemplateSchema = z.enum(emailTemplates);
 export type EmailTemplate = z.infer<typeof emailTemplateSchema>;

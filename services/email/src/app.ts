@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { createService, type ServiceDefinition } from '@shop/service-kit';
 import { loadConfig, type EmailConfig } from './config.js';
+import { alertRaisedConsumer } from './events/alert-raised.js';
 import { campaignConsumer } from './events/campaign-send-requested.js';
 import { emailConsumers } from './events/consumers.js';
 import { orderUpdateConsumers } from './events/order-update-consumers.js';
@@ -64,7 +65,7 @@ export async function buildApp(config: EmailConfig = loadConfig(), testHooks: Em
     },
     consumers: (ctx) => {
       const deps = { models: ctx.models, settings: config.email, clock, queued: () => void setTimeout(() => worker.wake(), 50).unref() };
-      return [...emailConsumers(deps), ...orderUpdateConsumers(deps), ...supportConsumers(deps), campaignConsumer(deps)];
+      return [...emailConsumers(deps), ...orderUpdateConsumers(deps), ...supportConsumers(deps), campaignConsumer(deps), alertRaisedConsumer(deps)];
     },
     ...kitHooks,
   });
