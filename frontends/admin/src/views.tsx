@@ -3,7 +3,7 @@
 // dashboard, the spec's default view. A new view (support, config...) is one more entry here; the
 // browser test frontends/e2e/test/admin-layout.test.ts loads every entry at 1280 and 1024 px with axe.
 import type { ComponentType } from 'react';
-import { Activity, BarChart3, ClipboardList, FileText, LifeBuoy, Megaphone, Settings, ShieldCheck, Users, type LucideIcon } from 'lucide-react';
+import { Activity, BarChart3, ClipboardList, FileText, LifeBuoy, Megaphone, Settings, ShieldAlert, ShieldCheck, Users, type LucideIcon } from 'lucide-react';
 import { AnalyticsView } from './analytics/AnalyticsView.js';
 import { ContentView } from './content/ContentView.js';
 import { CustomersView } from './customers/CustomersView.js';
@@ -13,6 +13,7 @@ import { SupportView } from './support/SupportView.js';
 import { SystemStatus } from './SystemStatus.js';
 import { SiteConfigView } from './config/SiteConfigView.js';
 import { ProductionView } from './production/ProductionView.js';
+import { SecurityView } from './security/SecurityView.js';
 
 export interface AdminView {
   id: string;
@@ -29,6 +30,7 @@ export const ADMIN_VIEWS: readonly AdminView[] = [
   { id: 'support', label: 'Support', icon: LifeBuoy, Component: SupportView },
   { id: 'marketing', label: 'Marketing', icon: Megaphone, Component: MarketingView },
   { id: 'content', label: 'Content', icon: FileText, Component: ContentView },
+  { id: 'security', label: 'Security', icon: ShieldAlert, Component: SecurityView },
   { id: 'config', label: 'Config', icon: Settings, Component: SiteConfigView },
   { id: 'production', label: 'Production', icon: ShieldCheck, Component: ProductionView },
   { id: 'system', label: 'System', icon: Activity, Component: SystemStatus },
