@@ -7,15 +7,17 @@ export interface CustomizerPriceInput {
   size: string;
   material: string;
   quantity: number;
+  /** The price list's base price (site content); the catalog's when not given. */
+  basePrice?: number;
 }
 
 /**
  * basePrice x quantity, then: coin 2 inch x1.5; patch 5 inch x1.3; shirt XXL or XXXL +$5 once per
  * order; a material containing "Performance" or "Leather" +$10 once per order. Rounded to cents.
  */
-export function customizerPrice({ itemType, size, material, quantity }: CustomizerPriceInput): number {
+export function customizerPrice({ itemType, size, material, quantity, basePrice }: CustomizerPriceInput): number {
   const pieces = Math.max(1, Math.floor(Number.isFinite(quantity) ? quantity : 1));
-  let price = catalog[itemType].basePrice * pieces;
+  let price = (basePrice ?? catalog[itemType].basePrice) * pieces;
   if (itemType === 'coin' && size === '2 inch') price *= 1.5;
   if (itemType === 'patch' && size === '5 inch') price *= 1.3;
   if (itemType === 'shirt' && (size === 'XXL' || size === 'XXXL')) price += 5;

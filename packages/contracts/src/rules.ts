@@ -35,8 +35,11 @@ export function volumeTier(quantity: number) {
   return volumeTiers.find((t) => quantity >= t.minQuantity) ?? volumeTiers[volumeTiers.length - 1]!;
 }
 
-/** Estimated total of the guided flow: base price x quantity less the volume discount, whole dollars. */
-export function estimatedTotal(itemType: ItemType, quantity: number): number {
+/**
+ * Estimated total of the guided flow: base price x quantity less the volume discount, whole dollars.
+ * `basePrice`: the price list's (site content); the catalog's when not given.
+ */
+export function estimatedTotal(itemType: ItemType, quantity: number, basePrice: number = catalog[itemType].basePrice): number {
   const tier = volumeTier(quantity);
-  return Math.round(catalog[itemType].basePrice * quantity * (1 - tier.discount));
+  return Math.round(basePrice * quantity * (1 - tier.discount));
 }

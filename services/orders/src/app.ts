@@ -12,6 +12,7 @@ import { registerAdminAnalyticsRoutes } from './routes/admin/analytics.js';
 import { registerAdminExportRoutes } from './routes/admin/export.js';
 import { registerAdminOrderRoutes } from './routes/admin/orders.js';
 import { registerAdminDiscountRoutes } from './routes/admin/discounts.js';
+import { contentChangedConsumer } from './events/content-changed.js';
 import { emailHistoryConsumers } from './events/email-history.js';
 import { paymentConsumers, paymentReplies } from './events/payments.js';
 import { registerPaymentRoutes } from './routes/payment.js';
@@ -66,7 +67,7 @@ export function buildApp(config: OrdersConfig = loadConfig(), hooks: OrdersTestH
     replies: (ctx) => paymentReplies(ctx),
     // For the production check: whether designs come from OpenAI or the local generator (never the key).
     readinessFacts: () => ({ openaiKeySet: Boolean(config.ai.apiKey) }),
-    consumers: (ctx) => [...emailHistoryConsumers(ctx.models), ...paymentConsumers(ctx)],
+    consumers: (ctx) => [...emailHistoryConsumers(ctx.models), ...paymentConsumers(ctx), contentChangedConsumer(ctx.connection)],
     ...serviceHooks,
   });
 }

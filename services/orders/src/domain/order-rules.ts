@@ -9,6 +9,7 @@ import {
   isCustomizerOrder,
   limits,
   type ParsedOrderRequest,
+  type PriceList,
 } from '@shop/contracts';
 
 /**
@@ -27,12 +28,16 @@ export function orderDescription(body: Pick<ParsedOrderRequest, 'description' | 
   return `Custom ${item} design as specified`;
 }
 
-/** Guided flow: base price x quantity less the volume discount, whole dollars. Customizer: its own price rule. */
-export function serverEstimate(body: Pick<ParsedOrderRequest, 'itemType' | 'finish' | 'size' | 'quantity'>): number {
+/**
+ * Guided flow: base price x quantity less the volume discount, whole dollars. Customizer: its own price
+ * rule. The base price is the price list in force (site content, src/models/site-settings.ts) when given.
+ */
+export function serverEstimate(body: Pick<ParsedOrderRequest, 'itemType' | 'finish' | 'size' | 'quantity'>, prices?: PriceList): number {
+  const basePrice = prices?.[body.itemType];
   if (isCustomizerOrder(body)) {
-    return customizerPrice({ itemType: body.itemType, size: body.size ?? '', material: body.finish, quantity: body.quantity });
+    return customizerPrice({ itemType: body.itemType, size: body.size ?? '', material: body.finish, quantity: body.quantity, basePrice });
   }
-  return estimatedTotal(body.itemType, body.quantity);
+  return estimatedTotal(body.itemType, body.quantity, basePrice);
 }
 
 /** Military customers' orders are marked tax exempt (§6); the browser's flag is not trusted. */

@@ -16,6 +16,8 @@ import type { OrderModels } from '../models/order.js';
 import { deleteFile, newFileId, sendStoredFile, storeFile } from '../storage/files.js';
 import type { OrdersApp } from '../app.js';
 import { fail, failWith, failureResponse, validationIssues } from './respond.js';
+import { currentSiteSettings } from '../models/site-settings.js';
+import { contentMessages } from '@shop/contracts';
 
 export interface AiRateLimit {
   /** Designs one client address may request per window. */
@@ -57,6 +59,10 @@ export async function registerAiRoutes(
         },
       },
       async (request, reply) => {
+        // The AI tool can be turned off in the back office (site content features).
+        if (!(await currentSiteSettings(ctx.connection)).features.aiGenerationEnabled) {
+          return fail(request, reply, 403, 'FEATURE_DISABLED', contentMessages.aiDisabled);
+        }
         if (request.validationError) {
           // The browser turns this exact text into its "Please check your input..." alert (§8).
           return fail(request, reply, 400, errorCodes.VALIDATION_FAILED, aiInvalidParametersMessage, validationIssues(request));

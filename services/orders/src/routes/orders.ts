@@ -15,6 +15,7 @@ import {
 } from '@shop/contracts';
 import { AppError, badRequest, conflict, serviceUnavailable, type ServiceContext } from '@shop/service-kit';
 import { z } from 'zod';
+import { currentSiteSettings } from '../models/site-settings.js';
 import { bodyFingerprint, idempotencyKeyPattern, isTaxExempt, orderDescription, serverEstimate } from '../domain/order-rules.js';
 import { newOrderNumber } from '../domain/order-number.js';
 import { orderCreatedData } from '../events/order-created.js';
@@ -126,6 +127,8 @@ export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderMod
           throw badRequest('The AI design this order refers to was not found.', [{ field: 'aiDesignId', message: 'Unknown design' }]);
         }
         const customizer = isCustomizerOrder(body);
+        // The price list in force now; a later change never touches this order's estimate.
+        const { prices } = await currentSiteSettings(ctx.connection);
         const description = orderDescription(body);
 
         for (let attempt = 1; attempt <= ORDER_NUMBER_ATTEMPTS; attempt++) {
@@ -159,7 +162,7 @@ export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderMod
             customerCategory: body.customerCategory,
             taxExempt: isTaxExempt(body.customerCategory),
             customizer,
-            estimatedTotal: serverEstimate(body),
+            estimatedTotal: serverEstimate(body, prices),
             ...(body.estimatedTotal !== undefined ? { browserEstimatedTotal: body.estimatedTotal } : {}),
             status: 'pending_quote',
             statusHistory: [{ status: 'pending_quote', date: now, changedBy: 'customer', note: 'Quote request submitted' }],

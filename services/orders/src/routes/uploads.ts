@@ -18,6 +18,8 @@ import type { OrderModels } from '../models/order.js';
 import { deleteFile, newFileId, sendStoredFile, storeFile } from '../storage/files.js';
 import type { OrdersApp } from '../app.js';
 import { failWith, failureResponse } from './respond.js';
+import { currentSiteSettings } from '../models/site-settings.js';
+import { contentMessages } from '@shop/contracts';
 
 /** The name as the customer's computer had it, without any folder part or control characters. */
 export function cleanFileName(name: string | undefined): string {
@@ -70,6 +72,10 @@ export async function registerUploadRoutes(app: OrdersApp, ctx: ServiceContext<O
         },
       },
       async (request, reply) => {
+        // File upload can be turned off in the back office (site content features).
+        if (!(await currentSiteSettings(ctx.connection)).features.fileUploadEnabled) {
+          return failWith(request, reply, new AppError(403, 'FEATURE_DISABLED', contentMessages.uploadDisabled));
+        }
         if (!request.isMultipart()) {
           return failWith(request, reply, new AppError(415, errorCodes.UNSUPPORTED_MEDIA_TYPE, 'Send the files as multipart/form-data in the "files" field.'));
         }
