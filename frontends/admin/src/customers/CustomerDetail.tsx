@@ -12,8 +12,8 @@ function Figure({ label, value, testId }: { label: string; value: string; testId
   return (
     <Card>
       <CardBody>
-        <dt className="text-xs font-semibold uppercase tracking-wide text-khaki-300">{label}</dt>
-        <dd className="font-display text-2xl font-bold text-khaki-50" data-testid={testId}>{value}</dd>
+        <p className="text-xs font-semibold uppercase tracking-wide text-khaki-300">{label}</p>
+        <p className="font-display text-2xl font-bold text-khaki-50" data-testid={testId}>{value}</p>
       </CardBody>
     </Card>
   );
@@ -37,12 +37,12 @@ export function CustomerDetail({ id, onBack }: { id: string; onBack: () => void 
             <h2 className="font-display text-2xl font-bold uppercase tracking-wide text-khaki-50">{c.name || 'Unnamed customer'}</h2>
             <Badge tone={statusTone[c.status]}>{customerStatusLabels[c.status]}</Badge>
           </div>
-          <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+          <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
             <Figure label="Total Spent" value={formatMoney(c.totalSpent)} testId="detail-total-spent" />
             <Figure label="Total Orders" value={String(c.totalOrders)} testId="detail-total-orders" />
             <Figure label="Average Order Value" value={formatMoney(c.averageOrderValue)} testId="detail-average-order" />
             <Figure label="Days Between Orders" value={c.lifetimeStats.avgDaysBetweenOrders ? c.lifetimeStats.avgDaysBetweenOrders.toFixed(1) : '–'} testId="detail-days-between" />
-          </dl>
+          </div>
           <div className="grid gap-3 lg:grid-cols-2">
             <Card>
               <CardBody>
