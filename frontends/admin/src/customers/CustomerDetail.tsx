@@ -23,7 +23,7 @@ export function CustomerDetail({ id, onBack }: { id: string; onBack: () => void 
   const detail = useQuery({ queryKey: customerKeys.detail(id), queryFn: ({ signal }) => fetchCustomer(id, signal) });
   const c = detail.data;
   return (
-    <div className="flex flex-col gap-4" data-view="customers" data-testid="customer-detail">
+    <div className="flex flex-col gap-4" data-testid="customer-detail">
       <Button variant="ghost" className="self-start" onClick={onBack}>
         <ArrowLeft aria-hidden="true" className="size-4" /> Back to Customers
       </Button>

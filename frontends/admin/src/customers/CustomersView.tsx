@@ -91,7 +91,7 @@ export function CustomersView() {
   }
 
   return (
-    <div className="flex flex-col gap-4" data-view="customers">
+    <div className="flex flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="font-display text-2xl font-bold uppercase tracking-wide text-khaki-50">Customer Management</h2>
         <div className="flex gap-2">

@@ -203,7 +203,7 @@ function Inbox() {
 export function SupportView() {
   const [tab, setTab] = useState<'messages' | 'returns'>('messages');
   return (
-    <div className="flex flex-col gap-4" data-view="support">
+    <div className="flex flex-col gap-4">
       <div className="flex items-center justify-between gap-3">
         <h2 className="font-display text-2xl font-bold uppercase tracking-wide text-khaki-50">Support</h2>
         <div role="tablist" aria-label="Support" className="flex gap-1">
