@@ -2,6 +2,7 @@ import { Outlet, ScrollRestoration } from 'react-router';
 import { Toaster } from '@shop/ui';
 import { Footer } from './Footer.js';
 import { Header } from './Header.js';
+import { MessageUs } from './MessageUs.js';
 
 export function AppLayout({ children }: { children?: React.ReactNode }) {
   return (
@@ -17,6 +18,7 @@ export function AppLayout({ children }: { children?: React.ReactNode }) {
         {children ?? <Outlet />}
       </main>
       <Footer />
+      <MessageUs />
       <Toaster />
       <ScrollRestoration />
     </div>

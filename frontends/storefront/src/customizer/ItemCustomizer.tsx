@@ -274,7 +274,7 @@ function CustomizerBody({ onClose, item, aiDesign, onComplete, submitting, error
             <div className="mt-3 flex items-baseline justify-between border-t border-olive-700 pt-3">
               <span className="font-semibold text-khaki-100">Price</span>
               <span className="text-2xl font-bold text-brass-300" data-testid="customizer-price">
-                {formatMoney(draftPrice(item.id, draft))}
+                {formatMoney(draftPrice(item.id, draft, item.basePrice))}
               </span>
             </div>
             <p className="mt-1 text-sm text-khaki-300">Production time: 7-10 business days</p>

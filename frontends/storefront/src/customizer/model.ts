@@ -1,11 +1,16 @@
 // The item customizer's draft and the reduced order it sends (storefront §3, §5, §7, §9).
-import { catalog, customizerDefaults, customizerOptions, customizerPrice, limits, type ItemType } from '@shop/contracts';
+import { catalog, customizerDefaults, customizerOptions, customizerPrice, limits, type ItemType, type PriceList } from '@shop/contracts';
 import type { CustomizerOrderBody } from '../api/shop.js';
 
 export interface CustomizerItem {
   id: ItemType;
   title: string;
   basePrice: number;
+}
+
+/** The catalog's item with the site content's price (the catalog's until the content has loaded). */
+export function customizerItemOf(itemType: ItemType, prices?: PriceList): CustomizerItem {
+  return { ...catalog[itemType], basePrice: prices?.[itemType] ?? catalog[itemType].basePrice };
 }
 
 export interface CustomizerDraft {
@@ -44,8 +49,9 @@ export function changeQuantity(quantity: number, delta: number): number {
   return Math.max(1, Math.min(limits.quantity.max, Math.trunc(quantity) + delta));
 }
 
-export function draftPrice(itemType: ItemType, draft: Pick<CustomizerDraft, 'size' | 'material' | 'quantity'>): number {
-  return customizerPrice({ itemType, size: draft.size, material: draft.material, quantity: draft.quantity });
+/** `basePrice`: the site content's price list (the catalog's until the content has loaded). */
+export function draftPrice(itemType: ItemType, draft: Pick<CustomizerDraft, 'size' | 'material' | 'quantity'>, basePrice?: number): number {
+  return customizerPrice({ itemType, size: draft.size, material: draft.material, quantity: draft.quantity, basePrice });
 }
 
 /** The swatch of each customizer colour; Full Color is a rainbow and Black & White a gradient (§3). */
@@ -89,7 +95,7 @@ export function customizerOrderBody(item: CustomizerItem, draft: CustomizerDraft
     colors: [draft.color],
     finish: draft.material,
     features: [],
-    estimatedTotal: draftPrice(item.id, draft),
+    estimatedTotal: draftPrice(item.id, draft, item.basePrice),
     files: [],
     aiGenerated: Boolean(aiPrompt),
     ...(aiPrompt && aiDesignId ? { aiDesignId } : {}),

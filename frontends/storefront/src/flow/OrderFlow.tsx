@@ -5,7 +5,9 @@ import { useMutation } from '@tanstack/react-query';
 import { ArrowLeft, ArrowRight, Send } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Card, ProgressBar, cn, toast } from '@shop/ui';
+import { priceListOf } from '@shop/contracts';
 import { createOrder, uploadFiles, ShopError } from '../api/shop.js';
+import { useSiteContent } from '../content.js';
 import type { FieldProblem } from '../messages.js';
 import { buildOrderBody, canContinue, fallbackOrderNumber, progressLabels, progressOf, STEP } from './model.js';
 import { StepContact, StepContent, StepDone, StepItem, StepMethod, StepReview, StepShipping, StepSpecs } from './Steps.js';
@@ -45,6 +47,9 @@ export function OrderFlow({ flow, onExit }: OrderFlowProps) {
   // The button is disabled while pending, but two clicks can land before React re-renders it.
   const inFlight = useRef(false);
   const panel = useRef<HTMLDivElement>(null);
+  // The site content's price list: the estimate sent is the one shown (and the one the server recomputes).
+  const site = useSiteContent();
+  const prices = site.data ? priceListOf(site.data) : undefined;
 
   // Each new step moves focus to its heading, so keyboard and screen-reader users start there.
   useEffect(() => {
@@ -59,7 +64,7 @@ export function OrderFlow({ flow, onExit }: OrderFlowProps) {
       if (current.uploaded === null) {
         current.uploaded = form.uploadedFiles.length ? await uploadFiles(form.uploadedFiles) : [];
       }
-      return createOrder(buildOrderBody(form, current.uploaded), current.key);
+      return createOrder(buildOrderBody(form, current.uploaded, prices), current.key);
     },
     onSuccess: (order) => {
       setFailure(null);

@@ -10,6 +10,7 @@ import {
   limits,
   normalizePostalCode,
   orderStatusLabels,
+  priceListOf,
   regionLabels,
   regionsByCountry,
   shirtSizes,
@@ -21,7 +22,9 @@ import {
 import { CircleCheck, FileText, PenLine, Sparkles, Users } from 'lucide-react';
 import { useEffect, useState, type FocusEvent, type ReactNode } from 'react';
 import { Badge, Button, Checkbox, ChoiceGroup, ChoiceTile, Field, Input, Select, Textarea, cn } from '@shop/ui';
+import { Link } from 'react-router';
 import { ItemArt } from '../components/ItemArt.js';
+import { useSiteContent } from '../content.js';
 import {
   colorChoices,
   colorSwatches,
@@ -66,6 +69,8 @@ export function StepHeading({ title, text }: { title: string; text?: ReactNode }
 // 0: item
 // ---------------------------------------------------------------------------------------------
 export function StepItem({ form, update }: StepProps) {
+  // Titles and "From $" follow the site content (the catalog's until it has loaded).
+  const products = useSiteContent().data?.products;
   return (
     <>
       <StepHeading title="Choose your item" text="What would you like us to make?" />
@@ -76,8 +81,8 @@ export function StepItem({ form, update }: StepProps) {
             selected={form.itemType === type}
             onClick={() => update(type === form.itemType ? {} : { itemType: type, size: '', finish: '' })}
             media={<ItemArt item={type} className="size-12" />}
-            title={catalog[type].cardTitle}
-            hint={`From ${formatMoney(catalog[type].basePrice)}`}
+            title={products?.[type].title ?? catalog[type].cardTitle}
+            hint={`From ${formatMoney(products?.[type].basePrice ?? catalog[type].basePrice)}`}
             className="col-span-2 sm:col-span-1"
           />
         ))}
@@ -95,24 +100,57 @@ const methods: Array<{ value: DesignMethod; title: string; hint: string; Icon: t
   { value: 'team', title: 'Let Our Team Design', hint: 'Our designers create it from your ideas', Icon: Users },
 ];
 
+/**
+ * The methods the site content's switches allow: upload needs fileUploadEnabled, and with
+ * manualDesignEnabled off only the AI tool's design remains (offered when the request came from it).
+ */
+export function offeredMethods(designMethod: DesignMethod | null, features: { manualDesignEnabled: boolean; fileUploadEnabled: boolean } | undefined) {
+  const manual = features?.manualDesignEnabled ?? true;
+  const upload = features?.fileUploadEnabled ?? true;
+  const shown = manual ? methods.filter((m) => m.value !== 'upload' || upload) : [];
+  return designMethod === 'ai' ? [...shown, aiMethod] : shown;
+}
+
+const aiMethod = { value: 'ai' as const, title: 'AI Design', hint: 'The design you generated with our AI tool', Icon: Sparkles };
+
 export function StepMethod({ form, update }: StepProps) {
-  const shown = form.designMethod === 'ai' ? [...methods, { value: 'ai' as const, title: 'AI Design', hint: 'The design you generated with our AI tool', Icon: Sparkles }] : methods;
+  const features = useSiteContent().data?.features;
+  const shown = offeredMethods(form.designMethod, features);
+  // A method switched off while it was chosen is no longer a choice.
+  const chosenGone = form.designMethod !== null && !shown.some((m) => m.value === form.designMethod);
+  useEffect(() => {
+    if (chosenGone) update({ designMethod: null, uploadedFiles: [] });
+  }, [chosenGone, update]);
   return (
     <>
       <StepHeading title="How would you like to design it?" text="Choose how you will give us your design." />
-      <ChoiceGroup label="Design method" columns={3} required>
-        {shown.map(({ value, title, hint, Icon }) => (
-          <ChoiceTile
-            key={value}
-            selected={form.designMethod === value}
-            onClick={() => update({ designMethod: value })}
-            media={<Icon aria-hidden="true" className="size-7 text-brass-400" />}
-            title={title}
-            hint={hint}
-            className="col-span-2 sm:col-span-1"
-          />
-        ))}
-      </ChoiceGroup>
+      {shown.length ? (
+        <ChoiceGroup label="Design method" columns={3} required>
+          {shown.map(({ value, title, hint, Icon }) => (
+            <ChoiceTile
+              key={value}
+              selected={form.designMethod === value}
+              onClick={() => update({ designMethod: value })}
+              media={<Icon aria-hidden="true" className="size-7 text-brass-400" />}
+              title={title}
+              hint={hint}
+              className="col-span-2 sm:col-span-1"
+            />
+          ))}
+        </ChoiceGroup>
+      ) : features?.aiGenerationEnabled ? (
+        <p className="text-khaki-200" data-testid="method-ai-only">
+          Designs start in our AI tool right now.{' '}
+          {/* The home page opens the AI tool when it is reached with this state. */}
+          <Link to="/" state={{ start: 'ai' }} className="font-semibold text-brass-300 underline">
+            Start AI Design
+          </Link>
+        </p>
+      ) : (
+        <p className="text-khaki-200" data-testid="method-none">
+          No design method is open right now. Please <Link to="/support" className="font-semibold text-brass-300 underline">contact us</Link> about your request.
+        </p>
+      )}
     </>
   );
 }
@@ -260,12 +298,15 @@ function ShirtSizes({ form, update }: StepProps) {
 
 export function EstimateBox({ form }: { form: OrderForm }) {
   const quantity = orderQuantity(form);
+  // The site content's price list, the same the orders service recomputes a new quote request with.
+  const content = useSiteContent().data;
+  const prices = content ? priceListOf(content) : undefined;
   return (
     <div className="rounded-lg border border-brass-400/50 bg-brass-400/10 p-4" data-testid="estimate">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <span className="text-sm font-semibold uppercase tracking-wide text-khaki-200">Estimated total</span>
         <span className="text-2xl font-bold text-brass-300" aria-live="polite">
-          {formatMoney(orderEstimate(form))}
+          {formatMoney(orderEstimate(form, prices))}
         </span>
       </div>
       <div className="mt-1 flex flex-wrap items-center justify-between gap-2 text-sm text-khaki-200">

@@ -25,6 +25,7 @@ import {
   type DesignMethod,
   type ItemType,
   type OrderRequest,
+  type PriceList,
   type UploadedFile,
 } from '@shop/contracts';
 
@@ -215,8 +216,12 @@ export function quantityLabel(quantity: number): string {
   return volumeTier(quantity).label;
 }
 
-export function orderEstimate(form: Pick<OrderForm, 'itemType' | 'quantity' | 'sizeBreakdown'>): number {
-  return form.itemType ? estimatedTotal(form.itemType, orderQuantity(form)) : 0;
+/**
+ * The flow's estimate with the site content's price list (the one the orders service recomputes new
+ * quote requests with); the catalog's prices only until the content has loaded.
+ */
+export function orderEstimate(form: Pick<OrderForm, 'itemType' | 'quantity' | 'sizeBreakdown'>, prices?: PriceList): number {
+  return form.itemType ? estimatedTotal(form.itemType, orderQuantity(form), prices?.[form.itemType]) : 0;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -304,7 +309,7 @@ export type UploadedFileRecord = UploadedFile;
 /** The POST /api/orders body (§7), typed by the orders service's own schema in @shop/contracts. */
 export type OrderRequestBody = OrderRequest;
 
-export function buildOrderBody(form: OrderForm, files: UploadedFileRecord[]): OrderRequestBody {
+export function buildOrderBody(form: OrderForm, files: UploadedFileRecord[], prices?: PriceList): OrderRequestBody {
   if (!form.itemType || !form.designMethod) throw new Error('Choose an item and a design method first.');
   const shirt = form.itemType === 'shirt';
   const phone = form.phone.trim();
@@ -326,7 +331,7 @@ export function buildOrderBody(form: OrderForm, files: UploadedFileRecord[]): Or
     ...(form.itemType === 'coin' && form.shape ? { shape: form.shape } : {}),
     ...(form.itemType === 'coin' && form.edge ? { edge: form.edge } : {}),
     features: form.itemType === 'coin' ? form.features : [],
-    estimatedTotal: orderEstimate(form),
+    estimatedTotal: orderEstimate(form, prices),
     files,
     aiGenerated: form.designMethod === 'ai',
     ...(form.designMethod === 'ai' && form.aiDesignId ? { aiDesignId: form.aiDesignId } : {}),

@@ -1,17 +1,28 @@
 // The three branch landing pages (/army-patches, /navy-coins, /airforce-patches): static marketing
 // pages with a hero, three feature cards, a rating block, three testimonials and links to start an
-// order on the home page.
+// order on the home page. "Start AI Design" shows only while the site content's AI switch is on.
 import { Link } from 'react-router';
 import { Sparkles, PencilRuler } from 'lucide-react';
 import { buttonClasses, Card } from '@shop/ui';
 import { ItemArt } from '../components/ItemArt.js';
 import { Rating } from '../components/Rating.js';
 import { TestimonialGrid } from '../components/Testimonials.js';
-import { branches, type Branch } from '../content.js';
+import { branches, useSiteContent, type Branch } from '../content.js';
+import { StorefrontQueries } from '../query.js';
 import '../styles.css';
 
 export default function BranchPage({ branch }: { branch: Branch }) {
+  return (
+    <StorefrontQueries>
+      <BranchScreen branch={branch} />
+    </StorefrontQueries>
+  );
+}
+
+function BranchScreen({ branch }: { branch: Branch }) {
   const page = branches[branch];
+  // Hidden until the content says the AI tool is on, so a switched-off tool never flashes.
+  const aiEnabled = useSiteContent().data?.features.aiGenerationEnabled ?? false;
   return (
     <div className="flex flex-col" data-remote="storefront" data-branch={branch}>
       <section className="border-b border-olive-800 bg-gradient-to-b from-olive-900 to-ink-950">
@@ -22,11 +33,13 @@ export default function BranchPage({ branch }: { branch: Branch }) {
             <p className="max-w-2xl text-lg text-khaki-200">{page.lead}</p>
             <div className="flex flex-wrap gap-3">
               {/* The home page opens the AI tool when it is reached with this state (href stays "/"). */}
-              <Link to="/" state={{ start: 'ai' }} className={buttonClasses('primary', 'lg')}>
-                <Sparkles aria-hidden="true" className="size-5" />
-                Start AI Design
-              </Link>
-              <Link to="/" className={buttonClasses('secondary', 'lg')}>
+              {aiEnabled ? (
+                <Link to="/" state={{ start: 'ai' }} className={buttonClasses('primary', 'lg')}>
+                  <Sparkles aria-hidden="true" className="size-5" />
+                  Start AI Design
+                </Link>
+              ) : null}
+              <Link to="/" className={buttonClasses(aiEnabled ? 'secondary' : 'primary', 'lg')}>
                 <PencilRuler aria-hidden="true" className="size-5" />
                 Manual Design
               </Link>

@@ -5,7 +5,7 @@ import { useMutation } from '@tanstack/react-query';
 import { ArrowRight, BadgeCheck, Check, Clock, Mail, Medal, MessageCircle, Phone, ShieldCheck, Sparkles, UserRound } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
-import { catalog, formatMoney, itemTypes, type ItemType, type SiteContent } from '@shop/contracts';
+import { formatMoney, itemTypes, priceListOf, type ItemType, type SiteContent } from '@shop/contracts';
 import { Alert, Button, Card, ErrorState, Skeleton, toast } from '@shop/ui';
 import { AiDesigner } from '../ai/AiDesigner.js';
 import { createCustomizerOrder, type GeneratedDesign } from '../api/shop.js';
@@ -15,7 +15,7 @@ import { RotatingTestimonials } from '../components/Testimonials.js';
 import { homeRating, homeTestimonials, trustPoints, useSiteContent } from '../content.js';
 import { telHref } from '../api/contact.js';
 import { ItemCustomizer } from '../customizer/ItemCustomizer.js';
-import { customizerOrderBody, type CustomizerDraft } from '../customizer/model.js';
+import { customizerItemOf, customizerOrderBody, type CustomizerDraft } from '../customizer/model.js';
 import { fallbackOrderNumber } from '../flow/model.js';
 import { OrderFlow } from '../flow/OrderFlow.js';
 import { newIdempotencyKey, splitName, useOrderFlow } from '../flow/useOrderFlow.js';
@@ -194,6 +194,7 @@ function HomeScreen() {
   const flow = useOrderFlow();
   const site = useSiteContent();
   const aiEnabled = site.data?.features.aiGenerationEnabled ?? false;
+  const prices = site.data ? priceListOf(site.data) : undefined;
   const location = useLocation();
   // "Start AI Design" on a branch page arrives with { start: 'ai' }.
   const [view, setView] = useState<View>(() => ((location.state as { start?: string } | null)?.start === 'ai' ? 'ai' : 'landing'));
@@ -221,7 +222,7 @@ function HomeScreen() {
 
   const customizerOrder = useMutation({
     mutationFn: ({ design, draft }: { design: GeneratedDesign; draft: CustomizerDraft }) => {
-      const body = customizerOrderBody(catalog[design.itemType], draft, design.prompt, design.id);
+      const body = customizerOrderBody(customizerItemOf(design.itemType, prices), draft, design.prompt, design.id);
       const json = JSON.stringify(body);
       if (customizerKey.current?.body !== json) customizerKey.current = { key: newIdempotencyKey(), body: json };
       return createCustomizerOrder(body, customizerKey.current.key);
@@ -294,7 +295,7 @@ function HomeScreen() {
       <ItemCustomizer
         open={customizing !== null}
         onClose={() => setCustomizing(null)}
-        item={customizing ? catalog[customizing.itemType] : null}
+        item={customizing ? customizerItemOf(customizing.itemType, prices) : null}
         aiDesign={customizing ? { prompt: customizing.prompt, imageUrl: customizing.imageUrl } : null}
         submitting={customizerOrder.isPending}
         error={customizerError}

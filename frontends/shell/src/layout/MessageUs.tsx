@@ -1,0 +1,55 @@
+// The "Message us" entry (site content switch liveChatEnabled): a fixed button on every page that opens
+// the support form at /support. There is no live chat service behind it: messages go through the
+// support form and the team answers by email.
+import { MessageCircle } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Link, useLocation } from 'react-router';
+import { contentPaths, contentResponseSchema } from '@shop/contracts';
+
+// Same rhythm as the storefront's content reads: a switch flipped in the back office shows within seconds.
+const REFRESH_MS = 10_000;
+
+async function liveChatSwitch(signal: AbortSignal): Promise<boolean | null> {
+  try {
+    // The public read answers 304 while nothing changed, so the browser's cache keeps this cheap.
+    const res = await fetch(contentPaths.public, { signal, headers: { accept: 'application/json' } });
+    if (!res.ok) return null;
+    const parsed = contentResponseSchema.safeParse(await res.json());
+    return parsed.success ? parsed.data.content.features.liveChatEnabled : null;
+  } catch {
+    return null;
+  }
+}
+
+export function MessageUs() {
+  const [enabled, setEnabled] = useState(false);
+  const { pathname } = useLocation();
+
+  useEffect(() => {
+    const abort = new AbortController();
+    const read = () =>
+      void liveChatSwitch(abort.signal).then((on) => {
+        // An unreadable answer keeps what was shown: a brief outage does not make the entry flicker.
+        if (on !== null && !abort.signal.aborted) setEnabled(on);
+      });
+    read();
+    const timer = window.setInterval(read, REFRESH_MS);
+    return () => {
+      abort.abort();
+      window.clearInterval(timer);
+    };
+  }, []);
+
+  // On the support form itself the entry would only point at the page already open.
+  if (!enabled || pathname === '/support') return null;
+  return (
+    <Link
+      to="/support"
+      data-testid="message-us"
+      className="fixed bottom-5 right-5 z-40 inline-flex items-center gap-2 rounded-full bg-brass-400 px-5 py-3 font-semibold text-ink-950 shadow-lg hover:bg-brass-300 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brass-200"
+    >
+      <MessageCircle aria-hidden="true" className="size-5" />
+      Message us
+    </Link>
+  );
+}
