@@ -86,6 +86,14 @@ export class BanList {
 /** Requests this gateway refused as banned (the request log marks them). */
 export const bannedRequests = new WeakSet<FastifyRequest>();
 
+/**
+ * The client address as the gateway determined it when the request arrived. Read once here: Fastify
+ * reads it from the socket on each access, and by the time the answer is logged the client may have
+ * closed its connection (the socket then has no address).
+ */
+const clientIps = new WeakMap<FastifyRequest, string>();
+export const clientIpOf = (request: FastifyRequest): string => clientIps.get(request) ?? request.ip ?? 'unknown';
+
 function bannedPage(): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Access blocked</title></head><body style="font-family:system-ui,sans-serif;background:#1b1d17;color:#f1ede0;margin:0;padding:48px 24px"><main style="max-width:560px;margin:0 auto"><h1 style="color:#d4b062">Access blocked</h1><p>${bannedAddressMessage}</p></main></body></html>`;
 }
@@ -104,7 +112,9 @@ function refuse(request: FastifyRequest, reply: FastifyReply) {
 /** The first hook of all: a banned address gets its 403 before request ids, headers, limits or routing. */
 export function registerBanCheck(app: FastifyInstance, bans: BanList) {
   app.addHook('onRequest', (request, reply, done) => {
-    if (bans.isBanned(request.ip)) {
+    const ip = request.ip ?? 'unknown';
+    clientIps.set(request, ip);
+    if (bans.isBanned(ip)) {
       void refuse(request, reply);
       return;
     }

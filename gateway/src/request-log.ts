@@ -17,7 +17,7 @@ import {
 } from '@shop/contracts';
 import type { Logger } from '@shop/service-kit';
 import { accessFor } from './admin-routes.js';
-import { bannedRequests } from './bans.js';
+import { bannedRequests, clientIpOf } from './bans.js';
 
 // ---------------------------------------------------------------------------------------------
 // Risk rules (the table in services/security/README.md): pure, unit-tested alone
@@ -248,7 +248,7 @@ export function entryFor(request: FastifyRequest, reply: FastifyReply, recentNot
   const userAgent = request.headers['user-agent'];
   return {
     timestamp: new Date(now - elapsed).toISOString(),
-    ip: request.ip,
+    ip: clientIpOf(request),
     method: request.method.slice(0, 16),
     path: redactPath(request.url),
     ...(userAgent ? { userAgent: userAgent.slice(0, 512) } : {}),
@@ -267,7 +267,7 @@ export function registerRequestLog(app: FastifyInstance, buffer: RequestLogBuffe
     const path = request.url.split('?', 1)[0]!;
     if (!probePaths.has(path)) {
       const now = Date.now();
-      const recent = reply.statusCode === 404 ? notFound.hit(request.ip, now) : 0;
+      const recent = reply.statusCode === 404 ? notFound.hit(clientIpOf(request), now) : 0;
       buffer.push(entryFor(request, reply, recent, now));
     }
     done();
