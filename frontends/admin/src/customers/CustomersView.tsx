@@ -38,9 +38,10 @@ function SummaryCard({ title, value, icon: Icon, testId }: { title: string; valu
 function CustomerRow({ customer: c, onOpen }: { customer: AdminCustomer; onOpen: () => void }) {
   return (
     <tr className="border-t border-olive-700 hover:bg-olive-800" data-testid="customer-row">
-      <td className="p-3">
-        <span className="block font-semibold text-khaki-50">{c.name || 'Unnamed customer'}</span>
-        <span className="block text-xs text-khaki-300">{c.email}</span>
+      {/* Long names and addresses are cut with an ellipsis (full text in the title) so the table fits 1024 px. */}
+      <td className="max-w-56 p-3">
+        <span className="block truncate font-semibold text-khaki-50" title={c.name}>{c.name || 'Unnamed customer'}</span>
+        <span className="block truncate text-xs text-khaki-300" title={c.email}>{c.email}</span>
       </td>
       <td className="p-3"><Badge tone={statusTone[c.status]}>{customerStatusLabels[c.status]}</Badge></td>
       <td className="p-3 text-khaki-100" data-testid="customer-orders">
@@ -55,7 +56,7 @@ function CustomerRow({ customer: c, onOpen }: { customer: AdminCustomer; onOpen:
       </td>
       <td className="p-3 text-right">
         <Button variant="ghost" size="sm" onClick={onOpen} aria-label={`View details of ${c.name || c.email}`}>
-          <Eye aria-hidden="true" className="size-4" /> View Details
+          <Eye aria-hidden="true" className="size-4" /> <span className="hidden xl:inline">View Details</span>
         </Button>
       </td>
     </tr>
