@@ -1,6 +1,7 @@
 // Serves the built frontends: the shell at /, the remotes at /remotes/<name>/, and the shell's
-// index.html for every other page address (the shell's router decides what to show).
-import { stat } from 'node:fs/promises';
+// index.html for every other page address (the shell's router decides what to show). Storefront pages
+// get the site content's SEO tags in that HTML (src/seo.ts); the back office's pages do not.
+import { readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
@@ -8,6 +9,7 @@ import type { GatewayConfig } from './config.js';
 import { errorCodes } from '@shop/contracts';
 import { AppError } from '@shop/service-kit';
 import { apiNotFound } from './errors.js';
+import { seoSource, withSeo } from './seo.js';
 
 export const REMOTES = ['storefront', 'admin'] as const;
 
@@ -57,6 +59,8 @@ async function fileUnder(root: string, urlPath: string): Promise<string | undefi
 
 export async function registerFrontends(app: FastifyInstance, config: GatewayConfig): Promise<void> {
   const shellDist = resolve(config.frontendsDir, 'shell', 'dist');
+  const currentSeo = seoSource(config.services.marketing);
+  const isAdminPage = (path: string) => path === '/admin' || path.startsWith('/admin/');
 
   // Decorates reply.sendFile only; the catch-all route below decides what "/..." means.
   await app.register(fastifyStatic, { root: shellDist, serve: false, cacheControl: false });
@@ -85,7 +89,8 @@ export async function registerFrontends(app: FastifyInstance, config: GatewayCon
     if (path === '/api' || path.startsWith('/api/')) throw apiNotFound(request.method, path);
 
     const file = await fileUnder(shellDist, path);
-    if (file) {
+    // "/" and "/index.html" are the shell's page, served like every other page address.
+    if (file && file !== 'index.html') {
       reply.header('cache-control', cacheControlFor(file));
       return reply.sendFile(file, shellDist);
     }
@@ -94,7 +99,13 @@ export async function registerFrontends(app: FastifyInstance, config: GatewayCon
         throw new AppError(503, 'FRONTEND_NOT_BUILT', 'The shop\'s pages have not been built yet. Run "npm run build" and reload.');
       }
       reply.header('cache-control', REVALIDATE);
-      return reply.sendFile('index.html', shellDist);
+      if (isAdminPage(path)) return reply.sendFile('index.html', shellDist);
+      const [html, seo] = await Promise.all([readFile(join(shellDist, 'index.html'), 'utf8'), currentSeo()]);
+      return reply.type('text/html; charset=utf-8').send(withSeo(html, seo));
+    }
+    if (file) {
+      reply.header('cache-control', cacheControlFor(file));
+      return reply.sendFile(file, shellDist);
     }
     throw new AppError(404, errorCodes.NOT_FOUND, `Nothing is served at ${path}.`);
   });

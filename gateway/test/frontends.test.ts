@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { defaultSiteContent } from '@shop/contracts';
 import { cacheControlFor } from '../src/frontends.js';
+import { withSeo } from '../src/seo.js';
 import { makeFrontends, startStack, type Stack } from './helpers.js';
 
 const SHELL_HTML = '<!doctype html><html><head><script defer src="/main.0a1b2c3d4e5f6a7b.js"></script></head><body><div id="root"></div></body></html>';
+
+// Storefront pages carry the site content's SEO tags: the stand-in marketing service has no content,
+// so the defaults (seo.test.ts covers the content's own).
+const SHELL_PAGE = withSeo(SHELL_HTML, defaultSiteContent.seo);
 
 let stack: Stack;
 let frontends: Awaited<ReturnType<typeof makeFrontends>>;
@@ -31,7 +37,7 @@ describe('serving the built frontends', () => {
   it("serves the shell's index.html at / without long caching", async () => {
     const res = await page('/');
     expect(res.status).toBe(200);
-    expect(await res.text()).toBe(SHELL_HTML);
+    expect(await res.text()).toBe(SHELL_PAGE);
     expect(res.headers.get('cache-control')).toBe('no-cache');
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
   });
@@ -71,7 +77,7 @@ describe('serving the built frontends', () => {
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type')).toContain('text/html');
       expect(res.headers.get('cache-control')).toBe('no-cache');
-      expect(await res.text()).toBe(SHELL_HTML);
+      expect(await res.text()).toBe(SHELL_PAGE);
     }
   });
 
