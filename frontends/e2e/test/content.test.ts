@@ -1,7 +1,7 @@
 // Content management end to end (issue 15) in Chromium against the shared stack: an admin changes the hero
 // title and the coin's price in the back office's Content view; the home page shows both and the guided
 // flow's estimate uses the new price; then the AI tool is switched off (its calls to action disappear from
-// the home and branch pages) and "Message us" on (every page gets the entry, it opens the support form).
+// the home and branch pages) and "Message us" on; the served HTML carries the new SEO title and description (every page gets the entry, it opens the support form).
 // The other browser tests share this stack and expect the default content: it is reset at the end, in the
 // back office, and again from afterAll whatever happened.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -14,6 +14,8 @@ import { clickContinue, choose, flow } from './support/quote-flow.js';
 const baseUrl = inject('baseUrl');
 const heroTitle = `Coins for the ${Date.now().toString(36)} reunion`;
 const coinPrice = 13.37;
+const seoTitle = `Unit coins & patches ${Date.now().toString(36)}`;
+const seoDescription = 'Coins "struck" for your unit, quoted within a day.';
 
 let browser: Browser;
 
@@ -57,7 +59,15 @@ describe('content management', () => {
     await view.getByLabel('Hero title').fill(heroTitle);
     await view.getByRole('button', { name: 'Products' }).click();
     await view.locator('[data-product="coin"]').getByLabel('Base price (USD)').fill(String(coinPrice));
+    await view.getByRole('button', { name: 'SEO' }).click();
+    await view.getByLabel('Page title').fill(seoTitle);
+    await view.getByLabel('Meta description').fill(seoDescription);
     await saveContent(page);
+
+    // The HTML the gateway serves carries the new SEO title and description (no script needed).
+    const servedHtml = async () => (await fetch(`${baseUrl}/`, { headers: { accept: 'text/html' } })).text();
+    await expect.poll(servedHtml, { timeout: 30_000 }).toContain(`<title>${seoTitle.replace('&', '&amp;')}</title>`);
+    expect(await servedHtml()).toContain('<meta name="description" content="Coins &quot;struck&quot; for your unit, quoted within a day." />');
 
     // The home page: the new hero title and "From $13.37" on the coin card.
     const shop = shopper.page;
