@@ -1,7 +1,8 @@
 // Content management end to end (issue 15) in Chromium against the shared stack: an admin changes the hero
 // title and the coin's price in the back office's Content view; the home page shows both and the guided
 // flow's estimate uses the new price; then the AI tool is switched off (its calls to action disappear from
-// the home and branch pages) and "Message us" on; the served HTML carries the new SEO title and description (every page gets the entry, it opens the support form).
+// the home and branch pages) and "Message us" on (every page gets the entry, it opens the support form).
+// The HTML the gateway serves carries the new SEO title and description.
 // The other browser tests share this stack and expect the default content: it is reset at the end, in the
 // back office, and again from afterAll whatever happened.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -89,8 +90,8 @@ describe('content management', () => {
     expect(formatMoney(estimatedTotal('coin', quantity, coinPrice))).not.toBe(formatMoney(estimatedTotal('coin', quantity)));
 
     // All design methods are offered while the switches are on.
-    await flow(shop).getByRole('button', { name: 'Back' }).click();
-    await flow(shop).getByRole('button', { name: 'Back' }).click();
+    await flow(shop).getByRole('button', { name: 'Back', exact: true }).click();
+    await flow(shop).getByRole('button', { name: 'Back', exact: true }).click();
     for (const method of ['Upload Your Design', 'Describe Your Design', 'Let Our Team Design']) {
       await flow(shop).getByRole('button', { name: new RegExp(`^${method}`) }).waitFor();
     }
