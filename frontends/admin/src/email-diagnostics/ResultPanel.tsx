@@ -23,7 +23,7 @@ export function ResultPanel({ result, label }: { result: DiagnosticResult | unde
       {result.data !== null && result.data !== undefined ? (
         <details className="mt-2">
           <summary className="cursor-pointer text-khaki-200 focus-visible:outline-2 focus-visible:outline-brass-300">Details (JSON)</summary>
-          <pre className="mt-2 max-h-64 overflow-auto rounded bg-ink-950 p-2 text-xs text-khaki-100">{JSON.stringify(result.data, null, 2)}</pre>
+          <pre tabIndex={0} className="mt-2 max-h-64 overflow-auto rounded bg-ink-950 p-2 text-xs text-khaki-100 focus-visible:outline-2 focus-visible:outline-brass-300">{JSON.stringify(result.data, null, 2)}</pre>
         </details>
       ) : null}
     </div>

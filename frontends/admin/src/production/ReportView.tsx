@@ -82,7 +82,7 @@ export function ReportView({ report }: { report: ProductionReport }) {
                   {r.details !== undefined ? (
                     <details className="mt-2 text-sm">
                       <summary className="cursor-pointer text-khaki-200 focus-visible:outline-2 focus-visible:outline-brass-300">Details</summary>
-                      <pre className="mt-2 max-h-64 overflow-auto rounded bg-ink-950 p-2 text-xs text-khaki-100">{JSON.stringify(r.details, null, 2)}</pre>
+                      <pre tabIndex={0} className="mt-2 max-h-64 overflow-auto rounded bg-ink-950 p-2 text-xs text-khaki-100 focus-visible:outline-2 focus-visible:outline-brass-300">{JSON.stringify(r.details, null, 2)}</pre>
                     </details>
                   ) : null}
                 </Card>
