@@ -1,6 +1,5 @@
 // Customer management in the back office (admin part B §2.2, §3 Customer, §6 GET /api/customers, §8, §9):
-// the list with its summary, one customer with the order history, the CSV export done in the browser,
-// and the privacy requests (export everything held on one customer, erasure across the services).
+// the list with its summary, one customer with the order history, and the CSV export done in the browser.
 import { z } from 'zod';
 import { customerStatusSchema, itemTypeSchema, orderStatusSchema, type CustomerStatus } from './catalog.js';
 
@@ -13,8 +12,6 @@ export const customerPageSizeMax = 500;
 export const adminCustomerPaths = {
   list: '/api/customers',
   detail: '/api/customers/:id',
-  privacyExport: '/api/customers/:id/privacy-export',
-  erasure: '/api/customers/:id/erasure',
 } as const;
 
 /** GET /api/customers query: search (name, email, phone, order number), status, sort and paging, all on the server. */
@@ -61,8 +58,6 @@ export const adminCustomerSchema = z.object({
     completedOrders: z.number().int(),
     avgDaysBetweenOrders: z.number().describe('Mean days between consecutive orders; 0 with fewer than two orders'),
   }),
-  /** Set once the customer's personal data was erased on request. */
-  erasedAt: z.string().nullable(),
 });
 export type AdminCustomer = z.infer<typeof adminCustomerSchema>;
 
@@ -99,32 +94,6 @@ export const customerNotFoundMessage = 'Customer not found';
 /** CSV export (§6, §9): these columns, a file name containing the date. */
 export const customerCsvColumns = ['Name', 'Email', 'Phone', 'Status', 'Total Orders', 'Total Spent', 'First Order', 'Last Order'] as const;
 export const customerCsvFileName = (date: Date) => `customers-${date.toISOString().slice(0, 10)}.csv`;
-
-// ---------------------------------------------------------------------------------------------
-// Privacy requests
-// ---------------------------------------------------------------------------------------------
-/** POST /api/customers/{id}/erasure: who asked is taken from the verified admin; the reason is kept in the audit record. */
-export const customerErasureRequestSchema = z.object({
-  reason: z.string().trim().min(1, 'Please give the reason for the erasure (for example, the customer’s request)').max(500, 'reason must be at most 500 characters'),
-});
-export type CustomerErasureRequest = z.infer<typeof customerErasureRequestSchema>;
-
-export const customerErasureAnswerSchema = z.object({
-  success: z.literal(true),
-  erasureId: z.string(),
-  requestedAt: z.string(),
-  message: z.string(),
-});
-
-/** GET /api/customers/{id}/privacy-export: everything the customers service holds on the customer. */
-export const customerPrivacyExportSchema = z.object({
-  success: z.literal(true),
-  exportedAt: z.string(),
-  customer: z.record(z.string(), z.unknown()),
-  orders: z.array(z.record(z.string(), z.unknown())),
-  verificationCodes: z.array(z.record(z.string(), z.unknown())),
-  erasures: z.array(z.record(z.string(), z.unknown())),
-});
 
 /** One CSV cell: quoted when needed; a leading formula character is neutralised so a spreadsheet shows text, not a formula. */
 function csvCell(value: string): string {

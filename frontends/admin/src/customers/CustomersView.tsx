@@ -43,18 +43,18 @@ function CustomerRow({ customer: c, onOpen }: { customer: AdminCustomer; onOpen:
         <span className="block truncate font-semibold text-khaki-50" title={c.name}>{c.name || 'Unnamed customer'}</span>
         <span className="block truncate text-xs text-khaki-300" title={c.email}>{c.email}</span>
       </td>
-      <td className="p-3"><Badge tone={statusTone[c.status]}>{customerStatusLabels[c.status]}</Badge></td>
-      <td className="p-3 text-khaki-100" data-testid="customer-orders">
+      <td className="px-2 py-3"><Badge tone={statusTone[c.status]}>{customerStatusLabels[c.status]}</Badge></td>
+      <td className="px-2 py-3 text-khaki-100" data-testid="customer-orders">
         {c.totalOrders}
         <span className="block text-xs text-khaki-300">{c.lifetimeStats.completedOrders} completed</span>
       </td>
-      <td className="p-3 font-semibold text-khaki-50" data-testid="customer-spent">{formatMoney(c.totalSpent)}</td>
-      <td className="p-3 text-khaki-100">{formatMoney(c.averageOrderValue)}</td>
-      <td className="p-3 text-khaki-100">
+      <td className="px-2 py-3 font-semibold text-khaki-50" data-testid="customer-spent">{formatMoney(c.totalSpent)}</td>
+      <td className="px-2 py-3 text-khaki-100">{formatMoney(c.averageOrderValue)}</td>
+      <td className="px-2 py-3 text-khaki-100">
         {c.lastOrderDate ? shortDate(c.lastOrderDate) : '–'}
         <span className="block text-xs text-khaki-300">{c.preferredItemType ? catalog[c.preferredItemType].cardTitle : 'No preference yet'}</span>
       </td>
-      <td className="p-3 text-right">
+      <td className="px-2 py-3 text-right">
         <Button variant="ghost" size="sm" onClick={onOpen} aria-label={`View details of ${c.name || c.email}`}>
           <Eye aria-hidden="true" className="size-4" /> <span className="hidden xl:inline">View Details</span>
         </Button>
@@ -139,13 +139,13 @@ export function CustomersView() {
             <table className="w-full text-left text-sm" data-testid="customers-table">
               <thead className="text-xs uppercase text-khaki-300">
                 <tr>
-                  <th scope="col" className="p-3">Customer</th>
-                  <th scope="col" className="p-3">Status</th>
-                  <th scope="col" className="p-3">Orders</th>
-                  <th scope="col" className="p-3">Total Spent</th>
-                  <th scope="col" className="p-3">Avg Order</th>
-                  <th scope="col" className="p-3">Last Order</th>
-                  <th scope="col" className="p-3 text-right"><span className="sr-only">Actions</span></th>
+                  <th scope="col" className="px-2 py-3">Customer</th>
+                  <th scope="col" className="px-2 py-3">Status</th>
+                  <th scope="col" className="px-2 py-3">Orders</th>
+                  <th scope="col" className="px-2 py-3">Total Spent</th>
+                  <th scope="col" className="px-2 py-3">Avg Order</th>
+                  <th scope="col" className="px-2 py-3">Last Order</th>
+                  <th scope="col" className="px-2 py-3 text-right"><span className="sr-only">Actions</span></th>
                 </tr>
               </thead>
               <tbody>

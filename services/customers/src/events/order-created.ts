@@ -35,7 +35,7 @@ export function orderCreatedConsumer(models: CustomersModels, thresholds: Status
       // A new order has no quote and no discount yet: orderTotalOf is its estimate.
       total: { value: data.estimatedTotal, at: submitted },
     });
-    // The order already belonged to a profile (a replay after that profile was erased): only its figures change.
+    // The order already belongs to a profile under another key: only that profile's figures change.
     if (owner && owner !== email) {
       await refreshCustomer(models, session, owner, thresholds);
       return;

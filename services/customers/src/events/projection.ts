@@ -30,7 +30,7 @@ export async function recordOrderFacts(models: CustomersModels, session: ClientS
   const existing = await CustomerOrder.findById(update.orderId).session(session).lean<CustomerOrderDoc & { _id: string }>();
   const set: Record<string, unknown> = { orderNumber: update.orderNumber, itemType: update.itemType };
   if (update.created) {
-    // The customer it belongs to is fixed at creation (an erased profile keeps its anonymised key).
+    // The customer it belongs to is fixed at its first order.created.
     if (!existing?.customerEmail) set.customerEmail = update.created.customerEmail;
     set.quantity = update.created.quantity;
     set.submittedDate = update.created.submittedDate;

@@ -47,8 +47,6 @@ export const customerSchema = new Schema(
     nameKey: { type: String, default: '' },
     /** Lower-cased name, email, phone and order numbers: what the list's search box matches. */
     searchText: { type: String, default: '' },
-    /** Set when the customer's personal data was erased on request (privacy). */
-    erasedAt: { type: Date, default: null },
   },
   { collection: 'customers', timestamps: true },
 );

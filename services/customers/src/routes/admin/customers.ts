@@ -55,7 +55,6 @@ export function customerView(c: StoredCustomer, now: Date, thresholds: StatusSet
     lastOrderDate: iso(c.lastOrderAt),
     preferredItemType: (c.preferredItemType as ItemType | null | undefined) ?? null,
     lifetimeStats: { completedOrders: c.completedOrders, avgDaysBetweenOrders: c.avgDaysBetweenOrders },
-    erasedAt: iso(c.erasedAt),
   };
 }
 
