@@ -73,8 +73,8 @@ describe('content management', () => {
     // The home page: the new hero title and "From $13.37" on the coin card.
     const shop = shopper.page;
     await shop.goto(`${baseUrl}/`);
-    await expect.poll(() => shop.getByTestId('hero-title').innerText(), { timeout: 30_000 }).toBe(heroTitle);
-    await expect.poll(() => shop.getByTestId('price-coin').innerText(), { timeout: 30_000 }).toBe(`From ${formatMoney(coinPrice)}`);
+    await expect.poll(() => shop.getByTestId('hero-title').textContent(), { timeout: 30_000 }).toBe(heroTitle);
+    await expect.poll(() => shop.getByTestId('price-coin').textContent(), { timeout: 30_000 }).toBe(`From ${formatMoney(coinPrice)}`);
 
     // The flow: the item step's "From" and the estimate use the new price.
     await shop.locator('[data-item="coin"]').getByRole('button', { name: /Start Order/ }).click();
@@ -131,7 +131,7 @@ describe('content management', () => {
     await shop.getByRole('link', { name: 'Start AI Design' }).waitFor({ timeout: 30_000 });
     await expect.poll(() => shop.getByTestId('message-us').count(), { timeout: 30_000 }).toBe(0);
     await shop.goto(`${baseUrl}/`);
-    await expect.poll(() => shop.getByTestId('hero-title').innerText(), { timeout: 30_000 }).toBe(defaultSiteContent.homepage.heroTitle);
+    await expect.poll(() => shop.getByTestId('hero-title').textContent(), { timeout: 30_000 }).toBe(defaultSiteContent.homepage.heroTitle);
 
     expect(admin.pageErrors).toEqual([]);
     expect(shopper.pageErrors).toEqual([]);
