@@ -17,19 +17,24 @@ export interface MailSender {
   close(): void;
 }
 
-export function smtpSender(smtpUrl: string): MailSender {
+/** A nodemailer transport for SMTP_URL; the diagnostics' SMTP probe uses it with shorter waits. */
+export function smtpTransport(smtpUrl: string, waits = { connectMs: 10_000, socketMs: 30_000 }) {
   const url = new URL(smtpUrl);
   const secure = url.protocol === 'smtps:';
   const loopback = ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(url.hostname);
-  const transport = nodemailer.createTransport({
+  return nodemailer.createTransport({
     url: smtpUrl,
     secure,
     ignoreTLS: !secure && loopback,
     // Bounded waits: a stuck server becomes a failed attempt (retried later), not a stuck worker.
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
+    connectionTimeout: waits.connectMs,
+    greetingTimeout: waits.connectMs,
+    socketTimeout: waits.socketMs,
   });
+}
+
+export function smtpSender(smtpUrl: string): MailSender {
+  const transport = smtpTransport(smtpUrl);
   return {
     async send(mail) {
       const info = await transport.sendMail(mail);

@@ -3,7 +3,6 @@
 // SMTP, the failed emails and their retry, and a queue pass now. Admin only: the gateway lets only a
 // signed-in admin reach /api/email/** and /api/debug/**.
 import { Types } from 'mongoose';
-import nodemailer from 'nodemailer';
 import {
   debugEnvSchema,
   emailDiagnosticsPaths,
@@ -21,6 +20,7 @@ import { AppError, type ServiceApp, type ServiceContext } from '@shop/service-ki
 import { z } from 'zod';
 import type { EmailConfig } from '../config.js';
 import type { EmailModels } from '../models/index.js';
+import { smtpTransport } from '../queue/transport.js';
 import type { EmailWorker } from '../queue/worker.js';
 import { escapeHtml, layout } from '../templates/index.js';
 import { paragraphs } from '../templates/order-updates.js';
@@ -47,17 +47,7 @@ export function emailEnvironment(config: EmailConfig): DebugEnv['debug'] {
 
 /** Does the SMTP server answer and accept our greeting (and login)? Bounded; never sends mail. */
 export async function probeSmtp(smtpUrl: string, timeoutMs = 5_000): Promise<{ ok: boolean; error: string | null }> {
-  const url = new URL(smtpUrl);
-  const secure = url.protocol === 'smtps:';
-  const loopback = ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(url.hostname);
-  const transport = nodemailer.createTransport({
-    url: smtpUrl,
-    secure,
-    ignoreTLS: !secure && loopback,
-    connectionTimeout: timeoutMs,
-    greetingTimeout: timeoutMs,
-    socketTimeout: timeoutMs,
-  });
+  const transport = smtpTransport(smtpUrl, { connectMs: timeoutMs, socketMs: timeoutMs });
   try {
     await transport.verify();
     return { ok: true, error: null };
