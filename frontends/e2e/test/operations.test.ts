@@ -52,6 +52,30 @@ describe('production readiness', () => {
     expect(await axeViolations(page)).toEqual([]);
     expect(shop.pageErrors).toEqual([]);
   }, 60_000);
+
+  it('a failed check shows the Connection Error panel and a critical report; Retry waits 1 s and runs it again', async () => {
+    let calls = 0;
+    await page.route('**/api/health/production-check', (route) => {
+      calls += 1;
+      return calls === 1 ? route.fulfill({ status: 503, contentType: 'application/json', body: '{}' }) : route.continue();
+    });
+    try {
+      await page.getByRole('button', { name: 'Run Check' }).click();
+      const panel = page.getByTestId('connection-error');
+      await panel.getByText('Connection Error').waitFor();
+      await panel.getByText(/^HTTP 503: \S/).waitFor();
+      await page.locator('[data-testid="production-report"][data-overall="critical"]').getByText('Critical issues').waitFor();
+      await page.getByRole('heading', { level: 3, name: 'Connection', exact: true }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await panel.getByRole('button', { name: 'Retry' }).click();
+      await panel.getByText('Retrying in 1 s...').waitFor();
+      await panel.waitFor({ state: 'detached', timeout: 35_000 });
+      await page.locator('[data-category="Services"]').waitFor();
+      expect(calls).toBe(2);
+    } finally {
+      await page.unroute('**/api/health/production-check');
+    }
+  }, 60_000);
 });
 
 describe('site configuration', () => {
