@@ -48,8 +48,9 @@ describe('home (/)', () => {
     await quote.waitFor();
     // Freeze the page's clock, then restart the rotation from a known instant: hovering holds it,
     // leaving starts a fresh 3000 ms interval.
+    // A second ahead: on a busy machine the page's clock may run on for a few ms before the pause arrives.
     const now = await page.evaluate(() => Date.now());
-    await page.clock.pauseAt(now + 10);
+    await page.clock.pauseAt(now + 1_000);
     await carousel.hover();
     await page.mouse.move(5, 890);
     const seen = [await quote.innerText()];

@@ -50,6 +50,7 @@ describe('information pages', () => {
 
   it('the FAQ search narrows the questions and says when nothing matches', async () => {
     await page.goto(`${baseUrl}/faq`);
+    await page.getByTestId('faq-entry').first().waitFor();
     const all = await page.getByTestId('faq-entry').count();
     await page.getByLabel('Search the FAQ').fill('rush');
     await expect.poll(() => page.getByTestId('faq-entry').count()).toBeLessThan(all);
