@@ -6,8 +6,6 @@
 // verified admin in `x-admin-email`; that address goes into status history and notes.
 // Changes others must hear about (status, quote, info request, email) are written with their event in
 // one transaction (outbox); the email service turns the events into emails.
-// Changes others must hear about (status, quote, info request, email) are written with their event in
-// one transaction (outbox); the email service turns the events into emails.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { ClientSession } from 'mongoose';
