@@ -12,3 +12,4 @@ export { Spinner, type SpinnerProps } from './Spinner.js';
 export { Skeleton } from './Skeleton.js';
 export { ErrorState, type ErrorStateProps } from './ErrorState.js';
 export { Toaster, toast } from './Toast.js';
+export { TabList, TabPanel, type TabItem, type TabListProps } from './Tabs.js';
