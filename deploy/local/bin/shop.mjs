@@ -3,11 +3,14 @@
 // fresh clone before `npm ci`, installs, builds once (turbo caches), then hands over to the real command.
 import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+// The machine's own Node only has to run this file and `npm ci`; everything after the install runs on the
+// Node 24 LTS that npm installs from the `node` package into node_modules/.bin (see the README).
 export const MIN_NODE = [20, 19, 0];
+export const RUNTIME_MAJOR = 24;
 const COMMANDS = ['start', 'dev', 'test', 'bench'];
 
 /** True when `version` (like "v20.20.2") is at least MIN_NODE. */
@@ -61,6 +64,17 @@ function signalNumber(signal) {
 
 const bin = (name) => join(ROOT, 'node_modules', '.bin', name);
 
+/** The version string of node_modules/.bin/node ("v24.21.0"), or '' when it is missing. */
+function runtimeVersion(env) {
+  return new Promise((resolvePromise) => {
+    const child = spawn(bin('node'), ['--version'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.once('error', () => resolvePromise(''));
+    child.once('close', () => resolvePromise(out.trim()));
+  });
+}
+
 async function step(title, command, args, env) {
   const t0 = Date.now();
   console.log(`> ${title}`);
@@ -92,6 +106,16 @@ async function main(argv) {
   const reason = process.env.SHOP_SKIP_INSTALL === '1' ? undefined : installReason();
   if (reason) await step(`npm ci (${reason})`, process.platform === 'win32' ? 'npm.cmd' : 'npm', ['ci'], env);
 
+  // npm scripts put node_modules/.bin first on PATH; do the same so turbo, vitest and every `#!/usr/bin/env
+  // node` child run on the installed Node 24, also when this file is started with plain `node`.
+  env.PATH = `${join(ROOT, 'node_modules', '.bin')}${delimiter}${env.PATH ?? ''}`;
+  const runtime = await runtimeVersion(env);
+  if (!runtime.startsWith(`v${RUNTIME_MAJOR}.`)) {
+    console.error(`The installed runtime is ${runtime || 'missing'}; node_modules/.bin/node must be Node ${RUNTIME_MAJOR} (run npm ci).`);
+    process.exit(1);
+  }
+  console.log(`> runtime: Node ${runtime} (node_modules/.bin/node)`);
+
   await step('build (turbo run build)', bin('turbo'), ['run', 'build', '--output-logs=errors-only'], env);
 
   const tsx = ['--import', 'tsx', join(ROOT, 'deploy/local/src/cli.ts')];
@@ -99,7 +123,7 @@ async function main(argv) {
   switch (command) {
     case 'start':
     case 'dev':
-      code = await run(process.execPath, [...tsx, command], { env });
+      code = await run(bin('node'), [...tsx, command], { env });
       break;
     case 'test':
       // All vitest projects; extra args (a --project, a file filter) pass straight through.

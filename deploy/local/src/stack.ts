@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FRONTENDS, GATEWAY, SERVICES, type FrontendName } from './catalogue.js';
 import { ManagedChild, delay, type ChildExit, type LogSink } from './children.js';
@@ -312,11 +312,16 @@ async function waitAnswering(child: ManagedChild, base: string, timeoutMs: numbe
   throw new ChildNotReadyError(child.name, `${child.name} dev server did not answer on ${base}`, child.recentLines());
 }
 
-/** npm's own CLI script next to this node binary, so no shell and no npx are involved. */
+/**
+ * npm's own CLI script, so no shell and no npx are involved: the one running us, the one next to this node
+ * binary, or (the Node 24 runtime from node_modules has no npm beside it) the machine's npm on PATH.
+ */
 function npmCli(): string {
+  const onPath = (process.env.PATH ?? '').split(delimiter).map((folder) => join(folder, 'npm')).find((path) => existsSync(path));
   const candidates = [
     process.env.npm_execpath,
     join(dirname(process.execPath), '../lib/node_modules/npm/bin/npm-cli.js'),
+    onPath && realpathSync(onPath),
   ].filter((path): path is string => Boolean(path && path.endsWith('.js') && existsSync(path)));
   if (!candidates.length) throw new Error('cannot find npm next to ' + process.execPath);
   return candidates[0];
