@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The one entry point behind `npm start | dev | test | bench`. Plain Node with no dependencies: it runs on a
+// The one entry point behind `npm start | dev | test | bench | faults`. Plain Node with no dependencies: it runs on a
 // fresh clone before `npm ci`, installs, builds once (turbo caches), then hands over to the real command.
 import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -11,7 +11,7 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
 // Node 24 LTS that npm installs from the `node` package into node_modules/.bin (see the README).
 export const MIN_NODE = [20, 19, 0];
 export const RUNTIME_MAJOR = 24;
-const COMMANDS = ['start', 'dev', 'test', 'bench'];
+const COMMANDS = ['start', 'dev', 'test', 'bench', 'faults'];
 
 /** True when `version` (like "v20.20.2") is at least MIN_NODE. */
 export function nodeIsRecentEnough(version = process.version) {
@@ -132,6 +132,10 @@ async function main(argv) {
     case 'bench':
       // Every workspace with a "bench" script (embedded-mongo, load-tests), one after the other.
       code = await run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'bench', '--workspaces', '--if-present', ...(rest.length ? ['--', ...rest] : [])], { env });
+      break;
+    case 'faults':
+      // The fault suite (load-tests/src/faults): kills and pauses each part of a running shop under load.
+      code = await run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'faults', '-w', 'load-tests', ...(rest.length ? ['--', ...rest] : [])], { env });
       break;
   }
   process.exit(code);
