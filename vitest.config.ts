@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 // (frontends/e2e) share one stack that their globalSetup starts once.
 export default defineConfig({
   test: {
+    // Global: a project config may not set it. The browser tests' global teardown stops a whole stack.
+    teardownTimeout: 60_000,
     projects: [
       'packages/*/vitest.config.ts',
       'services/*/vitest.config.ts',

@@ -14,6 +14,5 @@ export default defineProject({
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    teardownTimeout: 60_000,
   },
 });

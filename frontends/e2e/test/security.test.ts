@@ -57,7 +57,7 @@ describe('the Security view', () => {
     await counters.waitFor();
     // The browser's own requests (sign-in, the views) were logged: the current hour has them.
     await expect
-      .poll(async () => Number((await page.getByTestId('request-trends').locator('tbody tr').last().locator('td').first().textContent()) ?? 0), { timeout: 20_000, intervals: [1000] })
+      .poll(async () => Number((await page.getByTestId('request-trends').locator('tbody tr').last().locator('td').first().textContent()) ?? 0), { timeout: 20_000, interval: 1000 })
       .toBeGreaterThan(0);
     expect(await page.getByTestId('request-trends').locator('tbody tr').count()).toBe(24);
     expect(await counters.innerText()).toMatch(/Requests \(24h\)/i);
@@ -100,7 +100,7 @@ describe('the Security view', () => {
     await row.waitFor();
     expect(await row.innerText()).toContain('Scripted scanning from the e2e test');
     // Within a second on the gateway; the admin's own address is not affected.
-    await expect.poll(async () => (await requestFrom(BANNED, '/api/support/_service')).status, { timeout: 1_000, intervals: [50] }).toBe(403);
+    await expect.poll(async () => (await requestFrom(BANNED, '/api/support/_service')).status, { timeout: 1_000, interval: 50 }).toBe(403);
     expect((await requestFrom(BANNED, '/admin', { headers: { accept: 'text/html' } })).body).toContain(bannedAddressMessage);
     expect((await requestFrom('127.0.0.1', '/api/support/_service')).status).toBe(200);
     // A permanent ban shows "Never"; banning one's own address is refused with the reason.
@@ -132,7 +132,7 @@ describe('the Security view', () => {
         await tab('Alerts').click();
         await page.getByLabel('Show').waitFor();
         return alert.count();
-      }, { timeout: 30_000, intervals: [1000] })
+      }, { timeout: 30_000, interval: 1000 })
       .toBe(1);
     expect((await alert.innerText()).toLowerCase()).toContain('high');
     expect(await axeViolations(page)).toEqual([]);
@@ -148,6 +148,6 @@ describe('the Security view', () => {
     await tab('Bans').click();
     await page.getByRole('button', { name: `Unban ${BANNED}` }).click();
     await page.getByText(securityMessages.unbanned).waitFor();
-    await expect.poll(async () => (await requestFrom(BANNED, '/api/support/_service')).status, { timeout: 1_000, intervals: [50] }).toBe(200);
+    await expect.poll(async () => (await requestFrom(BANNED, '/api/support/_service')).status, { timeout: 1_000, interval: 50 }).toBe(200);
   });
 });
