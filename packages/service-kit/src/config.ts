@@ -11,6 +11,7 @@ export interface RawServiceEnv {
   LOG_LEVEL?: string | undefined;
   NODE_ENV?: string | undefined;
   OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
+  NATS_STREAM_REPLICAS?: string | undefined;
 }
 
 export interface ServiceConfig {
@@ -21,6 +22,8 @@ export interface ServiceConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   nodeEnv: string;
   otlpEndpoint: string | undefined;
+  /** Copies JetStream keeps of each stream: 1 on one server, 3 in the chart's NATS cluster. */
+  natsStreamReplicas: number;
 }
 
 export const defaultMongoUrl = 'mongodb://127.0.0.1:27017/?replicaSet=rs0';
@@ -42,11 +45,14 @@ const envSchema = z.object({
   ),
   NODE_ENV: z.preprocess(blankToUndefined, z.string().default('development')),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(blankToUndefined, z.url().optional()),
+  // JetStream refuses more replicas than the cluster has servers, and a cluster has at most 5 voters.
+  NATS_STREAM_REPLICAS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(5).default(1)),
 });
 
 /** Checks the raw environment; throws one error listing every bad variable. */
 export function loadServiceConfig(env: RawServiceEnv, defaults: { port: number }): ServiceConfig {
-  const parsed = envSchema.safeParse(env);
+  // A setting of the NATS deployment every service shares: read here rather than in each config.ts.
+  const parsed = envSchema.safeParse({ ...env, NATS_STREAM_REPLICAS: env.NATS_STREAM_REPLICAS ?? process.env.NATS_STREAM_REPLICAS });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid service configuration: ${problems}`);
@@ -60,5 +66,6 @@ export function loadServiceConfig(env: RawServiceEnv, defaults: { port: number }
     logLevel: e.LOG_LEVEL,
     nodeEnv: e.NODE_ENV,
     otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
+    natsStreamReplicas: e.NATS_STREAM_REPLICAS,
   };
 }

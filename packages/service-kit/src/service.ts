@@ -80,7 +80,7 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
   const log = createLogger({ service: def.name, level: def.config.logLevel, destination: def.logDestination });
   const connection = mongoose.createConnection();
   const models = (def.models?.(connection) ?? {}) as M;
-  const bus = new EventBus({ service: def.name, natsUrl: def.config.natsUrl, connection, log, relay: def.relay });
+  const bus = new EventBus({ service: def.name, natsUrl: def.config.natsUrl, connection, log, relay: def.relay, streamReplicas: def.config.natsStreamReplicas });
   const ctx: ServiceContext<M> = {
     name: def.name,
     version,

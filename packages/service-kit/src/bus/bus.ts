@@ -19,6 +19,8 @@ export interface EventBusOptions {
   connection: Connection;
   log: Logger;
   relay?: RelayOptions;
+  /** JetStream replicas of every stream (NATS_STREAM_REPLICAS). */
+  streamReplicas?: number;
 }
 
 export class EventBus {
@@ -65,7 +67,7 @@ export class EventBus {
     this.watchStatus(this.nc);
     this.jsm = await jetstreamManager(this.nc);
     this.js = jetstream(this.nc);
-    await ensureAllStreams(this.jsm, this.log);
+    await ensureAllStreams(this.jsm, this.log, this.options.streamReplicas);
     this.log.info({ server: this.nc.getServer() }, 'NATS connected, streams ready');
   }
 
@@ -89,7 +91,7 @@ export class EventBus {
   /** A restarted server may have lost its streams (new store): ensure them, then flush the outbox. */
   private async afterReconnect() {
     try {
-      if (this.jsm) await ensureAllStreams(this.jsm, this.log);
+      if (this.jsm) await ensureAllStreams(this.jsm, this.log, this.options.streamReplicas);
       await this.consumers?.ensureAll();
     } catch (err) {
       this.log.warn({ err }, 'could not re-ensure streams after reconnect');

@@ -16,7 +16,8 @@ import type { Logger } from '../logger.js';
 
 export const duplicateWindowMs = 2 * 60 * 1000;
 
-export async function ensureStream(jsm: JetStreamManager, name: StreamName, log: Logger) {
+/** `replicas` undefined (the gateway): 1 when creating, an existing stream's replicas left as they are. */
+export async function ensureStream(jsm: JetStreamManager, name: StreamName, log: Logger, replicas?: number) {
   const def = eventStreams[name];
   const config = {
     name,
@@ -26,17 +27,18 @@ export async function ensureStream(jsm: JetStreamManager, name: StreamName, log:
     discard: DiscardPolicy.Old,
     max_age: nanos(def.maxAgeMs),
     duplicate_window: nanos(duplicateWindowMs),
-    num_replicas: 1,
+    num_replicas: replicas ?? 1,
   };
   try {
     const info = await jsm.streams.info(name);
     const sameSubjects =
       info.config.subjects.length === config.subjects.length && config.subjects.every((s) => info.config.subjects.includes(s));
     const sameMaxAge = info.config.max_age === config.max_age;
-    if (!sameSubjects || !sameMaxAge) {
-      await jsm.streams.update(name, { ...info.config, subjects: config.subjects, max_age: config.max_age });
+    const sameReplicas = replicas === undefined || info.config.num_replicas === replicas;
+    if (!sameSubjects || !sameMaxAge || !sameReplicas) {
+      await jsm.streams.update(name, { ...info.config, subjects: config.subjects, max_age: config.max_age, num_replicas: replicas ?? info.config.num_replicas });
       log.info(
-        { stream: name, subjects: config.subjects, maxAgeMs: def.maxAgeMs, previousMaxAgeMs: info.config.max_age / 1e6 },
+        { stream: name, subjects: config.subjects, maxAgeMs: def.maxAgeMs, previousMaxAgeMs: info.config.max_age / 1e6, replicas: replicas ?? info.config.num_replicas },
         'stream updated to its definition',
       );
     }
@@ -54,6 +56,6 @@ export async function ensureStream(jsm: JetStreamManager, name: StreamName, log:
   }
 }
 
-export async function ensureAllStreams(jsm: JetStreamManager, log: Logger) {
-  for (const name of Object.keys(eventStreams) as StreamName[]) await ensureStream(jsm, name, log);
+export async function ensureAllStreams(jsm: JetStreamManager, log: Logger, replicas?: number) {
+  for (const name of Object.keys(eventStreams) as StreamName[]) await ensureStream(jsm, name, log, replicas);
 }
