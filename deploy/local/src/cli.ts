@@ -67,10 +67,9 @@ async function main(): Promise<void> {
     // Your own NODE_ENV wins (production needs ADMIN_EMAIL/ADMIN_PASSWORD and HTTPS for the session cookie).
     nodeEnv: process.env.NODE_ENV || undefined,
     onCrash: (name, exit, lines) => {
-      const banner = `!!! ${name} EXITED (code ${exit.code ?? '-'}, signal ${exit.signal ?? '-'}). It is NOT restarted; the rest keeps running.`;
+      const banner = `!!! ${name} EXITED (code ${exit.code ?? '-'}, signal ${exit.signal ?? '-'}). The runner restarts it with back-off; the rest keeps running.`;
       console.error('\n' + paint(banner, 41));
       for (const line of lines.slice(-15)) console.error(paint(`  [${name}] ${line}`, 31));
-      console.error(paint('Fix it and restart the runner (Ctrl-C, then npm start again).', 31) + '\n');
     },
   });
 

@@ -2,11 +2,12 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { productionRetryDelayMs } from '@shop/contracts';
 import { FRONTENDS, GATEWAY, SERVICES, type FrontendName } from './catalogue.js';
 import { ManagedChild, delay, type ChildExit, type LogSink } from './children.js';
 import { gatewayEnv, inheritedEnv, securityEnv, serviceEnv, type CommonSettings } from './env.js';
 import { prefixedConsole } from './logs.js';
-import { NatsServerMissingError, findNatsServer, startNatsServer } from './nats.js';
+import { NatsServerMissingError, findNatsServer, startNatsServer, type LocalNats } from './nats.js';
 import { PortAllocator } from './ports.js';
 import { ChildNotReadyError, probe, waitReady, type ReadinessRow } from './readiness.js';
 
@@ -37,9 +38,30 @@ export interface StackOptions {
   readyTimeoutMs?: number;
   /** Where child lines go when not quiet. Default: prefixed lines on stdout. */
   log?: LogSink;
-  /** Called when a part exits while the stack runs (never restarted). */
+  /** Called when a part exits on its own while the stack runs (it is then restarted, see `restart`). */
   onCrash?: (name: string, exit: ChildExit, lastLines: string[]) => void;
+  /**
+   * Restart a part that exited on its own (MongoDB, NATS, a service, the gateway), after 1 s, 2 s, 4 s,
+   * then every 5 s while it keeps failing (the back-off resets once it stayed up a minute). Default true.
+   */
+  restart?: boolean;
+  /** Called when a crashed part is about to be restarted (`delayMs` from now) and once it was spawned again. */
+  onRestart?: (event: RestartEvent) => void;
+  /** Messages the development mailbox keeps (default 1000); the fault suite reads many more. */
+  mailboxMaxMessages?: number;
   repoRoot?: string;
+}
+
+export interface RestartEvent {
+  name: string;
+  /** 'scheduled' when the exit was seen, 'restarted' once the new process was spawned. */
+  phase: 'scheduled' | 'restarted';
+  /** Consecutive restarts of this part (1 for the first). */
+  attempt: number;
+  delayMs: number;
+  /** The new process id ('restarted' only). */
+  pid?: number;
+  at: number;
 }
 
 export interface Stack {
@@ -58,6 +80,8 @@ export interface Stack {
   readiness: ReadinessRow[];
   /** Processes still running, for tests and diagnostics. */
   children(): ManagedChild[];
+  /** The running process of one part (mongodb when embedded, nats when started, a service, gateway). */
+  child(name: string): ManagedChild | undefined;
   /** Stops everything this stack started (process groups), waits for it, removes a temp data dir. */
   stop(): Promise<void>;
 }
@@ -81,7 +105,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   mkdirSync(dataDir, { recursive: true });
 
   const started: ManagedChild[] = [];
-  let stopMongo: (() => Promise<void>) | undefined;
   let stopMailbox: (() => Promise<void>) | undefined;
   let stopped = false;
   // A part failing while the stack starts is reported by the error startStack throws; onCrash is for
@@ -89,40 +112,99 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   let running = false;
   // Last resort if the runner dies without stop(): children live in their own groups and would linger.
   const killAllNow = () => started.forEach((child) => child.running && child.killNow());
+  const restartTimers = new Set<NodeJS.Timeout>();
   process.on('exit', killAllNow);
 
   const stop = async () => {
     if (stopped) return;
     stopped = true;
+    for (const timer of restartTimers) clearTimeout(timer);
     // Outside in: the door first, then the services, then what they depend on.
     const order = [
       started.filter((child) => FRONTENDS.includes(child.name as FrontendName)),
       started.filter((child) => child.name === GATEWAY.name),
       started.filter((child) => SERVICES.some((service) => service.name === child.name)),
       started.filter((child) => child.name === 'nats'),
+      started.filter((child) => child.name === 'mongodb'),
     ];
     for (const group of order) await Promise.all(group.map((child) => child.stop()));
     if (stopMailbox) await stopMailbox();
-    if (stopMongo) await stopMongo();
     process.off('exit', killAllNow);
     if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  /**
+   * Keeps a part running: an exit nobody asked for (not stop()) is reported through onCrash and, once
+   * the stack was ready, the part is spawned again with back-off (1 s, 2 s, 4 s, then 5 s: the same
+   * delays as the production check's retries), and the runner says so in the part's log.
+   */
+  const supervise = (first: ManagedChild, respawn: () => ManagedChild | Promise<ManagedChild>): ManagedChild => {
+    let attempt = 0;
+    let upSince = Date.now();
+    const restartLater = (name: string, why: string) => {
+      // A part that ran a minute before it failed starts again quickly; one failing at once backs off.
+      if (Date.now() - upSince > 60_000) attempt = 0;
+      attempt += 1;
+      const delayMs = productionRetryDelayMs(attempt);
+      log?.(name, `runner: ${name} ${why}; restarting it in ${(delayMs / 1000).toFixed(1)} s (restart ${attempt})`, 'stderr');
+      options.onRestart?.({ name, phase: 'scheduled', attempt, delayMs, at: Date.now() });
+      const timer = setTimeout(async () => {
+        restartTimers.delete(timer);
+        if (stopped) return;
+        let next: ManagedChild;
+        try {
+          next = await respawn();
+        } catch (error) {
+          restartLater(name, `could not be started again (${error instanceof Error ? error.message : String(error)})`);
+          return;
+        }
+        if (stopped) {
+          await next.stop();
+          return;
+        }
+        upSince = Date.now();
+        watch(next);
+        log?.(name, `runner: ${name} restarted (pid ${next.pid})`, 'stderr');
+        options.onRestart?.({ name, phase: 'restarted', attempt, delayMs, pid: next.pid, at: Date.now() });
+      }, delayMs);
+      restartTimers.add(timer);
+    };
+    const watch = (child: ManagedChild) => {
+      started.push(child);
+      void child.exited.then((exit) => {
+        if (!running || child.isStopping || stopped) return;
+        options.onCrash?.(child.name, exit, child.recentLines());
+        started.splice(started.indexOf(child), 1);
+        // What the crashed process left behind in its group (an npm script's child) goes with it.
+        child.killNow();
+        if (options.restart !== false) restartLater(child.name, `exited (${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`})`);
+      });
+    };
+    watch(first);
+    return first;
   };
 
   try {
     // Both at once; whichever started is stopped again if the other fails.
     const [mongoResult, natsResult] = await Promise.allSettled([
-      startMongo(parentEnv, ownsDataDir ? undefined : join(dataDir, 'mongo'), preferred(27017), ports, log),
-      startNats(parentEnv, join(dataDir, 'nats'), repo, ports, log, started),
+      startMongo(parentEnv, repo, ownsDataDir ? undefined : join(dataDir, 'mongo'), preferred(27017), ports, log),
+      startNats(parentEnv, join(dataDir, 'nats'), repo, ports, log),
     ]);
-    if (mongoResult.status === 'fulfilled') stopMongo = mongoResult.value.stop;
+    // Started before the stack runs, so stop() reaches them even when the other one failed.
+    for (const result of [mongoResult, natsResult]) if (result.status === 'fulfilled' && result.value.child) started.push(result.value.child);
     if (mongoResult.status === 'rejected') throw mongoResult.reason;
     if (natsResult.status === 'rejected') throw natsResult.reason;
     const mongo = mongoResult.value;
     const nats = natsResult.value;
+    for (const infra of [mongo, nats]) {
+      if (!infra.child || !infra.respawn) continue;
+      started.splice(started.indexOf(infra.child), 1);
+      supervise(infra.child, infra.respawn);
+    }
 
     // Without a real SMTP server, mail goes to the development mailbox, readable through the email
     // service's /api/debug/mailbox (it reads the mailbox's HTTP API at DEV_MAILBOX_URL).
-    const mailbox = parentEnv.SMTP_URL ? undefined : await startMailbox(ports, preferred);
+    const mailbox = parentEnv.SMTP_URL ? undefined : await startMailbox(ports, preferred, options.mailboxMaxMessages);
     stopMailbox = mailbox?.stop;
     const extraEnv: Record<string, Record<string, string>> = mailbox
       ? { email: { SMTP_URL: mailbox.smtpUrl, DEV_MAILBOX_URL: mailbox.httpUrl } }
@@ -153,31 +235,20 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       }
     }
 
-    const spawnCrashWatch = (child: ManagedChild) => {
-      started.push(child);
-      void child.exited.then((exit) => {
-        if (running && !child.isStopping && !stopped) options.onCrash?.(child.name, exit, child.recentLines());
+    const spawnService = (service: (typeof SERVICES)[number]) =>
+      new ManagedChild({
+        name: service.name,
+        command: process.execPath,
+        args: ['dist/main.js'],
+        cwd: join(repo, service.dir),
+        env: {
+          ...serviceEnv(parentEnv, common, servicePorts[service.name]),
+          ...(service.name === 'security' ? securityEnv(parentEnv, common.nodeEnv) : {}),
+          ...extraEnv[service.name],
+        },
+        log,
       });
-      return child;
-    };
-
-    const serviceChildren = SERVICES.map((service) =>
-      spawnCrashWatch(
-        new ManagedChild({
-          name: service.name,
-          command: process.execPath,
-          args: ['dist/main.js'],
-          cwd: join(repo, service.dir),
-          env: {
-            ...serviceEnv(parentEnv, common, servicePorts[service.name]),
-            ...(service.name === 'security' ? securityEnv(parentEnv, common.nodeEnv) : {}),
-            ...extraEnv[service.name],
-          },
-          log,
-        }),
-      ),
-    );
-    const gateway = spawnCrashWatch(
+    const spawnGateway = () =>
       new ManagedChild({
         name: GATEWAY.name,
         command: process.execPath,
@@ -185,8 +256,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         cwd: join(repo, GATEWAY.dir),
         env: gatewayEnv(parentEnv, common, gatewayPort, serviceUrls, frontendsDir),
         log,
-      }),
-    );
+      });
+    const serviceChildren = SERVICES.map((service) => supervise(spawnService(service), () => spawnService(service)));
+    const gateway = supervise(spawnGateway(), spawnGateway);
 
     const readiness: ReadinessRow[] = [
       { name: 'mongodb', url: redactUrl(mongo.url), status: 'ready', readyAfterMs: mongo.readyAfterMs, detail: mongo.kind },
@@ -200,18 +272,16 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     readiness.push(...backendRows);
 
     if (mode === 'dev') {
-      const devChildren = FRONTENDS.map((app) =>
-        spawnCrashWatch(
-          new ManagedChild({
-            name: app,
-            command: process.execPath,
-            args: [npmCli(), 'run', 'dev', '-w', `frontends/${app}`],
-            cwd: repo,
-            env: { ...inheritedEnv(parentEnv), NODE_ENV: 'development', GATEWAY_URL: url },
-            log,
-          }),
-        ),
-      );
+      const spawnDevServer = (app: FrontendName) =>
+        new ManagedChild({
+          name: app,
+          command: process.execPath,
+          args: [npmCli(), 'run', 'dev', '-w', `frontends/${app}`],
+          cwd: repo,
+          env: { ...inheritedEnv(parentEnv), NODE_ENV: 'development', GATEWAY_URL: url },
+          log,
+        });
+      const devChildren = FRONTENDS.map((app) => supervise(spawnDevServer(app), () => spawnDevServer(app)));
       const devRows = await Promise.all(
         devChildren.map((child) => waitAnswering(child, frontends[child.name as FrontendName]!, timeoutMs * 2, startedAt)),
       );
@@ -229,6 +299,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       infrastructure: { mongo: mongo.kind, nats: nats.kind },
       readiness,
       children: () => started.filter((child) => child.running),
+      child: (name) => started.find((child) => child.name === name && child.running),
       stop,
     };
   } catch (error) {
@@ -245,37 +316,62 @@ interface Infra {
   url: string;
   kind: 'embedded' | 'external' | 'started';
   readyAfterMs: number;
-  stop?: () => Promise<void>;
+  /** The process the runner started (none for an external server), and how to start it again. */
+  child?: ManagedChild;
+  respawn?: () => Promise<ManagedChild>;
 }
 
-/** MONGO_URL when set (a real MongoDB); else our embedded server as a one-member replica set. */
+/**
+ * MONGO_URL when set (a real MongoDB); else our embedded server as a one-member replica set, in its own
+ * process (`embedded-mongo` from @shop/embedded-mongo) so that it can fail, and be restarted, on its own.
+ */
 async function startMongo(
   env: NodeJS.ProcessEnv,
+  repo: string,
   dbPath: string | undefined,
   preferredPort: number | undefined,
   ports: PortAllocator,
   log: LogSink | undefined,
-): Promise<Infra & { kind: 'embedded' | 'external'; stop: () => Promise<void> }> {
+): Promise<Infra & { kind: 'embedded' | 'external' }> {
   const t0 = Date.now();
-  if (env.MONGO_URL) return { url: env.MONGO_URL, kind: 'external', readyAfterMs: 0, stop: async () => {} };
+  if (env.MONGO_URL) return { url: env.MONGO_URL, kind: 'external', readyAfterMs: 0 };
   if (dbPath) mkdirSync(dbPath, { recursive: true });
   const port = await ports.take(preferredPort);
-  // Loaded only when needed: with MONGO_URL set the embedded server is not part of the run at all.
-  const { startEmbeddedMongo } = await import('@shop/embedded-mongo');
-  const mongo = await startEmbeddedMongo({
-    port,
-    dbPath,
-    replSet: 'rs0',
-    log: log ? (line) => log('mongodb', line, 'stdout') : undefined,
-  });
-  return { url: mongo.uri, kind: 'embedded', readyAfterMs: Date.now() - t0, stop: () => mongo.stop() };
+  const args = [join(repo, 'packages/embedded-mongo/bin/embedded-mongo.mjs'), '--port', String(port), '--replset', 'rs0'];
+  if (dbPath) args.push('--dbpath', dbPath);
+  const spawnMongo = async () => {
+    let url: string | undefined;
+    const child = new ManagedChild({
+      name: 'mongodb',
+      command: process.execPath,
+      args,
+      cwd: repo,
+      env: { PATH: env.PATH ?? '' },
+      log: (name, line, stream) => {
+        url ??= /ready: (mongodb:\/\/\S+)/.exec(line)?.[1];
+        log?.(name, line, stream);
+      },
+    });
+    // Replaying a long journal takes a while; the server prints `ready: <uri>` once it accepts clients.
+    const deadline = Date.now() + 60_000;
+    while (!url) {
+      if (!child.running || Date.now() > deadline) {
+        await child.stop();
+        throw new Error(`the embedded MongoDB did not start:\n${child.recentLines().join('\n')}`);
+      }
+      await delay(50);
+    }
+    return { child, url };
+  };
+  const { child, url } = await spawnMongo();
+  return { url, kind: 'embedded', readyAfterMs: Date.now() - t0, child, respawn: async () => (await spawnMongo()).child };
 }
 
 /** The development mailbox on 2525 (SMTP) and 2526 (HTTP) when free and wanted, else free ports. */
-async function startMailbox(ports: PortAllocator, preferred: (port: number) => number | undefined) {
+async function startMailbox(ports: PortAllocator, preferred: (port: number) => number | undefined, maxMessages?: number) {
   const t0 = Date.now();
   const { startDevMailbox } = await import('@shop/dev-mailbox');
-  const mailbox = await startDevMailbox({ smtpPort: await ports.take(preferred(2525)), httpPort: await ports.take(preferred(2526)) });
+  const mailbox = await startDevMailbox({ smtpPort: await ports.take(preferred(2525)), httpPort: await ports.take(preferred(2526)), maxMessages });
   return { smtpUrl: mailbox.smtpUrl, httpUrl: mailbox.httpUrl, stop: () => mailbox.stop(), readyAfterMs: Date.now() - t0 };
 }
 
@@ -286,7 +382,6 @@ async function startNats(
   repo: string,
   ports: PortAllocator,
   log: LogSink | undefined,
-  started: ManagedChild[],
 ): Promise<Infra & { kind: 'started' | 'external' }> {
   const t0 = Date.now();
   if (env.NATS_URL) return { url: env.NATS_URL, kind: 'external', readyAfterMs: 0 };
@@ -296,9 +391,9 @@ async function startNats(
   // nats-server prints a 20-line banner at start: show only its warnings and errors (all lines are still
   // kept for the error report when it fails).
   const natsLog: LogSink | undefined = log && ((name, line, stream) => /\[(WRN|ERR|FTL)\]/.test(line) && log(name, line, stream));
-  const nats = await startNatsServer({ binary, port, storeDir, cwd: repo, log: natsLog });
-  started.push(nats.child);
-  return { url: nats.url, kind: 'started', readyAfterMs: Date.now() - t0 };
+  const spawnNats = (): Promise<LocalNats> => startNatsServer({ binary, port, storeDir, cwd: repo, log: natsLog });
+  const nats = await spawnNats();
+  return { url: nats.url, kind: 'started', readyAfterMs: Date.now() - t0, child: nats.child, respawn: async () => (await spawnNats()).child };
 }
 
 /** A dev server is up once it answers anything over HTTP. */

@@ -55,12 +55,14 @@ function alive(pid: number): boolean {
 describe('startStack', () => {
   it('starts nats and every part on free ports with the contract env, then stops every process group', async () => {
     const crashes: string[] = [];
+    const restarts: string[] = [];
     const stack = await startStack({
       repoRoot: repo,
       env: baseEnv,
       quiet: true,
       frontendsDir: '/srv/shop-frontends',
       onCrash: (name) => crashes.push(name),
+      onRestart: (event) => event.phase === 'restarted' && restarts.push(event.name),
     });
     try {
       expect(stack.infrastructure).toEqual({ mongo: 'external', nats: 'started' });
@@ -94,21 +96,28 @@ describe('startStack', () => {
       const ordersEnv = (await (await fetch(`${stack.services.orders}/env`)).json()) as Record<string, string>;
       expect(ordersEnv).not.toHaveProperty('DEV_MAILBOX_URL');
 
-      // A part that dies while running is reported, not restarted.
+      // A part that dies while running is reported, and restarted after a second (the back-off's first step).
+      const firstEmail = stack.child('email')!.pid;
       await fetch(`${stack.services.email}/crash`);
       for (let i = 0; i < 100 && !crashes.length; i++) await delay(50);
       expect(crashes).toEqual(['email']);
       expect(stack.children().map((child) => child.name)).not.toContain('email');
+      for (let i = 0; i < 100 && !restarts.includes('email'); i++) await delay(50);
+      expect(restarts).toEqual(['email']);
+      expect(stack.child('email')?.pid).not.toBe(firstEmail);
+      let answered = false;
+      for (let i = 0; i < 200 && !answered; i++) {
+        answered = await fetch(`${stack.services.email}/env`).then((res) => res.ok, () => false);
+        if (!answered) await delay(50);
+      }
+      expect(answered).toBe(true);
     } finally {
       const children = stack.children();
       const grandchildren = [...SERVICES, GATEWAY].map((part) => Number(readFileSync(join(repo, part.dir, 'grandchild.pid'), 'utf8')));
       await stack.stop();
       for (const child of children) expect(groupAlive(child.pid!), child.name).toBe(false);
-      // The crashed email's grandchild was in the email group too; stop() reaches only running groups,
-      // so check the others.
-      for (const pid of grandchildren.filter((_, index) => index !== SERVICES.findIndex((s) => s.name === 'email'))) {
-        expect(alive(pid)).toBe(false);
-      }
+      // The restarted email wrote its own grandchild's pid; the crashed one's group was killed at the crash.
+      for (const pid of grandchildren) expect(alive(pid)).toBe(false);
     }
     expect(await fetch(stack.url + '/readyz').then(() => 'answered', () => 'closed')).toBe('closed');
   });
