@@ -6,7 +6,7 @@ import { DiscardPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageTyp
 import { nanos } from '@nats-io/nats-core';
 import { eventStreams, limits } from '@shop/contracts';
 import { startNats, type StartedNats } from '@shop/test-support';
-import { createLogger, ensureAllStreams } from '../src/index.js';
+import { createLogger, ensureAllStreams, loadServiceConfig } from '../src/index.js';
 import { ensureStream } from '../src/bus/streams.js';
 
 let nats: StartedNats;
@@ -68,4 +68,11 @@ it('brings an existing stream (a deployment with the old 7-day CUSTOMERS) to the
   } finally {
     await nc.close();
   }
+});
+
+it('takes the stream replicas from NATS_STREAM_REPLICAS: 1 on one server unless set, never 0', () => {
+  const load = (NATS_STREAM_REPLICAS?: string) => loadServiceConfig({ NATS_STREAM_REPLICAS }, { port: 0 });
+  expect(load().natsStreamReplicas).toBe(1);
+  expect(load('3').natsStreamReplicas).toBe(3);
+  expect(() => load('0')).toThrow(/NATS_STREAM_REPLICAS/);
 });
