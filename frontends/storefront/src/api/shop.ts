@@ -2,6 +2,7 @@
 // screens (through react-query) only show `error.message`.
 import {
   idempotencyKeyHeader,
+  productionRetryDelayMs,
   type CreatedOrder,
   type CustomerCategory,
   type CustomerLookupResponse,
@@ -25,7 +26,7 @@ import {
   aiFailureMessage,
   type FieldProblem,
 } from '../messages.js';
-import { postJson, request } from './http.js';
+import { postJson, request, type HttpResult } from './http.js';
 
 /** A success body as the contracts define it, or the failure envelope (success false, error, details). */
 type Answer<T> = Partial<Omit<T, 'success'>> & { success?: boolean; error?: string; details?: unknown };
@@ -59,8 +60,33 @@ export type { CreatedOrder, GeneratedDesign, TrackedOrder };
 
 type OrderAnswer = { success?: boolean; order?: Partial<CreatedOrder>; error?: string; details?: unknown };
 
+/** Submissions of one quote request, the first included, before the failure is shown. */
+export const ORDER_SUBMIT_ATTEMPTS = 4;
+
+/** Answers that say "not now" rather than "no": the shop (or one of its parts) is restarting. */
+function worthRetrying(result: HttpResult<unknown>): boolean {
+  return result.networkError || result.status === 502 || result.status === 503 || result.status === 504;
+}
+
+/**
+ * POST /api/orders, sent again after a network error or a 502/503/504 (1 s, 2 s, 4 s apart) with the
+ * same Idempotency-Key: the orders service answers a repeated key with the order it already made, so a
+ * customer submitting while a part of the shop restarts gets exactly one order, not two or none.
+ */
+export async function submitOrderRequest(
+  body: OrderRequestBody,
+  idempotencyKey: string,
+  wait: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+): Promise<HttpResult<OrderAnswer>> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await postJson<OrderAnswer>('/api/orders', body, { [idempotencyKeyHeader]: idempotencyKey });
+    if (!worthRetrying(result) || attempt >= ORDER_SUBMIT_ATTEMPTS) return result;
+    await wait(productionRetryDelayMs(attempt));
+  }
+}
+
 export async function createOrder(body: OrderRequestBody, idempotencyKey: string): Promise<Partial<CreatedOrder>> {
-  const result = await postJson<OrderAnswer>('/api/orders', body, { [idempotencyKeyHeader]: idempotencyKey });
+  const result = await submitOrderRequest(body, idempotencyKey);
   if (!result.ok || result.data?.success === false) {
     throw new ShopError(orderFailureMessage(result), fieldProblems(result.data?.details), result.status);
   }
@@ -71,7 +97,7 @@ export async function createOrder(body: OrderRequestBody, idempotencyKey: string
 export type CustomizerOrderBody = OrderRequestBody;
 
 export async function createCustomizerOrder(body: CustomizerOrderBody, idempotencyKey: string): Promise<Partial<CreatedOrder>> {
-  const result = await postJson<OrderAnswer>('/api/orders', body, { [idempotencyKeyHeader]: idempotencyKey });
+  const result = await submitOrderRequest(body, idempotencyKey);
   if (!result.ok || result.data?.success === false) {
     throw new ShopError(customizerFailureMessage(result), fieldProblems(result.data?.details), result.status);
   }
