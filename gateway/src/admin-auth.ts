@@ -5,7 +5,7 @@
 // admin call that was let through (or refused as cross-site) becomes a `gateway.admin_action` event.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { adminIdentityHeaderPrefix, adminIdentityHeaders, adminSessionCookie, errorCodes, readCookie, type VerifiedAdmin } from '@shop/contracts';
+import { adminIdentityHeaderPrefix, adminSessionCookie, errorCodes, gatewayTokenHeader, readCookie, type GatewayTokenAdmin, type VerifiedAdmin } from '@shop/contracts';
 import { AppError } from '@shop/service-kit';
 import { accessFor, canonicalPath, ruleLabel, targetIdOf, type AccessRule } from './admin-routes.js';
 import type { SessionChecker } from './admin-bus.js';
@@ -146,18 +146,25 @@ export function registerAdminAuth(app: FastifyInstance, config: GatewayConfig, c
   });
 }
 
+/** The verified admin as the signed gateway identity carries it (undefined on public calls). */
+export function signedAdmin(request: Pick<FastifyRequest, 'admin'>): GatewayTokenAdmin | undefined {
+  const admin = request.admin;
+  return admin ? { id: admin.id, email: admin.email, name: admin.name, role: admin.role } : undefined;
+}
+
 /**
- * Headers for the service: the verified admin in x-admin-*, after removing every x-admin-* header the
- * client sent; the admin session cookie only goes to the security service (no other service needs it).
+ * Headers for the service, minus what only the gateway may say: every x-admin-* header and any gateway
+ * token the client sent are removed (the service learns the admin from the signed token alone), and
+ * the admin session cookie only goes to the security service (no other service needs it).
  */
 export function forwardedIdentity(
-  request: Pick<FastifyRequest, 'admin'>,
   headers: Record<string, string | string[] | undefined>,
   service: string,
 ): Record<string, string | string[] | undefined> {
   const out: Record<string, string | string[] | undefined> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (name.toLowerCase().startsWith(adminIdentityHeaderPrefix)) continue;
+    const lower = name.toLowerCase();
+    if (lower.startsWith(adminIdentityHeaderPrefix) || lower === gatewayTokenHeader) continue;
     out[name] = value;
   }
   if (service !== 'security' && typeof out.cookie === 'string') {
@@ -167,14 +174,6 @@ export function forwardedIdentity(
       .filter((c) => c && !c.startsWith(`${adminSessionCookie}=`));
     if (kept.length) out.cookie = kept.join('; ');
     else delete out.cookie;
-  }
-  const admin = request.admin;
-  if (admin) {
-    out[adminIdentityHeaders.id] = admin.id;
-    out[adminIdentityHeaders.email] = admin.email;
-    // Header values must be Latin-1; names may not be.
-    out[adminIdentityHeaders.name] = encodeURIComponent(admin.name);
-    out[adminIdentityHeaders.role] = admin.role;
   }
   return out;
 }

@@ -1,7 +1,9 @@
 // The gateway's whole configuration, read from the environment in one place. Every variable is
 // read as a literal `process.env.NAME` so the Helm chart test can find them all.
 import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
 import { defaultGatewayPort, defaultServicePorts } from '@shop/contracts';
+import { gatewayKeyRing, gatewaySigningKey, type GatewaySigningKey } from '@shop/service-kit';
 import type { ServiceName } from './routes.js';
 
 export interface GatewayConfig {
@@ -34,6 +36,14 @@ export interface GatewayConfig {
    * them. Empty: the origin the request's Host header names (right whenever the Host is not rewritten).
    */
   publicOrigins: string[];
+  /**
+   * The key the gateway signs each forwarded call's identity with (GATEWAY_SIGNING_KEY, from a Secret
+   * the services share). Outside production, unset: a random key for this process, which no service
+   * accepts, so admin calls answer 401 until the key is shared (the local runner always sets one).
+   */
+  signingKey: GatewaySigningKey;
+  /** True when signingKey is that random per-process key. */
+  signingKeyIsEphemeral: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -139,12 +149,26 @@ export function loadConfig(): GatewayConfig {
     SHUTDOWN_TIMEOUT_MS: process.env.SHUTDOWN_TIMEOUT_MS,
     NATS_URL: process.env.NATS_URL,
     PUBLIC_ORIGIN: process.env.PUBLIC_ORIGIN,
+    GATEWAY_SIGNING_KEY: process.env.GATEWAY_SIGNING_KEY,
   };
   return configFromEnv(env);
 }
 
+/** The signing key: strong and set in production (the start stops otherwise), random per process when unset elsewhere. */
+function signingKey(env: Env): { signingKey: GatewaySigningKey; signingKeyIsEphemeral: boolean } {
+  let ring;
+  try {
+    ring = gatewayKeyRing({ current: env.GATEWAY_SIGNING_KEY, nodeEnv: env.NODE_ENV?.trim() || 'development' });
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  if (ring.current) return { signingKey: ring.current, signingKeyIsEphemeral: false };
+  return { signingKey: gatewaySigningKey(randomBytes(32).toString('base64url')), signingKeyIsEphemeral: true };
+}
+
 export function configFromEnv(env: Env): GatewayConfig {
   return {
+    ...signingKey(env),
     host: env.HOST?.trim() || '127.0.0.1',
     port: integer('PORT', env.PORT, defaultGatewayPort, 0),
     logLevel: logLevel(env.LOG_LEVEL),

@@ -5,8 +5,11 @@ import type { IncomingMessage } from 'node:http';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import httpProxy from '@fastify/http-proxy';
+import { gatewayTokenHeader } from '@shop/contracts';
+import { signGatewayToken } from '@shop/service-kit';
 import type { GatewayConfig } from './config.js';
-import { forwardedIdentity } from './admin-auth.js';
+import { forwardedIdentity, signedAdmin } from './admin-auth.js';
+import { clientIpOf } from './bans.js';
 import { bodyTooLarge, upstreamFailure } from './errors.js';
 import { ROUTES, type RouteRow } from './routes.js';
 
@@ -91,18 +94,23 @@ export async function registerServiceProxies(app: FastifyInstance, config: Gatew
         bodyTimeout: timeout,
       },
       replyOptions: {
-        rewriteRequestHeaders: (request, { traceparent: _parent, tracestate: _state, expect: _expect, ...headers }) => ({
-          // The caller's trace context is not copied: OpenTelemetry continues it in the gateway's
-          // span and injects that span's traceparent into this call (a copy would duplicate it).
-          // x-admin-* carry the admin the gateway verified, never what the client claimed.
-          ...forwardedIdentity(request, headers, row.service),
-          'x-request-id': request.id,
-          // The gateway decides who the client is (honouring TRUST_PROXY); a client cannot
-          // claim another address by sending these headers itself.
-          'x-forwarded-for': request.ip,
-          'x-forwarded-proto': request.protocol,
-          'x-forwarded-host': request.host,
-        }),
+        rewriteRequestHeaders: (request, { traceparent: _parent, tracestate: _state, expect: _expect, ...headers }) => {
+          const clientIp = clientIpOf(request as unknown as FastifyRequest);
+          return {
+            // The caller's trace context is not copied: OpenTelemetry continues it in the gateway's
+            // span and injects that span's traceparent into this call (a copy would duplicate it).
+            // The client's own x-admin-* and gateway token never pass (forwardedIdentity removes them).
+            ...forwardedIdentity(headers, row.service),
+            'x-request-id': request.id,
+            // The identity the service trusts: the verified admin (admin calls) and the client's address
+            // as the gateway decided it (honouring TRUST_PROXY), signed for this request only.
+            [gatewayTokenHeader]: signGatewayToken(config.signingKey, { sub: signedAdmin(request), ip: clientIp, rid: request.id }),
+            // For readers of the service's traffic; services never trust it (only the signed token).
+            'x-forwarded-for': clientIp,
+            'x-forwarded-proto': request.protocol,
+            'x-forwarded-host': request.host,
+          };
+        },
         onError: (reply, { error }) => {
           const failure = upstreamFailure(row.service, error);
           if (failure.statusCode >= 500) reply.request.log.warn({ err: error, service: row.service }, 'service call failed');

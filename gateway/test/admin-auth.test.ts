@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_RULES, accessFor, canonicalPath, targetIdOf, type Method } from '../src/admin-routes.js';
 import { routeForPath } from '../src/routes.js';
-import { startStack, type Stack } from './helpers.js';
+import { signedIdentityOf, startStack, type Stack } from './helpers.js';
+import { gatewayTokenHeader } from '@shop/contracts';
 
 const ID = '665f1c2e9b1d8a0012345678';
 const ALL_METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -165,7 +166,9 @@ describe('admin calls through the gateway', () => {
     for (const [method, path, body] of calls) {
       const res = await fetch(`${stack.url}${path}`, { method, headers: stack.adminHeaders(body ? { 'content-type': 'application/json' } : {}), body });
       expect(res.status, `${method} ${path}`).toBe(200);
-      expect(stack.upstreams.orders.seen.at(-1), `${method} ${path}`).toMatchObject({ method, url: path, headers: { 'x-admin-email': 'chief@shop.test' } });
+      const seen = stack.upstreams.orders.seen.at(-1)!;
+      expect(seen, `${method} ${path}`).toMatchObject({ method, url: path });
+      expect(signedIdentityOf(stack, seen).sub?.email, `${method} ${path}`).toBe('chief@shop.test');
     }
   });
 
@@ -176,18 +179,27 @@ describe('admin calls through the gateway', () => {
     expect((await fetch(`${stack.url}/api/debug/mailbox`, { headers: stack.adminHeaders() })).status).toBe(200);
   });
 
-  it('forwards with a session, with the verified admin in x-admin-* and the client\'s own x-admin-* removed', async () => {
+  it('forwards with a session, with the verified admin signed for the service and the client\'s own x-admin-* and token removed', async () => {
     const res = await fetch(`${stack.url}/api/security/audit?limit=5`, {
-      headers: stack.adminHeaders({ 'x-admin-email': 'intruder@evil.example', 'X-Admin-Role': 'owner', 'x-admin-impersonate': 'yes', cookie: `theme=dark; shop_admin_session=${stack.security.sessionId}` }),
+      headers: stack.adminHeaders({
+        'x-admin-email': 'intruder@evil.example',
+        'X-Admin-Role': 'owner',
+        'x-admin-impersonate': 'yes',
+        [gatewayTokenHeader]: 'forged.by.client',
+        'x-forwarded-for': '203.0.113.50',
+        cookie: `theme=dark; shop_admin_session=${stack.security.sessionId}`,
+      }),
     });
     expect(res.status).toBe(200);
     const seen = stack.upstreams.security.seen.at(-1)!;
     expect(seen.url).toBe('/api/security/audit?limit=5');
-    expect(seen.headers['x-admin-id']).toBe('admin-1');
-    expect(seen.headers['x-admin-email']).toBe('chief@shop.test');
-    expect(decodeURIComponent(String(seen.headers['x-admin-name']))).toBe('Chief Quartermaster');
-    expect(seen.headers['x-admin-role']).toBe('admin');
-    expect(seen.headers['x-admin-impersonate']).toBeUndefined();
+    const identity = signedIdentityOf(stack, seen);
+    expect(identity.sub).toEqual({ id: 'admin-1', email: 'chief@shop.test', name: 'Chief Quartermaster', role: 'admin' });
+    // The address the gateway saw (no TRUST_PROXY here), not the one the client claimed.
+    expect(identity.ip).toBe('127.0.0.1');
+    expect(identity.rid).toBe(res.headers.get('x-request-id'));
+    expect(identity.exp - identity.iat).toBeLessThanOrEqual(60);
+    for (const name of ['x-admin-id', 'x-admin-email', 'x-admin-name', 'x-admin-role', 'x-admin-impersonate']) expect(seen.headers[name], name).toBeUndefined();
   });
 
   it('strips client x-admin-* headers on public calls too, and keeps the admin cookie away from other services', async () => {
@@ -201,6 +213,10 @@ describe('admin calls through the gateway', () => {
     expect(seen.headers['x-admin-id']).toBeUndefined();
     expect(seen.headers['x-admin-email']).toBeUndefined();
     expect(seen.headers.cookie).toBe('theme=dark');
+    // A public call is signed too (the client's address), and names no admin even with a session cookie.
+    const identity = signedIdentityOf(stack, seen);
+    expect(identity.sub).toBeUndefined();
+    expect(identity.ip).toBe('127.0.0.1');
   });
 
   it('writes from the shop\'s own page are forwarded; Referer stands in for a missing Origin', async () => {

@@ -1,5 +1,5 @@
 // Real HTTP servers standing in for the services, and a gateway started against them.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,11 +13,13 @@ import {
   sessionRevokedSubject,
   sessionVerifyRequestSchema,
   sessionVerifySubject,
+  gatewayTokenHeader,
   type AnyEventEnvelope,
+  type GatewayTokenClaims,
   type VerifiedAdmin,
 } from '@shop/contracts';
 import { startNats, type StartedNats } from '@shop/test-support';
-import { createLogger } from '@shop/service-kit';
+import { createLogger, verifyGatewayToken } from '@shop/service-kit';
 import { NatsSessionChecker } from '../src/admin-bus.js';
 import { buildApp, type BuildOptions } from '../src/app.js';
 import { configFromEnv, type GatewayConfig } from '../src/config.js';
@@ -226,6 +228,7 @@ export async function startStack(env: Record<string, string> = {}, options: Buil
     EMAIL_URL: upstreams.email.url,
     FRONTENDS_DIR: join(tmpdir(), 'shop-gateway-no-frontends'),
     RATE_LIMIT_MAX: '10000',
+    GATEWAY_SIGNING_KEY: randomBytes(32).toString('base64url'),
     ...env,
   });
   const checker = new NatsSessionChecker(config.natsUrl, createLogger({ service: 'gateway', level: 'silent' }));
@@ -246,6 +249,14 @@ export async function startStack(env: Record<string, string> = {}, options: Buil
       await security.close();
     },
   };
+}
+
+/** The signed identity a stand-in service received, checked the way service-kit checks it (throws when invalid). */
+export function signedIdentityOf(stack: Pick<Stack, 'config'>, seen: SeenRequest): GatewayTokenClaims {
+  const token = seen.headers[gatewayTokenHeader];
+  const check = verifyGatewayToken({ current: stack.config.signingKey, previous: undefined }, typeof token === 'string' ? token : undefined, String(seen.headers['x-request-id']));
+  if (!check.ok) throw new Error(`the service got no valid gateway identity: ${check.reason}`);
+  return check.claims;
 }
 
 /** A frontends folder laid out like a build: files given as relative path -> content. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { serviceUrlVar } from './catalogue.js';
 
 export type Env = Record<string, string>;
@@ -27,12 +28,20 @@ export interface CommonSettings {
 }
 
 /**
- * Environment of one service (COMMON.md contract): MONGO_URL, NATS_URL, HOST, PORT, LOG_LEVEL, NODE_ENV.
- * Everything else the user exported (Stripe, OpenAI, SMTP, OTEL_EXPORTER_OTLP_ENDPOINT...) passes through.
+ * The key the gateway signs each forwarded call's identity with, shared by every service (service-kit
+ * gateway-token.ts): a new random one for each run of the runner, unless GATEWAY_SIGNING_KEY is exported.
+ */
+export const runGatewaySigningKey = randomBytes(32).toString('base64url');
+
+/**
+ * Environment of one service (COMMON.md contract): MONGO_URL, NATS_URL, HOST, PORT, LOG_LEVEL, NODE_ENV,
+ * GATEWAY_SIGNING_KEY. Everything else the user exported (Stripe, OpenAI, SMTP, OTEL_EXPORTER_OTLP_ENDPOINT...)
+ * passes through.
  */
 export function serviceEnv(parent: NodeJS.ProcessEnv, common: CommonSettings, port: number): Env {
   return {
     ...inheritedEnv(parent),
+    GATEWAY_SIGNING_KEY: parent.GATEWAY_SIGNING_KEY || runGatewaySigningKey,
     NODE_ENV: common.nodeEnv,
     LOG_LEVEL: common.logLevel ?? parent.LOG_LEVEL ?? 'info',
     MONGO_URL: common.mongoUrl,

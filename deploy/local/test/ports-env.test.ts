@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GATEWAY, SERVICES, serviceUrlVar } from '../src/catalogue.ts';
-import { DEV_ADMIN, gatewayEnv, inheritedEnv, securityEnv, serviceEnv } from '../src/env.ts';
+import { DEV_ADMIN, gatewayEnv, inheritedEnv, runGatewaySigningKey, securityEnv, serviceEnv } from '../src/env.ts';
 import { PortAllocator, freePort, isPortFree } from '../src/ports.ts';
 
 const open: Server[] = [];
@@ -86,6 +86,16 @@ describe('environment per part', () => {
     for (const service of SERVICES) expect(env[serviceUrlVar(service.name)]).toBe(urls[service.name]);
     expect(env).toMatchObject({ PORT: '8081', HOST: '127.0.0.1', FRONTENDS_DIR: '/srv/frontends', NATS_URL: common.natsUrl });
     expect(Object.keys(env).filter((key) => /^[A-Z]+_URL$/.test(key) && !['MONGO_URL', 'NATS_URL'].includes(key))).toHaveLength(7);
+  });
+
+  it('gives the gateway and every service one random signing key per run, unless you exported your own', () => {
+    const urls = Object.fromEntries(SERVICES.map((service, index) => [service.name, `http://127.0.0.1:${5000 + index}`]));
+    expect(serviceEnv(parent, common, 4101).GATEWAY_SIGNING_KEY).toBe(runGatewaySigningKey);
+    expect(gatewayEnv(parent, common, 8081, urls, '/srv/frontends').GATEWAY_SIGNING_KEY).toBe(runGatewaySigningKey);
+    // Strong enough for NODE_ENV=production, which refuses keys under 32 characters.
+    expect(runGatewaySigningKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const own = 'my-own-exported-signing-key-0123456789abcdef';
+    expect(serviceEnv({ ...parent, GATEWAY_SIGNING_KEY: own }, common, 4101).GATEWAY_SIGNING_KEY).toBe(own);
   });
 
   it('does not pass the runner PORT down to anyone', () => {

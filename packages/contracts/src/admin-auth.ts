@@ -61,8 +61,9 @@ export type VerifiedAdmin = z.infer<typeof verifiedAdminSchema>;
 export const sessionRevokedSubject = 'security.session.revoked';
 
 /**
- * Headers the gateway sets on admin calls it forwards, after checking the session. Any header of
- * this family sent by a client is removed first, so a service can trust them.
+ * The verified admin as a service's handlers read it. A service never takes these from the network:
+ * service-kit removes any x-admin-* header a call carries and sets them from the gateway's signed
+ * token (below) once its signature is checked. The gateway removes a client's x-admin-* too.
  */
 export const adminIdentityHeaders = {
   id: 'x-admin-id',
@@ -71,6 +72,39 @@ export const adminIdentityHeaders = {
   role: 'x-admin-role',
 } as const;
 export const adminIdentityHeaderPrefix = 'x-admin-';
+
+/**
+ * The gateway's signed identity, on every call it forwards: who the admin is (admin calls), which
+ * address the client called from, and for which request, valid for a few seconds. A compact HMAC-SHA256
+ * token `<key id>.<claims, base64url JSON>.<signature, base64url>`; the key comes from a Secret
+ * (GATEWAY_SIGNING_KEY) shared by the gateway and the services. Signing and checking live in
+ * service-kit (gateway-token.ts); this file only names the header and the claims.
+ */
+export const gatewayTokenHeader = 'x-shop-gateway-token';
+
+/** How long a signed identity is valid: one hop from the gateway to a service, with room for clock skew. */
+export const gatewayTokenLifetimeSeconds = 45;
+
+export const gatewayTokenAdminSchema = z.object({
+  id: z.string().min(1).max(200),
+  email: z.string().min(1).max(254),
+  name: z.string().max(300),
+  role: adminRoleSchema,
+});
+export type GatewayTokenAdmin = z.infer<typeof gatewayTokenAdminSchema>;
+
+export const gatewayTokenClaimsSchema = z.object({
+  /** The verified admin; absent on the storefront's calls. */
+  sub: gatewayTokenAdminSchema.optional(),
+  /** The client address as the gateway decided it (honouring its TRUST_PROXY). */
+  ip: z.string().min(1).max(100),
+  /** The request id the gateway forwards in x-request-id (a token is good for that request only). */
+  rid: z.string().min(1).max(128),
+  /** Issued at / expires at, whole seconds since the epoch. */
+  iat: z.number().int().nonnegative(),
+  exp: z.number().int().nonnegative(),
+});
+export type GatewayTokenClaims = z.infer<typeof gatewayTokenClaimsSchema>;
 
 /** Outcome of an audited action. */
 export const auditOutcomes = ['success', 'failure', 'refused', 'locked'] as const;

@@ -9,6 +9,7 @@ export * from './events.js';
 export * from './rpc.js';
 export * from './pricing.js';
 export * from './admin-auth.js';
+export * from './admin-access.js';
 export * from './orders-http.js';
 export * from './customers-http.js';
 export * from './customers-admin-http.js';

@@ -2,6 +2,7 @@
 // in their own src/config.ts (the Helm chart test scans for them) and hand the raw strings here to be
 // checked and defaulted in one place.
 import { z } from 'zod';
+import { gatewayKeyRing, type GatewayKeyRing } from './gateway-token.js';
 
 export interface RawServiceEnv {
   HOST?: string | undefined;
@@ -12,6 +13,10 @@ export interface RawServiceEnv {
   NODE_ENV?: string | undefined;
   OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
   NATS_STREAM_REPLICAS?: string | undefined;
+  /** The key the gateway signs identities with (gateway-token.ts); read from the process when not given. */
+  GATEWAY_SIGNING_KEY?: string | undefined;
+  /** The key before the last rotation, still accepted while gateways move to the new one. */
+  GATEWAY_SIGNING_KEY_PREVIOUS?: string | undefined;
 }
 
 export interface ServiceConfig {
@@ -24,6 +29,8 @@ export interface ServiceConfig {
   otlpEndpoint: string | undefined;
   /** Copies JetStream keeps of each stream: 1 on one server, 3 in the chart's NATS cluster. */
   natsStreamReplicas: number;
+  /** Keys of the gateway's signed identity that this service accepts. */
+  gatewayKeys: GatewayKeyRing;
 }
 
 export const defaultMongoUrl = 'mongodb://127.0.0.1:27017/?replicaSet=rs0';
@@ -67,5 +74,11 @@ export function loadServiceConfig(env: RawServiceEnv, defaults: { port: number }
     nodeEnv: e.NODE_ENV,
     otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     natsStreamReplicas: e.NATS_STREAM_REPLICAS,
+    // Every service shares the gateway's key, so the kit reads it here and no service's config repeats it.
+    gatewayKeys: gatewayKeyRing({
+      current: env.GATEWAY_SIGNING_KEY ?? process.env.GATEWAY_SIGNING_KEY,
+      previous: env.GATEWAY_SIGNING_KEY_PREVIOUS ?? process.env.GATEWAY_SIGNING_KEY_PREVIOUS,
+      nodeEnv: e.NODE_ENV,
+    }),
   };
 }

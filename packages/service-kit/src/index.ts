@@ -2,7 +2,20 @@
 // because it must be started before fastify and mongoose are loaded.
 export { createService, type Service, type ServiceApp, type ServiceContext, type ServiceDefinition } from './service.js';
 export { loadServiceConfig, defaultMongoUrl, defaultNatsUrl, type RawServiceEnv, type ServiceConfig } from './config.js';
-export { createLogger, traceFields, type Logger, type LoggerSettings } from './logger.js';
+export {
+  gatewayKeyId,
+  gatewayKeyRing,
+  gatewaySigningKey,
+  installGatewayIdentity,
+  minimumGatewayKeyLength,
+  signGatewayToken,
+  verifyGatewayToken,
+  weakGatewayKeyReason,
+  type GatewayKeyRing,
+  type GatewaySigningKey,
+  type GatewayTokenCheck,
+} from './gateway-token.js';
+export { createLogger, redactedLogPaths, traceFields, type Logger, type LoggerSettings } from './logger.js';
 export {
   AppError,
   badRequest,

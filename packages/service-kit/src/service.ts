@@ -17,6 +17,7 @@ import {
 } from '@shop/contracts';
 import type { ServiceConfig } from './config.js';
 import { installErrorHandling } from './errors.js';
+import { installGatewayIdentity } from './gateway-token.js';
 import { installJsonBodyParser, installZodAndRequestIds, requestIdFrom, requestLogController } from './http.js';
 import { createLogger, type Logger } from './logger.js';
 import { databaseName, pingMongo } from './mongo.js';
@@ -96,14 +97,16 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
     loggerInstance: log,
     genReqId: requestIdFrom,
     logController: requestLogController(),
-    // The gateway in front terminates client connections; trust its forwarded headers.
-    trustProxy: true,
+    // Forwarded headers are not trusted: the client's address comes only from the gateway's signed
+    // identity (gateway-token.ts), so a pod that reaches the service cannot claim another address.
+    trustProxy: false,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>() as unknown as ServiceApp;
 
   installZodAndRequestIds(app);
   installJsonBodyParser(app);
   installErrorHandling(app);
+  installGatewayIdentity(app, def.config.gatewayKeys);
 
   await app.register(swagger, {
     openapi: {
@@ -182,6 +185,7 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
     // which of them is not there yet (503), instead of a silent port during a slow start.
     const address = await app.listen({ host: config.host, port: config.port });
     started = true;
+    if (!def.config.gatewayKeys.current) log.warn('GATEWAY_SIGNING_KEY is not set: admin calls will be refused (401) until the gateway and this service share a key');
     log.info({ db: databaseName(def.name) }, 'connecting to MongoDB');
     await connection.openUri(config.mongoUrl, {
       dbName: databaseName(def.name),

@@ -2,6 +2,7 @@
 // the local runner and Kubernetes start it, but from TypeScript sources through tsx) and stop it with a
 // signal to observe the graceful shutdown.
 import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,7 +17,39 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+import { gatewayTokenHeader, type GatewayTokenAdmin } from '@shop/contracts';
+import { gatewaySigningKey, signGatewayToken } from './gateway-token.js';
+
 const require = createRequire(import.meta.url);
+
+// A random gateway key per test run (each test process), unless the run sets one: services the tests
+// build read it from the environment like the deployed ones, and the helpers below sign with it.
+process.env.GATEWAY_SIGNING_KEY ||= randomBytes(32).toString('base64url');
+
+/** The key the tests' gateway identities are signed with (pass it to child processes as GATEWAY_SIGNING_KEY). */
+export const testGatewayKey = (): string => process.env.GATEWAY_SIGNING_KEY!;
+
+/**
+ * Headers a service receives from the gateway: a signed identity (the admin when given, the client's
+ * address) and the request id it is bound to. The token is signed afresh each time the object is read
+ * (spread, or handed to fetch/inject), so a header object kept for a whole test file never expires.
+ */
+export function gatewayHeaders(options: { admin?: Partial<GatewayTokenAdmin> & { email: string }; ip?: string } = {}): Record<string, string> {
+  const requestId = `test-${randomUUID()}`;
+  const sub = options.admin ? { id: options.admin.id ?? 'admin-1', name: options.admin.name ?? 'Test Admin', role: options.admin.role ?? 'admin', email: options.admin.email } : undefined;
+  const headers: Record<string, string> = { 'x-request-id': requestId };
+  Object.defineProperty(headers, gatewayTokenHeader, {
+    enumerable: true,
+    get: () => signGatewayToken(gatewaySigningKey(testGatewayKey()), { sub, ip: options.ip ?? '127.0.0.1', rid: requestId }),
+  });
+  return headers;
+}
+
+/** The gateway's headers for a signed-in admin (see gatewayHeaders). */
+export const adminHeaders = (email = 'admin@shop.test', more: Partial<GatewayTokenAdmin> & { ip?: string } = {}): Record<string, string> => {
+  const { ip, ...admin } = more;
+  return gatewayHeaders({ admin: { ...admin, email }, ...(ip ? { ip } : {}) });
+};
 
 /**
  * Starts `node --conditions=source --import tsx <packageDir>/src/main.ts` with the given env (PORT is
