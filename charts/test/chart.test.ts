@@ -197,7 +197,7 @@ describe('the shop chart', () => {
     for (const kind of ['Deployment', 'Service', 'ConfigMap']) expect(templates['_service.tpl']).toContain(`kind: ${kind}`);
     // No other template defines workloads: every service goes through the shared set.
     for (const [file, text] of Object.entries(templates)) {
-      if (file !== '_service.tpl') expect(text, file).not.toMatch(/kind: (Deployment|StatefulSet)/);
+      if (file !== '_service.tpl') expect(text, file).not.toMatch(/^kind: (Deployment|StatefulSet)/m);
     }
     expect(templates['ingress.yaml']).toContain('kind: Ingress');
     expect(entries.gateway.ingress?.enabled).toBe(true);
@@ -260,20 +260,5 @@ describe('the templates, read without helm', () => {
       if (at(entries.gateway, path) === undefined) missing.push(`services.gateway.${path.join('.')}`);
     }
     expect([...new Set(missing)]).toEqual([]);
-  });
-
-  it('are valid YAML once the template actions are taken out (each document of services.yaml)', () => {
-    // A coarse check that indentation and keys are well formed: replace each action by a scalar.
-    const body = templates['_service.tpl'].split(/define "shop\.service" -?\}\}/)[1].split(/\{\{- end \}\}\s*$/)[0];
-    const flattened = body
-      .split('\n')
-      .filter((line) => !/^\s*\{\{-?\s*(if|range|with|end|else|\$[a-zA-Z]+ :=)[^}]*\}\}\s*$/.test(line))
-      .filter((line) => !/^\s*\{\{-? (include|toYaml)[^}]*\| nindent/.test(line))
-      .map((line) => line.replace(/\{\{[^}]*\}\}/g, 'x'))
-      .join('\n');
-    const documents = flattened.split(/^---$/m).filter((doc) => doc.trim());
-    expect(documents).toHaveLength(3);
-    for (const doc of documents) expect(() => parse(doc)).not.toThrow();
-    expect(documents.map((doc) => parse(doc).kind)).toEqual(['ConfigMap', 'Deployment', 'Service']);
   });
 });

@@ -1,45 +1,18 @@
-// Renders the chart with helm-lite (the subset of Helm this chart uses) and checks the manifests a
-// cluster would receive: one Deployment, Service and ConfigMap per entry, wired to each other and to the
-// code's ports, probes and environment variables.
+// Renders the chart with the real helm (helm.ts) and checks the manifests a cluster would receive: one
+// Deployment, Service and ConfigMap per entry, wired to each other and to the code's ports, probes and
+// environment variables.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { defaultGatewayPort, defaultServicePorts, serviceNames } from '@shop/contracts';
 import { describe, expect, it } from 'vitest';
-import { parse, parseAllDocuments } from 'yaml';
-import { HelmLite } from './helm-lite.ts';
+import { parse } from 'yaml';
+import { CHART, ROOT, chartMeta, offlineHelm, type Manifest } from './helm.ts';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const CHART = join(ROOT, 'charts/shop');
-const chartMeta = parse(readFileSync(join(CHART, 'Chart.yaml'), 'utf8'));
 const defaults = parse(readFileSync(join(CHART, 'values.yaml'), 'utf8'));
-const templates = Object.fromEntries(
-  readdirSync(join(CHART, 'templates')).map((file) => [file, readFileSync(join(CHART, 'templates', file), 'utf8')]),
-);
-const helm = new HelmLite(templates);
+const helm = offlineHelm();
 
-type Manifest = { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string> }; [key: string]: any };
-
-function render(values = defaults, release = 'shop') {
-  const root = {
-    Values: values,
-    Release: { Name: release, Namespace: 'shop', Service: 'Helm' },
-    Chart: { Name: chartMeta.name, Version: chartMeta.version, AppVersion: chartMeta.appVersion },
-  };
-  const files = helm.render(root);
-  const manifests: Manifest[] = [];
-  for (const [file, text] of Object.entries(files)) {
-    if (file === 'NOTES.txt') continue;
-    for (const document of parseAllDocuments(text)) {
-      expect(document.errors, `${file}: ${document.errors.join('; ')}`).toEqual([]);
-      const manifest = document.toJS();
-      if (manifest) manifests.push(manifest);
-    }
-  }
-  return { manifests, notes: files['NOTES.txt'] };
-}
-
-const { manifests, notes } = render();
+const manifests: Manifest[] = helm.template();
+const notes = helm.notes();
 const byKind = (kind: string) => manifests.filter((manifest) => manifest.kind === kind);
 const named = (kind: string, name: string) => byKind(kind).find((manifest) => manifest.metadata.name === name);
 const parts = [...serviceNames, 'gateway'];
@@ -68,6 +41,8 @@ describe('the rendered chart', () => {
       expect(byKind(kind).map((manifest) => manifest.metadata.name).sort(), kind).toEqual(parts.map((name) => `shop-${name}`).sort());
     }
     expect(byKind('Ingress')).toHaveLength(1);
+    // The stand-in NATS and MongoDB charts render nothing: every workload is the shop's own.
+    expect(manifests.every((manifest) => manifest.metadata.labels?.['app.kubernetes.io/part-of'] === 'shop')).toBe(true);
   });
 
   it.each(parts)('runs %s locked down, on its port, with probes on /healthz and /readyz', (name) => {
@@ -109,21 +84,23 @@ describe('the rendered chart', () => {
       [defaults.global.env, defaults.services[name].env ?? {}].flatMap((env) => Object.entries(env).filter(([, value]) => value === '').map(([key]) => key)),
     );
     expect(envVarsReadBy(dir).filter((variable) => !set.has(variable) && !optionalWhenEmpty.has(variable))).toEqual([]);
-    expect(configMap.data).toMatchObject({ PORT: String(portOf(name)), HOST: '0.0.0.0', NATS_URL: 'nats://shop-nats:4222' });
+    expect(configMap.data).toMatchObject({ PORT: String(portOf(name)), HOST: '0.0.0.0', NATS_URL: 'nats://shop-nats:4222', NATS_STREAM_REPLICAS: '3' });
     expect(configMap.data).not.toHaveProperty('OTEL_EXPORTER_OTLP_ENDPOINT');
     // Every value in a ConfigMap is a string.
     for (const value of Object.values(configMap.data)) expect(typeof value).toBe('string');
   });
 
-  it('reads MONGO_URL and the provider keys from secrets', () => {
-    const envOf = (name: string) => named('Deployment', `shop-${name}`)!.spec.template.spec.containers[0].env as { name: string; valueFrom: any }[];
-    for (const name of parts) {
-      expect(envOf(name).find((entry) => entry.name === 'MONGO_URL')?.valueFrom.secretKeyRef).toEqual({
-        name: 'shop-mongo-url',
+  it('reads MONGO_URL and the provider keys from secrets; each service its own MongoDB user, the gateway none', () => {
+    const envOf = (name: string) => (named('Deployment', `shop-${name}`)!.spec.template.spec.containers[0].env ?? []) as { name: string; valueFrom: any }[];
+    for (const name of serviceNames) {
+      expect(envOf(name).find((entry) => entry.name === 'MONGO_URL')?.valueFrom.secretKeyRef, name).toEqual({
+        name: `shop-mongo-${name}`,
         key: 'MONGO_URL',
         optional: false,
       });
     }
+    // The gateway never opens MongoDB, so it holds no connection string.
+    expect(envOf('gateway').map((entry) => entry.name)).not.toContain('MONGO_URL');
     expect(envOf('payments').find((entry) => entry.name === 'STRIPE_SECRET_KEY')?.valueFrom.secretKeyRef).toEqual({
       name: 'shop-stripe',
       key: 'STRIPE_SECRET_KEY',
@@ -134,6 +111,7 @@ describe('the rendered chart', () => {
     expect(envOf('email').map((entry) => entry.name)).toContain('SMTP_URL');
     // No secret value anywhere in the rendered output.
     for (const configMap of byKind('ConfigMap')) expect(Object.keys(configMap.data).join(',')).not.toMatch(/MONGO_URL|SECRET|API_KEY|SMTP_URL/);
+    expect(byKind('Secret')).toEqual([]);
   });
 
   it('points the gateway at the Services of this release and routes the Ingress to it', () => {
@@ -158,7 +136,8 @@ describe('the rendered chart', () => {
     values.services.marketing.enabled = false;
     values.services.gateway.ingress.enabled = false;
     values.global.env.OTEL_EXPORTER_OTLP_ENDPOINT = 'http://collector:4318';
-    const { manifests: other, notes: otherNotes } = render(values, 'staging');
+    const other = helm.template([values], 'staging');
+    const otherNotes = helm.notes([values], 'staging');
     const deployments = other.filter((manifest) => manifest.kind === 'Deployment');
     expect(deployments.map((manifest) => manifest.metadata.name)).not.toContain('staging-marketing');
     expect(deployments).toHaveLength(parts.length - 1);
@@ -173,7 +152,8 @@ describe('the rendered chart', () => {
   });
 
   it('writes install notes naming the secrets to create', () => {
-    expect(notes).toContain('MONGO_URL <- secret shop-mongo-url, key MONGO_URL');
+    expect(notes).toContain('MONGO_URL (orders) <- secret shop-mongo-orders, key MONGO_URL\n');
+    expect(notes).not.toContain('(gateway) <- secret shop-mongo');
     expect(notes).toContain('STRIPE_SECRET_KEY (payments) <- secret shop-stripe, key STRIPE_SECRET_KEY\n');
     expect(notes).toContain('OPENAI_API_KEY (orders) <- secret shop-openai, key OPENAI_API_KEY (optional)');
     expect(notes).toContain('https://shop.example.com/');

@@ -1,36 +1,9 @@
 {{/*
 One template set for every part of the shop. Each entry of .Values.services renders, through
-"shop.service", a ConfigMap (plain settings), a Deployment and a Service. Call it with
-(dict "root" $ "name" <entry name> "svc" <entry>).
+"shop.service", a ConfigMap (plain settings), a Deployment and a Service, and through "shop.guards"
+(_guards.tpl) its ServiceAccount, PodDisruptionBudget, HorizontalPodAutoscaler and NetworkPolicy.
+Call them with (dict "root" $ "name" <entry name> "svc" <entry>).
 */}}
-
-{{- define "shop.componentName" -}}
-{{- printf "%s-%s" .root.Release.Name .name | trunc 63 | trimSuffix "-" -}}
-{{- end }}
-
-{{- define "shop.selectorLabels" -}}
-app.kubernetes.io/name: {{ .name }}
-app.kubernetes.io/instance: {{ .root.Release.Name }}
-{{- end }}
-
-{{- define "shop.labels" -}}
-{{ include "shop.selectorLabels" . }}
-app.kubernetes.io/part-of: shop
-app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
-app.kubernetes.io/managed-by: {{ .root.Release.Service }}
-helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace "+" "_" }}
-{{- end }}
-
-{{- define "shop.image" -}}
-{{- $image := .svc.image -}}
-{{- $global := .root.Values.global.image -}}
-{{- $tag := $image.tag | default $global.tag | default .root.Chart.AppVersion -}}
-{{- if $global.registry -}}
-{{- printf "%s/%s:%s" $global.registry $image.repository $tag -}}
-{{- else -}}
-{{- printf "%s:%s" $image.repository $tag -}}
-{{- end -}}
-{{- end }}
 
 {{/* Plain settings: the shared ones (global.env) overridden by the entry's own (env). */}}
 {{- define "shop.configData" -}}
@@ -67,8 +40,17 @@ metadata:
   labels:
     {{- include "shop.labels" . | nindent 4 }}
 spec:
+  {{- if not $global.autoscaling.enabled }}
   replicas: {{ $svc.replicas }}
+  {{- end }}
+  {{- /* With autoscaling the HorizontalPodAutoscaler owns the count; an upgrade must not reset it. */}}
   revisionHistoryLimit: 5
+  strategy:
+    type: RollingUpdate
+    rollingUpdate:
+      # A new pod is ready before an old one goes: capacity never drops during a release.
+      maxSurge: 1
+      maxUnavailable: 0
   selector:
     matchLabels:
       {{- include "shop.selectorLabels" . | nindent 6 }}
@@ -80,8 +62,25 @@ spec:
         # A changed setting rolls the pods (envFrom is read only at start).
         checksum/config: {{ include "shop.configData" . | sha256sum }}
     spec:
+      serviceAccountName: {{ $fullName }}
       automountServiceAccountToken: false
-      terminationGracePeriodSeconds: {{ $global.terminationGracePeriodSeconds }}
+      terminationGracePeriodSeconds: {{ include "shop.terminationGracePeriodSeconds" . }}
+      {{- with $global.topologySpread }}
+      {{- if .enabled }}
+      # Replicas spread over zones and nodes: one zone or node lost takes at most its share.
+      topologySpreadConstraints:
+        {{- range .topologyKeys }}
+        - maxSkew: {{ $global.topologySpread.maxSkew }}
+          topologyKey: {{ . }}
+          whenUnsatisfiable: {{ $global.topologySpread.whenUnsatisfiable }}
+          labelSelector:
+            matchLabels:
+              {{- include "shop.selectorLabels" $ | nindent 14 }}
+          matchLabelKeys:
+            - pod-template-hash
+        {{- end }}
+      {{- end }}
+      {{- end }}
       {{- with $global.imagePullSecrets }}
       imagePullSecrets:
         {{- toYaml . | nindent 8 }}
@@ -137,6 +136,12 @@ spec:
             periodSeconds: {{ $global.probes.readiness.periodSeconds }}
             timeoutSeconds: {{ $global.probes.readiness.timeoutSeconds }}
             failureThreshold: {{ $global.probes.readiness.failureThreshold }}
+          lifecycle:
+            # Endpoints and the ingress controller take a few seconds to stop sending traffic to a
+            # terminating pod: keep serving through that pause, then SIGTERM starts the graceful stop.
+            preStop:
+              sleep:
+                seconds: {{ $global.shutdown.preStopSeconds }}
           resources:
             {{- toYaml $svc.resources | nindent 12 }}
           securityContext:
