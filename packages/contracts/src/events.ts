@@ -102,6 +102,24 @@ export const orderQuoteSentData = z.object({
   emailRecordId: z.string().min(1).optional(),
 });
 
+/**
+ * The order's quote total changed without a new quote (a discount applied, replaced or removed, issue 13).
+ * Payments cancels the order's open payment intents made for another amount, so a payment page still
+ * holding one cannot charge the old total.
+ */
+export const orderTotalChangedData = z.object({
+  orderId: z.string().min(1),
+  orderNumber: z.string().min(1),
+  /** Dollars: the quote's new final amount (quote - discount + tax). */
+  finalAmount: money,
+  discountCode: z.string().nullable(),
+  /** Dollars. */
+  discountAmount: money,
+  reason: z.enum(['discount_applied', 'discount_removed']),
+  changedBy: z.string(),
+  changedAt: isoDate,
+});
+
 export const orderInfoRequestedData = z.object({
   orderId: z.string().min(1),
   orderNumber: z.string().min(1),
@@ -238,6 +256,7 @@ export const eventDataSchemas = {
   'order.created': orderCreatedData,
   'order.status_changed': orderStatusChangedData,
   'order.quote_sent': orderQuoteSentData,
+  'order.total_changed': orderTotalChangedData,
   'order.info_requested': orderInfoRequestedData,
   'order.email_requested': orderEmailRequestedData,
   'order.paid': orderPaidData,

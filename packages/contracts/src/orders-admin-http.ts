@@ -271,6 +271,11 @@ export const adminOrderDetailSchema = adminOrderRowSchema
       .nullable()
       .optional(),
     discountAmount: z.number(),
+    /**
+     * The customer category chosen in Apply Discount with the code it holds (null without one); the
+     * order's own category (customerCategory) never changes with a discount.
+     */
+    discountCategory: customerCategorySchema.nullable(),
     timeline: z.array(timelineEntrySchema.extend({ changedBy: z.string() })),
     emailHistory: z.array(adminEmailHistoryEntrySchema).describe('Newest first'),
   })

@@ -2,6 +2,7 @@
 // TX 6.25%) and the real marketing service (redeem / give back over NATS), on one embedded MongoDB and
 // one real nats-server. Money: quote or estimate, 2 decimals, never negative, tax on the discounted
 // amount, paid orders frozen; the customer sees the discount on /track and the payment view.
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   orderPaymentQuoteSchema,
@@ -13,15 +14,19 @@ import {
 import { buildApp as buildMarketing } from '../../marketing/src/app.js';
 import { loadConfig as marketingConfig } from '../../marketing/src/config.js';
 import { discountEmailMessage, discountOn, quoteWithDiscount, totalAfter } from '../src/domain/discount.js';
-import { coinOrder, postJson, startHarness, type Harness } from './helpers.js';
+import { coinOrder, orderEventsReader, postJson, startHarness, type Harness } from './helpers.js';
 
 let h: Harness;
 let marketing: Awaited<ReturnType<typeof buildMarketing>>;
+let nc: NatsConnection;
+let readEvents: Awaited<ReturnType<typeof orderEventsReader>>;
 
 beforeAll(async () => {
   h = await startHarness();
   marketing = await buildMarketing(marketingConfig({ PORT: '0', MONGO_URL: h.mongo.uri, NATS_URL: h.nats.url, LOG_LEVEL: 'silent' }));
   await marketing.start();
+  nc = await connect({ servers: h.nats.url });
+  readEvents = await orderEventsReader(nc, 'discounts-test');
 });
 
 afterAll(async () => {
@@ -29,6 +34,7 @@ afterAll(async () => {
   // tests, and a slow stop there must not hide these results. Stopping NATS and MongoDB ends it anyway.
   const stopped = await Promise.race([marketing?.stop().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 15_000))]);
   if (!stopped) process.stderr.write('marketing did not stop within 15 s\n');
+  await nc?.close();
   await h?.stop();
 });
 
@@ -192,6 +198,48 @@ describe('apply and remove a discount', () => {
       marketing = await buildMarketing(marketingConfig({ PORT: '0', MONGO_URL: h.mongo.uri, NATS_URL: h.nats.url, LOG_LEVEL: 'silent' }));
       await marketing.start();
     }
+  });
+});
+
+describe('what a discount tells and keeps', () => {
+  const totalChanges = async (orderId: string, count: number) =>
+    (await readEvents((all) => all.filter((e) => e.type === 'order.total_changed' && (e.data as { orderId: string }).orderId === orderId).length >= count))
+      .filter((e) => e.type === 'order.total_changed' && (e.data as { orderId: string }).orderId === orderId)
+      .map((e) => e.data);
+
+  it('announces each new quote total (order.total_changed) so payments cancels intents for the old one; not a retry, not before a quote', async () => {
+    const order = await quoted(400);
+    await code({ code: 'TOTAL40', type: 'fixed', value: 40 });
+    expect((await apply(order.id, 'TOTAL40')).status).toBe(200);
+    expect((await apply(order.id, 'TOTAL40')).status).toBe(200); // a retry: same total
+    expect((await remove(order.id)).status).toBe(200);
+    const changes = await totalChanges(order.id, 2);
+    // (400 - 40) x 1.0625 = 382.50, then back to 425.00.
+    expect(changes).toEqual([
+      expect.objectContaining({ orderNumber: order.orderNumber, finalAmount: 382.5, discountCode: 'TOTAL40', discountAmount: 40, reason: 'discount_applied', changedBy: 'admin:ops@shop.local' }),
+      expect.objectContaining({ finalAmount: 425, discountCode: null, discountAmount: 0, reason: 'discount_removed' }),
+    ]);
+
+    // Before a quote: the discount email goes out (same transaction as any total change would), no total change.
+    const unquoted = await newOrder();
+    expect((await apply(unquoted.id, 'TOTAL40')).status).toBe(200);
+    const events = await readEvents((all) => all.some((e) => e.type === 'order.email_requested' && (e.data as { orderId: string }).orderId === unquoted.id));
+    expect(events.some((e) => e.type === 'order.email_requested' && (e.data as { orderId: string }).orderId === unquoted.id)).toBe(true);
+    expect(events.filter((e) => e.type === 'order.total_changed' && (e.data as { orderId: string }).orderId === unquoted.id)).toEqual([]);
+  });
+
+  it("keeps the category chosen in the modal with the discount, never as the order's own category", async () => {
+    const order = await quoted(500);
+    await code({ code: 'RANKS25', category: 'military', type: 'fixed', value: 25 });
+    const res = await apply(order.id, 'RANKS25', 'military');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.order).toMatchObject({ customerCategory: 'general', discountCode: 'RANKS25', discountCategory: 'military', taxExempt: false });
+    const stored = await h.service.ctx.models.Order.findById(order.id).lean();
+    expect(stored).toMatchObject({ customerCategory: 'general', taxExempt: false, discount: { code: 'RANKS25', customerCategory: 'military' } });
+    // The quote's tax still follows the order (a general customer in TX), on the discounted amount.
+    expect(stored?.quote).toMatchObject({ taxRate: 0.0625, finalAmount: 504.69 }); // (500 - 25) x 1.0625 = 504.6875
+    const removed = await remove(order.id);
+    expect(removed.body.order).toMatchObject({ customerCategory: 'general', discountCategory: null });
   });
 });
 

@@ -176,6 +176,7 @@ export function adminDetail(order: OrderDoc): AdminOrderDetail {
         }
       : null,
     discountAmount: order.discount?.amount ?? 0,
+    discountCategory: order.discount?.customerCategory ?? null,
     timeline: (order.statusHistory ?? []).map((h) => ({
       status: h.status,
       label: orderStatusLabels[h.status] ?? orderStatusLabels.pending,

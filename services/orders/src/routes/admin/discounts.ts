@@ -2,8 +2,9 @@
 // owns the codes: orders asks it over NATS to redeem the code for this order (it enforces active, dates,
 // maxUses, minimum order and the category rule, and counts each order once) and to give the use back.
 // The order changes only while it is unpaid (a conditional update), with the customer's email in the
-// same transaction (outbox). A new total means a new payment intent: payments keys intents by order and
-// amount, so the next Pay charges the new total.
+// same transaction (outbox), and order.total_changed when the quote's total moves: payments then cancels
+// the order's open payment intents for the old amount, and keys intents by order and amount, so the next
+// Pay charges the new total.
 import { z } from 'zod';
 import {
   adminOrderMessages,
@@ -18,7 +19,7 @@ import {
   toCents,
   type DiscountRedeemResult,
 } from '@shop/contracts';
-import { AppError, badRequest, conflict, notFound, serviceUnavailable, type ServiceContext } from '@shop/service-kit';
+import { AppError, badRequest, conflict, notFound, serviceUnavailable, type Outbox, type ServiceContext } from '@shop/service-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import { adminDetail } from '../../domain/admin-orders.js';
 import { discountBase, discountEmailMessage, discountEmailSubject, isPaidOrder, quoteWithDiscount, type OrderDiscount } from '../../domain/discount.js';
@@ -37,6 +38,26 @@ const unpaid = (order: OrderDoc) => ({
   status: { $nin: [...alreadyPaidStatuses] },
   'discount.code': order.discount?.code ?? null,
 });
+
+/**
+ * Tells payments the quote's total changed (same transaction as the change), so it cancels the order's
+ * open payment intents made for another amount: a payment page opened before cannot charge the old
+ * total. Nothing to tell before a quote (no payment can be started) or when the total stayed the same.
+ */
+function totalChanged(outbox: Outbox, order: OrderDoc, discount: OrderDiscount | null, reason: 'discount_applied' | 'discount_removed', admin: string, at: Date) {
+  const quote = quoteWithDiscount(order.quote, discount?.amount ?? 0);
+  if (!quote || quote.finalAmount === order.quote?.finalAmount) return;
+  outbox.add('order.total_changed', {
+    orderId: order._id,
+    orderNumber: order.orderNumber,
+    finalAmount: quote.finalAmount,
+    discountCode: discount?.code ?? null,
+    discountAmount: discount?.amount ?? 0,
+    reason,
+    changedBy: admin,
+    changedAt: at.toISOString(),
+  });
+}
 
 export function registerAdminDiscountRoutes(app: OrdersApp, ctx: ServiceContext<OrderModels>) {
   const { Order } = ctx.models;
@@ -118,6 +139,7 @@ export function registerAdminDiscountRoutes(app: OrdersApp, ctx: ServiceContext<
           { session, timestamps: false },
         );
         if (result.modifiedCount !== 1) return false;
+        totalChanged(outbox, order, discount, 'discount_applied', admin, now);
         if (entry) {
           outbox.add('order.email_requested', {
             orderId: order._id,
@@ -160,15 +182,24 @@ export function registerAdminDiscountRoutes(app: OrdersApp, ctx: ServiceContext<
       const order = await load(request.params.id);
       if (isPaidOrder(order)) throw conflict(discountMessages.orderPaid);
       if (!order.discount) throw conflict(discountMessages.noDiscount);
-      const result = await Order.updateOne(unpaid(order), {
-        $set: { discount: null, quote: quoteWithDiscount(order.quote, 0), updatedAt: new Date() },
-      }, { timestamps: false });
-      if (result.modifiedCount !== 1) {
+      const admin = adminOf(request);
+      const now = new Date();
+      const removed = await ctx.withOutbox(async (session, outbox) => {
+        const result = await Order.updateOne(
+          unpaid(order),
+          { $set: { discount: null, quote: quoteWithDiscount(order.quote, 0), updatedAt: now } },
+          { session, timestamps: false },
+        );
+        if (result.modifiedCount !== 1) return false;
+        totalChanged(outbox, order, null, 'discount_removed', admin, now);
+        return true;
+      });
+      if (!removed) {
         const now = await load(order._id);
         throw conflict(isPaidOrder(now) ? discountMessages.orderPaid : 'The order changed meanwhile. Please try again.');
       }
       await release(order._id, order.discount.code, request.log);
-      request.log.info({ orderId: order._id, code: order.discount.code, admin: adminOf(request) }, 'discount removed');
+      request.log.info({ orderId: order._id, code: order.discount.code, admin }, 'discount removed');
       return { success: true as const, order: adminDetail(await load(order._id)) };
     },
   );
