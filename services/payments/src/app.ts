@@ -1,15 +1,18 @@
 // Builds the payments service (testable without listening): quote payments through Stripe or the
-// built-in test mode, Stripe's webhook, and the NATS answers orders relies on (payment verification,
-// tax rate). The service kit gives it health, readiness, OpenAPI, its info route and the outbox.
+// built-in test mode, Stripe's webhook, the NATS answers orders relies on (payment verification,
+// tax rate), and the cancellation of intents for an order total that changed. The service kit gives it health, readiness, OpenAPI, its info route and the outbox.
 import { readFileSync } from 'node:fs';
 import { createService, type ServiceContext, type ServiceDefinition } from '@shop/service-kit';
 import { loadConfig, type PaymentsConfig } from './config.js';
 import { paymentReplies } from './events/replies.js';
+import { orderQuoteSentConsumer } from './events/order-quote-sent.js';
+import { orderTotalChangedConsumer } from './events/order-total-changed.js';
 import { paymentModels, type PaymentModels } from './models/payments.js';
 import { providerFor, type Provider } from './providers/index.js';
 import { registerIntentRoutes } from './routes/intents.js';
 import { registerTestModeRoutes } from './routes/test-mode.js';
 import { registerWebhookRoute } from './routes/webhook.js';
+import { registerRefundsDueRoute } from './routes/admin/refunds-due.js';
 import { businessConfigRoutes } from './routes/admin/business-config.js';
 import { businessConfigModel, currentBusinessConfig } from './models/business-config.js';
 import { missingBusinessFields, permitsExpiringSoon } from '@shop/contracts';
@@ -38,6 +41,7 @@ export async function buildApp(config: PaymentsConfig = loadConfig(), testHooks:
       registerIntentRoutes(app, ctx, provider);
       registerTestModeRoutes(app, ctx, provider);
       await registerWebhookRoute(app, ctx, provider);
+      registerRefundsDueRoute(app, ctx);
       businessConfigRoutes(app, businessConfigModel(ctx.connection));
     },
     // For the production check: key kinds (live or test), never the keys; the registration's gaps.
@@ -58,6 +62,8 @@ export async function buildApp(config: PaymentsConfig = loadConfig(), testHooks:
       };
     },
     replies: (ctx) => paymentReplies(ctx, providerOf(ctx)),
+    // An order's total changed: its open intents for the old total are canceled at the provider.
+    consumers: (ctx) => [orderTotalChangedConsumer(ctx, providerOf(ctx)), orderQuoteSentConsumer(ctx, providerOf(ctx))],
     ...testHooks,
   });
 }

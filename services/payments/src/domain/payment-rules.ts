@@ -4,6 +4,7 @@
 import {
   alreadyPaidStatuses,
   awaitingPaymentStatuses,
+  formatMoney,
   paymentMessages,
   testModeCards,
   toCents,
@@ -41,6 +42,29 @@ export function payableAmount(order: OrderPaymentQuote, now: Date): { ok: true; 
   const amount = toCents(order.quote.finalAmount);
   if (amount <= 0) return refuse(409, 'NOTHING_TO_PAY', nothingToPayMessage);
   return { ok: true, amount };
+}
+
+/** Said (with the reason) when a payment that was kept for a refund is offered as paying an order. */
+export const refundDueMessage = 'This payment does not pay the order and is due for a refund:';
+
+/**
+ * Why a payment the provider says succeeded does NOT pay its order, or null when it does (issue 13).
+ * `order` is the order as orders answers it when the payment arrives (null: no such order). A payment
+ * for another amount than the order's current total (made before a discount was applied or removed),
+ * for an order already paid another way, or for an order without a quote is kept for a refund instead.
+ */
+export function paymentMisfit(order: OrderPaymentQuote | null, paymentIntentId: string, amountCents: number): string | null {
+  if (!order) return 'The order no longer exists.';
+  if (order.payment) {
+    return order.payment.paymentIntentId === paymentIntentId ? null : `The order was already paid with another payment (${order.payment.paymentIntentId}).`;
+  }
+  if ((alreadyPaidStatuses as readonly string[]).includes(order.status)) return `The order is already marked paid (status ${order.status}).`;
+  if (!order.quote) return 'The order has no quote.';
+  const total = toCents(order.quote.finalAmount);
+  if (total !== amountCents) {
+    return `${formatMoney(amountCents / 100)} was charged but the order's total is now ${formatMoney(total / 100)}: the total changed after this payment was started.`;
+  }
+  return null;
 }
 
 /** One payment per order and amount: repeated clicks reuse it; a new quote total gets a new one. */

@@ -3,6 +3,21 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { paymentModeSchema, type PaymentMode } from '@shop/contracts';
 
+/**
+ * A payment the provider took that does not pay its order (issue 13): made for an order total that
+ * changed since (a discount applied or removed), for an order already paid, or for an order that no
+ * longer exists. The order is not marked paid; the money is owed back to the customer.
+ */
+export interface RefundDue {
+  reason: string;
+  /** Cents taken. */
+  amount: number;
+  /** Cents the order's total was when the payment arrived (null: no quote, or no order). */
+  orderTotal: number | null;
+  stripeEventId?: string;
+  recordedAt: Date;
+}
+
 export interface PaymentAttempt {
   outcome: 'succeeded' | 'declined';
   /** The card message shown to the customer (declines only). */
@@ -36,6 +51,8 @@ export interface PaymentIntentDoc {
   attempts: PaymentAttempt[];
   succeededAt?: Date;
   lastError?: string;
+  /** Set when the payment succeeded but does not pay the order: to refund (see RefundDue). */
+  refundDue?: RefundDue | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -47,6 +64,17 @@ const attemptSchema = new Schema<PaymentAttempt>(
     declineCode: String,
     cardLast4: String,
     at: { type: Date, required: true },
+  },
+  { _id: false },
+);
+
+const refundDueSchema = new Schema<RefundDue>(
+  {
+    reason: { type: String, required: true },
+    amount: { type: Number, required: true },
+    orderTotal: { type: Number, default: null },
+    stripeEventId: String,
+    recordedAt: { type: Date, required: true },
   },
   { _id: false },
 );
@@ -67,11 +95,13 @@ export const paymentIntentSchema = new Schema<PaymentIntentDoc>(
     attempts: { type: [attemptSchema], default: [] },
     succeededAt: Date,
     lastError: String,
+    refundDue: { type: refundDueSchema, default: undefined },
   },
   { collection: 'payment_intents', timestamps: true, versionKey: false },
 );
 paymentIntentSchema.index({ idempotencyKey: 1 }, { unique: true });
 paymentIntentSchema.index({ orderId: 1, createdAt: -1 });
+paymentIntentSchema.index({ 'refundDue.recordedAt': -1 });
 
 /**
  * A Stripe webhook event, recorded once: `_id` is Stripe's event id, inserted in the same transaction as

@@ -35,4 +35,10 @@ export interface PaymentProvider {
   resume(record: PaymentIntentDoc): Promise<ProviderIntent>;
   /** The provider's own view of an intent, for verification; null when the provider does not know it. */
   retrieve(id: string): Promise<ProviderIntent | null>;
+  /**
+   * Cancels an intent that must never be charged (made for an order total that changed). Answers the
+   * intent as the provider has it afterwards: `canceled`, or what it already was when too late to cancel
+   * (succeeded, or canceled before); null when the provider does not know it.
+   */
+  cancel(record: PaymentIntentDoc): Promise<ProviderIntent | null>;
 }

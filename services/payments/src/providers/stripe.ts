@@ -92,6 +92,19 @@ export class StripeProvider implements PaymentProvider {
     }
   }
 
+  async cancel(record: PaymentIntentDoc): Promise<ProviderIntent | null> {
+    try {
+      // 'abandoned': the page that held it is stale; the customer pays the new total with a new intent.
+      return intentOfStripe(await this.stripe.paymentIntents.cancel(record._id, { cancellation_reason: 'abandoned' }));
+    } catch (err) {
+      if (isMissing(err)) return null;
+      // Already succeeded (the card went through first) or canceled before: Stripe refuses to cancel;
+      // its current state says which.
+      if (err instanceof Stripe.errors.StripeError && err.code === 'payment_intent_unexpected_state') return this.retrieve(record._id);
+      throw providerError(this.log, err, 'payment intent cancellation', providerUnreachable);
+    }
+  }
+
   /** Checks the `stripe-signature` header over the raw body; throws when it does not match. */
   constructEvent(rawBody: Buffer, signature: string): Stripe.Event {
     return this.stripe.webhooks.constructEvent(rawBody, signature, this.config.webhookSecret);

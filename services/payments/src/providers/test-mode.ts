@@ -14,6 +14,11 @@ export const newClientSecret = (intentId: string) => `${intentId}_secret_${rando
 /** The status a new intent waits in, as at Stripe: until a card is confirmed. */
 export const awaitingCardStatus = 'requires_payment_method';
 
+/** Stripe's terminal status of an intent that can no longer be paid. */
+export const canceledStatus = 'canceled';
+/** Kept on a canceled intent's record: why it can no longer be paid. */
+export const intentCanceledNote = "Canceled: the order's total changed after this payment was started.";
+
 export function intentOfRecord(record: PaymentIntentDoc): ProviderIntent {
   return {
     id: record._id,
@@ -47,6 +52,18 @@ export class TestModeProvider implements PaymentProvider {
 
   async resume(record: PaymentIntentDoc): Promise<ProviderIntent> {
     return intentOfRecord(record);
+  }
+
+  async cancel(record: PaymentIntentDoc): Promise<ProviderIntent | null> {
+    // Conditional, like the card confirmation's success update: whichever comes first wins.
+    const updated = await this.intents
+      .findOneAndUpdate(
+        { _id: record._id, provider: 'test_mode', status: { $nin: ['succeeded', canceledStatus] } },
+        { $set: { status: canceledStatus, lastError: intentCanceledNote } },
+        { returnDocument: 'after' },
+      )
+      .lean<PaymentIntentDoc>();
+    return updated ? intentOfRecord(updated) : this.retrieve(record._id);
   }
 
   async retrieve(id: string): Promise<ProviderIntent | null> {

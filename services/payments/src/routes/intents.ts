@@ -1,6 +1,7 @@
 // GET /api/payments/config and POST /api/payments/create-intent (storefront §7). The intent is for the
 // amount the server computes from the order's quote (asked from orders over NATS), never the browser's;
-// one intent per order and amount, so repeated clicks on Pay get the same one.
+// one intent per order and amount, so repeated clicks on Pay get the same one, and a new one cancels the
+// order's older open intents (for a total that changed).
 import {
   createIntentBodySchema,
   createIntentResponseSchema,
@@ -17,6 +18,7 @@ import { AppError, notFound, type ServiceApp, type ServiceContext } from '@shop/
 import { idempotencyKeyOf, payableAmount } from '../domain/payment-rules.js';
 import type { PaymentIntentDoc, PaymentModels } from '../models/payments.js';
 import type { Provider, ProviderIntent } from '../providers/index.js';
+import { cancelStaleIntents } from '../providers/stale-intents.js';
 
 export const orderUnavailableMessage = 'We could not load your order to take the payment. Please try again in a few minutes.';
 
@@ -139,6 +141,15 @@ export function registerIntentRoutes(app: ServiceApp, ctx: ServiceContext<Paymen
         return view(provider.mode, await provider.resume(winner));
       }
       request.log.info({ orderId, paymentIntentId: intent.id, amount, provider: provider.mode }, 'payment intent created');
+      // A new intent means the order's older open ones (made for a total that changed) must never be
+      // charged: canceled at the provider now, whatever page still holds them.
+      try {
+        await cancelStaleIntents(PaymentIntent, provider, ctx.log, orderId, { amount, intentId: intent.id });
+      } catch (err) {
+        // The customer's new intent stands; order.total_changed's consumer retries, and the webhook
+        // never lets a payment of another amount pay the order.
+        request.log.error({ err, orderId }, 'older payment intents could not be canceled');
+      }
       return view(provider.mode, intent);
     },
   );

@@ -15,7 +15,7 @@ import { payableAmount, testCardOutcome, testModeOffMessage } from '../domain/pa
 import { quoteOf } from './intents.js';
 import type { PaymentIntentDoc, PaymentModels } from '../models/payments.js';
 import type { Provider } from '../providers/index.js';
-import { awaitingCardStatus } from '../providers/test-mode.js';
+import { awaitingCardStatus, canceledStatus } from '../providers/test-mode.js';
 
 const sameSecret = (a: string, b: string) => {
   const left = Buffer.from(a);
@@ -30,6 +30,8 @@ const answer = (intent: Pick<PaymentIntentDoc, '_id' | 'status' | 'amount'>): Te
 
 /** A payment page opened before the total changed (a discount applied or removed) tries the old intent. */
 export const amountChangedMessage = 'The amount to pay for this order has changed. Please reload the page to pay the new total.';
+
+const amountChanged = () => new AppError(409, 'AMOUNT_CHANGED', amountChangedMessage);
 
 export function registerTestModeRoutes(app: ServiceApp, ctx: ServiceContext<PaymentModels>, provider: Provider) {
   const { PaymentIntent } = ctx.models;
@@ -60,6 +62,8 @@ export function registerTestModeRoutes(app: ServiceApp, ctx: ServiceContext<Paym
       if (!intent.clientSecret || !sameSecret(intent.clientSecret, clientSecret)) throw forbidden(paymentMessages.badClientSecret);
       // Confirming again after success (a double click, a retried request) changes nothing.
       if (intent.status === 'succeeded') return answer(intent);
+      // Canceled because the order's total changed (even if it has changed back since): never charged.
+      if (intent.status === canceledStatus) throw amountChanged();
 
       const now = new Date();
       const outcome = testCardOutcome(card, now);
@@ -69,9 +73,9 @@ export function registerTestModeRoutes(app: ServiceApp, ctx: ServiceContext<Paym
       const order = await quoteOf(ctx, intent.orderId);
       const payable = payableAmount(order, now);
       if (!payable.ok || payable.amount !== intent.amount) {
-        await PaymentIntent.updateOne({ _id: intent._id, status: { $ne: 'succeeded' } }, { $set: { status: 'canceled', lastError: amountChangedMessage } });
+        await PaymentIntent.updateOne({ _id: intent._id, status: { $ne: 'succeeded' } }, { $set: { status: canceledStatus, lastError: amountChangedMessage } });
         request.log.info({ paymentIntentId, orderId: intent.orderId, intentAmount: intent.amount, payable: payable.ok ? payable.amount : payable.refusal.code }, 'stale payment intent refused');
-        throw new AppError(409, 'AMOUNT_CHANGED', payable.ok ? amountChangedMessage : payable.refusal.message);
+        throw payable.ok ? amountChanged() : new AppError(409, 'AMOUNT_CHANGED', payable.refusal.message);
       }
       const cardLast4 = card.number.slice(-4);
       const event = { orderId: intent.orderId, orderNumber: intent.orderNumber, paymentIntentId: intent._id, amount: intent.amount, currency: 'usd' as const, provider: 'test_mode' as const };
@@ -79,7 +83,7 @@ export function registerTestModeRoutes(app: ServiceApp, ctx: ServiceContext<Paym
       if (outcome.outcome === 'declined') {
         const recorded = await ctx.withOutbox(async (session, outbox) => {
           const updated = await PaymentIntent.updateOne(
-            { _id: intent._id, status: { $ne: 'succeeded' } },
+            { _id: intent._id, status: { $nin: ['succeeded', canceledStatus] } },
             {
               $set: { status: awaitingCardStatus, lastError: outcome.message },
               $push: { attempts: { outcome: 'declined', message: outcome.message, declineCode: outcome.declineCode, cardLast4, at: now } },
@@ -89,16 +93,22 @@ export function registerTestModeRoutes(app: ServiceApp, ctx: ServiceContext<Paym
           if (updated.modifiedCount === 1) outbox.add('payment.failed', { ...event, reason: outcome.message, failedAt: now.toISOString() });
           return updated.modifiedCount === 1;
         });
-        // Another confirmation succeeded meanwhile: the intent is paid, whatever this card said.
-        if (!recorded) return answer({ ...intent, status: 'succeeded' });
+        if (!recorded) {
+          // Canceled meanwhile (the total changed), or another confirmation succeeded: then it is paid,
+          // whatever this card said.
+          const current = await PaymentIntent.findById(intent._id, { status: 1 }).lean<Pick<PaymentIntentDoc, 'status'>>();
+          if (current?.status === canceledStatus) throw amountChanged();
+          return answer({ ...intent, status: 'succeeded' });
+        }
         request.log.info({ paymentIntentId, orderId: intent.orderId, declineCode: outcome.declineCode }, 'test-mode card declined');
         throw new AppError(402, 'CARD_DECLINED', outcome.message, { declineCode: outcome.declineCode });
       }
 
       const succeeded = await ctx.withOutbox(async (session, outbox) => {
-        // Only the confirmation that moves the intent to succeeded announces it (two at once: one event).
+        // Only the confirmation that moves the intent to succeeded announces it (two at once: one event),
+        // and never for an intent canceled meanwhile (the order's total changed while the card was checked).
         const updated = await PaymentIntent.findOneAndUpdate(
-          { _id: intent._id, status: { $ne: 'succeeded' } },
+          { _id: intent._id, status: { $nin: ['succeeded', canceledStatus] } },
           {
             $set: { status: 'succeeded', succeededAt: now },
             $unset: { lastError: 1 },
@@ -109,8 +119,14 @@ export function registerTestModeRoutes(app: ServiceApp, ctx: ServiceContext<Paym
         if (updated) outbox.add('payment.succeeded', { ...event, paidAt: now.toISOString() });
         return updated;
       });
-      if (succeeded) request.log.info({ paymentIntentId, orderId: intent.orderId, amount: intent.amount }, 'test-mode payment succeeded');
-      return answer(succeeded ?? { ...intent, status: 'succeeded' });
+      if (succeeded) {
+        request.log.info({ paymentIntentId, orderId: intent.orderId, amount: intent.amount }, 'test-mode payment succeeded');
+        return answer(succeeded);
+      }
+      // Not moved: another confirmation succeeded first, or the intent was canceled meanwhile.
+      const current = await PaymentIntent.findById(intent._id, { status: 1 }).lean<Pick<PaymentIntentDoc, 'status'>>();
+      if (current?.status === canceledStatus) throw amountChanged();
+      return answer({ ...intent, status: 'succeeded' });
     },
   );
 }

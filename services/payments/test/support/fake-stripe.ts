@@ -1,7 +1,9 @@
 // A local fake of the part of Stripe's HTTP API the payments service uses, so the real stripe SDK can be
 // tested offline: POST /v1/payment_intents (form-encoded, metadata[...] included, Idempotency-Key replay
-// as Stripe does it), GET /v1/payment_intents/:id, Stripe's error shape. Tests drive it through
-// `setIntent` (what Stripe.js and the card network would do) and read `requests`.
+// as Stripe does it), GET /v1/payment_intents/:id, POST /v1/payment_intents/:id/cancel (refused with
+// payment_intent_unexpected_state once succeeded or canceled, as Stripe does), Stripe's error shape.
+// Tests drive it through `confirm` (Stripe.js paying on the page) and `setIntent` (what the card network
+// would do) and read `requests`.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,6 +25,11 @@ export interface FakeStripe {
   intents: Map<string, Stripe.PaymentIntent>;
   /** What happens at Stripe when a card is confirmed (or an amount changed behind our back). */
   setIntent(id: string, change: Partial<Pick<Stripe.PaymentIntent, 'status' | 'amount' | 'amount_received' | 'metadata' | 'last_payment_error'>>): Stripe.PaymentIntent;
+  /**
+   * What Stripe.js does when the customer pays on the page: the card goes through, unless Stripe no
+   * longer lets the intent be confirmed (canceled or already succeeded), as Stripe refuses it.
+   */
+  confirm(id: string): { ok: true; intent: Stripe.PaymentIntent } | { ok: false; code: string; message: string };
   /** Adds an intent the service never created (e.g. made in the Stripe dashboard). */
   addIntent(fields: Partial<Stripe.PaymentIntent> & { amount: number }): Stripe.PaymentIntent;
   /** The next N API calls answer 500 (Stripe down). */
@@ -58,6 +65,22 @@ function stripeError(res: ServerResponse, status: number, error: Record<string, 
   res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${random(14)}` });
   res.end(JSON.stringify({ error }));
 }
+
+/** Stripe cancels an intent only in these statuses (a succeeded or canceled one is refused). */
+const cancelableStatuses = new Set(['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_action', 'processing']);
+
+const unexpectedState = (action: 'cancel' | 'confirm', intent: Stripe.PaymentIntent) => ({
+  type: 'invalid_request_error',
+  code: 'payment_intent_unexpected_state',
+  message:
+    action === 'cancel'
+      ? `You cannot cancel this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be canceled: ${[...cancelableStatuses].join(', ')}.`
+      : `You cannot confirm this PaymentIntent because it has a status of ${intent.status}.`,
+  payment_intent: intent,
+});
+
+const missing = (res: ServerResponse, id: string) =>
+  stripeError(res, 404, { type: 'invalid_request_error', code: 'resource_missing', param: 'intent', message: `No such payment_intent: '${id}'` });
 
 function send(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}) {
   res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${random(14)}`, ...extra });
@@ -140,12 +163,27 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       return send(res, 200, intent);
     }
 
+    const cancel = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(url.pathname);
+    if (req.method === 'POST' && cancel) {
+      const id = decodeURIComponent(cancel[1]!);
+      const intent = intents.get(id);
+      if (!intent) return missing(res, id);
+      // The SDK retries with the same key; Stripe answers a replay with the first answer.
+      if (idempotencyKey && replays.has(idempotencyKey)) return send(res, replays.get(idempotencyKey)!.status, replays.get(idempotencyKey)!.body, { 'idempotent-replayed': 'true' });
+      if (!cancelableStatuses.has(intent.status)) return stripeError(res, 400, unexpectedState('cancel', intent));
+      Object.assign(intent, {
+        status: 'canceled',
+        canceled_at: Math.floor(Date.now() / 1000),
+        cancellation_reason: (body.cancellation_reason as string) ?? null,
+      });
+      if (idempotencyKey) replays.set(idempotencyKey, { rawBody, status: 200, body: structuredClone(intent) });
+      return send(res, 200, intent);
+    }
+
     const match = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'GET' && match) {
       const intent = intents.get(decodeURIComponent(match[1]!));
-      if (!intent) {
-        return stripeError(res, 404, { type: 'invalid_request_error', code: 'resource_missing', param: 'intent', message: `No such payment_intent: '${match[1]}'` });
-      }
+      if (!intent) return missing(res, match[1]!);
       return send(res, 200, intent);
     }
     return stripeError(res, 404, { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${url.pathname}).` });
@@ -167,6 +205,16 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       Object.assign(intent, change);
       if (change.status === 'succeeded' && change.amount_received === undefined) intent.amount_received = intent.amount;
       return intent;
+    },
+    confirm(id) {
+      const intent = intents.get(id);
+      if (!intent) return { ok: false, code: 'resource_missing', message: `No such payment_intent: '${id}'` };
+      if (intent.status === 'canceled' || intent.status === 'succeeded') {
+        const { code, message } = unexpectedState('confirm', intent);
+        return { ok: false, code, message };
+      }
+      Object.assign(intent, { status: 'succeeded', amount_received: intent.amount });
+      return { ok: true, intent };
     },
     addIntent: newIntent,
     failNext(count) {
