@@ -2,7 +2,8 @@
 // a code picker (selectable codes only, in a scroll area) with a manual-entry toggle (forced to upper
 // case), the order summary, and Apply Discount ('Applying...'; submits less than 1 s apart are ignored
 // and a second one while the first runs is skipped). Removing the discount asks for confirmation.
-// The server decides: marketing checks the code again, orders recomputes the totals.
+// The server decides: marketing checks the code again, orders recomputes the totals. The category chosen
+// here goes with the discount (the order's discountCategory), never into the order's own category.
 import { useRef, useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -38,7 +39,12 @@ function Summary({ order }: { order: AdminOrderDetail }) {
       <Facts
         rows={[
           [order.quote ? 'Current total (quote)' : 'Current total (estimate)', formatMoney(subtotal)],
-          ['Current discount', order.discountCode ? `-${formatMoney(order.discountAmount)} (${order.discountCode})` : 'None'],
+          [
+            'Current discount',
+            order.discountCode
+              ? `-${formatMoney(order.discountAmount)} (${order.discountCode}${order.discountCategory ? `, as ${customerCategoryLabels.labels[order.discountCategory]}` : ''})`
+              : 'None',
+          ],
           [order.quote ? 'Final total (with tax)' : 'Final total', <span key="f" className="font-semibold text-khaki-50" data-testid="discount-final-total">{formatMoney(final)}</span>],
         ]}
       />
