@@ -30,7 +30,7 @@ export interface EmailTestHooks extends Pick<ServiceDefinition<unknown>, 'logDes
 
 export async function buildApp(config: EmailConfig = loadConfig(), testHooks: EmailTestHooks = {}) {
   const { clock = () => new Date(), leaseMs, manualWorker = false, ...kitHooks } = testHooks;
-  const sender: MailSender = smtpSender(config.email.smtpUrl);
+  const sender: MailSender = smtpSender(config.email.smtpUrl, { maxConnections: config.email.sendConcurrency, maxMessages: config.email.smtpMaxMessages });
   let worker!: EmailWorker;
   const service = await createService({
     name: 'email',

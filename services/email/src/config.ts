@@ -15,6 +15,9 @@ export interface RawEmailEnv extends RawServiceEnv {
   EMAIL_RETRY_MAX_MS?: string | undefined;
   EMAIL_POLL_INTERVAL_MS?: string | undefined;
   EMAIL_CLAIM_LEASE_MS?: string | undefined;
+  EMAIL_SEND_CONCURRENCY?: string | undefined;
+  EMAIL_SMTP_MAX_MESSAGES?: string | undefined;
+  EMAIL_CLAIM_BATCH_SIZE?: string | undefined;
   DEV_MAILBOX_URL?: string | undefined;
 }
 
@@ -32,6 +35,12 @@ export interface EmailSettings {
   pollIntervalMs: number;
   /** How long a worker's claim on an email lasts; after a crash another worker takes the email over then. */
   claimLeaseMs: number;
+  /** Sends in flight at once; also the number of pooled SMTP connections. */
+  sendConcurrency: number;
+  /** Messages one pooled SMTP connection carries before it is closed and replaced. */
+  smtpMaxMessages: number;
+  /** Queued emails claimed in one round trip. */
+  claimBatchSize: number;
   /** The local runner's dev mailbox HTTP API; set only when it started one (never in a cluster). */
   devMailboxUrl: string | undefined;
 }
@@ -58,6 +67,9 @@ export function readEnv(): RawEmailEnv {
     EMAIL_RETRY_MAX_MS: process.env.EMAIL_RETRY_MAX_MS,
     EMAIL_POLL_INTERVAL_MS: process.env.EMAIL_POLL_INTERVAL_MS,
     EMAIL_CLAIM_LEASE_MS: process.env.EMAIL_CLAIM_LEASE_MS,
+    EMAIL_SEND_CONCURRENCY: process.env.EMAIL_SEND_CONCURRENCY,
+    EMAIL_SMTP_MAX_MESSAGES: process.env.EMAIL_SMTP_MAX_MESSAGES,
+    EMAIL_CLAIM_BATCH_SIZE: process.env.EMAIL_CLAIM_BATCH_SIZE,
     DEV_MAILBOX_URL: process.env.DEV_MAILBOX_URL,
   };
 }
@@ -67,10 +79,15 @@ export const defaultFrom = `${shopName} <orders@shop.local>`;
 export const defaultAdminEmail = 'admin@shop.local';
 
 const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const whole = (name: string, fallback: number, min: number) =>
+const whole = (name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
   z.preprocess(
     blank,
-    z.coerce.number({ error: `${name} must be a whole number` }).int(`${name} must be a whole number`).min(min, `${name} must be at least ${min}`).default(fallback),
+    z.coerce
+      .number({ error: `${name} must be a whole number` })
+      .int(`${name} must be a whole number`)
+      .min(min, `${name} must be at least ${min}`)
+      .max(max, `${name} must be at most ${max}`)
+      .default(fallback),
   );
 const loopback = /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/?$/;
 
@@ -85,6 +102,10 @@ const emailEnvSchema = z.object({
   EMAIL_POLL_INTERVAL_MS: whole('EMAIL_POLL_INTERVAL_MS', 1000, 10),
   // Longer than any one SMTP send (socket timeout 30 s), or a slow send could be taken over and sent twice.
   EMAIL_CLAIM_LEASE_MS: whole('EMAIL_CLAIM_LEASE_MS', 2 * 60_000, 1000),
+  // SMTP servers limit connections per client; 8 reaches a few hundred emails per second on loopback.
+  EMAIL_SEND_CONCURRENCY: whole('EMAIL_SEND_CONCURRENCY', 8, 1, 100),
+  EMAIL_SMTP_MAX_MESSAGES: whole('EMAIL_SMTP_MAX_MESSAGES', 100, 1),
+  EMAIL_CLAIM_BATCH_SIZE: whole('EMAIL_CLAIM_BATCH_SIZE', 50, 1, 1000),
   // The mailbox keeps every local email in clear: only ever reachable on this machine.
   DEV_MAILBOX_URL: z.preprocess(blank, z.string().regex(loopback, 'DEV_MAILBOX_URL must be a loopback http URL, e.g. http://127.0.0.1:2526').optional()),
 });
@@ -108,6 +129,9 @@ export function loadConfig(env: RawEmailEnv = readEnv()): EmailConfig {
       retryMaxMs: Math.max(e.EMAIL_RETRY_MAX_MS, e.EMAIL_RETRY_BASE_MS),
       pollIntervalMs: e.EMAIL_POLL_INTERVAL_MS,
       claimLeaseMs: e.EMAIL_CLAIM_LEASE_MS,
+      sendConcurrency: e.EMAIL_SEND_CONCURRENCY,
+      smtpMaxMessages: e.EMAIL_SMTP_MAX_MESSAGES,
+      claimBatchSize: e.EMAIL_CLAIM_BATCH_SIZE,
       devMailboxUrl: e.DEV_MAILBOX_URL?.replace(/\/+$/, ''),
     },
   };

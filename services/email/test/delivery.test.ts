@@ -2,7 +2,9 @@
 // delivery once it is back, `failed` (with email.failed) after the last attempt, and two replicas
 // draining one queue without sending any email twice.
 import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SMTPServer } from 'smtp-server';
 import { startDevMailbox, type DevMailbox } from '@shop/dev-mailbox';
 import { freePort, startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
 import { buildApp, type EmailTestHooks } from '../src/app.js';
@@ -141,5 +143,82 @@ describe('delivery', () => {
     expect(await service.worker.drain()).toBe(1);
     expect(await service.ctx.models.Email.findOne({ sourceEventId }).lean()).toMatchObject({ status: 'sent', attempts: 2 });
     expect(mailbox.messages({ to: email })).toHaveLength(1);
+  });
+});
+
+/** A loopback SMTP server that takes `delayMs` per message and notes connections and messages in progress. */
+async function startSlowSmtp(delayMs: number) {
+  const seen = { connections: 0, inProgress: 0, mostInProgress: 0, to: [] as string[] };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onConnect(_session, callback) {
+      seen.connections += 1;
+      callback();
+    },
+    onData(stream, session, callback) {
+      seen.inProgress += 1;
+      seen.mostInProgress = Math.max(seen.mostInProgress, seen.inProgress);
+      stream.resume();
+      stream.on('end', () =>
+        setTimeout(() => {
+          seen.inProgress -= 1;
+          seen.to.push(...session.envelope.rcptTo.map((r) => r.address));
+          callback();
+        }, delayMs),
+      );
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+  return { url, seen, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('concurrent sending', () => {
+  it('keeps at most EMAIL_SEND_CONCURRENCY sends in flight over that many reused connections, each email once', async () => {
+    const smtp = await startSlowSmtp(40);
+    try {
+      const service = await startService({ SMTP_URL: smtp.url, EMAIL_SEND_CONCURRENCY: '4', EMAIL_CLAIM_BATCH_SIZE: '10' }, { manualWorker: true });
+      const batch = `pool-${randomUUID().slice(0, 8)}`;
+      for (let i = 0; i < 40; i++) await queueCode(service, `${batch}-${i}@example.com`, String(200000 + i));
+      expect(await service.worker.drain()).toBe(40);
+      expect(smtp.seen.to.filter((to) => to.startsWith(batch)).sort()).toEqual(Array.from({ length: 40 }, (_, i) => `${batch}-${i}@example.com`).sort());
+      // Several at once (40 ms each), never more than allowed, on connections that carry many messages.
+      expect(smtp.seen.mostInProgress).toBeGreaterThan(1);
+      expect(smtp.seen.mostInProgress).toBeLessThanOrEqual(4);
+      expect(smtp.seen.connections).toBeLessThanOrEqual(4);
+      const docs = await service.ctx.models.Email.find({ to: { $regex: `^${batch}` } }).lean();
+      expect(docs.every((d) => d.status === 'sent' && d.attempts === 1 && d.claimId === null)).toBe(true);
+      expect(await service.ctx.bus.outbox.countDocuments({ type: 'email.sent', 'event.data.to': { $regex: `^${batch}` } })).toBe(40);
+    } finally {
+      // The service first: the SMTP server's close waits for the pooled connections to end.
+      await Promise.all(running.splice(0).map((r) => r.stop()));
+      await smtp.stop();
+    }
+  });
+
+  it('on shutdown finishes the sends in flight and gives the rest of its claim back to the queue, uncounted', async () => {
+    const smtp = await startSlowSmtp(150);
+    try {
+      const service = await startService({ SMTP_URL: smtp.url, EMAIL_SEND_CONCURRENCY: '2', EMAIL_CLAIM_BATCH_SIZE: '30' }, { manualWorker: true });
+      const batch = `stop-${randomUUID().slice(0, 8)}`;
+      for (let i = 0; i < 30; i++) await queueCode(service, `${batch}-${i}@example.com`, String(300000 + i));
+      service.worker.start();
+      await eventually(() => smtp.seen.to.length, (n) => n >= 2);
+      await service.worker.stop();
+      const docs = await service.ctx.models.Email.find({ to: { $regex: `^${batch}` } }).lean();
+      const sent = docs.filter((d) => d.status === 'sent');
+      const queued = docs.filter((d) => d.status === 'queued');
+      // Nothing is left claimed: what went out is recorded, the rest waits for the next worker as before.
+      expect(sent.length + queued.length).toBe(30);
+      expect(queued.length).toBeGreaterThan(0);
+      expect(queued.every((d) => d.attempts === 0 && d.lockedUntil === null && d.claimId === null)).toBe(true);
+      expect(sent.map((d) => d.to).sort()).toEqual(smtp.seen.to.filter((to) => to.startsWith(batch)).sort());
+    } finally {
+      // The service first: the SMTP server's close waits for the pooled connections to end.
+      await Promise.all(running.splice(0).map((r) => r.stop()));
+      await smtp.stop();
+    }
   });
 });

@@ -16,6 +16,8 @@ const emailSchema = new Schema(
     nextAttemptAt: { type: Date, required: true },
     /** While `sending`: the claim's lease. A worker that died mid-send lets another take over after it. */
     lockedUntil: { type: Date, default: null },
+    /** While `sending`: the claim (one worker's batch) that holds it; how a worker finds what it just claimed. */
+    claimId: { type: String, default: null },
     lastError: { type: String, default: null },
     orderId: { type: String, default: null },
     orderNumber: { type: String, default: null },

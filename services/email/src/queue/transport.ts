@@ -17,8 +17,18 @@ export interface MailSender {
   close(): void;
 }
 
-/** A nodemailer transport for SMTP_URL; the diagnostics' SMTP probe uses it with shorter waits. */
-export function smtpTransport(smtpUrl: string, waits = { connectMs: 10_000, socketMs: 30_000 }) {
+/** Pooled SMTP connections: how many at once, and how many messages each carries before it is replaced. */
+export interface SmtpPool {
+  maxConnections: number;
+  maxMessages: number;
+}
+
+/**
+ * A nodemailer transport for SMTP_URL; the diagnostics' SMTP probe uses it with shorter waits and no pool.
+ * With `pool`, messages share open connections (no TCP and SMTP greeting per message) and up to
+ * `maxConnections` go out at once.
+ */
+export function smtpTransport(smtpUrl: string, waits = { connectMs: 10_000, socketMs: 30_000 }, pool?: SmtpPool) {
   const url = new URL(smtpUrl);
   const secure = url.protocol === 'smtps:';
   const loopback = ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(url.hostname);
@@ -30,11 +40,15 @@ export function smtpTransport(smtpUrl: string, waits = { connectMs: 10_000, sock
     connectionTimeout: waits.connectMs,
     greetingTimeout: waits.connectMs,
     socketTimeout: waits.socketMs,
+    ...(pool ? { pool: true, maxConnections: pool.maxConnections, maxMessages: pool.maxMessages } : {}),
   });
 }
 
-export function smtpSender(smtpUrl: string): MailSender {
-  const transport = smtpTransport(smtpUrl);
+/** The longest one send can take before the transport gives up on it (connect, greeting, then the socket wait). */
+export const longestSendMs = 10_000 + 10_000 + 30_000;
+
+export function smtpSender(smtpUrl: string, pool?: SmtpPool): MailSender {
+  const transport = smtpTransport(smtpUrl, undefined, pool);
   return {
     async send(mail) {
       const info = await transport.sendMail(mail);

@@ -1,19 +1,20 @@
-// Sends queued emails. Each email is claimed with one atomic findOneAndUpdate (status queued -> sending,
-// with a lease), so several replicas never send the same email twice; a claim whose worker died is
-// taken over when its lease runs out. A failed send is retried with exponential backoff; after the last
-// attempt the email is `failed`. Success and final failure are announced with email.sent / email.failed
-// through the outbox, in the same transaction as the status change.
-import type { EventData } from '@shop/contracts';
+// Sends queued emails, several at once over pooled SMTP connections (`EMAIL_SEND_CONCURRENCY`).
+// Emails are claimed in batches (`EMAIL_CLAIM_BATCH_SIZE`): one conditional update moves every due email
+// of the batch from queued to sending under this claim's id and a lease, so several replicas never send
+// the same email; a claim whose worker died is taken over when its lease runs out. An email is sent only
+// while enough of its lease is left for the longest send, so a live worker's email is never taken over.
+// Outcomes are written in groups, each in one transaction with its email.sent / email.failed events
+// (`outcomes.ts`); a failed send is retried with exponential backoff, and after the last attempt, or at
+// once on an SMTP 5xx answer, the email is `failed`.
+import { randomUUID } from 'node:crypto';
 import type { Logger, ServiceContext } from '@shop/service-kit';
 import type { EmailSettings } from '../config.js';
 import type { EmailDoc, EmailModels } from '../models/index.js';
-import { removedSecretBody, secretBodyTemplates } from '../templates/index.js';
-import type { MailSender } from './transport.js';
+import { OutcomeRecorder, type Outcome } from './outcomes.js';
+import { retryDelayMs } from './retry.js';
+import { longestSendMs, type MailSender } from './transport.js';
 
-/** Once an email is done with, the stored copy of a one-time secret (a verification code) goes. */
-function secretRemoved(email: EmailDoc) {
-  return secretBodyTemplates.has(email.template) ? { html: removedSecretBody, text: removedSecretBody } : {};
-}
+export { retryDelayMs };
 
 export interface WorkerOptions {
   settings: EmailSettings;
@@ -23,27 +24,31 @@ export interface WorkerOptions {
   leaseMs?: number;
 }
 
-/** Delay before retry number `attempt + 1`, after `attempt` failed attempts: base, 2x base, 4x base... capped. */
-export function retryDelayMs(attempt: number, baseMs: number, maxMs: number): number {
-  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
-}
-
 export class EmailWorker {
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private running: Promise<number> | undefined;
   private again = false;
   private stopped = true;
-  /** Set by stop(): a pass in progress finishes its current email and ends. */
+  /** Set by stop(): a pass in progress finishes the sends in flight, gives back what it claimed and ends. */
   private stopping = false;
   private readonly leaseMs: number;
+  /** Lease an email must still have for a send to start: the longest send, or half a short test lease. */
+  private readonly leaseNeededMs: number;
   private readonly log: Logger;
+  /** Emails this worker claimed and has not recorded yet: never claimed a second time by itself. */
+  private readonly inHand = new Set<string>();
+  private readonly outcomes: OutcomeRecorder;
 
   constructor(
     private readonly ctx: ServiceContext<EmailModels>,
     private readonly options: WorkerOptions,
   ) {
     this.leaseMs = options.leaseMs ?? 2 * 60_000;
+    this.leaseNeededMs = Math.min(longestSendMs, this.leaseMs / 2);
     this.log = ctx.log.child({ component: 'email-worker' });
+    this.outcomes = new OutcomeRecorder(ctx, options.settings.sendConcurrency, (ids) => {
+      for (const id of ids) this.inHand.delete(id);
+    });
   }
 
   start() {
@@ -70,8 +75,10 @@ export class EmailWorker {
       return;
     }
     this.running = this.drain()
-      .then(() => undefined)
-      .catch((err) => this.log.error({ err }, 'email queue pass failed'))
+      .catch((err) => {
+        this.log.error({ err }, 'email queue pass failed');
+        return 0;
+      })
       .finally(() => {
         this.running = undefined;
         if (this.again && !this.stopped) {
@@ -81,36 +88,93 @@ export class EmailWorker {
       });
   }
 
-  /** Sends every due email, one at a time; resolves when none is due. Exposed for tests and /process. */
+  /**
+   * Sends every due email, up to `sendConcurrency` at once; resolves, with the number of emails attempted,
+   * when none is due and every outcome is recorded. Exposed for tests and /process (claims are atomic,
+   * so a pass beside the worker's never sends an email twice).
+   */
   async drain(): Promise<number> {
-    let sent = 0;
-    while (!this.stopping) {
-      const email = await this.claim();
-      if (!email) break;
-      await this.deliver(email);
-      sent += 1;
+    const { sendConcurrency, claimBatchSize } = this.options.settings;
+    const batch = Math.max(claimBatchSize, sendConcurrency);
+    const ready: EmailDoc[] = [];
+    const sending = new Set<Promise<void>>();
+    let attempted = 0;
+    let more = true;
+    try {
+      while (!this.stopping) {
+        // Claim the next batch while the last of the current one is still going out.
+        if (more && ready.length < sendConcurrency) {
+          const wanted = batch - ready.length;
+          const claimed = await this.claim(wanted);
+          ready.push(...claimed);
+          more = claimed.length === wanted;
+        }
+        while (ready.length > 0 && sending.size < sendConcurrency && !this.outcomes.full) {
+          const email = ready.shift()!;
+          if (email.lockedUntil!.getTime() - this.options.clock().getTime() < this.leaseNeededMs) {
+            // Held too long before its turn (a very slow pass): give it back rather than risk a twin.
+            await this.release([email]);
+            continue;
+          }
+          const send: Promise<void> = this.send(email).finally(() => sending.delete(send));
+          sending.add(send);
+          attempted += 1;
+        }
+        if (sending.size === 0 && ready.length === 0) {
+          if (!more) break;
+          continue;
+        }
+        await Promise.race(this.outcomes.full ? [...sending, this.outcomes.written()] : sending);
+      }
+    } finally {
+      // Stopping (or a database error): the sends in flight finish, the rest goes back to the queue.
+      await Promise.allSettled(sending);
+      if (ready.length > 0) await this.release(ready).catch((err) => this.log.warn({ err }, 'could not give claimed emails back; their lease runs out'));
+      await this.outcomes.idle(this.stopping);
     }
-    return sent;
+    return attempted;
   }
 
-  private async claim(): Promise<EmailDoc | null> {
+  /** Claims up to `limit` due emails in three round trips, whatever the limit. */
+  private async claim(limit: number): Promise<EmailDoc[]> {
+    const { Email } = this.ctx.models;
     const now = this.options.clock();
-    return this.ctx.models.Email.findOneAndUpdate(
-      {
-        $or: [
-          { status: 'queued', nextAttemptAt: { $lte: now } },
-          { status: 'sending', lockedUntil: { $lte: now } },
-        ],
-      },
-      { $set: { status: 'sending', lockedUntil: new Date(now.getTime() + this.leaseMs) }, $inc: { attempts: 1 } },
-      { sort: { nextAttemptAt: 1 }, returnDocument: 'after', lean: true },
-    ) as Promise<EmailDoc | null>;
+    const due = {
+      $or: [
+        { status: 'queued' as const, nextAttemptAt: { $lte: now } },
+        { status: 'sending' as const, lockedUntil: { $lte: now } },
+      ],
+    };
+    const candidates = await Email.find({ ...due, ...(this.inHand.size > 0 ? { _id: { $nin: [...this.inHand] } } : {}) }, { _id: 1 })
+      .sort({ nextAttemptAt: 1 })
+      .limit(limit)
+      .lean<{ _id: EmailDoc['_id'] }[]>();
+    if (candidates.length === 0) return [];
+    const claimId = randomUUID();
+    const ids = candidates.map((c) => c._id);
+    // Each email is moved only if it is still due: of two workers racing on one email, one gets it.
+    await Email.updateMany(
+      { _id: { $in: ids }, ...due },
+      { $set: { status: 'sending', claimId, lockedUntil: new Date(now.getTime() + this.leaseMs) }, $inc: { attempts: 1 } },
+    );
+    const claimed = await Email.find({ _id: { $in: ids }, claimId, status: 'sending' }).sort({ nextAttemptAt: 1 }).lean<EmailDoc[]>();
+    for (const email of claimed) this.inHand.add(String(email._id));
+    return claimed;
   }
 
-  private async deliver(email: EmailDoc) {
+  /** Gives claimed, unsent emails back to the queue as they were (the attempt does not count). */
+  private async release(emails: EmailDoc[]) {
+    await this.ctx.models.Email.updateMany(
+      { _id: { $in: emails.map((e) => e._id) }, status: 'sending', claimId: { $in: [...new Set(emails.map((e) => e.claimId ?? ''))] } },
+      { $set: { status: 'queued', lockedUntil: null, claimId: null }, $inc: { attempts: -1 } },
+    );
+    for (const email of emails) this.inHand.delete(String(email._id));
+  }
+
+  private async send(email: EmailDoc) {
     const { settings, sender, clock } = this.options;
     const id = String(email._id);
-    const log = this.log.child({ emailId: id, template: email.template, attempt: email.attempts });
+    let outcome: Outcome;
     try {
       const info = await sender.send({
         from: settings.from,
@@ -126,62 +190,18 @@ export class EmailWorker {
           ...((email.headers as Record<string, string> | null) ?? {}),
         },
       });
-      const sentAt = clock();
-      await this.ctx.withOutbox(async (session, outbox) => {
-        await this.ctx.models.Email.updateOne(
-          { _id: email._id, status: 'sending' },
-          { $set: { status: 'sent', sentAt, lockedUntil: null, lastError: null, smtpMessageId: info.messageId, ...secretRemoved(email) } },
-        ).session(session);
-        outbox.add('email.sent', { ...this.eventBase(email), sentAt: sentAt.toISOString() });
-      });
-      log.info({ to: email.to }, 'email sent');
+      outcome = { kind: 'sent', email, at: clock(), smtpMessageId: info.messageId };
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      const now = clock();
+      const error = err instanceof Error ? err.message : String(err);
+      const at = clock();
       // An SMTP 5xx answer (e.g. 550 no such mailbox) is permanent: retrying cannot help.
       const code = (err as { responseCode?: unknown }).responseCode;
       const permanent = typeof code === 'number' && code >= 500 && code < 600;
-      if (permanent || email.attempts >= email.maxAttempts) {
-        await this.ctx.withOutbox(async (session, outbox) => {
-          await this.ctx.models.Email.updateOne(
-            { _id: email._id, status: 'sending' },
-            { $set: { status: 'failed', failedAt: now, lockedUntil: null, lastError: message, ...secretRemoved(email) } },
-          ).session(session);
-          const failed: EventData<'email.failed'> = {
-            ...this.eventBase(email),
-            error: message,
-            attempts: email.attempts,
-            ...(permanent ? { permanent: true } : {}),
-            failedAt: now.toISOString(),
-          };
-          outbox.add('email.failed', failed);
-        });
-        log.error({ err: message, to: email.to }, 'email failed after its last attempt');
-        return;
-      }
-      const delay = retryDelayMs(email.attempts, settings.retryBaseMs, settings.retryMaxMs);
-      await this.ctx.models.Email.updateOne(
-        { _id: email._id, status: 'sending' },
-        { $set: { status: 'queued', nextAttemptAt: new Date(now.getTime() + delay), lockedUntil: null, lastError: message } },
-      );
-      log.warn({ err: message, retryInMs: delay }, 'email not sent; will retry');
+      outcome =
+        permanent || email.attempts >= email.maxAttempts
+          ? { kind: 'failed', email, at, error, permanent }
+          : { kind: 'retry', email, at, error, retryAt: new Date(at.getTime() + retryDelayMs(email.attempts, settings.retryBaseMs, settings.retryMaxMs)) };
     }
-  }
-
-  private eventBase(email: EmailDoc) {
-    return {
-      emailId: String(email._id),
-      to: email.to,
-      subject: email.subject,
-      template: email.template,
-      ...(email.sourceEventId ? { causationId: email.sourceEventId } : {}),
-      ...(email.orderId ? { orderId: email.orderId } : {}),
-      ...(email.emailRecordId ? { emailRecordId: email.emailRecordId } : {}),
-      ...(email.orderNumber ? { orderNumber: email.orderNumber } : {}),
-      ...(email.campaignId ? { campaignId: email.campaignId } : {}),
-      ...(email.subscriberId ? { subscriberId: email.subscriberId } : {}),
-      // For the order's email history; a verification code never goes into an event beyond its own.
-      ...(secretBodyTemplates.has(email.template) ? {} : { preview: email.text.slice(0, 280) }),
-    };
+    this.outcomes.add(outcome);
   }
 }
