@@ -58,6 +58,8 @@ export const adminCustomerSchema = z.object({
     completedOrders: z.number().int(),
     avgDaysBetweenOrders: z.number().describe('Mean days between consecutive orders; 0 with fewer than two orders'),
   }),
+  /** Only on an erased customer: when the personal data was erased (the figures stay). */
+  erasedAt: z.string().optional(),
 });
 export type AdminCustomer = z.infer<typeof adminCustomerSchema>;
 

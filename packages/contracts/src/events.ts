@@ -17,6 +17,7 @@ import { gatewayAdminActionData } from './admin-auth.js';
 import { campaignSendRequestedData } from './marketing-events.js';
 import { gatewayRequestsLoggedData } from './security-events.js';
 import { contentChangedData } from './content.js';
+import { customerErasureRequestedData } from './privacy.js';
 import { returnRequestedData, returnStatusChangedData, supportMessageCreatedData, supportRepliedData } from './support-events.js';
 
 const isoDate = z.iso.datetime({ offset: true });
@@ -263,6 +264,7 @@ export const eventDataSchemas = {
   'payment.succeeded': paymentSucceededData,
   'payment.failed': paymentFailedData,
   'customer.verification_requested': customerVerificationRequestedData,
+  'privacy.erasure_requested': customerErasureRequestedData,
   'support.message_created': supportMessageCreatedData,
   'support.replied': supportRepliedData,
   'support.return_requested': returnRequestedData,
@@ -300,6 +302,8 @@ export const eventStreams = {
   SECURITY: { subjects: ['ban.>', 'alert.>'], maxAgeMs: 30 * day },
   GATEWAY: { subjects: ['gateway.>'], maxAgeMs: 3 * day },
   EMAIL: { subjects: ['email.>'], maxAgeMs: 30 * day },
+  // Erasure requests: CUSTOMERS keeps minutes (codes), these must reach a service that is down for days.
+  PRIVACY: { subjects: ['privacy.>'], maxAgeMs: 14 * day },
 } as const satisfies Record<string, { subjects: readonly string[]; maxAgeMs: number }>;
 export type StreamName = keyof typeof eventStreams;
 

@@ -13,6 +13,7 @@ export * from './admin-access.js';
 export * from './orders-http.js';
 export * from './customers-http.js';
 export * from './customers-admin-http.js';
+export * from './privacy.js';
 export * from './email-http.js';
 export * from './orders-admin-http.js';
 export * from './payments.js';
