@@ -2,7 +2,8 @@
 // part is `gateway` or a service's folder name (`orders`, `email`...). Plain Node, no dependencies: it runs
 // in the Dockerfile's prune stage before anything is installed. It writes, relative to the current folder:
 //   out/build/{json,full}  `turbo prune --docker` of the parts (+ the three frontends the gateway serves),
-//                          plus the root files their build reads that turbo prune leaves out;
+//                          plus the root files their build reads that turbo prune leaves out, without
+//                          the root devDependencies no build uses;
 //   out/runtime/json       the package.json files and lock file of the parts alone, listing as workspaces
 //                          only the parts and the workspace packages they need at run time (so a
 //                          production install leaves out test helpers such as @shop/test-support);
@@ -16,6 +17,10 @@ const FRONTENDS = ['shell', 'storefront', 'admin'];
 // Root files the workspaces' builds read (every tsconfig extends tsconfig.base.json) that `turbo prune`
 // does not copy.
 const ROOT_BUILD_FILES = ['tsconfig.base.json'];
+// Root devDependencies no build uses: the `node` package (the image has Node 24), linters and formatters,
+// and helm for the chart tests (aws-cdk-lib alone is 160 MB). The others stay: workspaces build with the
+// root's tsc and type declarations (vitest's included, for the test helpers some packages export).
+const NOT_FOR_THE_BUILD = /^(node|prettier|globals|eslint|@eslint\/.+|eslint-plugin-.+|typescript-eslint|@aws-cdk\/.+)$/;
 
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
 
@@ -96,6 +101,12 @@ function main(parts) {
 
   turboPrune([...names, ...frontendNames], 'out/build');
   for (const file of ROOT_BUILD_FILES) copyFileSync(file, join('out/build/full', file));
+  for (const tree of ['out/build/json', 'out/build/full']) {
+    const manifest = join(tree, 'package.json');
+    const root = readJson(manifest);
+    root.devDependencies = Object.fromEntries(Object.entries(root.devDependencies ?? {}).filter(([name]) => !NOT_FOR_THE_BUILD.test(name)));
+    writeFileSync(manifest, `${JSON.stringify(root, null, 2)}\n`);
+  }
 
   turboPrune(names, 'out/runtime');
   rmSync('out/runtime/full', { recursive: true, force: true });
