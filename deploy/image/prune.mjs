@@ -20,7 +20,8 @@ const ROOT_BUILD_FILES = ['tsconfig.base.json'];
 // Root devDependencies no build uses: the `node` package (the image has Node 24), linters and formatters,
 // and helm for the chart tests (aws-cdk-lib alone is 160 MB). The others stay: workspaces build with the
 // root's tsc and type declarations (vitest's included, for the test helpers some packages export).
-const NOT_FOR_THE_BUILD = /^(node|prettier|globals|eslint|@eslint\/.+|eslint-plugin-.+|typescript-eslint|@aws-cdk\/.+)$/;
+const NOT_FOR_THE_BUILD =
+  /^(node|prettier|globals|eslint|@eslint\/.+|eslint-plugin-.+|typescript-eslint|@aws-cdk\/.+)$/;
 
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
 
@@ -44,10 +45,14 @@ function turboPrune(packageNames, outDir) {
   if (!version) fail('the root package.json has no turbo devDependency to take the version from');
   rmSync(outDir, { recursive: true, force: true });
   // The same turbo release as the repository's lock file, fetched by npx (nothing is installed yet).
-  const result = spawnSync('npx', ['--yes', `turbo@${version}`, 'prune', ...packageNames, '--docker', '--out-dir', outDir], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
-  });
+  const result = spawnSync(
+    'npx',
+    ['--yes', `turbo@${version}`, 'prune', ...packageNames, '--docker', '--out-dir', outDir],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
+    },
+  );
   if (result.error) fail(`npx turbo prune could not start: ${result.error.message}`);
   if (result.status !== 0) fail(`turbo prune ${packageNames.join(' ')} failed (exit code ${result.status})`);
 }
@@ -75,7 +80,11 @@ function productionClosure(jsonDir, partFolders) {
   const queue = [...partFolders];
   while (queue.length > 0) {
     const manifest = readJson(join(jsonDir, queue.shift(), 'package.json'));
-    const names = Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies, ...manifest.peerDependencies });
+    const names = Object.keys({
+      ...manifest.dependencies,
+      ...manifest.optionalDependencies,
+      ...manifest.peerDependencies,
+    });
     for (const name of names) {
       const folder = byName.get(name);
       if (folder && !needed.has(folder)) {
@@ -97,14 +106,18 @@ function main(parts) {
   }
   const names = folders.map((folder) => readJson(join(folder, 'package.json')).name);
   const withGateway = folders.includes('gateway');
-  const frontendNames = withGateway ? FRONTENDS.map((name) => readJson(join('frontends', name, 'package.json')).name) : [];
+  const frontendNames = withGateway
+    ? FRONTENDS.map((name) => readJson(join('frontends', name, 'package.json')).name)
+    : [];
 
   turboPrune([...names, ...frontendNames], 'out/build');
   for (const file of ROOT_BUILD_FILES) copyFileSync(file, join('out/build/full', file));
   for (const tree of ['out/build/json', 'out/build/full']) {
     const manifest = join(tree, 'package.json');
     const root = readJson(manifest);
-    root.devDependencies = Object.fromEntries(Object.entries(root.devDependencies ?? {}).filter(([name]) => !NOT_FOR_THE_BUILD.test(name)));
+    root.devDependencies = Object.fromEntries(
+      Object.entries(root.devDependencies ?? {}).filter(([name]) => !NOT_FOR_THE_BUILD.test(name)),
+    );
     writeFileSync(manifest, `${JSON.stringify(root, null, 2)}\n`);
   }
 
@@ -125,4 +138,9 @@ function main(parts) {
   console.log(`prune: ${folders.join(', ')} -> runtime workspaces ${closure.join(', ')}`);
 }
 
-main(process.argv.slice(2).flatMap((arg) => arg.split(/[\s,]+/)).filter(Boolean));
+main(
+  process.argv
+    .slice(2)
+    .flatMap((arg) => arg.split(/[\s,]+/))
+    .filter(Boolean),
+);

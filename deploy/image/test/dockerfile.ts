@@ -54,7 +54,8 @@ export function parseDockerfile(text: string): ParsedDockerfile {
       if (!from) throw new Error(`line ${instruction.line}: FROM ${instruction.args} is not understood`);
       stages.push({ name: from[2] ?? String(stages.length), from: from[1]!, instructions: [] });
     } else if (stages.length === 0) {
-      if (instruction.keyword !== 'ARG') throw new Error(`line ${instruction.line}: only ARG may come before the first FROM`);
+      if (instruction.keyword !== 'ARG')
+        throw new Error(`line ${instruction.line}: only ARG may come before the first FROM`);
       const [name, value] = splitArg(instruction.args);
       globalArgs.set(name, value);
     } else {
@@ -77,7 +78,10 @@ function unquote(value: string): string {
 
 /** ${NAME} and $NAME from `vars`; unknown names become empty, as in Docker. */
 export function substitute(text: string, vars: Record<string, string | undefined>): string {
-  return text.replace(/\$\{(\w+)\}|\$(\w+)/g, (_, braced: string | undefined, bare: string | undefined) => vars[(braced ?? bare)!] ?? '');
+  return text.replace(
+    /\$\{(\w+)\}|\$(\w+)/g,
+    (_, braced: string | undefined, bare: string | undefined) => vars[(braced ?? bare)!] ?? '',
+  );
 }
 
 /** `K=V K2="v 2"` (ENV and LABEL syntax) to pairs. */
@@ -107,7 +111,10 @@ export function dockerignoreMatcher(text: string): (path: string) => boolean {
     .filter((line) => line !== '' && !line.startsWith('#'))
     .map((line) => {
       const negated = line.startsWith('!');
-      const cleaned = posix.normalize(negated ? line.slice(1).trim() : line).replace(/^\/+/, '').replace(/\/+$/, '');
+      const cleaned = posix
+        .normalize(negated ? line.slice(1).trim() : line)
+        .replace(/^\/+/, '')
+        .replace(/\/+$/, '');
       return { negated, regex: globRegex(cleaned) };
     });
   return (path) => {
@@ -187,7 +194,11 @@ export class RunFailedError extends Error {
   }
 }
 
-function runShell(command: string, cwd: string, env: Record<string, string>): Promise<{ code: number; output: string }> {
+function runShell(
+  command: string,
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('sh', ['-c', command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -218,13 +229,16 @@ export async function replay(options: ReplayOptions): Promise<ReplayedStage> {
   const ignored = dockerignoreMatcher(options.dockerignore);
   const buildArgs = options.buildArgs ?? {};
   const stages = new Map<string, ReplayedStage>();
-  const targetIndex = options.target ? dockerfile.stages.findIndex((stage) => stage.name === options.target) : dockerfile.stages.length - 1;
+  const targetIndex = options.target
+    ? dockerfile.stages.findIndex((stage) => stage.name === options.target)
+    : dockerfile.stages.length - 1;
   if (targetIndex < 0) throw new Error(`no stage named ${options.target}`);
 
   // Which later instructions read each stage (FROM it or COPY --from it), to know when moving is safe.
   const readers: { stage: string; index: number }[] = [];
   dockerfile.stages.forEach((stage, stageIndex) => {
-    if (dockerfile.stages.some((earlier, index) => index < stageIndex && earlier.name === stage.from)) readers.push({ stage: stage.from, index: stageIndex * 1000 });
+    if (dockerfile.stages.some((earlier, index) => index < stageIndex && earlier.name === stage.from))
+      readers.push({ stage: stage.from, index: stageIndex * 1000 });
     stage.instructions.forEach((instruction, index) => {
       const from = /--from=(\S+)/.exec(instruction.args)?.[1];
       if (instruction.keyword === 'COPY' && from) readers.push({ stage: from, index: stageIndex * 1000 + index + 1 });
@@ -292,7 +306,8 @@ export async function replay(options: ReplayOptions): Promise<ReplayedStage> {
             throw new Error(`${where}: COPY ${instruction.args}: the replay copies plain paths only`);
           }
           for (const flag of flags) {
-            if (!/^--(from|chown|chmod|link)(=|$)/.test(flag)) throw new Error(`${where}: COPY flag ${flag} is not replayed`);
+            if (!/^--(from|chown|chmod|link)(=|$)/.test(flag))
+              throw new Error(`${where}: COPY flag ${flag} is not replayed`);
           }
           const fromName = flags.find((flag) => flag.startsWith('--from='))?.slice('--from='.length);
           const destination = paths.at(-1)!;
@@ -310,15 +325,20 @@ export async function replay(options: ReplayOptions): Promise<ReplayedStage> {
               mayMove = !readers.some((reader) => reader.stage === fromName && reader.index > position);
             } else {
               sourcePath = join(context, posix.normalize(source));
-              if (relative(context, sourcePath).startsWith('..')) throw new Error(`${where}: ${source} is outside the build context`);
+              if (relative(context, sourcePath).startsWith('..'))
+                throw new Error(`${where}: ${source} is outside the build context`);
               filter = (path) => {
                 const inContext = relative(context, path).split('\\').join('/');
                 return inContext === '' || !ignored(inContext);
               };
             }
-            if (!existsSync(sourcePath)) throw new Error(`${where}: COPY source ${source} does not exist${fromName ? ` in stage ${fromName}` : ''}`);
+            if (!existsSync(sourcePath))
+              throw new Error(
+                `${where}: COPY source ${source} does not exist${fromName ? ` in stage ${fromName}` : ''}`,
+              );
             const isFolder = statSync(sourcePath).isDirectory();
-            const target = isFolder || !intoFolder ? inRoot(destination) : join(inRoot(destination), posix.basename(source));
+            const target =
+              isFolder || !intoFolder ? inRoot(destination) : join(inRoot(destination), posix.basename(source));
             if (mayMove) {
               moveInto(sourcePath, target);
             } else {
@@ -331,7 +351,10 @@ export async function replay(options: ReplayOptions): Promise<ReplayedStage> {
         case 'RUN': {
           if (instruction.args.startsWith('[')) throw new Error(`${where}: RUN in exec form is not replayed`);
           const absolute = absolutePathIn(instruction.args);
-          if (absolute) throw new Error(`${where}: RUN names the absolute path ${absolute}; the replay runs it in a temporary folder`);
+          if (absolute)
+            throw new Error(
+              `${where}: RUN names the absolute path ${absolute}; the replay runs it in a temporary folder`,
+            );
           const env = { ...options.baseEnv, ...args, ...current.env };
           // The image's PATH comes from the base image; here the caller's PATH stands in for it.
           env.PATH = options.baseEnv.PATH ?? '';
@@ -343,7 +366,9 @@ export async function replay(options: ReplayOptions): Promise<ReplayedStage> {
           break;
         }
         default:
-          throw new Error(`${where}: ${instruction.keyword} is not replayed; teach deploy/image/test/dockerfile.ts about it`);
+          throw new Error(
+            `${where}: ${instruction.keyword} is not replayed; teach deploy/image/test/dockerfile.ts about it`,
+          );
       }
     }
     stages.set(stage.name, current);

@@ -3,20 +3,38 @@
 // are started from the replayed runtime stage on a real nats-server and the embedded MongoDB.
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve, sep } from 'node:path';
 import { ManagedChild, freePort, waitReady } from '@shop/local';
 import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunFailedError, dockerignoreMatcher, readDockerfile, replay, startCommand, type ReplayedStage } from './dockerfile.ts';
+import {
+  RunFailedError,
+  dockerignoreMatcher,
+  readDockerfile,
+  replay,
+  startCommand,
+  type ReplayedStage,
+} from './dockerfile.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const DOCKERFILE = join(ROOT, 'deploy/Dockerfile');
 const DOCKERIGNORE = join(ROOT, 'deploy/Dockerfile.dockerignore');
 const dockerfile = readDockerfile(DOCKERFILE);
 const finalStage = dockerfile.stages.at(-1)!;
-const finalValue = (keyword: string) => finalStage.instructions.filter((instruction) => instruction.keyword === keyword).at(-1)?.args;
+const finalValue = (keyword: string) =>
+  finalStage.instructions.filter((instruction) => instruction.keyword === keyword).at(-1)?.args;
 // The gateway and one service: enough to exercise the gateway-only steps (frontends) and a service's.
 const PARTS = 'gateway orders';
 
@@ -30,7 +48,9 @@ function node24(): string {
  * node_modules/.bin of the repository, so a RUN step cannot lean on a tool the image would not have.
  */
 function replayPath(binDir: string): string {
-  const inherited = (process.env.PATH ?? '').split(delimiter).filter((entry) => entry !== '' && !entry.includes(`${sep}node_modules${sep}.bin`));
+  const inherited = (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((entry) => entry !== '' && !entry.includes(`${sep}node_modules${sep}.bin`));
   return [binDir, ...inherited].join(delimiter);
 }
 
@@ -44,7 +64,13 @@ function passThrough(names: string[]): Record<string, string> {
  * builds from scratch and the replay proves the new recipe; unchanged, unchanged packages come from cache.
  */
 function turboCacheDir(): string {
-  const inputs = ['deploy/Dockerfile', 'deploy/Dockerfile.dockerignore', 'deploy/image/prune.mjs', 'tsconfig.base.json', 'turbo.json'];
+  const inputs = [
+    'deploy/Dockerfile',
+    'deploy/Dockerfile.dockerignore',
+    'deploy/image/prune.mjs',
+    'tsconfig.base.json',
+    'turbo.json',
+  ];
   const hash = createHash('sha256');
   for (const file of inputs) hash.update(file).update(readFileSync(join(ROOT, file)));
   const key = hash.digest('hex').slice(0, 16);
@@ -61,7 +87,12 @@ function turboCacheDir(): string {
   return folder;
 }
 
-function run(command: string, args: string[], env: Record<string, string>, timeoutMs: number): Promise<{ code: number; output: string }> {
+function run(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<{ code: number; output: string }> {
   return new Promise((resolvePromise) => {
     const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs });
     let output = '';
@@ -95,10 +126,30 @@ describe('deploy/Dockerfile as written', () => {
 
   it('sends sources to the build but keeps installs, builds, data and git out of the context', () => {
     const ignored = dockerignoreMatcher(readFileSync(DOCKERIGNORE, 'utf8'));
-    for (const path of ['node_modules', 'node_modules/fastify/package.json', 'services/orders/node_modules/.bin/x', 'gateway/dist/main.js', '.git/HEAD', '.turbo/cache/x.tar.zst', '.data/mongo/journal', 'deploy/local/.data/x', '.env', 'services/orders/.env.local', 'frontends/e2e/artifacts/shot.png']) {
+    for (const path of [
+      'node_modules',
+      'node_modules/fastify/package.json',
+      'services/orders/node_modules/.bin/x',
+      'gateway/dist/main.js',
+      '.git/HEAD',
+      '.turbo/cache/x.tar.zst',
+      '.data/mongo/journal',
+      'deploy/local/.data/x',
+      '.env',
+      'services/orders/.env.local',
+      'frontends/e2e/artifacts/shot.png',
+    ]) {
       expect(ignored(path), path).toBe(true);
     }
-    for (const path of ['package.json', 'package-lock.json', 'tsconfig.base.json', 'turbo.json', 'services/orders/src/main.ts', 'deploy/image/prune.mjs', 'deploy/image/start.sh']) {
+    for (const path of [
+      'package.json',
+      'package-lock.json',
+      'tsconfig.base.json',
+      'turbo.json',
+      'services/orders/src/main.ts',
+      'deploy/image/prune.mjs',
+      'deploy/image/start.sh',
+    ]) {
       expect(ignored(path), path).toBe(false);
     }
   });
@@ -117,7 +168,17 @@ describe(`deploy/Dockerfile replayed without Docker (SHOP_PARTS="${PARTS}")`, ()
     // Packages come from the npm cache when it has them; the registry is asked only for what is missing.
     npm_config_prefer_offline: 'true',
     TURBO_CACHE_DIR: turboCacheDir(),
-    ...passThrough(['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'npm_config_registry', 'NPM_CONFIG_REGISTRY', 'npm_config_cache']),
+    ...passThrough([
+      'HTTP_PROXY',
+      'HTTPS_PROXY',
+      'NO_PROXY',
+      'http_proxy',
+      'https_proxy',
+      'no_proxy',
+      'npm_config_registry',
+      'NPM_CONFIG_REGISTRY',
+      'npm_config_cache',
+    ]),
   };
   let image: ReplayedStage | undefined;
   let skipReason: string | undefined;
@@ -134,7 +195,8 @@ describe(`deploy/Dockerfile replayed without Docker (SHOP_PARTS="${PARTS}")`, ()
         buildArgs: { SHOP_PARTS: PARTS },
         baseEnv,
         onStep: ({ stage, command, ms }) => {
-          if (ms !== undefined) timings.push(`${stage}: ${command.split(';')[0]!.slice(0, 60)} ${(ms / 1000).toFixed(1)} s`);
+          if (ms !== undefined)
+            timings.push(`${stage}: ${command.split(';')[0]!.slice(0, 60)} ${(ms / 1000).toFixed(1)} s`);
         },
       });
     } catch (error) {
@@ -157,27 +219,70 @@ describe(`deploy/Dockerfile replayed without Docker (SHOP_PARTS="${PARTS}")`, ()
     const app = join(image!.root, image!.workdir);
     expect(image!.workdir).toBe('/app');
 
-    for (const file of ['start.sh', 'gateway/dist/main.js', 'services/orders/dist/main.js', 'packages/service-kit/dist/index.js', 'packages/contracts/dist/index.js', 'frontends/shell/dist/index.html', 'frontends/storefront/dist/mf-manifest.json', 'frontends/admin/dist/mf-manifest.json']) {
+    for (const file of [
+      'start.sh',
+      'gateway/dist/main.js',
+      'services/orders/dist/main.js',
+      'packages/service-kit/dist/index.js',
+      'packages/contracts/dist/index.js',
+      'frontends/shell/dist/index.html',
+      'frontends/storefront/dist/mf-manifest.json',
+      'frontends/admin/dist/mf-manifest.json',
+    ]) {
       expect(existsSync(join(app, file)), file).toBe(true);
     }
     // Only built output, manifests and the entry point outside node_modules: no TypeScript, no tests.
     const stray = filesOutsideNodeModules(app).filter(
-      (file) => !/^(package\.json|package-lock\.json|\.npmrc|start\.sh)$/.test(file) && !/^[^/]+(\/[^/]+)?\/(package\.json|dist\/.+)$/.test(file),
+      (file) =>
+        !/^(package\.json|package-lock\.json|\.npmrc|start\.sh)$/.test(file) &&
+        !/^[^/]+(\/[^/]+)?\/(package\.json|dist\/.+)$/.test(file),
     );
     expect(stray).toEqual([]);
-    expect(filesOutsideNodeModules(app).filter((file) => /\.(ts|tsx|mts|cts)$/.test(file) || /(^|\/)(src|test)\//.test(file))).toEqual([]);
+    expect(
+      filesOutsideNodeModules(app).filter(
+        (file) => /\.(ts|tsx|mts|cts)$/.test(file) || /(^|\/)(src|test)\//.test(file),
+      ),
+    ).toEqual([]);
 
-    for (const runtime of ['fastify', 'mongoose', '@nats-io/transport-node', '@shop/service-kit', '@shop/contracts', '@shop/gateway', '@shop/orders-service']) {
+    for (const runtime of [
+      'fastify',
+      'mongoose',
+      '@nats-io/transport-node',
+      '@shop/service-kit',
+      '@shop/contracts',
+      '@shop/gateway',
+      '@shop/orders-service',
+    ]) {
       expect(existsSync(join(app, 'node_modules', runtime, 'package.json')), runtime).toBe(true);
     }
     // Dev tools, the frontends' libraries (only their built files are served) and the test helpers stay out,
     // and so does the `node` package: the image's own Node 24 runs everything.
-    for (const devOnly of ['node', 'typescript', 'vitest', 'turbo', 'tsx', '@rspack/core', 'react', 'react-dom', 'mailparser', 'smtp-server', '@shop/test-support', '@shop/dev-mailbox', '@shop/embedded-mongo', '@shop/ui', '@shop/shell']) {
+    for (const devOnly of [
+      'node',
+      'typescript',
+      'vitest',
+      'turbo',
+      'tsx',
+      '@rspack/core',
+      'react',
+      'react-dom',
+      'mailparser',
+      'smtp-server',
+      '@shop/test-support',
+      '@shop/dev-mailbox',
+      '@shop/embedded-mongo',
+      '@shop/ui',
+      '@shop/shell',
+    ]) {
       expect(existsSync(join(app, 'node_modules', devOnly)), devOnly).toBe(false);
     }
-    const installed = JSON.parse(readFileSync(join(app, 'node_modules/.package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+    const installed = JSON.parse(readFileSync(join(app, 'node_modules/.package-lock.json'), 'utf8')) as {
+      packages: Record<string, { dev?: boolean }>;
+    };
     // npm's record of what it installed (the workspace folders' own entries aside): nothing marked dev.
-    const devInstalled = Object.entries(installed.packages).filter(([path, entry]) => path.includes('node_modules/') && entry.dev);
+    const devInstalled = Object.entries(installed.packages).filter(
+      ([path, entry]) => path.includes('node_modules/') && entry.dev,
+    );
     expect(devInstalled.map(([path]) => path)).toEqual([]);
   });
 
@@ -203,7 +308,9 @@ describe(`deploy/Dockerfile replayed without Docker (SHOP_PARTS="${PARTS}")`, ()
       ...extra,
     });
 
-    it('starts orders (by SHOP_PART) and the gateway (by argument); both answer /readyz and stop cleanly on SIGTERM', async ({ skip }) => {
+    it('starts orders (by SHOP_PART) and the gateway (by argument); both answer /readyz and stop cleanly on SIGTERM', async ({
+      skip,
+    }) => {
       if (skipReason) skip(skipReason);
       [nats, mongo] = await Promise.all([startNats(), startMongo()]);
       const signingKey = randomBytes(32).toString('base64url');
@@ -211,7 +318,11 @@ describe(`deploy/Dockerfile replayed without Docker (SHOP_PARTS="${PARTS}")`, ()
       const [ordersPort, gatewayPort] = [await freePort(), await freePort()];
       const startedAt = Date.now();
 
-      const orders = new ManagedChild({ name: 'orders', ...startCommand(image!), env: containerEnv({ ...common, PORT: String(ordersPort), SHOP_PART: 'orders' }) });
+      const orders = new ManagedChild({
+        name: 'orders',
+        ...startCommand(image!),
+        env: containerEnv({ ...common, PORT: String(ordersPort), SHOP_PART: 'orders' }),
+      });
       children.push(orders);
       const ordersUrl = `http://127.0.0.1:${ordersPort}`;
       const gateway = new ManagedChild({
@@ -226,7 +337,9 @@ describe(`deploy/Dockerfile replayed without Docker (SHOP_PARTS="${PARTS}")`, ()
       await waitReady(gateway, gatewayUrl, { timeoutMs: 60_000, startedAt });
 
       // The gateway reaches the orders service it was pointed at, and serves the built shell.
-      const health = (await (await fetch(`${gatewayUrl}/api/health`)).json()) as { services: Record<string, { status: string }> };
+      const health = (await (await fetch(`${gatewayUrl}/api/health`)).json()) as {
+        services: Record<string, { status: string }>;
+      };
       expect(health.services.orders?.status).toBe('ready');
       const page = await fetch(`${gatewayUrl}/`);
       expect(page.status).toBe(200);
