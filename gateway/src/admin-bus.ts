@@ -1,11 +1,10 @@
 // The gateway's NATS link for admin sign-in: it asks the security service whether a session is live
 // (`rpc.security.session.verify`, core request/reply, a few milliseconds on the cluster network),
 // hears ended sessions (`security.session.revoked`), and publishes one `gateway.admin_action` event
-// per admin call to JetStream for the audit trail. The public shop never waits on it: connecting
-// happens on the first admin call, and only admin calls fail (503) while NATS is away.
-import { connect } from '@nats-io/transport-node';
-import { RequestError, TimeoutError, type NatsConnection } from '@nats-io/nats-core';
-import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+// per admin call to JetStream for the audit trail, over the gateway's one NATS connection
+// (nats-connection.ts, shared with bans and request logs). The public shop never waits on it: only
+// admin calls fail (503) while NATS is away.
+import { RequestError, TimeoutError } from '@nats-io/nats-core';
 import {
   createEvent,
   errorCodes,
@@ -16,7 +15,8 @@ import {
   type GatewayAdminActionData,
   type VerifiedAdmin,
 } from '@shop/contracts';
-import { AppError, ensureStream, type Logger } from '@shop/service-kit';
+import { AppError, type Logger } from '@shop/service-kit';
+import { GatewayNats } from './nats-connection.js';
 
 export interface SessionChecker {
   /** The admin of a live session, or AppError 401 (ended) / 503 (cannot be checked now). */
@@ -35,59 +35,27 @@ const unavailable = () =>
 const MAX_PENDING_EVENTS = 10_000;
 
 export class NatsSessionChecker implements SessionChecker {
-  private nc: NatsConnection | undefined;
-  private js: JetStreamClient | undefined;
+  private readonly nats: GatewayNats;
+  /** Whether this checker opened its own connection (given a URL) and so closes it. */
+  private readonly ownsConnection: boolean;
   private closing = false;
   private readonly pending: Array<ReturnType<typeof createEvent<'gateway.admin_action'>>> = [];
   private flushing = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private readonly listeners: Array<(hash: string) => void> = [];
-  private markConnected!: () => void;
   /** Resolves once the first connection to NATS is made (tests wait for it). */
-  readonly connected = new Promise<void>((resolve) => {
-    this.markConnected = resolve;
-  });
+  readonly connected: Promise<void>;
 
+  /** `nats`: the gateway's shared connection, or a URL to open one of its own (tests). */
   constructor(
-    private readonly natsUrl: string,
+    nats: GatewayNats | string,
     private readonly log: Logger,
     private readonly timeoutMs = 2_000,
   ) {
-  }
-
-  private starting: Promise<void> | undefined;
-
-  /**
-   * Connects on first use (an admin call or an audit event), not at start: a gateway that only serves
-   * the public shop (or a benchmark) never opens a NATS connection it does not need.
-   */
-  private ensureStarted(): Promise<void> {
-    this.starting ??= this.start();
-    return this.starting;
-  }
-
-  /** Starts connecting now (tests; a gateway that expects admin traffic may warm up with it). */
-  connect(): Promise<void> {
-    void this.ensureStarted();
-    return this.connected;
-  }
-
-  private async start() {
-    try {
-      const nc = await connect({
-        servers: this.natsUrl,
-        name: 'shop-gateway',
-        waitOnFirstConnect: true,
-        maxReconnectAttempts: -1,
-        reconnectTimeWait: 500,
-        pingInterval: 10_000,
-      });
-      if (this.closing) {
-        await nc.close();
-        return;
-      }
-      this.nc = nc;
-      this.js = jetstream(nc);
+    this.ownsConnection = typeof nats === 'string';
+    this.nats = typeof nats === 'string' ? new GatewayNats(nats, log) : nats;
+    this.connected = this.nats.connected;
+    this.nats.onConnect((nc) => {
       nc.subscribe(sessionRevokedSubject, {
         callback: (err, msg) => {
           if (err) return;
@@ -99,17 +67,15 @@ export class NatsSessionChecker implements SessionChecker {
           }
         },
       });
-      // The audit events' stream exists even before the first service started.
-      await ensureStream(await jetstreamManager(nc), 'GATEWAY', this.log).catch((err) => this.log.warn({ err }, 'could not ensure the GATEWAY stream; services will'));
-      this.log.info({ server: nc.getServer() }, 'gateway connected to NATS (admin sessions, audit events)');
-      this.markConnected();
-      void (async () => {
-        for await (const s of nc.status()) if (s.type === 'reconnect') this.flush();
-      })();
       this.flush();
-    } catch (err) {
-      if (!this.closing) this.log.error({ err }, 'gateway could not connect to NATS; admin calls will answer 503');
-    }
+    });
+    this.nats.onReconnect(() => this.flush());
+  }
+
+  /** Starts connecting now if nothing did yet (tests; the gateway connects at start). */
+  connect(): Promise<void> {
+    this.nats.start();
+    return this.connected;
   }
 
   onRevoked(listener: (sessionHash: string) => void) {
@@ -117,15 +83,15 @@ export class NatsSessionChecker implements SessionChecker {
   }
 
   async verify(sessionHash: string): Promise<VerifiedAdmin> {
-    if (!this.nc) {
-      void this.ensureStarted();
+    if (!this.nats.connection) {
+      this.nats.start();
       // The first admin call waits for the connection, within the same time limit as an answer.
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([this.connected, new Promise((resolve) => (timer = setTimeout(resolve, this.timeoutMs)))]);
       clearTimeout(timer);
     }
-    const nc = this.nc;
-    if (!nc || nc.isClosed()) throw unavailable();
+    const nc = this.nats.connection;
+    if (!nc) throw unavailable();
     let raw: unknown;
     try {
       raw = (await nc.request(sessionVerifySubject, JSON.stringify({ sessionHash }), { timeout: this.timeoutMs })).json();
@@ -148,7 +114,7 @@ export class NatsSessionChecker implements SessionChecker {
   }
 
   publishAdminAction(data: GatewayAdminActionData) {
-    void this.ensureStarted();
+    this.nats.start();
     this.pending.push(createEvent('gateway.admin_action', 'gateway', data));
     if (this.pending.length > MAX_PENDING_EVENTS) {
       const dropped = this.pending.shift()!;
@@ -159,13 +125,14 @@ export class NatsSessionChecker implements SessionChecker {
 
   /** Publishes queued events in order; on failure retries after a second. */
   private flush() {
-    if (this.flushing || !this.js || this.closing) return;
+    if (this.flushing || !this.nats.jetstream || this.closing) return;
     this.flushing = true;
     void (async () => {
       try {
-        while (this.pending.length && this.js) {
+        let js;
+        while (this.pending.length && (js = this.nats.jetstream)) {
           const event = this.pending[0]!;
-          await this.js.publish(event.type, JSON.stringify(event), { msgID: event.id, timeout: 5_000 });
+          await js.publish(event.type, JSON.stringify(event), { msgID: event.id, timeout: 5_000 });
           this.pending.shift();
         }
       } catch (err) {
@@ -179,14 +146,13 @@ export class NatsSessionChecker implements SessionChecker {
     })();
   }
 
-  /** Waits briefly for queued audit events, then closes the connection. */
+  /** Waits briefly for queued audit events, then closes the connection if it is its own. */
   async close() {
     const deadline = Date.now() + 2_000;
-    while (this.pending.length && this.nc && !this.nc.isClosed() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (this.pending.length && this.nats.connection && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     this.closing = true;
     clearTimeout(this.retryTimer);
     if (this.pending.length) this.log.error({ pending: this.pending.length }, 'gateway stopped with audit events not published');
-    // A connect still waiting for its first server sees `closing` and closes itself.
-    await this.nc?.drain().catch(() => undefined);
+    if (this.ownsConnection) await this.nats.close();
   }
 }

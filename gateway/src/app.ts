@@ -14,6 +14,7 @@ import { registerSecurity } from './security.js';
 import { registerAdminAuth } from './admin-auth.js';
 import { NatsSessionChecker, type SessionChecker } from './admin-bus.js';
 import { GatewaySecurityLink, registerBanCheck } from './bans.js';
+import { GatewayNats } from './nats-connection.js';
 import { RequestLogBuffer, registerRequestLog, type RequestLogOptions } from './request-log.js';
 
 export interface BuildOptions {
@@ -52,8 +53,13 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     },
   }) as unknown as FastifyInstance;
 
+  // One NATS connection for every gateway feature (nats-connection.ts), opened in the background at
+  // start. Its close hook is added first so it runs last (Fastify runs onClose hooks in reverse): the
+  // request log's final flush and queued audit events go out before it drains.
+  const nats = new GatewayNats(config.natsUrl, app.log as unknown as Logger);
+  app.addHook('onClose', async () => nats.close());
   // Bans before anything else (bans.ts); every answered request to the request log (request-log.ts).
-  const securityLink = options.securityLink ?? new GatewaySecurityLink(config.natsUrl, app.log as unknown as Logger);
+  const securityLink = options.securityLink ?? new GatewaySecurityLink(nats, app.log as unknown as Logger);
   registerBanCheck(app, securityLink.bans);
   if (options.requestLog !== false) registerRequestLog(app, new RequestLogBuffer(securityLink, app.log as unknown as Logger, options.requestLog));
   if (!options.securityLink) {
@@ -81,7 +87,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
 
   await registerSecurity(app, config);
   // After the rate limit (a flood of admin guesses is limited first), before any proxy.
-  const checker = options.sessionChecker ?? new NatsSessionChecker(config.natsUrl, app.log as unknown as Logger);
+  const checker = options.sessionChecker ?? new NatsSessionChecker(nats, app.log as unknown as Logger);
   app.addHook('onClose', async () => checker.close());
   registerAdminAuth(app, config, checker);
   registerHealthRoutes(app, config);

@@ -4,13 +4,11 @@
 // pages included, within a second of the ban on every replica, and the check costs one Map lookup for
 // an exact address (CIDR ranges, rare, are checked only when there are any).
 //
-// The same NATS link carries the request log batches (request-log.ts): one connection per gateway,
-// opened at start; the public shop never waits on it, and with NATS away the bans already loaded stay.
+// The same link carries the request log batches (request-log.ts), over the gateway's one NATS
+// connection (nats-connection.ts, shared with the admin session checks); the public shop never waits
+// on it, and with NATS away the bans already loaded stay.
 import { hostname } from 'node:os';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { connect } from '@nats-io/transport-node';
-import type { NatsConnection } from '@nats-io/nats-core';
-import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import {
   activeBansReplySchema,
   activeBansSubject,
@@ -25,7 +23,9 @@ import {
   type ActiveBan,
   type IpRange,
 } from '@shop/contracts';
-import { ensureStream, sendError, type Logger } from '@shop/service-kit';
+import type { Subscription } from '@nats-io/nats-core';
+import { sendError, type Logger } from '@shop/service-kit';
+import { GatewayNats } from './nats-connection.js';
 import type { RequestLogSink } from './request-log.js';
 
 const banChangedSchema = eventSchema('ban.changed');
@@ -132,65 +132,57 @@ const RELOAD_MS = 30_000;
 export class GatewaySecurityLink implements RequestLogSink {
   readonly bans = new BanList();
   readonly gatewayName = `${hostname()}:${process.pid}`;
-  private nc: NatsConnection | undefined;
-  private js: JetStreamClient | undefined;
+  private readonly nats: GatewayNats;
+  /** Whether this link opened its own connection (given a URL) and so closes it. */
+  private readonly ownsConnection: boolean;
   private closing = false;
   private reloadTimer: NodeJS.Timeout | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private subscription: Subscription | undefined;
   private markLoaded!: () => void;
   /** Resolves once the bans were loaded the first time (tests wait for it). */
   readonly loaded = new Promise<void>((resolve) => {
     this.markLoaded = resolve;
   });
 
+  /** `nats`: the gateway's shared connection, or a URL to open one of its own (tests). */
   constructor(
-    private readonly natsUrl: string,
+    nats: GatewayNats | string,
     private readonly log: Logger,
     private readonly timeoutMs = 2_000,
-  ) {}
-
-  /** Starts connecting in the background; never throws, never blocks the gateway's start. */
-  start() {
-    void this.run();
+  ) {
+    this.ownsConnection = typeof nats === 'string';
+    this.nats = typeof nats === 'string' ? new GatewayNats(nats, log) : nats;
   }
 
-  private async run() {
-    let nc: NatsConnection;
-    try {
-      nc = await connect({ servers: this.natsUrl, name: 'shop-gateway-security', waitOnFirstConnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 500, pingInterval: 10_000 });
-    } catch (err) {
-      if (!this.closing) this.log.error({ err }, 'gateway could not connect to NATS: no bans loaded, request logs are being dropped');
-      return;
-    }
-    if (this.closing) {
-      await nc.close();
-      return;
-    }
-    this.nc = nc;
-    this.js = jetstream(nc);
-    nc.subscribe('ban.changed', {
-      callback: (err, msg) => {
-        if (err) return;
-        const parsed = banChangedSchema.safeParse((() => { try { return msg.json(); } catch { return undefined; } })());
-        if (!parsed.success) return;
-        const { ip, action, expiresAt } = parsed.data.data;
-        if (action === 'banned') this.bans.add(ip, expiresAt);
-        else this.bans.remove(ip);
-        this.log.info({ ip, action, expiresAt }, action === 'banned' ? 'address banned at the gateway' : 'address unbanned at the gateway');
-      },
+  /** Starts following the bans once NATS is there; never throws, never blocks the gateway's start. */
+  start() {
+    this.nats.onConnect((nc) => {
+      if (this.closing) return;
+      this.subscription = nc.subscribe('ban.changed', {
+        callback: (err, msg) => {
+          if (err) return;
+          const parsed = banChangedSchema.safeParse((() => { try { return msg.json(); } catch { return undefined; } })());
+          if (!parsed.success) return;
+          const { ip, action, expiresAt } = parsed.data.data;
+          if (action === 'banned') this.bans.add(ip, expiresAt);
+          else this.bans.remove(ip);
+          this.log.info({ ip, action, expiresAt }, action === 'banned' ? 'address banned at the gateway' : 'address unbanned at the gateway');
+        },
+      });
+      void this.reload();
+      this.reloadTimer ??= setInterval(() => void this.reload(), RELOAD_MS);
+      this.reloadTimer.unref();
     });
-    await ensureStream(await jetstreamManager(nc), 'GATEWAY', this.log).catch((err) => this.log.warn({ err }, 'could not ensure the GATEWAY stream; services will'));
-    void (async () => {
-      for await (const s of nc.status()) if (s.type === 'reconnect') void this.reload();
-    })();
-    await this.reload();
-    this.reloadTimer = setInterval(() => void this.reload(), RELOAD_MS);
-    this.reloadTimer.unref();
+    // A `ban.changed` may have been missed while NATS was away.
+    this.nats.onReconnect(() => void this.reload());
+    this.nats.start();
   }
 
   /** Asks the security service for the bans in force and replaces the list with them. */
   async reload(): Promise<boolean> {
-    const nc = this.nc;
-    if (!nc || nc.isClosed()) return false;
+    const nc = this.nats.connection;
+    if (!nc || this.closing) return false;
     try {
       const reply = rpcReplySchema.parse((await nc.request(activeBansSubject, '{}', { timeout: this.timeoutMs })).json());
       if (!reply.ok) throw new Error(reply.error.message);
@@ -201,20 +193,27 @@ export class GatewaySecurityLink implements RequestLogSink {
     } catch (err) {
       // The security service may start after the gateway: keep the bans known so far, try again soon.
       if (!this.closing) this.log.warn({ err }, 'could not load the active bans; retrying');
-      if (!this.closing) setTimeout(() => void this.reload(), 1_000).unref();
+      if (!this.closing) {
+        clearTimeout(this.retryTimer);
+        this.retryTimer = setTimeout(() => void this.reload(), 1_000);
+        this.retryTimer.unref();
+      }
       return false;
     }
   }
 
   /** Publishes one request log batch; throws when NATS cannot take it now (the buffer keeps it). */
   async publish(event: { id: string; type: string }, body: string): Promise<void> {
-    if (!this.js || !this.nc || this.nc.isClosed()) throw new Error('NATS is not connected');
-    await this.js.publish(event.type, body, { msgID: event.id, timeout: this.timeoutMs });
+    const js = this.nats.jetstream;
+    if (!js) throw new Error('NATS is not connected');
+    await js.publish(event.type, body, { msgID: event.id, timeout: this.timeoutMs });
   }
 
   async close() {
     this.closing = true;
     clearInterval(this.reloadTimer);
-    await this.nc?.drain().catch(() => undefined);
+    clearTimeout(this.retryTimer);
+    this.subscription?.unsubscribe();
+    if (this.ownsConnection) await this.nats.close();
   }
 }

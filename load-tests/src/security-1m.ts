@@ -3,14 +3,18 @@
 // nats-server, builds the REAL security service in this process, seeds the log entries straight into
 // its database (driver insertMany in batches, in time order) together with the hourly counters the
 // service's own consumer code computes for them (`hourlyIncrements`, the counters of the last 48 hours:
-// older ones expire), then times repeated HTTP requests to the dashboard and the logs tab and prints
-// p50/p95 per case. Not a test: numbers depend on the machine and on what else runs.
+// older ones expire), then signs in through a real gateway (built in this process, request log off so
+// the bench's own calls do not move the counters) and times repeated requests to the dashboard and the
+// logs tab through it, as the back office makes them, and prints p50/p95 per case. Not a test: numbers
+// depend on the machine and on what else runs.
 //
 //   npm run bench:security -w load-tests -- [--logs 1000000] [--days 30] [--reps 20] [--warmup 3] [--case dashboard ...] [--profile x.cpuprofile]
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
-import { adminIdentityHeaders, type RequestLogEntry, type RequestSignal, type RiskLevel } from '@shop/contracts';
+import { type RequestLogEntry, type RequestSignal, type RiskLevel } from '@shop/contracts';
 import { buildApp } from '@shop/security-service/app';
 import { hourlyIncrements } from '@shop/security-service/hourly-counters';
 import { startMongo, startNats } from '@shop/test-support';
@@ -88,15 +92,37 @@ const cases: Case[] = [
 ];
 const chosen = values.case?.length ? cases.filter((c) => values.case!.some((n) => c.name.includes(n))) : cases;
 
+const gatewayDir = fileURLToPath(new URL('../../gateway/', import.meta.url));
+const admin = { email: 'bench@shop.test', password: 'Bench-Brass-Coin-Vault-42!' };
+
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function main() {
   const t0 = performance.now();
   const [mongo, nats] = await Promise.all([startMongo(), startNats()]);
-  // buildApp() reads its config from the environment, exactly as the deployed service does.
-  Object.assign(process.env, { PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent' });
+  // buildApp() reads its config from the environment, exactly as the deployed service does; one gateway
+  // signing key shared by the gateway and the service (a fresh one per run).
+  Object.assign(process.env, {
+    PORT: '0',
+    MONGO_URL: mongo.uri,
+    NATS_URL: nats.url,
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+    GATEWAY_SIGNING_KEY: randomBytes(32).toString('base64url'),
+  });
   const service = await buildApp();
-  const url = await service.start();
+  const securityUrl = await service.start();
+  // The gateway's sources, by path (the gateway is an application, not a library).
+  const { configFromEnv } = (await import(`${gatewayDir}src/config.ts`)) as { configFromEnv(env: Record<string, string | undefined>): unknown };
+  const { buildApp: buildGateway } = (await import(`${gatewayDir}src/app.ts`)) as {
+    buildApp(config: unknown, options: object): Promise<{ listen(o: object): Promise<string>; close(): Promise<void> }>;
+  };
+  const gateway = await buildGateway(
+    configFromEnv({ PORT: '0', LOG_LEVEL: 'silent', NATS_URL: nats.url, SECURITY_URL: securityUrl, RATE_LIMIT_MAX: '1000000', GATEWAY_SIGNING_KEY: process.env.GATEWAY_SIGNING_KEY }),
+    { logger: false, requestLog: false },
+  );
+  const url = await gateway.listen({ host: '127.0.0.1', port: 0 });
   try {
     const { RequestLog, HourlyStats, AddressHour } = service.ctx.models;
     // The schemas' indexes exist before the seed, as in a running shop.
@@ -121,7 +147,10 @@ async function main() {
     const [seeded, addressHours] = await Promise.all([RequestLog.estimatedDocumentCount(), AddressHour.estimatedDocumentCount()]);
     console.log(`seeded ${seeded} log entries over ${days} days (${addressHours} address-hour counters) in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
-    const headers = { [adminIdentityHeaders.id]: 'bench-admin', [adminIdentityHeaders.email]: 'bench@example.com' };
+    // Signed in through the gateway, as the back office is: every measured request carries the session cookie.
+    const login = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: url }, body: JSON.stringify(admin) });
+    if (login.status !== 200) throw new Error(`sign-in failed: ${login.status} ${await login.text()}`);
+    const headers = { cookie: login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ') };
     const inspector = values.profile ? new (await import('node:inspector/promises')).Session() : undefined;
     if (inspector) { inspector.connect(); await inspector.post('Profiler.enable'); await inspector.post('Profiler.start'); }
     const rows: { name: string; p50: number; p95: number; min: number; max: number; cpu: number; bytes: number; matched: string }[] = [];
@@ -156,11 +185,12 @@ async function main() {
       inspector.disconnect();
     }
     const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
-    console.log(`\n${logCount} log entries over ${days} days, ${reps} timed requests per case after ${warmup} warm-up, one at a time; ${os.cpus().length} cores, load average ${load}; Node ${process.version}\n`);
+    console.log(`\n${logCount} log entries over ${days} days, ${reps} timed requests per case after ${warmup} warm-up, one at a time through the gateway; ${os.cpus().length} cores, load average ${load}; Node ${process.version}\n`);
     console.log(`| case | p50 ms | p95 ms | min ms | max ms | CPU ms/request | answer | response bytes |`);
     console.log(`|---|---:|---:|---:|---:|---:|---:|---:|`);
     for (const r of rows) console.log(`| ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.min.toFixed(1)} | ${r.max.toFixed(1)} | ${r.cpu.toFixed(1)} | ${r.matched} | ${r.bytes} |`);
   } finally {
+    await gateway.close();
     await service.stop();
     await Promise.all([nats.stop(), mongo.stop()]);
   }

@@ -1,0 +1,189 @@
+// What the request log costs the gateway (issue 17: "logging costs the gateway under 5% of its
+// throughput, measured with the bench runner"). Starts a real nats-server (JetStream), the stand-in
+// services (src/stand-ins.ts) and TWO real gateways in their own processes, built from the same code
+// and config: one with the request log on (every request batched to the GATEWAY stream, as in
+// production), one with it off (`buildApp(config, { requestLog: false })`). Both run for the whole
+// measurement; autocannon then measures them in alternating rounds (on/off, then off/on, ...) so drift
+// in the machine's load falls on both sides, and prints each round, the median of the per-round
+// ratios and the ratio of the totals. At the end it reads the GATEWAY stream back: the logging gateway
+// must have published an entry for every request it answered, the other none.
+//
+//   npm run bench:request-log -w load-tests -- [--rounds 6] [--duration 5] [--connections 50] [--path /api/orders/_service]
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import autocannon, { type Result as LoadResult } from 'autocannon';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { startNats } from '@shop/test-support';
+import type { StandIns } from './stand-ins.js';
+
+const loadTestsDir = fileURLToPath(new URL('../', import.meta.url));
+const gatewayDir = fileURLToPath(new URL('../../gateway/', import.meta.url));
+
+// ---------------------------------------------------------------------------------------------
+// Child mode: one gateway, request log on or off, config from the environment like src/main.ts
+// (without telemetry, so the gateway's own work is all that is measured).
+// ---------------------------------------------------------------------------------------------
+if (process.argv[2] === '--serve-gateway') {
+  const requestLog = process.argv[3] === 'on';
+  const { loadConfig } = (await import(`${gatewayDir}src/config.ts`)) as { loadConfig(): { host: string; port: number; logLevel: string } };
+  const { buildApp } = (await import(`${gatewayDir}src/app.ts`)) as {
+    buildApp(config: unknown, options: object): Promise<{ listen(o: object): Promise<string>; close(): Promise<void> }>;
+  };
+  const { createLogger } = await import('@shop/service-kit');
+  const config = loadConfig();
+  const app = await buildApp(config, { logger: createLogger({ service: 'gateway', level: config.logLevel }), ...(requestLog ? {} : { requestLog: false }) });
+  const url = await app.listen({ host: config.host, port: config.port });
+  process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+  console.log(JSON.stringify({ url, pid: process.pid }));
+} else {
+  await main();
+}
+
+interface Child { process: ChildProcess; stderr: () => string }
+
+function spawnChild(args: string[], cwd: string, env: NodeJS.ProcessEnv): Child {
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  return { process: child, stderr: () => stderr };
+}
+
+/** The first line the child prints, as JSON. */
+function firstLine<T>(child: Child, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} did not start within 90 s:\n${child.stderr()}`)), 90_000);
+    child.process.once('exit', (code) => reject(new Error(`${what} exited with code ${code}:\n${child.stderr()}`)));
+    createInterface({ input: child.process.stdout! }).once('line', (line) => {
+      clearTimeout(timer);
+      resolve(JSON.parse(line) as T);
+    });
+  });
+}
+
+async function stopChild(child: Child): Promise<void> {
+  if (child.process.exitCode !== null || child.process.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.process.once('exit', resolve));
+  child.process.kill('SIGTERM');
+  await exited;
+}
+
+function load(url: string, connections: number, seconds: number): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections, duration: seconds }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+const median = (values: number[]) => {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+async function main() {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      rounds: { type: 'string', default: '6' },
+      duration: { type: 'string', default: '5' },
+      connections: { type: 'string', default: '50' },
+      path: { type: 'string', default: '/api/orders/_service' },
+    },
+    strict: true,
+  });
+  const rounds = Number(values.rounds);
+  const duration = Number(values.duration);
+  const connections = Number(values.connections);
+  for (const [name, v] of [['rounds', rounds], ['duration', duration], ['connections', connections]] as const) {
+    if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} must be a whole number of at least 1, got ${String(v)}`);
+  }
+  if (!values.path.startsWith('/')) throw new Error(`--path must start with "/", got "${values.path}"`);
+
+  const nats = await startNats();
+  const standIns = spawnChild(['--import', 'tsx', 'src/stand-ins.ts'], loadTestsDir, { PATH: process.env.PATH ?? '' });
+  const gateways: Record<'on' | 'off', { child: Child; url: string; pid: number } | undefined> = { on: undefined, off: undefined };
+  try {
+    const urls = await firstLine<StandIns>(standIns, 'the stand-in services');
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      NATS_URL: nats.url,
+      // The bench is one client address sending thousands of requests a second.
+      RATE_LIMIT_MAX: '100000000',
+      // Production refuses to start without a strong key for the identity it signs for the services.
+      GATEWAY_SIGNING_KEY: randomBytes(48).toString('base64'),
+    };
+    for (const [service, url] of Object.entries(urls.services)) env[`${service.toUpperCase()}_URL`] = url;
+    for (const mode of ['on', 'off'] as const) {
+      const child = spawnChild(['--conditions=source', '--import', 'tsx', fileURLToPath(import.meta.url), '--serve-gateway', mode], loadTestsDir, env);
+      const { url, pid } = await firstLine<{ url: string; pid: number }>(child, `the gateway with the request log ${mode}`);
+      gateways[mode] = { child, url, pid };
+    }
+    const on = gateways.on!;
+    const off = gateways.off!;
+    console.log(`gateways: request log on ${on.url} (pid ${on.pid}), off ${off.url} (pid ${off.pid}); nats ${nats.url}; ${connections} connections, ${duration} s per run, ${rounds} rounds, ${values.path}`);
+
+    // Warm-up of both (JIT, keep-alive pools to the stand-ins, the first NATS batches).
+    for (const g of [on, off]) await load(`${g.url}${values.path}`, connections, 2);
+    const rows: Array<{ round: number; on: number; off: number; ratio: number; onTotal: number; offTotal: number; failures: number }> = [];
+    let answeredByOn = 0;
+    for (let round = 1; round <= rounds; round++) {
+      const order = round % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const);
+      const result: Partial<Record<'on' | 'off', LoadResult>> = {};
+      for (const mode of order) result[mode] = await load(`${gateways[mode]!.url}${values.path}`, connections, duration);
+      const r = { on: result.on!, off: result.off! };
+      answeredByOn += r.on.requests.total;
+      const failures = r.on.non2xx + r.on.errors + r.on.timeouts + r.off.non2xx + r.off.errors + r.off.timeouts;
+      rows.push({ round, on: r.on.requests.average, off: r.off.requests.average, ratio: r.on.requests.average / r.off.requests.average, onTotal: r.on.requests.total, offTotal: r.off.requests.total, failures });
+      console.log(`round ${round} (${order.join(' then ')}): on ${Math.round(r.on.requests.average)} req/s, off ${Math.round(r.off.requests.average)} req/s, on/off ${(100 * rows.at(-1)!.ratio).toFixed(1)}%`);
+    }
+
+    // Every answered request of the logging gateway reached the GATEWAY stream; none of the other's.
+    await new Promise((r) => setTimeout(r, 1_000));
+    const nc = await connect({ servers: nats.url });
+    const jsm = await jetstreamManager(nc);
+    const info = await jsm.streams.info('GATEWAY');
+    const logged: Record<string, number> = {};
+    let dropped = 0;
+    for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
+      const msg = await jsm.streams.getMessage('GATEWAY', { seq }).catch(() => null);
+      if (!msg || msg.subject !== 'gateway.requests_logged') continue;
+      const data = (msg.json() as { data: { gateway: string; entries: unknown[]; dropped: number } }).data;
+      logged[data.gateway] = (logged[data.gateway] ?? 0) + data.entries.length;
+      dropped += data.dropped;
+    }
+    await nc.close();
+    const loggedOn = Object.entries(logged).filter(([name]) => name.endsWith(`:${on.pid}`)).reduce((n, [, c]) => n + c, 0);
+    const loggedOff = Object.entries(logged).filter(([name]) => name.endsWith(`:${off.pid}`)).reduce((n, [, c]) => n + c, 0);
+
+    const sumOn = rows.reduce((n, r) => n + r.onTotal, 0);
+    const sumOff = rows.reduce((n, r) => n + r.offTotal, 0);
+    const load1 = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+    console.log(`\n${values.path}, ${connections} connections, ${rounds} alternating rounds of ${duration} s; ${os.cpus().length} cores, load average ${load1}; Node ${process.version}\n`);
+    console.log('| round | log on req/s | log off req/s | on / off |');
+    console.log('|---:|---:|---:|---:|');
+    for (const r of rows) console.log(`| ${r.round} | ${Math.round(r.on)} | ${Math.round(r.off)} | ${(100 * r.ratio).toFixed(1)}% |`);
+    console.log(`| median of rounds | | | ${(100 * median(rows.map((r) => r.ratio))).toFixed(1)}% |`);
+    console.log(`| all rounds (total requests) | ${sumOn} | ${sumOff} | ${((100 * sumOn) / sumOff).toFixed(1)}% |`);
+    console.log(`\nrequest log: ${loggedOn} entries from the logging gateway in the GATEWAY stream (it answered ${answeredByOn} measured requests plus the warm-up), ${loggedOff} from the other, ${dropped} dropped`);
+    const failed = rows.reduce((n, r) => n + r.failures, 0);
+    if (failed > 0) {
+      console.error(`${failed} requests failed`);
+      process.exitCode = 1;
+    }
+    if (loggedOn < answeredByOn || loggedOff > 0) {
+      console.error('the request log does not match the requests answered');
+      process.exitCode = 1;
+    }
+  } finally {
+    for (const g of Object.values(gateways)) if (g) await stopChild(g.child);
+    await stopChild(standIns);
+    await nats.stop();
+  }
+}
