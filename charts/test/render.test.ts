@@ -157,5 +157,7 @@ describe('the rendered chart', () => {
     expect(notes).toContain('STRIPE_SECRET_KEY (payments) <- secret shop-stripe, key STRIPE_SECRET_KEY\n');
     expect(notes).toContain('OPENAI_API_KEY (orders) <- secret shop-openai, key OPENAI_API_KEY (optional)');
     expect(notes).toContain('https://shop.example.com/');
+    expect(notes).toContain('secret shop-mongodb-auth, key mongodb-passwords');
+    expect(notes).toContain('shop_orders, shop_payments, shop_customers, shop_support, shop_marketing, shop_security, shop_email');
   });
 });
