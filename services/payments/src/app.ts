@@ -1,6 +1,7 @@
 // Builds the payments service (testable without listening): quote payments through Stripe or the
 // built-in test mode, Stripe's webhook, the NATS answers orders relies on (payment verification,
-// tax rate), and the cancellation of intents for an order total that changed. The service kit gives it health, readiness, OpenAPI, its info route and the outbox.
+// tax rate), and the cancellation of intents for an order total that changed. The service kit gives it
+// health, readiness, OpenAPI, its info route and the outbox.
 import { readFileSync } from 'node:fs';
 import { createService, type ServiceContext, type ServiceDefinition } from '@shop/service-kit';
 import { loadConfig, type PaymentsConfig } from './config.js';

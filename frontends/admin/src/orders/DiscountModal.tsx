@@ -42,7 +42,7 @@ function Summary({ order }: { order: AdminOrderDetail }) {
           [
             'Current discount',
             order.discountCode
-              ? `-${formatMoney(order.discountAmount)} (${order.discountCode}${order.discountCategory ? `, as ${customerCategoryLabels.labels[order.discountCategory]}` : ''})`
+              ? `-${formatMoney(order.discountAmount)} (${order.discountCode})${order.discountCategory ? ` for ${customerCategoryLabels.labels[order.discountCategory]}` : ''}`
               : 'None',
           ],
           [order.quote ? 'Final total (with tax)' : 'Final total', <span key="f" className="font-semibold text-khaki-50" data-testid="discount-final-total">{formatMoney(final)}</span>],
