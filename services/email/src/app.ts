@@ -10,6 +10,8 @@ import { emailConsumers } from './events/consumers.js';
 import { orderUpdateConsumers } from './events/order-update-consumers.js';
 import { supportConsumers } from './events/support.js';
 import { registerModels } from './models/index.js';
+import { erasureRequestedConsumer } from './privacy/erasure.js';
+import { privacyExportReply } from './privacy/export.js';
 import { smtpSender, type MailSender } from './queue/transport.js';
 import { EmailWorker } from './queue/worker.js';
 import { mailboxRoutes } from './routes/mailbox.js';
@@ -65,8 +67,9 @@ export async function buildApp(config: EmailConfig = loadConfig(), testHooks: Em
     },
     consumers: (ctx) => {
       const deps = { models: ctx.models, settings: config.email, clock, queued: () => void setTimeout(() => worker.wake(), 50).unref() };
-      return [...emailConsumers(deps), ...orderUpdateConsumers(deps), ...supportConsumers(deps), campaignConsumer(deps), alertRaisedConsumer(deps)];
+      return [...emailConsumers(deps), ...orderUpdateConsumers(deps), ...supportConsumers(deps), campaignConsumer(deps), alertRaisedConsumer(deps), erasureRequestedConsumer(ctx.models)];
     },
+    replies: (ctx) => [privacyExportReply(ctx.models)],
     ...kitHooks,
   });
   service.ctx.log.info(

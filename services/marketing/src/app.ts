@@ -26,6 +26,8 @@ import { registerContentRoutes } from './routes/content.js';
 import { registerTrackingRoutes } from './routes/tracking.js';
 import { registerUnsubscribeRoutes } from './routes/unsubscribe.js';
 import { smsProviderFor, type SmsProvider } from './sms/provider.js';
+import { erasureRequestedConsumer } from './privacy/erasure.js';
+import { privacyExportReply } from './privacy/export.js';
 
 // package.json sits one level above both src/ and dist/.
 export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -80,7 +82,7 @@ export async function buildApp(
       );
       scheduler.start();
     },
-    replies: (ctx) => [...discountReplies(ctx)],
+    replies: (ctx) => [...discountReplies(ctx), privacyExportReply(ctx.models)],
     consumers: (ctx) => [
       orderCreatedConsumer(ctx.models, kick),
       orderQuoteSentConsumer(ctx.models, kick),
@@ -88,6 +90,7 @@ export async function buildApp(
       orderPaidConsumer(ctx.models, kick),
       emailSentConsumer(ctx.models),
       emailFailedConsumer(ctx.models),
+      erasureRequestedConsumer(ctx.models),
     ],
     ...kitHooks,
   });

@@ -15,6 +15,8 @@ import { registerAdminDiscountRoutes } from './routes/admin/discounts.js';
 import { contentChangedConsumer } from './events/content-changed.js';
 import { emailHistoryConsumers } from './events/email-history.js';
 import { paymentConsumers, paymentReplies } from './events/payments.js';
+import { erasureRequestedConsumer } from './privacy/erasure.js';
+import { privacyExportReply } from './privacy/export.js';
 import { registerPaymentRoutes } from './routes/payment.js';
 import { registerUploadRoutes } from './routes/uploads.js';
 import { startUnusedFileSweep } from './jobs/unused-files.js';
@@ -64,10 +66,10 @@ export function buildApp(config: OrdersConfig = loadConfig(), hooks: OrdersTestH
     async afterConnect(ctx) {
       if (unusedFileSweep) sweep = startUnusedFileSweep(ctx, config.uploadRetentionHours * 60 * 60 * 1000);
     },
-    replies: (ctx) => paymentReplies(ctx),
+    replies: (ctx) => [...paymentReplies(ctx), privacyExportReply(ctx.models)],
     // For the production check: whether designs come from OpenAI or the local generator (never the key).
     readinessFacts: () => ({ openaiKeySet: Boolean(config.ai.apiKey) }),
-    consumers: (ctx) => [...emailHistoryConsumers(ctx.models), ...paymentConsumers(ctx), contentChangedConsumer(ctx.connection)],
+    consumers: (ctx) => [...emailHistoryConsumers(ctx.models), ...paymentConsumers(ctx), contentChangedConsumer(ctx.connection), erasureRequestedConsumer(ctx.models)],
     ...serviceHooks,
   });
 }

@@ -8,6 +8,8 @@ import { loadConfig, type SupportConfig } from './config.js';
 import { registerModels } from './models/index.js';
 import { orderCreatedConsumer } from './events/order-created.js';
 import { orderStatusChangedConsumer } from './events/order-status-changed.js';
+import { erasureRequestedConsumer } from './privacy/erasure.js';
+import { privacyExportReply } from './privacy/export.js';
 import { adminReturnRoutes } from './routes/admin/returns.js';
 import { adminSupportRoutes } from './routes/admin/support.js';
 import { contactRoutes } from './routes/contact.js';
@@ -34,7 +36,8 @@ export async function buildApp(config: SupportConfig = loadConfig(), testHooks: 
       await returnRoutes(app, ctx);
       adminReturnRoutes(app, ctx);
     },
-    consumers: (ctx) => [orderCreatedConsumer(ctx), orderStatusChangedConsumer(ctx)],
+    consumers: (ctx) => [orderCreatedConsumer(ctx), orderStatusChangedConsumer(ctx), erasureRequestedConsumer(ctx.models)],
+    replies: (ctx) => [privacyExportReply(ctx.models)],
     ...testHooks,
   });
   service.ctx.log.info({ supportEmail: config.contactDefaults.supportEmail, supportPhone: config.contactDefaults.supportPhone || null }, 'default contact details until an admin saves them');
