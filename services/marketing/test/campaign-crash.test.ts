@@ -1,7 +1,7 @@
 // A campaign reaches each subscriber once in the local SMTP mailbox, although the email service (a real
 // child process) is killed with SIGKILL half way and started again, and the marketing service is stopped
 // in the middle of handing the batches over and replaced by a new one. By default 200 subscribers in 20
-// batches (157 s measured with a load average of 13 on 2 cores; CI must stay short);
+// batches (91 s measured at load average 5 on 2 cores; CI must stay short);
 // SHOP_LONG_TESTS=1 runs the issue's 1,000 (about 6 minutes on a loaded 2-core machine). Same steps and
 // assertions either way: the kill at half the mailbox, the marketing restart after 3 batches.
 import path from 'node:path';
@@ -17,6 +17,8 @@ const subscribers = process.env.SHOP_LONG_TESTS === '1' ? 1000 : 200;
 /** 20 batches whatever the size, so the marketing restart after 3 lands mid-handover. */
 const batchSize = String(subscribers / 20);
 const emailDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../email');
+/** Sends in flight at once in the email service (its default). */
+const sendConcurrency = 8;
 
 let infra: { mongo: StartedMongo; nats: StartedNats };
 let mailbox: DevMailbox;
@@ -36,6 +38,7 @@ async function startEmailProcess() {
       EMAIL_POLL_INTERVAL_MS: '100',
       // A claim held by the killed process is taken over after 3 s instead of 2 minutes.
       EMAIL_CLAIM_LEASE_MS: '3000',
+      EMAIL_SEND_CONCURRENCY: String(sendConcurrency),
     },
   });
 }
@@ -82,8 +85,9 @@ it(`delivers a campaign to ${subscribers} subscribers exactly once through a SIG
   for (const m of messages) for (const to of m.to) perRecipient.set(to, (perRecipient.get(to) ?? new Set()).add(m.messageId ?? m.id));
   expect(perRecipient.size).toBe(subscribers);
   // One email per subscriber: one Message-ID each. SMTP cannot be exactly-once across a crash between
-  // the server's acceptance and our record of it; the email in that window may go out again under the
-  // same Message-ID (receivers drop it), so at most one extra copy may exist.
+  // the server's acceptance and our record of it; an email in that window may go out again under the
+  // same Message-ID (receivers drop it). The window holds at most the sends in flight plus the outcomes
+  // waiting to be written (each bounded by the send concurrency), so at most that many extra copies.
   expect([...perRecipient.values()].every((ids) => ids.size === 1)).toBe(true);
-  expect(messages.length).toBeLessThanOrEqual(subscribers + 1);
+  expect(messages.length).toBeLessThanOrEqual(subscribers + 2 * sendConcurrency);
 });
