@@ -3,9 +3,18 @@
 // envelope, its configuration, and its real main.ts stopping gracefully on SIGTERM. One definition, so
 // seven services do not keep seven copies.
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { defaultServicePorts, errorEnvelopeSchema, readinessSchema, serviceInfoSchema, type ServiceName } from '@shop/contracts';
+import {
+  accessFor,
+  defaultServicePorts,
+  errorEnvelopeSchema,
+  gatewayTokenHeader,
+  readinessSchema,
+  serviceInfoSchema,
+  type ServiceName,
+} from '@shop/contracts';
 import type { ServiceConfig } from './config.js';
-import { spawnServiceProcess } from './testing.js';
+import { gatewaySigningKey, signGatewayToken } from './gateway-token.js';
+import { adminHeaders, gatewayHeaders, spawnServiceProcess, testGatewayKey } from './testing.js';
 
 interface StartableService {
   start(): Promise<string>;
@@ -67,6 +76,50 @@ export function describeServiceBasics<C extends ServiceConfig>(o: ServiceBasicsO
       const doc = (await (await fetch(`${url}/openapi.json`)).json()) as { info: { title: string }; paths: Record<string, unknown> };
       expect(doc.info.title).toBe(`Shop ${name} service`);
       expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/healthz', '/readyz', infoPath, ...(o.openApiPaths ?? [])]));
+    });
+
+    /** Every operation of the service's OpenAPI document that the access table makes admin-only. */
+    async function adminOperations(): Promise<Array<{ method: string; path: string }>> {
+      const doc = (await (await fetch(`${url}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+      return Object.entries(doc.paths).flatMap(([template, operations]) =>
+        Object.keys(operations)
+          .map((method) => ({ method: method.toUpperCase(), path: template.replace(/\{[^}]+\}/g, '665f1c2e9b1d8a0012345678') }))
+          .filter(({ method, path }) => ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(method) && accessFor(method, path).access === 'admin'),
+      );
+    }
+    const call = (operation: { method: string; path: string }, headers: Record<string, string>) =>
+      fetch(`${url}${operation.path}`, {
+        method: operation.method,
+        headers: { ...headers, ...(operation.method === 'GET' || operation.method === 'DELETE' ? {} : { 'content-type': 'application/json' }) },
+        body: operation.method === 'GET' || operation.method === 'DELETE' ? undefined : '{}',
+      });
+
+    it('refuses every admin operation called without the gateway (401), whatever x-admin-* headers claim', async () => {
+      const operations = await adminOperations();
+      expect(operations.length, 'admin operations in the OpenAPI document').toBeGreaterThan(0);
+      for (const operation of operations) {
+        const res = await call(operation, { 'x-admin-email': 'intruder@evil.example', 'x-admin-id': 'admin-1', 'x-forwarded-for': '127.0.0.1' });
+        expect(res.status, `${operation.method} ${operation.path}`).toBe(401);
+        expect(await res.json()).toMatchObject({ code: 'UNAUTHORIZED', error: expect.stringMatching(/did not come through the gateway/) });
+      }
+    });
+
+    it('refuses a gateway identity that is expired, signed with another key, or names no admin', async () => {
+      const [operation] = await adminOperations();
+      const admin = { id: 'admin-1', email: 'chief@shop.test', name: 'Chief', role: 'admin' as const };
+      const signedWith = (key: string, now = Date.now()) => ({ 'x-request-id': 'basics-1', [gatewayTokenHeader]: signGatewayToken(gatewaySigningKey(key), { sub: admin, ip: '127.0.0.1', rid: 'basics-1' }, now) });
+      const cases: Array<[Record<string, string>, RegExp]> = [
+        [signedWith(testGatewayKey(), Date.now() - 10 * 60_000), /expired/],
+        [signedWith('a-key-this-service-never-heard-of-0123456789'), /key this service does not accept/],
+        [gatewayHeaders({ ip: '127.0.0.1' }), /names none/],
+      ];
+      for (const [headers, message] of cases) {
+        const res = await call(operation!, headers);
+        expect(res.status, `${operation!.method} ${operation!.path}`).toBe(401);
+        expect(((await res.json()) as { error: string }).error).toMatch(message);
+      }
+      // The same call through the gateway (a valid identity naming an admin) gets past the check.
+      expect((await call(operation!, adminHeaders('chief@shop.test'))).status).not.toBe(401);
     });
 
     it('answers an unknown path with the error envelope', async () => {

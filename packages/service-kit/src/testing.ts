@@ -31,13 +31,15 @@ export const testGatewayKey = (): string => process.env.GATEWAY_SIGNING_KEY!;
 
 /**
  * Headers a service receives from the gateway: a signed identity (the admin when given, the client's
- * address) and the request id it is bound to. The token is signed afresh each time the object is read
- * (spread, or handed to fetch/inject), so a header object kept for a whole test file never expires.
+ * address) and the request id it is bound to. Both are made afresh each time the object is read (spread,
+ * or handed to fetch/inject), so a header object kept for a whole test file never expires.
  */
 export function gatewayHeaders(options: { admin?: Partial<GatewayTokenAdmin> & { email: string }; ip?: string } = {}): Record<string, string> {
-  const requestId = `test-${randomUUID()}`;
   const sub = options.admin ? { id: options.admin.id ?? 'admin-1', name: options.admin.name ?? 'Test Admin', role: options.admin.role ?? 'admin', email: options.admin.email } : undefined;
-  const headers: Record<string, string> = { 'x-request-id': requestId };
+  // Each read makes a new request id (read first: properties are read in order) and a token for it.
+  let requestId = `test-${randomUUID()}`;
+  const headers: Record<string, string> = {};
+  Object.defineProperty(headers, 'x-request-id', { enumerable: true, get: () => (requestId = `test-${randomUUID()}`) });
   Object.defineProperty(headers, gatewayTokenHeader, {
     enumerable: true,
     get: () => signGatewayToken(gatewaySigningKey(testGatewayKey()), { sub, ip: options.ip ?? '127.0.0.1', rid: requestId }),

@@ -6,11 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { adminAnalyticsResponseSchema, adminCsvColumns, adminOrderListResponseSchema, ordersAdminPaths } from '@shop/contracts';
 import { startHarness, type Harness } from './helpers.js';
+import { adminHeaders } from '@shop/service-kit/testing';
 
 let h: Harness;
 const day = 24 * 60 * 60 * 1000;
 const created = new Date(Date.now() - 2 * day);
-const admin = { 'x-admin-email': 'boss@shop.test' };
+const admin = adminHeaders('boss@shop.test');
 
 function orderDoc(id: string, orderNumber: string, status: string, estimatedTotal: number, finalAmount?: number, discount: { code: string; amount: number } | null = null) {
   return {

@@ -15,13 +15,14 @@ import {
   createEvent,
 } from '@shop/contracts';
 import { orderEventsReader, postJson, startHarness, type Harness } from './helpers.js';
+import { adminHeaders } from '@shop/service-kit/testing';
 
 let h: Harness;
 let nc: NatsConnection;
 let readEvents: Awaited<ReturnType<typeof orderEventsReader>>;
 const day = 24 * 60 * 60 * 1000;
 const now = Date.now();
-const admin = { 'x-admin-email': 'boss@shop.test' };
+const admin = adminHeaders('boss@shop.test');
 
 function orderDoc(id: string, n: Partial<Record<string, unknown>> & { daysAgo: number }) {
   const { daysAgo, ...rest } = n;

@@ -13,6 +13,10 @@ import { loadConfig as ordersConfig } from '../src/config.js';
 import { buildApp as buildEmail } from '../../email/src/app.js';
 import { loadConfig as emailConfig } from '../../email/src/config.js';
 import { coinOrder, eventually, postJson, startStandInPayments, type StandInPayments } from './helpers.js';
+import { adminHeaders } from '@shop/service-kit/testing';
+
+/** The gateway's signed identity of the admin (the orders service checks it on admin routes). */
+const admin = adminHeaders('boss@shop.test');
 
 let mongo: StartedMongo;
 let nats: StartedNats;
@@ -45,7 +49,7 @@ it('Apply Quote emails the customer the quote with a working payment link, and t
   const created = await postJson(`${url}/api/orders`, coinOrder({ email: 'flow@example.com' }));
   expect(created.status).toBe(201);
   const id = created.body.order.id as string;
-  const quote = await postJson(`${url}/api/orders/${id}/generate-quote`, { quoteAmount: 999.99, quoteNotes: 'Rush production' }, { 'x-admin-email': 'boss@shop.test' });
+  const quote = await postJson(`${url}/api/orders/${id}/generate-quote`, { quoteAmount: 999.99, quoteNotes: 'Rush production' }, admin);
   expect(quote.status).toBe(200);
 
   const mail = await mailbox.waitFor((m) => m.to.includes('flow@example.com') && m.subject.startsWith('Your quote'));
@@ -57,10 +61,10 @@ it('Apply Quote emails the customer the quote with a working payment link, and t
   expect(mail.text).toContain('Rush production');
 
   const deadline = Date.now() + 20_000;
-  let history = adminOrderResponseSchema.parse((await (await fetch(`${url}/api/orders/${id}/details`)).json())).order.emailHistory;
+  let history = adminOrderResponseSchema.parse((await (await fetch(`${url}/api/orders/${id}/details`, { headers: admin })).json())).order.emailHistory;
   while (Date.now() < deadline && !(history.length === 2 && history.every((e) => e.status === 'sent'))) {
     await new Promise((r) => setTimeout(r, 200));
-    history = adminOrderResponseSchema.parse((await (await fetch(`${url}/api/orders/${id}/details`)).json())).order.emailHistory;
+    history = adminOrderResponseSchema.parse((await (await fetch(`${url}/api/orders/${id}/details`, { headers: admin })).json())).order.emailHistory;
   }
   // Newest first: the quote, then the confirmation sent when the order was placed.
   expect(history.map((e) => [e.subject.split(':')[0], e.status])).toEqual([
@@ -74,7 +78,7 @@ it('a payment from the provider: the order is paid, the customer gets exactly on
   const created = await postJson(`${url}/api/orders`, coinOrder({ email: 'payer@example.com' }));
   const id = created.body.order.id as string;
   const orderNumber = created.body.order.orderNumber as string;
-  expect((await postJson(`${url}/api/orders/${id}/generate-quote`, { quoteAmount: 1000 }, { 'x-admin-email': 'boss@shop.test' })).status).toBe(200);
+  expect((await postJson(`${url}/api/orders/${id}/generate-quote`, { quoteAmount: 1000 }, admin)).status).toBe(200);
   await mailbox.waitFor((m) => m.to.includes('payer@example.com') && m.subject.startsWith('Your quote'));
 
   const nc = await connect({ servers: nats.url });
@@ -90,7 +94,7 @@ it('a payment from the provider: the order is paid, the customer gets exactly on
   expect(receipt.text).toContain('Payment reference: pi_flow');
 
   const history = await eventually(
-    async () => adminOrderResponseSchema.parse(await (await fetch(`${url}/api/orders/${id}/details`)).json()).order,
+    async () => adminOrderResponseSchema.parse(await (await fetch(`${url}/api/orders/${id}/details`, { headers: admin })).json()).order,
     (o) => o.emailHistory.length === 3 && o.emailHistory.every((e) => e.status === 'sent'),
   );
   expect(history.status).toBe('paid');

@@ -15,11 +15,12 @@ import {
   type EventData,
 } from '@shop/contracts';
 import { coinOrder, eventually, orderEventsReader, postJson, startHarness, type Harness } from './helpers.js';
+import { adminHeaders } from '@shop/service-kit/testing';
 
 let h: Harness;
 let nc: NatsConnection;
 let readEvents: Awaited<ReturnType<typeof orderEventsReader>>;
-const admin = { 'x-admin-email': 'boss@shop.test' };
+const admin = adminHeaders('boss@shop.test');
 
 beforeAll(async () => {
   h = await startHarness();

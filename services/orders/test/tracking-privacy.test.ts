@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trackResponseSchema } from '@shop/contracts';
 import { customerNote } from '../src/domain/tracking.js';
 import { coinOrder, postJson, startHarness, type Harness } from './helpers.js';
+import { adminHeaders } from '@shop/service-kit/testing';
 
 let h: Harness;
-const admin = { 'x-admin-email': 'boss@shop.test' };
+const admin = adminHeaders('boss@shop.test');
 
 beforeAll(async () => {
   h = await startHarness();

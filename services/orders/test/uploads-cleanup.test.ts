@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultGraceMs, sweepUnusedFiles } from '../src/jobs/unused-files.js';
 import { loadConfig } from '../src/config.js';
 import { coinOrder, postJson, startHarness, type Harness } from './helpers.js';
+import { adminHeaders } from '@shop/service-kit/testing';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
@@ -67,7 +68,7 @@ describe('unused-file sweep', () => {
     const keptOrder = await order({ designMethod: 'upload', description: '', files: [claimed] });
     await order({ designMethod: 'ai', aiGenerated: true, aiDesignId: usedDesign });
     const deletedOrder = await order({ designMethod: 'upload', description: '', files: [ofDeletedOrder] });
-    const del = await fetch(`${h.url}/api/orders/${deletedOrder}`, { method: 'DELETE', headers: { 'x-admin-email': 'boss@shop.test' } });
+    const del = await fetch(`${h.url}/api/orders/${deletedOrder}`, { method: 'DELETE', headers: adminHeaders('boss@shop.test') });
     expect(del.status).toBe(200);
 
     await setUploadDate('uploads', oldUnclaimed.id, hoursBefore(30));
