@@ -168,8 +168,8 @@ export interface ReplayOptions {
   baseEnv: Record<string, string>;
   /** Stop after this stage (default: the last). */
   target?: string;
-  /** Told before each RUN, and its duration after. */
-  onStep?: (event: { stage: string; command: string; ms?: number }) => void;
+  /** Told after each RUN that succeeded: how long it took and what it printed. */
+  onStep?: (event: { stage: string; command: string; ms: number; output: string }) => void;
 }
 
 export interface ReplayedStage {
@@ -359,10 +359,14 @@ export async function replay(options: ReplayOptions): Promise<ReplayedStage> {
           // The image's PATH comes from the base image; here the caller's PATH stands in for it.
           env.PATH = options.baseEnv.PATH ?? '';
           const started = Date.now();
-          options.onStep?.({ stage: stage.name, command: instruction.args });
           const result = await runShell(instruction.args, join(root, current.workdir), env);
-          options.onStep?.({ stage: stage.name, command: instruction.args, ms: Date.now() - started });
           if (result.code !== 0) throw new RunFailedError(stage.name, instruction.args, result.output);
+          options.onStep?.({
+            stage: stage.name,
+            command: instruction.args,
+            ms: Date.now() - started,
+            output: result.output,
+          });
           break;
         }
         default:

@@ -194,9 +194,11 @@ describe(`deploy/Dockerfile replayed without Docker (SHOP_PARTS="${PARTS}")`, ()
         workDir: join(workDir, 'stages'),
         buildArgs: { SHOP_PARTS: PARTS },
         baseEnv,
-        onStep: ({ stage, command, ms }) => {
-          if (ms !== undefined)
-            timings.push(`${stage}: ${command.split(';')[0]!.slice(0, 60)} ${(ms / 1000).toFixed(1)} s`);
+        onStep: ({ stage, command, ms, output }) => {
+          const cached = /Cached:\s+(\d+ cached, \d+ total)/.exec(output)?.[1];
+          timings.push(
+            `${stage}: ${command.split(';')[0]!.slice(0, 60)} ${(ms / 1000).toFixed(1)} s${cached ? ` (${cached})` : ''}`,
+          );
         },
       });
     } catch (error) {
