@@ -41,6 +41,8 @@ export interface FaultRow {
   attempts: number;
   attempts503: number;
   attemptsOther: number;
+  /** Attempts not answered 2xx, by operation and status (0 = no answer), e.g. "support 503". */
+  failedAttempts: Record<string, number>;
   /** Other failures as the customer finally saw them (after the client's retries), by status. */
   otherFailures: Record<string, number>;
   lost: number;
@@ -186,6 +188,8 @@ async function runFault(
   log(
     `  ${row.requests} calls (${row.answered2xx} 2xx, ${row.answered503} 503; attempts ${row.attempts}: ${row.attempts503} answered 503, ${row.attemptsOther} 502/504/no answer), lost ${row.lost}, duplicates ${row.duplicates}, undelivered ${row.undelivered}, longest wait ${(row.longestAttemptMs / 1000).toFixed(1)} s`,
   );
+  const failed = Object.entries(row.failedAttempts);
+  if (failed.length) log(`  attempts not answered 2xx: ${failed.map(([what, count]) => `${what} x${count}`).join(', ')}`);
   const other = Object.entries(row.otherFailures);
   if (other.length) log(`  other answers: ${other.map(([what, count]) => `${what} x${count}`).join(', ')}`);
   for (const outcome of outcomes.filter((o) => o.status !== 503 && (o.status < 200 || o.status >= 300)).slice(0, 5)) {
@@ -202,8 +206,16 @@ function summarise(fault: Fault, outcomes: Outcome[], result: CheckResult, recov
     const key = `${outcome.operation} ${outcome.status || 'no answer'}`;
     otherFailures[key] = (otherFailures[key] ?? 0) + 1;
   }
+  const failedAttempts: Record<string, number> = {};
+  for (const outcome of outcomes) {
+    for (const status of outcome.attemptStatuses.filter((status) => status < 200 || status >= 300)) {
+      const key = `${outcome.operation} ${status || 'no answer'}`;
+      failedAttempts[key] = (failedAttempts[key] ?? 0) + 1;
+    }
+  }
   return {
     fault: fault.name,
+    failedAttempts,
     requests: outcomes.length,
     answered2xx: outcomes.filter((o) => o.status >= 200 && o.status < 300).length,
     answered503: outcomes.filter((o) => o.status === 503).length,
