@@ -52,8 +52,8 @@ describe('objects a cluster operator expects', () => {
 
   it('runs several email workers, which the email queue is built for', () => {
     expect(values.services.email.replicas).toBeGreaterThanOrEqual(2);
-    // The README's promise the chart relies on: atomic claims with a lease, no email sent twice.
-    expect(source('services/email/README.md')).toMatch(/several replicas never send the same email/);
+    // The README's promise the chart relies on: of replicas racing on one email only one claims it.
+    expect(source('services/email/README.md')).toMatch(/replicas racing on one email only one moves it, so no email is sent twice/);
   });
 
   it.each(parts)('spread %s over zones and nodes', (name) => {
