@@ -11,6 +11,8 @@ import { applyVipThresholds } from './events/projection.js';
 import { registerModels } from './models/index.js';
 import { adminCustomerRoutes } from './routes/admin/customers.js';
 import { lookupRoutes } from './routes/lookup.js';
+import { customerPrivacyRoutes } from './routes/admin/privacy.js';
+import { erasureRequestedConsumer } from './privacy/erasure.js';
 
 // package.json sits one level above both src/ and dist/.
 export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -34,11 +36,13 @@ export async function buildApp(config: CustomersConfig = loadConfig(), testHooks
     routes: (app, ctx) => {
       lookupRoutes(app, ctx, { settings: config.lookup, clock });
       adminCustomerRoutes(app, ctx, { thresholds: config.status, clock });
+      customerPrivacyRoutes(app, ctx, { thresholds: config.status, clock });
     },
     consumers: (ctx) => [
       orderCreatedConsumer(ctx.models, config.status),
       orderStatusChangedConsumer(ctx.models, config.status),
       orderQuoteSentConsumer(ctx.models, config.status),
+      erasureRequestedConsumer(ctx.models, config.status, clock),
     ],
     afterConnect: async (ctx) => {
       const changed = await applyVipThresholds(ctx.models, config.status);

@@ -47,6 +47,9 @@ export const customerSchema = new Schema(
     nameKey: { type: String, default: '' },
     /** Lower-cased name, email, phone and order numbers: what the list's search box matches. */
     searchText: { type: String, default: '' },
+    /** Set when an administrator erased the customer (privacy/erasure.ts): the personal fields are gone, the figures stay. */
+    erasedAt: { type: Date, default: null },
+    erasureId: { type: String, default: null },
   },
   { collection: 'customers', timestamps: true },
 );

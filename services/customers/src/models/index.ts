@@ -4,9 +4,11 @@ import { Schema, type Connection, type InferSchemaType } from 'mongoose';
 import { rateCounterModel } from '@shop/service-kit';
 import { customerSchema } from './customer.js';
 import { customerOrderSchema } from './customer-order.js';
+import { privacyRequestSchema } from './privacy-request.js';
 
 export type { CustomerDoc } from './customer.js';
 export type { CustomerOrderDoc } from './customer-order.js';
+export type { PrivacyRequestDoc } from './privacy-request.js';
 
 export const codeStatuses = ['active', 'used', 'locked', 'superseded'] as const;
 
@@ -35,6 +37,7 @@ export function registerModels(connection: Connection) {
     Customer: connection.model('Customer', customerSchema),
     CustomerOrder: connection.model('CustomerOrder', customerOrderSchema),
     VerificationCode: connection.model('VerificationCode', verificationCodeSchema),
+    PrivacyRequest: connection.model('PrivacyRequest', privacyRequestSchema),
     // The lookup limits count in the service kit's shared fixed-window counters (`rate_counters`).
     RateCounter: rateCounterModel(connection),
   };

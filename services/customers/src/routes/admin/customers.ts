@@ -39,6 +39,17 @@ const sortFields: Record<CustomerSortField, string> = {
 };
 
 type StoredCustomer = CustomerDoc & { _id: { toString(): string } };
+
+/** At most this many search matches are sorted in memory rather than found in sort-index order. */
+const smallMatchSet = 250;
+
+/** One page of customers sorted like the index would (the field, then _id), for a small match set. */
+function sortedPage(docs: StoredCustomer[], field: string, dir: 1 | -1, page: number, pageSize: number): StoredCustomer[] {
+  const key = (d: StoredCustomer) => (d as unknown as Record<string, unknown>)[field];
+  const cmp = (a: unknown, b: unknown) => (a instanceof Date && b instanceof Date ? a.getTime() - b.getTime() : a! < b! ? -1 : a! > b! ? 1 : 0);
+  docs.sort((a, b) => dir * (cmp(key(a), key(b)) || cmp(a._id.toString(), b._id.toString())));
+  return docs.slice((page - 1) * pageSize, page * pageSize);
+}
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
 export function customerView(c: StoredCustomer, now: Date, thresholds: StatusSettings): AdminCustomer {
@@ -55,6 +66,7 @@ export function customerView(c: StoredCustomer, now: Date, thresholds: StatusSet
     lastOrderDate: iso(c.lastOrderAt),
     preferredItemType: (c.preferredItemType as ItemType | null | undefined) ?? null,
     lifetimeStats: { completedOrders: c.completedOrders, avgDaysBetweenOrders: c.avgDaysBetweenOrders },
+    ...(c.erasedAt ? { erasedAt: new Date(c.erasedAt).toISOString() } : {}),
   };
 }
 
@@ -117,15 +129,26 @@ export function adminCustomerRoutes(app: ServiceApp, ctx: ServiceContext<Custome
       else if (status === 'inactive') Object.assign(filter, { lastOrderAt: { $lt: activeSince(now, thresholds) }, vip: false });
       if (search) filter.searchText = new RegExp(search.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
       const dir = sortDir === 'asc' ? 1 : -1;
-      const [docs, total, counts] = await Promise.all([
-        Customer.find(filter)
-          .sort({ [sortFields[sortBy]]: dir, _id: dir })
-          .skip((page - 1) * pageSize)
-          .limit(pageSize)
-          .lean<StoredCustomer[]>(),
-        Customer.countDocuments(filter),
-        summary(),
-      ]);
+      const sort: Record<string, 1 | -1> = { [sortFields[sortBy]]: dir, _id: dir };
+      const pageOf = () => Customer.find(filter).sort(sort).skip((page - 1) * pageSize).limit(pageSize).lean<StoredCustomer[]>();
+      let docs: StoredCustomer[];
+      let total: number;
+      let counts: CustomerSummary;
+      if (search) {
+        // A search that matches few customers would walk the whole sort index to fill one page (the
+        // text is only known to match by reading each customer): one scan collects up to a small match
+        // set, sorted here; only a search matching more takes the index (load-tests/RESULTS.md).
+        let matches: StoredCustomer[];
+        [matches, counts] = await Promise.all([Customer.find(filter).limit(smallMatchSet + 1).lean<StoredCustomer[]>(), summary()]);
+        if (matches.length <= smallMatchSet) {
+          total = matches.length;
+          docs = sortedPage(matches, sortFields[sortBy], dir, page, pageSize);
+        } else {
+          [docs, total] = await Promise.all([pageOf(), Customer.countDocuments(filter)]);
+        }
+      } else {
+        [docs, total, counts] = await Promise.all([pageOf(), Customer.countDocuments(filter), summary()]);
+      }
       return {
         success: true as const,
         customers: docs.map((d) => customerView(d, now, thresholds)),
