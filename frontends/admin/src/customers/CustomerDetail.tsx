@@ -1,12 +1,13 @@
 // The customer detail view (admin part B §2.2): total spent, total orders, average order value, days
 // between orders; contact info; first and last order dates; preferred item; and the order history
-// (order number, item type, total, quantity, status, date).
+// (order number, item type, total, quantity, status, date); the privacy requests (export, erasure).
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft } from 'lucide-react';
 import { catalog, customerStatusLabels, formatMoney, orderStatusLabels } from '@shop/contracts';
 import { Badge, Button, Card, CardBody, ErrorState, Skeleton } from '@shop/ui';
 import { customerKeys, fetchCustomer } from './api.js';
 import { shortDate, statusTone } from './format.js';
+import { PrivacyActions } from './PrivacyActions.js';
 
 function Figure({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
@@ -37,6 +38,7 @@ export function CustomerDetail({ id, onBack }: { id: string; onBack: () => void 
             <h2 className="font-display text-2xl font-bold uppercase tracking-wide text-khaki-50">{c.name || 'Unnamed customer'}</h2>
             <Badge tone={statusTone[c.status]}>{customerStatusLabels[c.status]}</Badge>
           </div>
+          <PrivacyActions customer={c} />
           <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
             <Figure label="Total Spent" value={formatMoney(c.totalSpent)} testId="detail-total-spent" />
             <Figure label="Total Orders" value={String(c.totalOrders)} testId="detail-total-orders" />

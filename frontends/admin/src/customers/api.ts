@@ -1,7 +1,16 @@
 // The back office's customer calls (admin part B §6: GET /api/customers; GET /api/customers/{id} for the
 // detail view). Search, status filter, sort and paging run on the server; the CSV export pages through
-// every matching customer, not only the page shown.
-import { customerDetailSchema, customerListSchema, customerPageSizeMax, type AdminCustomer, type CustomerStatus } from '@shop/contracts';
+// every matching customer, not only the page shown. Privacy requests: the export download and the erasure.
+import {
+  customerDetailSchema,
+  customerErasureResultSchema,
+  customerExportSchema,
+  customerListSchema,
+  customerPageSizeMax,
+  type AdminCustomer,
+  type CustomerErasureRequest,
+  type CustomerStatus,
+} from '@shop/contracts';
 import { adminFetch } from '../api.js';
 
 export interface CustomerFilters {
@@ -53,4 +62,14 @@ export function downloadText(name: string, text: string, type: string) {
   link.remove();
   // Give the browser a moment to start the download before the URL goes away.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Privacy requests (issue 16): everything the shop holds on the customer, as the server's one JSON document. */
+export async function exportCustomer(id: string) {
+  return customerExportSchema.parse(await adminFetch(`/api/customers/${encodeURIComponent(id)}/export`));
+}
+
+/** Erases the customer's personal data in every service (the typed email confirms it; the reason is kept in the audit). */
+export async function eraseCustomer(id: string, request: CustomerErasureRequest) {
+  return customerErasureResultSchema.parse(await adminFetch(`/api/customers/${encodeURIComponent(id)}/erasure`, { method: 'POST', json: request }));
 }
