@@ -3,36 +3,19 @@
 // (plainly or through a Secret reference), secrets are never inlined, and the templates only use
 // values and named templates that exist.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
 import { defaultGatewayPort, defaultServicePorts, serviceNames } from '@shop/contracts';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { CHART, ROOT, chartMeta as chart, readValues, type SecretRef } from './helm.ts';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const CHART = join(ROOT, 'charts/shop');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 
-interface SecretRef {
-  secretName: string;
-  key: string;
-  optional?: boolean;
-}
-interface Entry {
-  enabled?: boolean;
-  image: { repository: string; tag: string };
-  port: number;
-  replicas: number;
-  env: Record<string, string>;
-  secretEnv: Record<string, SecretRef>;
-  resources: { requests: Record<string, string>; limits: Record<string, string> };
-  ingress?: { enabled: boolean; hosts: string[] };
-}
-const chart = parse(read('charts/shop/Chart.yaml'));
-const values = parse(read('charts/shop/values.yaml'));
-const entries = values.services as Record<string, Entry>;
+const values = readValues();
+const entries = values.services;
 const templateFiles = readdirSync(join(CHART, 'templates')).filter((file) => /\.(ya?ml|tpl|txt)$/.test(file));
-const templates = Object.fromEntries(templateFiles.map((file) => [file, readFileSync(join(CHART, 'templates', file), 'utf8')]));
+const templates = Object.fromEntries(
+  templateFiles.map((file) => [file, readFileSync(join(CHART, 'templates', file), 'utf8')]),
+);
 const allTemplates = Object.values(templates).join('\n');
 
 function filesUnder(dir: string, extension = '.ts'): string[] {
@@ -58,8 +41,13 @@ function envVarsReadIn(...dirs: string[]): Map<string, string> {
   return found;
 }
 
-const serviceFolders = readdirSync(join(ROOT, 'services')).filter((name) => existsSync(join(ROOT, 'services', name, 'package.json')));
-const dependsOnKit = (dir: string) => JSON.stringify(JSON.parse(read(`${dir}/package.json`)).dependencies ?? {}).includes('@shop/service-kit');
+const serviceFolders = readdirSync(join(ROOT, 'services')).filter((name) =>
+  existsSync(join(ROOT, 'services', name, 'package.json')),
+);
+const dependsOnKit = (dir: string) =>
+  Object.keys(
+    (JSON.parse(read(`${dir}/package.json`)) as { dependencies?: Record<string, string> }).dependencies ?? {},
+  ).includes('@shop/service-kit');
 
 /** What each part reads: its own sources plus service-kit's when it is built on it. */
 const parts = [
@@ -91,7 +79,7 @@ const tplValue = (text: string, release = 'shop') => text.replaceAll('{{ .Releas
 
 describe('the shop chart', () => {
   it('declares the official NATS chart with JetStream and a MongoDB replica set', () => {
-    const deps = Object.fromEntries((chart.dependencies as { name: string; repository: string; condition: string }[]).map((dep) => [dep.name, dep]));
+    const deps = Object.fromEntries(chart.dependencies.map((dep) => [dep.name, dep]));
     expect(deps.nats.repository).toBe('https://nats-io.github.io/k8s/helm/charts/');
     expect(deps.mongodb.repository).toMatch(/bitnami/);
     expect(values.nats.config.jetstream.enabled).toBe(true);
@@ -136,8 +124,12 @@ describe('the shop chart', () => {
     expect(tpl).toMatch(/livenessProbe:\s+httpGet:\s+path: \{\{ \$global\.probes\.liveness\.path \}\}/);
     expect(tpl).toMatch(/readinessProbe:\s+httpGet:\s+path: \{\{ \$global\.probes\.readiness\.path \}\}/);
     // The code registers those routes: service-kit for the services, the gateway itself.
-    const kit = filesUnder(join(ROOT, 'packages/service-kit/src')).map((file) => readFileSync(file, 'utf8')).join('\n');
-    const gateway = filesUnder(join(ROOT, 'gateway/src')).map((file) => readFileSync(file, 'utf8')).join('\n');
+    const kit = filesUnder(join(ROOT, 'packages/service-kit/src'))
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
+    const gateway = filesUnder(join(ROOT, 'gateway/src'))
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
     for (const source of [kit, gateway]) {
       expect(source).toMatch(/['"`]\/healthz['"`]/);
       expect(source).toMatch(/['"`]\/readyz['"`]/);
@@ -149,26 +141,33 @@ describe('the shop chart', () => {
     (name) => {
       const part = parts.find((candidate) => candidate.name === name)!;
       const provided = providedTo(name);
-      const missing = [...part.reads].filter(([variable]) => !provided.has(variable)).map(([variable, file]) => `${variable} (read in ${file})`);
+      const missing = [...part.reads]
+        .filter(([variable]) => !provided.has(variable))
+        .map(([variable, file]) => `${variable} (read in ${file})`);
       expect(missing, `add these to charts/shop/values.yaml (services.${name}.env or secretEnv)`).toEqual([]);
     },
   );
 
   it('references secrets and never inlines them', () => {
     const refs: [string, SecretRef][] = [
-      ...Object.entries(values.global.secretEnv as Record<string, SecretRef>),
+      ...Object.entries(values.global.secretEnv),
       ...Object.values(entries).flatMap((entry) => Object.entries(entry.secretEnv ?? {})),
     ];
     for (const [variable, ref] of refs) {
       expect(Object.keys(ref).sort(), variable).toEqual(expect.arrayContaining(['key', 'secretName']));
-      expect(Object.keys(ref).every((key) => ['secretName', 'key', 'optional'].includes(key)), variable).toBe(true);
+      expect(
+        Object.keys(ref).every((key) => ['secretName', 'key', 'optional'].includes(key)),
+        variable,
+      ).toBe(true);
     }
     const secretNames = new Set(refs.map(([variable]) => variable));
     for (const variable of ['MONGO_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'OPENAI_API_KEY', 'SMTP_URL']) {
       expect(secretNames.has(variable), variable).toBe(true);
     }
     // Nothing that looks like a credential sits among the plain settings (ConfigMaps are not secret).
-    const plain = [values.global.env, ...Object.values(entries).map((entry) => entry.env ?? {})].flatMap((env) => Object.keys(env));
+    const plain = [values.global.env, ...Object.values(entries).map((entry) => entry.env ?? {})].flatMap((env) =>
+      Object.keys(env),
+    );
     expect(plain.filter((key) => /SECRET|PASSWORD|TOKEN|API_KEY|MONGO_URL|SMTP_URL/.test(key))).toEqual([]);
     expect(templates['_service.tpl']).toMatch(/secretKeyRef:/);
   });
@@ -188,13 +187,16 @@ describe('the shop chart', () => {
     }
     // The image's user is the one the pods run as.
     const dockerfile = read('deploy/Dockerfile');
-    expect(dockerfile).toMatch(new RegExp(`^USER ${values.global.podSecurity.runAsUser}:${values.global.podSecurity.runAsGroup}$`, 'm'));
+    expect(dockerfile).toMatch(
+      new RegExp(`^USER ${values.global.podSecurity.runAsUser}:${values.global.podSecurity.runAsGroup}$`, 'm'),
+    );
   });
 
   it('renders the gateway Ingress and one Deployment, Service and ConfigMap per entry from one template set', () => {
     expect(templates['services.yaml']).toMatch(/range \$name, \$svc := \.Values\.services/);
     expect(templates['services.yaml']).toMatch(/include "shop\.service"/);
-    for (const kind of ['Deployment', 'Service', 'ConfigMap']) expect(templates['_service.tpl']).toContain(`kind: ${kind}`);
+    for (const kind of ['Deployment', 'Service', 'ConfigMap'])
+      expect(templates['_service.tpl']).toContain(`kind: ${kind}`);
     // No other template defines workloads: every service goes through the shared set.
     for (const [file, text] of Object.entries(templates)) {
       if (file !== '_service.tpl') expect(text, file).not.toMatch(/^kind: (Deployment|StatefulSet)/m);
@@ -227,7 +229,10 @@ describe('the templates, read without helm', () => {
 
   /** Follows a dotted path in an object; undefined when a step is missing. */
   const at = (object: unknown, path: string[]) =>
-    path.reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), object);
+    path.reduce<unknown>(
+      (node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined),
+      object,
+    );
 
   it('reference only values that exist', () => {
     const missing: string[] = [];
@@ -239,7 +244,8 @@ describe('the templates, read without helm', () => {
     // $global.x inside the service template is .Values.global.x
     for (const match of allTemplates.matchAll(/\$global((?:\.[A-Za-z_][A-Za-z0-9_]*)+)/g)) {
       const path = match[1].slice(1).split('.');
-      if (at(values.global, path) === undefined && at(values.global.image, path) === undefined) missing.push(`global.${path.join('.')}`);
+      if (at(values.global, path) === undefined && at(values.global.image, path) === undefined)
+        missing.push(`global.${path.join('.')}`);
     }
     // $svc.x / .svc.x must exist on every entry (unless the template supplies a default).
     for (const match of allTemplates.matchAll(/(?:\$svc|\.svc)((?:\.[A-Za-z_][A-Za-z0-9_]*)+)(\s*\|\s*default)?/g)) {
@@ -252,7 +258,8 @@ describe('the templates, read without helm', () => {
     }
     // $image.x is the entry's image
     for (const match of allTemplates.matchAll(/\$image\.([A-Za-z_]+)/g)) {
-      for (const [name, entry] of Object.entries(entries)) if (at(entry.image, [match[1]]) === undefined) missing.push(`services.${name}.image.${match[1]}`);
+      for (const [name, entry] of Object.entries(entries))
+        if (at(entry.image, [match[1]]) === undefined) missing.push(`services.${name}.image.${match[1]}`);
     }
     // $gateway.x is the gateway entry
     for (const match of allTemplates.matchAll(/\$gateway((?:\.[A-Za-z_][A-Za-z0-9_]*)+)/g)) {

