@@ -123,7 +123,10 @@ export function describeServiceBasics<C extends ServiceConfig>(o: ServiceBasicsO
     });
 
     it('answers an unknown path with the error envelope', async () => {
-      const res = await fetch(`${url}/api/${name}/no-such-thing`, { headers: { 'x-request-id': `req-${name}-1` } });
+      // Through the gateway (an admin identity): some services' whole prefix is admin-only.
+      const requestId = `req-${name}-1`;
+      const token = signGatewayToken(gatewaySigningKey(testGatewayKey()), { sub: { id: 'admin-1', email: 'chief@shop.test', name: 'Chief', role: 'admin' }, ip: '127.0.0.1', rid: requestId });
+      const res = await fetch(`${url}/api/${name}/no-such-thing`, { headers: { 'x-request-id': requestId, [gatewayTokenHeader]: token } });
       expect(res.status).toBe(404);
       expect(errorEnvelopeSchema.parse(await res.json())).toEqual({
         error: `No route for GET /api/${name}/no-such-thing`,

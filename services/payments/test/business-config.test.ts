@@ -7,6 +7,7 @@ import { businessConfigPaths, businessConfigSchema, publicBusinessConfigSchema, 
 import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { adminHeaders } from '@shop/service-kit/testing';
 
 let mongo: StartedMongo;
 let nats: StartedNats;
@@ -27,7 +28,7 @@ afterAll(async () => {
 async function call(method: string, path: string, body?: unknown) {
   const res = await fetch(`${url}${path}`, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json', 'x-admin-email': 'chief@shop.test' },
+    headers: body === undefined ? adminHeaders('chief@shop.test') : { 'content-type': 'application/json', ...adminHeaders('chief@shop.test') },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as any };

@@ -5,6 +5,7 @@ import { paymentMessages, type OrderPaymentQuote } from '@shop/contracts';
 import { idempotencyKeyOf, payableAmount, testCardOutcome, verifyIntent } from '../src/domain/payment-rules.js';
 import { loadConfig } from '../src/config.js';
 import { stripeKeys } from './support/keys.js';
+import { testGatewayKey } from '@shop/service-kit/testing';
 
 const now = new Date('2026-11-22T12:00:00Z');
 const quoted = (over: Partial<OrderPaymentQuote> = {}, quote: Partial<NonNullable<OrderPaymentQuote['quote']>> = {}): OrderPaymentQuote => ({
@@ -97,9 +98,11 @@ describe('payments configuration', () => {
   });
 
   it('refuses to start in production without Stripe: a shop in production takes no pretend payments', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+    // Production also needs the gateway's signing key (service-kit); given here so the Stripe rule decides.
+    const GATEWAY_SIGNING_KEY = testGatewayKey();
+    expect(() => loadConfig({ NODE_ENV: 'production', GATEWAY_SIGNING_KEY })).toThrow(
       /STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET are required when NODE_ENV=production/,
     );
-    expect(loadConfig({ NODE_ENV: 'production', ...stripeKeys }).mode).toBe('stripe');
+    expect(loadConfig({ NODE_ENV: 'production', GATEWAY_SIGNING_KEY, ...stripeKeys }).mode).toBe('stripe');
   });
 });

@@ -14,6 +14,7 @@ import {
   type OrderRequest,
 } from '@shop/contracts';
 import { loadServiceConfig } from '@shop/service-kit';
+import { adminHeaders } from '@shop/service-kit/testing';
 import {
   coinOrder,
   orderEventsReader,
@@ -31,7 +32,8 @@ import { stripeKeys } from './keys.js';
 
 export { stripeKeys };
 
-export const admin = { 'x-admin-email': 'boss@shop.test' };
+/** The gateway's signed identity of an admin (services check it on admin routes; a fresh token per request). */
+export const admin = adminHeaders('boss@shop.test');
 
 type OrdersService = Awaited<ReturnType<typeof buildOrders>>;
 type PaymentsService = Awaited<ReturnType<typeof buildApp>>;
