@@ -33,7 +33,7 @@ export const ROUTES: readonly RouteRow[] = [
   row('/api/ai', 'orders', 'AI design generator', { timeout: 'slow' }),
   row('/api/payments', 'payments', 'payment intents, Stripe webhook, payment confirmation'),
   row('/api/config/business', 'payments', 'business registration details'),
-  row('/api/customers', 'customers', 'returning-customer lookup and verification, admin customer list'),
+  row('/api/customers', 'customers', 'returning-customer lookup and verification, admin customer list and details, privacy export and erasure'),
   row('/api/support', 'support', 'support messages and replies'),
   row('/api/config/contact', 'support', 'public and admin contact details'),
   row('/api/returns', 'support', 'returns and exchanges requests (with photos)', { body: 'upload', timeout: 'slow' }),

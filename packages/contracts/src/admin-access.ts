@@ -65,6 +65,9 @@ export const ACCESS_RULES: readonly AccessRule[] = [
   // Customers: returning-customer lookup is public, the customer list is admin.
   rule(['POST'], '/api/customers/lookup', 'public', 'returning-customer lookup'),
   rule(['POST'], '/api/customers/verify', 'public', 'returning-customer verification code'),
+  // Privacy requests (issue 16): named rows, so the audit trail and the docs say what was done.
+  rule(['GET', 'HEAD'], '/api/customers/:id/export', 'admin', "export of everything the shop holds on one customer (privacy request)"),
+  rule(['POST'], '/api/customers/:id/erasure', 'admin', "erasure of one customer's personal data in every service (privacy request)"),
   rule('*', '/api/customers/**', 'admin', 'customer list and details'),
 
   // Support: visitors send messages; the inbox is admin.
