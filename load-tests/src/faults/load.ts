@@ -1,21 +1,14 @@
 // The steady load of the fault suite: a few customers and an admin working the shop at once, one call
 // after another with a short pause, each call recorded against the fault window it started in.
-import type { Operation, Outcome, ShopClient } from './shop-client.js';
-
-/** An order a customer placed (answered 2xx), free for one later status change or payment. */
-interface PlacedOrder {
-  orderId: string;
-  orderNumber: string;
-  email: string;
-  used: boolean;
-}
+import type { Operation, Outcome, PlacedOrder, ShopClient } from './shop-client.js';
 
 /** Quote requests are the bulk; every other kind comes once per round. */
 const ROUND: Operation[] = ['quote', 'track', 'support', 'quote', 'status', 'quote', 'payment'];
 
 export class SteadyLoad {
   readonly outcomes: Outcome[] = [];
-  private readonly placed: PlacedOrder[] = [];
+  /** Orders placed (answered 2xx); each is free for one later status change or payment. */
+  private readonly placed: Array<PlacedOrder & { used: boolean }> = [];
   private fault = 'warm-up';
   private running = false;
   private workers: Promise<void>[] = [];

@@ -77,14 +77,10 @@ export class ShopClient {
   }
 
   /** Sends again after no answer or a 502/503/504, 1 s, 2 s, 4 s apart (the storefront's back-off). */
-  private async withRetries(send: () => Promise<Answer>): Promise<{ answer: Answer; attempts: number; longest: number; statuses: number[] }> {
-    let longest = 0;
-    const statuses: number[] = [];
+  private async withRetries(tries: Tries, send: () => Promise<Answer>): Promise<Answer> {
     for (let attempt = 1; ; attempt++) {
-      const answer = await send();
-      longest = Math.max(longest, answer.ms);
-      statuses.push(answer.status);
-      if (!retryable(answer) || attempt >= ATTEMPTS) return { answer, attempts: attempt, longest, statuses };
+      const answer = tries.record(await send());
+      if (!retryable(answer) || attempt >= ATTEMPTS) return answer;
       await new Promise((resolve) => setTimeout(resolve, productionRetryDelayMs(attempt)));
     }
   }
@@ -129,90 +125,46 @@ export class ShopClient {
     const email = `fault-${randomUUID().slice(0, 12)}@example.com`;
     const key = randomUUID();
     const body = coinOrder({ email, customerName: 'Fault Suite Customer' });
-    const startedAt = Date.now();
-    const { answer, attempts, longest, statuses } = await this.withRetries(() => this.call('POST', '/api/orders', body, { [idempotencyKeyHeader]: key }));
-    return {
-      operation: 'quote',
-      fault,
-      startedAt,
-      ms: Date.now() - startedAt,
-      status: answer.status,
-      attempts,
-      attemptStatuses: statuses,
-      longestAttemptMs: longest,
+    const tries = new Tries();
+    const answer = await this.withRetries(tries, () => this.call('POST', '/api/orders', body, { [idempotencyKeyHeader]: key }));
+    return tries.outcome('quote', fault, answer, answer.status === 200 || answer.status === 201, {
       email,
       orderId: answer.body?.order?.id,
       orderNumber: answer.body?.order?.orderNumber,
-      error: answer.status >= 300 || answer.status === 0 ? answer.error ?? answer.body?.error : undefined,
-    };
+    });
   }
 
   /** A tracking read of an order placed earlier (no retries: a read the customer repeats by hand). */
   async track(fault: string, order: { orderNumber: string; email: string }): Promise<Outcome> {
-    const answer = await this.call('POST', '/api/orders/track', { orderNumber: order.orderNumber, email: order.email });
-    return {
-      operation: 'track',
-      fault,
-      startedAt: Date.now() - answer.ms,
-      ms: answer.ms,
-      status: answer.status,
-      attempts: 1,
-      attemptStatuses: [answer.status],
-      longestAttemptMs: answer.ms,
-      email: order.email,
-      orderNumber: order.orderNumber,
-      error: answer.status === 200 ? undefined : answer.error ?? answer.body?.error,
-    };
+    const tries = new Tries();
+    const answer = tries.record(await this.call('POST', '/api/orders/track', { orderNumber: order.orderNumber, email: order.email }));
+    return tries.outcome('track', fault, answer, answer.status === 200, { email: order.email, orderNumber: order.orderNumber });
   }
 
   /** A support message (no Idempotency-Key exists for it, so it is sent once: a retry could duplicate it). */
   async support(fault: string): Promise<Outcome> {
     const email = `fault-support-${randomUUID().slice(0, 12)}@example.com`;
-    const answer = await this.call('POST', '/api/support', {
-      name: 'Fault Suite Visitor',
-      email,
-      subject: 'Question about coin sizes',
-      message: 'Do you make 3 inch coins with a rope edge?',
-      priority: 'normal',
-    });
-    return {
-      operation: 'support',
-      fault,
-      startedAt: Date.now() - answer.ms,
-      ms: answer.ms,
-      status: answer.status,
-      attempts: 1,
-      attemptStatuses: [answer.status],
-      longestAttemptMs: answer.ms,
-      email,
-      reference: answer.body?.reference,
-      error: answer.status === 201 ? undefined : answer.error ?? answer.body?.error,
-    };
+    const tries = new Tries();
+    const answer = tries.record(
+      await this.call('POST', '/api/support', {
+        name: 'Fault Suite Visitor',
+        email,
+        subject: 'Question about coin sizes',
+        message: 'Do you make 3 inch coins with a rope edge?',
+        priority: 'normal',
+      }),
+    );
+    return tries.outcome('support', fault, answer, answer.status === 201, { email, reference: answer.body?.reference });
   }
 
   /** An admin moves an order to Design Review, with a note unique to this change. */
-  async changeStatus(fault: string, order: { orderId: string; email: string; orderNumber: string }): Promise<Outcome> {
+  async changeStatus(fault: string, order: PlacedOrder): Promise<Outcome> {
     const note = `fault suite ${randomUUID().slice(0, 8)}`;
-    const startedAt = Date.now();
-    const { answer, attempts, longest, statuses } = await this.withRetries(() =>
+    const tries = new Tries();
+    const answer = await this.withRetries(tries, () =>
       this.adminCall('PUT', `/api/orders/${encodeURIComponent(order.orderId)}/status`, { status: 'design_review', note }),
     );
-    return {
-      operation: 'status',
-      fault,
-      startedAt,
-      ms: Date.now() - startedAt,
-      status: answer.status,
-      attempts,
-      attemptStatuses: statuses,
-      longestAttemptMs: longest,
-      email: order.email,
-      orderId: order.orderId,
-      orderNumber: order.orderNumber,
-      statusSet: 'design_review',
-      note,
-      error: answer.status === 200 ? undefined : answer.error ?? answer.body?.error,
-    };
+    return tries.outcome('status', fault, answer, answer.status === 200, { ...orderFields(order), statusSet: 'design_review', note });
   }
 
   /**
@@ -220,45 +172,23 @@ export class ShopClient {
    * payment page creates the intent and confirms it with the 4242 card. Each step may be repeated: the
    * intent is one per order and amount, and confirming a succeeded intent answers 200 and charges nothing.
    */
-  async pay(fault: string, order: { orderId: string; email: string; orderNumber: string }): Promise<Outcome> {
-    const startedAt = Date.now();
-    let attempts = 0;
-    let longest = 0;
-    const statuses: number[] = [];
-    let stepName = '';
-    const step = async (name: string, send: () => Promise<Answer>) => {
-      stepName = name;
-      const result = await this.withRetries(send);
-      statuses.push(...result.statuses);
-      attempts += result.attempts;
-      longest = Math.max(longest, result.longest);
-      return result.answer;
+  async pay(fault: string, order: PlacedOrder): Promise<Outcome> {
+    const tries = new Tries();
+    const failed = (step: string, answer: Answer) => {
+      const outcome = tries.outcome('payment', fault, answer, false, orderFields(order));
+      return { ...outcome, error: `${step}: ${outcome.error ?? ''}` };
     };
-    const done = (answer: Answer, ok: boolean): Outcome => ({
-      operation: 'payment',
-      fault,
-      startedAt,
-      ms: Date.now() - startedAt,
-      status: answer.status,
-      attempts,
-      attemptStatuses: statuses,
-      longestAttemptMs: longest,
-      email: order.email,
-      orderId: order.orderId,
-      orderNumber: order.orderNumber,
-      error: ok ? undefined : `${stepName}: ${answer.error ?? answer.body?.error ?? ''}`,
-    });
-    const quote = await step('admin quote', () =>
+    const quote = await this.withRetries(tries, () =>
       this.adminCall('POST', `/api/orders/${encodeURIComponent(order.orderId)}/generate-quote`, { quoteAmount: 1250, quoteNotes: 'Fault suite quote', sendEmail: true }),
     );
     // A repeated quote for an order whose quote was already sent is refused (409): that is fine here.
-    if (quote.status !== 200 && quote.status !== 409) return done(quote, false);
-    const intent = await step('create-intent', () =>
+    if (quote.status !== 200 && quote.status !== 409) return failed('admin quote', quote);
+    const intent = await this.withRetries(tries, () =>
       this.call('POST', '/api/payments/create-intent', { currency: 'usd', metadata: { orderId: order.orderId, orderNumber: order.orderNumber } }),
     );
-    if (intent.status !== 200) return done(intent, false);
+    if (intent.status !== 200) return failed('create-intent', intent);
     const paymentIntent = intent.body?.paymentIntent;
-    const confirm = await step('test-mode confirm', () =>
+    const confirm = await this.withRetries(tries, () =>
       this.call('POST', '/api/payments/test-mode/confirm', {
         paymentIntentId: paymentIntent.id,
         clientSecret: paymentIntent.client_secret,
@@ -266,6 +196,43 @@ export class ShopClient {
         billingDetails: { name: 'Fault Suite Customer', email: order.email },
       }),
     );
-    return done(confirm, confirm.status === 200);
+    return confirm.status === 200 ? tries.outcome('payment', fault, confirm, true, orderFields(order)) : failed('test-mode confirm', confirm);
+  }
+}
+
+/** An order a customer placed, as the load hands it to a status change or a payment. */
+export interface PlacedOrder {
+  orderId: string;
+  orderNumber: string;
+  email: string;
+}
+
+const orderFields = ({ orderId, orderNumber, email }: PlacedOrder) => ({ orderId, orderNumber, email });
+
+/** The attempts of one call of the load (several when it is sent again), and the Outcome they make. */
+class Tries {
+  private readonly startedAt = Date.now();
+  private readonly statuses: number[] = [];
+  private longest = 0;
+
+  record(answer: Answer): Answer {
+    this.statuses.push(answer.status);
+    this.longest = Math.max(this.longest, answer.ms);
+    return answer;
+  }
+
+  outcome(operation: Operation, fault: string, answer: Answer, ok: boolean, fields: { email: string } & Partial<Outcome>): Outcome {
+    return {
+      operation,
+      fault,
+      startedAt: this.startedAt,
+      ms: Date.now() - this.startedAt,
+      status: answer.status,
+      attempts: this.statuses.length,
+      attemptStatuses: [...this.statuses],
+      longestAttemptMs: this.longest,
+      error: ok ? undefined : (answer.error ?? answer.body?.error),
+      ...fields,
+    };
   }
 }
