@@ -33,8 +33,8 @@ describe('dev mailbox', () => {
       text: expect.stringContaining('text of Your verification code'),
       html: '<p>html of Your verification code</p>',
     });
-    expect(Date.parse(message!.date)).not.toBeNaN();
-    expect(message!.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Date.parse(message.date)).not.toBeNaN();
+    expect(message.id).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('lists newest first and filters by recipient, case-insensitively', async () => {

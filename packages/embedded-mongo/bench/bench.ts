@@ -48,7 +48,7 @@ async function startServer(dbPath?: string): Promise<Server> {
     let out = '';
     child.stdout!.on('data', (chunk) => {
       out += chunk;
-      if (out.includes('\n')) resolve((JSON.parse(out.split('\n')[0]!) as { uri: string }).uri);
+      if (out.includes('\n')) resolve((JSON.parse(out.split('\n')[0]) as { uri: string }).uri);
     });
     void exited.then(() => reject(new Error('the embedded server exited before it was ready')));
   });
@@ -153,7 +153,7 @@ async function measureServer(label: string, dbPath?: string): Promise<Figures> {
     );
     // The keys that exist: the inserts above, whatever their number.
     const skus = (await Coin.find({}, { sku: 1, _id: 0 }).lean()).map((doc) => doc.sku);
-    const key = () => skus[Math.floor(Math.random() * skus.length)]!;
+    const key = () => skus[Math.floor(Math.random() * skus.length)];
     const findOne = await paired(server, ping, async () => {
       const doc = await Coin.findOne({ sku: key() }).lean();
       if (!doc) throw new Error('an indexed findOne found nothing: the benchmark keys are wrong');
@@ -168,7 +168,7 @@ async function measureServer(label: string, dbPath?: string): Promise<Figures> {
   }
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
 /** Indexed findOne latency (one at a time) on a small and a large collection, interleaved to cancel drift. */
 async function measureLatency() {
@@ -179,7 +179,7 @@ async function measureLatency() {
     const sizes = [1_000, 100_000];
     const models = sizes.map((size) => conn.model(`Coin${size}`, coinSchema, `coins_${size}`));
     for (const [i, size] of sizes.entries()) {
-      await models[i]!.init();
+      await models[i].init();
       const coll = client.db('bench_latency').collection(`coins_${size}`);
       for (let start = 0; start < size; start += 1000) {
         await coll.insertMany(
@@ -193,15 +193,15 @@ async function measureLatency() {
       for (const [i, size] of sizes.entries()) {
         for (let q = 0; q < LATENCY_QUERIES / blocks; q++) {
           const t = performance.now();
-          const doc = await models[i]!.findOne({ sku: `SKU-${Math.floor(Math.random() * size)}` }).lean();
+          const doc = await models[i].findOne({ sku: `SKU-${Math.floor(Math.random() * size)}` }).lean();
           const elapsed = performance.now() - t;
           if (!doc) throw new Error('an indexed findOne found nothing');
-          if (block > 0) samples[i]!.push(elapsed); // Block 0 is the warm-up.
+          if (block > 0) samples[i].push(elapsed); // Block 0 is the warm-up.
         }
       }
     }
     return sizes.map((size, i) => {
-      const sorted = samples[i]!.sort((a, b) => a - b);
+      const sorted = samples[i].sort((a, b) => a - b);
       const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
       return { size, mean, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) };
     });
@@ -245,12 +245,12 @@ async function measureJournal(dir: string) {
 
 const num = (n: number) => Math.round(n).toLocaleString('en-US');
 const ratio = (n: number) => `${n.toFixed(2)}x`;
-const row = (cells: string[], widths: number[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+const row = (cells: string[], widths: number[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
 
 async function main() {
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'em-bench-'));
   try {
-    const loadBefore = os.loadavg()[0]!.toFixed(1);
+    const loadBefore = os.loadavg()[0].toFixed(1);
     process.stderr.write(`embedded-mongo benchmark: ${CONCURRENCY} in flight, ${SECONDS} s per figure, ${os.cpus().length} cores, Node ${process.version}\n`);
     const memory = await measureServer('memory');
     const durable = await measureServer('journal', path.join(tmp, 'db'));
@@ -261,7 +261,7 @@ async function main() {
     const us = (n: number) => (Number.isFinite(n) ? `${Math.round(n)}` : '-');
     const lines = [
       `embedded-mongo benchmark: mongoose ${mongoose.version}, ${CONCURRENCY} in flight, ${SECONDS} s per figure, ${os.cpus().length} cores, Node ${process.version}`,
-      `load average before/after: ${loadBefore} / ${os.loadavg()[0]!.toFixed(1)} (other work on these cores slows both columns alike)`,
+      `load average before/after: ${loadBefore} / ${os.loadavg()[0].toFixed(1)} (other work on these cores slows both columns alike)`,
       '',
       row(['', 'memory', '', '', '', '', 'journal', '', '', '', ''], widths),
       row(['operation', 'ops/s', 'ping/s', 'ping/op', 'srv us', 'cli us', 'ops/s', 'ping/s', 'ping/op', 'srv us', 'cli us'], widths),
@@ -289,9 +289,9 @@ async function main() {
     const [small, large] = latency;
     lines.push(
       row(['indexed findOne latency', 'mean ms', 'p50 ms', 'p99 ms'], widths),
-      row([`${num(small!.size)} documents`, small!.mean.toFixed(3), small!.p50.toFixed(3), small!.p99.toFixed(3)], widths),
-      row([`${num(large!.size)} documents`, large!.mean.toFixed(3), large!.p50.toFixed(3), large!.p99.toFixed(3)], widths),
-      `  100k / 1k median latency: ${ratio(large!.p50 / small!.p50)} (goal <= 1.50x); mean: ${ratio(large!.mean / small!.mean)}`,
+      row([`${num(small.size)} documents`, small.mean.toFixed(3), small.p50.toFixed(3), small.p99.toFixed(3)], widths),
+      row([`${num(large.size)} documents`, large.mean.toFixed(3), large.p50.toFixed(3), large.p99.toFixed(3)], widths),
+      `  100k / 1k median latency: ${ratio(large.p50 / small.p50)} (goal <= 1.50x); mean: ${ratio(large.mean / small.mean)}`,
       '',
       'journal alone (append + fdatasync, group commit):',
       ...journalOnly.map((j) => `  ${String(j.inFlight).padStart(2)} in flight: ${num(j.perSecond)} appends/s, ${j.recordsPerSync.toFixed(1)} records per sync`),

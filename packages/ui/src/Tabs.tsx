@@ -30,7 +30,7 @@ export function TabList<Id extends string>({ tabs, selected, onSelect, label, id
       : -1;
     if (next < 0) return;
     event.preventDefault();
-    const id = tabs[next]!.id;
+    const id = tabs[next].id;
     onSelect(id);
     refs.current[id]?.focus();
   }

@@ -3,7 +3,7 @@ const extensions: Record<string, string> = { 'image/png': 'png', 'image/svg+xml'
 
 /** A file name for the design; the spec's jpg unless the server said the image is another type. */
 export function designFileName(id: string, contentType: string | null): string {
-  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
   return `design-${id.replace(/[^a-zA-Z0-9_-]/g, '') || 'ai'}.${extensions[type] ?? 'jpg'}`;
 }
 

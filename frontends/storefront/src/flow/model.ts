@@ -109,7 +109,7 @@ export const progressLabels = ['Design', 'Details', 'Options', 'Contact', 'Done'
  */
 export function progressOf(step: number): { phase: number; percent: number; label: string } {
   const phase = step <= 1 ? 1 : step === 2 ? 2 : step === 3 ? 3 : step <= 6 ? 4 : 5;
-  return { phase, percent: (phase / progressLabels.length) * 100, label: progressLabels[phase - 1]! };
+  return { phase, percent: (phase / progressLabels.length) * 100, label: progressLabels[phase - 1] };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -125,7 +125,7 @@ const words: Record<string, string> = { pvc: 'PVC', poly_cotton: 'Poly/Cotton' }
 
 /** "antique_bronze" -> "Antique Bronze", "pvc" -> "PVC". */
 export function humanize(value: string): string {
-  return words[value] ?? value.split('_').map((w) => (w ? w[0]!.toUpperCase() + w.slice(1) : w)).join(' ');
+  return words[value] ?? value.split('_').map((w) => (w ? w[0].toUpperCase() + w.slice(1) : w)).join(' ');
 }
 
 export const shirtChest: Record<ShirtSize, string> = {

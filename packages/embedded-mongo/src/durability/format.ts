@@ -39,7 +39,7 @@ const CRC_TABLE = (() => {
 /** Table-driven CRC-32 (IEEE), used only where node:zlib lacks crc32 (Node < 20.15). */
 export function crc32Portable(data: Uint8Array, value = 0): number {
   let crc = ~value >>> 0;
-  for (let i = 0; i < data.length; i++) crc = CRC_TABLE[(crc ^ data[i]!) & 0xff]! ^ (crc >>> 8);
+  for (let i = 0; i < data.length; i++) crc = CRC_TABLE[(crc ^ data[i]) & 0xff] ^ (crc >>> 8);
   return ~crc >>> 0;
 }
 
@@ -92,7 +92,7 @@ export function decodeRecordAt(buf: Buffer, offset: number): DecodedRecord | Rec
 
 /** One BSON document per op, concatenated. Throws if an op cannot be represented in BSON. */
 export function encodeOps(ops: readonly JournalOp[]): Buffer {
-  if (ops.length === 1) return encodeOp(ops[0]!);
+  if (ops.length === 1) return encodeOp(ops[0]);
   return Buffer.concat(ops.map((op) => serialize(op)));
 }
 

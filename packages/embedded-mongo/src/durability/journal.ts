@@ -280,12 +280,12 @@ class FileJournal implements DurableJournal {
         for (const entry of this.queue.splice(0)) entry.reject(this.failure);
         return;
       }
-      if (this.queue[0]!.kind === 'rotate') {
+      if (this.queue[0].kind === 'rotate') {
         await this.rotate(this.queue.shift() as Extract<Entry, { kind: 'rotate' }>);
         continue;
       }
       let n = 0;
-      while (n < this.queue.length && this.queue[n]!.kind !== 'rotate') n++;
+      while (n < this.queue.length && this.queue[n].kind !== 'rotate') n++;
       await this.writeBatch(this.queue.splice(0, n) as Exclude<Entry, { kind: 'rotate' }>[]);
     }
   }
@@ -299,7 +299,7 @@ class FileJournal implements DurableJournal {
       for (const entry of batch) entry.resolve();
       return;
     }
-    const data = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+    const data = parts.length === 1 ? parts[0] : Buffer.concat(parts);
     const segment = this.segments.at(-1)!;
     try {
       await writeFully(this.handle, data, this.offset);

@@ -105,16 +105,16 @@ export async function recover(dir: string): Promise<RecoveredData> {
   const describeStart = () =>
     snapshotFile ? `snapshot ${path.basename(snapshotFile)} ends at sequence ${snapshotSeq}` : 'there is no valid snapshot';
 
-  if (segments.length > 0 && segments[0]!.firstSeq > snapshotSeq + 1) {
+  if (segments.length > 0 && segments[0].firstSeq > snapshotSeq + 1) {
     throw new JournalCorruptError(
-      `journal records ${snapshotSeq + 1}..${segments[0]!.firstSeq - 1} are missing in ${dir}: ${describeStart()} and the ` +
-        `oldest journal segment starts at ${segments[0]!.firstSeq}` +
+      `journal records ${snapshotSeq + 1}..${segments[0].firstSeq - 1} are missing in ${dir}: ${describeStart()} and the ` +
+        `oldest journal segment starts at ${segments[0].firstSeq}` +
         (damagedSnapshots.length ? ` (damaged snapshots: ${damagedSnapshots.map((f) => path.basename(f)).join(', ')})` : ''),
     );
   }
 
   for (let i = 0; i < segments.length; i++) {
-    const seg = segments[i]!;
+    const seg = segments[i];
     const name = path.basename(seg.file);
     const isLast = i === segments.length - 1;
     if (i > 0 && seg.firstSeq !== nextSeq) {

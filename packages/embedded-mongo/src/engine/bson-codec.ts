@@ -21,7 +21,7 @@ export const wouldBecomeInt32 = (v: number): boolean =>
 const hasWholeDouble = (b: Buffer, start: number, end: number): boolean => {
   let pos = start + 4;
   while (pos < end) {
-    const type = b[pos++]!;
+    const type = b[pos++];
     // 0 ends a (nested) document; nested documents are scanned in line, so just continue.
     if (type === 0) continue;
     while (pos < end && b[pos] !== 0) pos++;

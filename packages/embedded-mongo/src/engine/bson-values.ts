@@ -257,7 +257,7 @@ const bytesOf = (v: unknown): Uint8Array => {
 };
 const compareBytes = (a: Uint8Array, b: Uint8Array): number => {
   const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
   return a.length - b.length < 0 ? -1 : a.length > b.length ? 1 : 0;
 };
 const cmp = (a: string | number, b: string | number): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -307,8 +307,8 @@ const compareObjects = (a: Document, b: Document): number => {
   const ka = Object.keys(a).filter((k) => a[k] !== undefined), kb = Object.keys(b).filter((k) => b[k] !== undefined);
   const n = Math.min(ka.length, kb.length);
   for (let i = 0; i < n; i++) {
-    const va = a[ka[i]!], vb = b[kb[i]!];
-    const r = cmp(typeRank(va), typeRank(vb)) || cmp(ka[i]!, kb[i]!) || compareValues(va, vb);
+    const va = a[ka[i]], vb = b[kb[i]];
+    const r = cmp(typeRank(va), typeRank(vb)) || cmp(ka[i], kb[i]) || compareValues(va, vb);
     if (r) return r;
   }
   return cmp(ka.length, kb.length);

@@ -115,11 +115,11 @@ const fieldPathOf = (e: unknown): string[] | undefined =>
 /** A field path's value as mingo's `$a.b` gives it, or BAIL where mingo would map over an array. */
 const pathValue = (doc: Document, segs: string[]): unknown => {
   // The stored document itself is a plain object: only subdocuments on the way need checking.
-  let v: unknown = getField(doc, segs[0]!);
+  let v: unknown = getField(doc, segs[0]);
   for (let i = 1; i < segs.length; i++) {
     if (v === null || v === undefined) return undefined;
     if (typeof v !== 'object' || Array.isArray(v) || !isPlainObject(v)) return BAIL;
-    v = getField(v as Document, segs[i]!);
+    v = getField(v, segs[i]);
   }
   return Array.isArray(v) ? BAIL : v;
 };
@@ -215,7 +215,7 @@ class RunningSum {
 interface FastAcc { name: string; kind: 'count' | 'sumConst' | 'sum' | 'avg' | 'min' | 'max'; value?: unknown; segs?: string[]; init: unknown }
 const compileAccumulator = (name: string, a: unknown): FastAcc | undefined => {
   if (name.startsWith('$') || name.includes('.') || !isPlainObject(a) || Object.keys(a).length !== 1) return undefined;
-  const op = Object.keys(a)[0]!;
+  const op = Object.keys(a)[0];
   const arg = a[op];
   const segs = fieldPathOf(arg);
   switch (op) {
@@ -267,8 +267,8 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     colls.set(c.name, c);
     batch?.ops.push({ op: 'createCollection', db: c.db, coll: c.name, options: c.options });
     batch?.undo.push(() => {
-      colls!.delete(c.name);
-      if (createdDb && colls!.size === 0) dbs.delete(c.db);
+      colls.delete(c.name);
+      if (createdDb && colls.size === 0) dbs.delete(c.db);
     });
   };
 
@@ -332,7 +332,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     try {
       await journal.append(batch.ops);
     } catch (err) {
-      for (let i = batch.undo.length - 1; i >= 0; i--) batch.undo[i]!();
+      for (let i = batch.undo.length - 1; i >= 0; i--) batch.undo[i]();
       throw new MongoCommandError(
         8, 'UnknownError', `the write could not be made durable and was rolled back: ${(err as Error).message}`,
       );
@@ -342,10 +342,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
   };
 
   /** The durable journal (src/durability) decides by itself when to compact, given a dump source. */
-  const selfCompacting = journal as (Journal & {
-    setCompactionSource?: (dump: (() => Iterable<JournalOp>) | null) => void;
-    shouldCompact?: () => boolean;
-  }) | undefined;
+  const selfCompacting = journal;
 
   const maybeCompact = () => {
     if (!journal || compacting || stopped) return;
@@ -356,7 +353,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     const every = options.compactEveryOps ?? (hasSizeTrigger ? 0 : 50_000);
     const dueByOps = every > 0 && opsSinceCompact >= every;
     // Size matters too: a few thousand large documents can grow a journal far more than many small ones.
-    const dueBySize = hasSizeTrigger && selfCompacting!.shouldCompact!();
+    const dueBySize = hasSizeTrigger && selfCompacting.shouldCompact!();
     if (!dueByOps && !dueBySize) return;
     opsSinceCompact = 0;
     compacting = journal.compact(() => dumpState()).catch(() => undefined).finally(() => { compacting = undefined; });
@@ -403,7 +400,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
             for (const k of keys) { const r = c.records.get(k); if (r) recs.push(r); }
           }
           let inOrder = true;
-          for (let i = 1; i < recs.length && inOrder; i++) if (recs[i - 1]!.seq > recs[i]!.seq) inOrder = false;
+          for (let i = 1; i < recs.length && inOrder; i++) if (recs[i - 1].seq > recs[i].seq) inOrder = false;
           if (!inOrder) recs.sort((a, b) => a.seq - b.seq);
           return recs.map((r) => r.doc);
         },
@@ -436,7 +433,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       const keys = Object.keys(cond);
       if (keys.length === 1 && keys[0] === '$eq') return [cond.$eq];
       if (keys.length === 1 && keys[0] === '$in' && Array.isArray(cond.$in) && cond.$in.every((v) => typeRank(v) !== 12 && !isPlainObject(v) && !Array.isArray(v))) return cond.$in;
-      if (keys.length > 0 && keys[0]!.startsWith('$')) return undefined;
+      if (keys.length > 0 && keys[0].startsWith('$')) return undefined;
       return [cond];
     }
     if (typeRank(cond) === 12 || Array.isArray(cond) || cond === null || cond === undefined) return undefined;
@@ -499,7 +496,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       }
       for (const [path, cond] of conds) {
         for (const ix of view.coll.indexes.values()) {
-          if (ix.fields[0]!.path !== path || ix.partial) continue;
+          if (ix.fields[0].path !== path || ix.partial) continue;
           // An index may serve a query only when its key equality is no finer than the query's: the same
           // collation, or a binary query (candidates are filtered again by the full query afterwards).
           if (ix.collator !== collator && collator !== null) continue;
@@ -535,20 +532,20 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
    */
   const walkSortIndex = (view: View, filter: Document | undefined, keys: SortKey[], need: number): { doc: Document; pos: number | undefined }[] | undefined => {
     const coll = view.coll;
-    if (!view.live || view.overlay || !coll || keys[0]!.path === '$natural') return undefined;
+    if (!view.live || view.overlay || !coll || keys[0].path === '$natural') return undefined;
     const f = filter ?? {};
     if (!isPlainObject(f)) return undefined;
     const collator = currentCollator();
     let ix: Index | undefined;
     for (const cand of coll.indexes.values()) {
-      if (cand.fields[0]!.path === keys[0]!.path && cand.collator === collator && cand.ordersWholeCollection) { ix = cand; break; }
+      if (cand.fields[0].path === keys[0].path && cand.collator === collator && cand.ordersWholeCollection) { ix = cand; break; }
     }
     if (!ix) return undefined;
     const m = compileFilter(f);
     const narrowed = planIds(view, f);
     const candidates = narrowed ? (Array.isArray(narrowed.ids) ? narrowed.ids.length : narrowed.ids.size) : coll.records.size;
     // A range condition on the sorted field itself limits the walk to that range.
-    const range = fieldConditions(f).map(([k, c]) => (k === keys[0]!.path ? rangeOf(c) : undefined)).find((r) => r !== undefined);
+    const range = fieldConditions(f).map(([k, c]) => (k === keys[0].path ? rangeOf(c) : undefined)).find((r) => r !== undefined);
     const narrowedElsewhere = narrowed !== null && !(narrowed.index === ix.name && range);
     // Another index (or an equality on this one) leaves few candidates, or all are wanted anyway: sorting
     // those candidates beats walking.
@@ -559,25 +556,25 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     if (range) [from, to] = ix.rangePositions(range.lower, range.upper);
     // Walking costs at most a few times what sorting the narrowed candidates would; beyond that, give up.
     const budget = narrowedElsewhere ? Math.max(2000, 3 * candidates) : Infinity;
-    const dir = keys[0]!.dir;
+    const dir = keys[0].dir;
     const rest = keys.slice(1);
     const out: { doc: Document; pos: number | undefined }[] = [];
     let examined = 0;
     let i = dir === 1 ? from : to - 1;
     const inside = (j: number) => j >= from && j < to;
     while (inside(i) && out.length < need) {
-      const v = entries[i]!.v;
+      const v = entries[i].v;
       let run: { doc: Document; pos: number | undefined; seq: number }[] = [];
       let j = i;
       do {
-        const rec = coll.records.get(entries[j]!.id);
+        const rec = coll.records.get(entries[j].id);
         examined++;
         if (rec) {
           const st: MatchState = {};
           if (m(rec.doc, st)) run.push({ doc: rec.doc, pos: st.pos, seq: rec.seq });
         }
         j += dir;
-      } while (inside(j) && compareValues(entries[j]!.v, v) === 0);
+      } while (inside(j) && compareValues(entries[j].v, v) === 0);
       i = j;
       if (run.length > 1) {
         run.sort((a, b) => a.seq - b.seq);
@@ -602,8 +599,8 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     if (!isPlainObject(f)) return undefined;
     const fields = Object.keys(f);
     if (fields.length === 0) { stats = { docsExamined: 0, indexUsed: null, fastPath: 'count' }; return coll.records.size; }
-    if (fields.length !== 1 || fields[0]!.startsWith('$')) return undefined;
-    const path = fields[0]!;
+    if (fields.length !== 1 || fields[0].startsWith('$')) return undefined;
+    const path = fields[0];
     let value = f[path];
     if (isPlainObject(value)) {
       if (Object.keys(value).length !== 1 || !('$eq' in value)) return undefined;
@@ -618,7 +615,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       return coll.records.has(binaryKey(value)) ? 1 : 0;
     }
     for (const ix of coll.indexes.values()) {
-      if (ix.fields[0]!.path !== path || ix.partial || ix.collator !== collator) continue;
+      if (ix.fields[0].path !== path || ix.partial || ix.collator !== collator) continue;
       let n = 0;
       for (const _ of ix.idsEqual(value)) n++;
       stats = { docsExamined: 0, indexUsed: ix.name, fastPath: 'count' };
@@ -811,7 +808,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
               if (ok === k || !od) continue;
               const theirs = ix.keyStrings(od);
               const at = theirs.findIndex((t) => mine.has(t));
-              if (at >= 0) throw duplicateError(ix, key, ix.keys(od)[at]!);
+              if (at >= 0) throw duplicateError(ix, key, ix.keys(od)[at]);
             }
           }
         }
@@ -913,7 +910,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     const result: UpdateResult = { n: 0, nModified: 0, upserted: [], writeErrors: [] };
     const target = targetFor(ns, batch, txn, o.bypassDocumentValidation === true);
     for (let i = 0; i < updates.length; i++) {
-      const st = updates[i]!;
+      const st = updates[i];
       try {
         if (!isPlainObject(st.q)) throw badValue('q must be an object');
         const compiled = compileUpdate(st.u, st.arrayFilters);
@@ -937,7 +934,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     const writeErrors: WriteError[] = [];
     const target = targetFor(ns, batch, txn);
     for (let i = 0; i < deletes.length; i++) {
-      const st = deletes[i]!;
+      const st = deletes[i];
       try {
         if (!isPlainObject(st.q)) throw badValue('q must be an object');
         if (st.limit !== 0 && st.limit !== 1 && !(isNumeric(st.limit) && [0, 1].includes(numberOf(st.limit)))) {
@@ -1288,7 +1285,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     if (!Array.isArray(pipeline)) throw failedToParse("'pipeline' option must be specified as an array");
     for (const stage of pipeline) {
       if (!isPlainObject(stage) || Object.keys(stage).length !== 1) throw new MongoCommandError(40323, 'Location40323', 'A pipeline stage specification object must contain exactly one field.');
-      const name = Object.keys(stage)[0]!;
+      const name = Object.keys(stage)[0];
       if (name === '$changeStream') throw notSupported('Change streams ($changeStream)');
       if (['$currentOp', '$listSessions', '$listLocalSessions', '$collStats', '$indexStats', '$planCacheStats', '$search', '$searchMeta', '$geoNear'].includes(name)) throw notSupported(`The ${name} stage`);
       if (name !== '$out' && name !== '$merge' && !isKnownStage(name)) throw unrecognizedStage(name);
@@ -1405,12 +1402,12 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       }
       g.n++;
       for (let i = 0; i < accs.length; i++) {
-        const a = accs[i]!;
+        const a = accs[i];
         if (a.kind === 'count' || a.kind === 'sumConst') continue;
         const v = pathValue(doc, a.segs!);
         if (v === BAIL) return undefined;
         if (a.kind === 'sum' || a.kind === 'avg') {
-          if (v !== null && v !== undefined && (g.state[i] as RunningSum).add(v)) g.counts[i]!++;
+          if (v !== null && v !== undefined && (g.state[i] as RunningSum).add(v)) g.counts[i]++;
         } else if (v !== null && v !== undefined) {
           const best = g.state[i];
           if (best === null || compareValues(v, best) * (a.kind === 'max' ? 1 : -1) > 0) g.state[i] = v;
@@ -1424,7 +1421,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       accs.forEach((a, i) => {
         if (a.kind === 'count') setField(o, a.name, g.n);
         else if (a.kind === 'sumConst') setField(o, a.name, numericMul(a.value, g.n));
-        else if (a.kind === 'avg') setField(o, a.name, g.counts[i] === 0 ? null : averageOf((g.state[i] as RunningSum).value(), g.counts[i]!));
+        else if (a.kind === 'avg') setField(o, a.name, g.counts[i] === 0 ? null : averageOf((g.state[i] as RunningSum).value(), g.counts[i]));
         else if (a.kind === 'sum') setField(o, a.name, (g.state[i] as RunningSum).value());
         else setField(o, a.name, g.state[i]);
       });
@@ -1482,7 +1479,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     try {
       for (const d of prepared) target.put(idKeyOf(d), d, true);
     } catch (err) {
-      for (let i = batch.undo.length - 1; i >= 0; i--) batch.undo[i]!();
+      for (let i = batch.undo.length - 1; i >= 0; i--) batch.undo[i]();
       throw err;
     }
     await commitBatch(batch);
@@ -1521,7 +1518,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
         }
       }
     } catch (err) {
-      for (let i = batch.undo.length - 1; i >= 0; i--) batch.undo[i]!();
+      for (let i = batch.undo.length - 1; i >= 0; i--) batch.undo[i]();
       throw err;
     }
     await commitBatch(batch);
@@ -1542,7 +1539,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       // Validate everything against the committed state before changing anything.
       for (const [key, writes] of t.writes) {
         const [db, ...rest] = key.split('.');
-        const ns = { db: db!, coll: rest.join('.') };
+        const ns = { db: db, coll: rest.join('.') };
         const c = getColl(ns);
         for (const k of writes.keys()) {
           const rec = c?.records.get(k);
@@ -1573,7 +1570,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
         }
       }
     } catch (err) {
-      for (let i = batch.undo.length - 1; i >= 0; i--) batch.undo[i]!();
+      for (let i = batch.undo.length - 1; i >= 0; i--) batch.undo[i]();
       endTxn(t);
       if (err instanceof MongoCommandError && err.code === 11000) {
         throw new MongoCommandError(err.code, err.codeName, err.message, err.extra, []);
@@ -1602,7 +1599,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
           for (const [k, r] of [...c.records]) {
             if (ix.partial && !ix.partial(r.doc)) continue;
             let earliest: number | undefined;
-            for (const cand of collectPath(r.doc, ix.fields[0]!.segs)) {
+            for (const cand of collectPath(r.doc, ix.fields[0].segs)) {
               const vals = Array.isArray(cand.value) ? cand.value : [cand.value];
               for (const v of vals) if (v instanceof Date && (earliest === undefined || v.getTime() < earliest)) earliest = v.getTime();
             }

@@ -58,7 +58,7 @@ export class Index {
 
   constructor(public spec: IndexSpec) {
     this.fields = validateKeyPattern(spec.key);
-    this.partial = spec.partialFilterExpression ? compileFilter(spec.partialFilterExpression as Document) : undefined;
+    this.partial = spec.partialFilterExpression ? compileFilter(spec.partialFilterExpression) : undefined;
     this.collator = collatorFor(spec.collation);
   }
 
@@ -81,7 +81,7 @@ export class Index {
       let v: unknown = doc;
       for (const seg of f.segs) {
         if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof Date || (v as { _bsontype?: string })._bsontype !== undefined) { v = Array.isArray(v) ? ARRAY : undefined; break; }
-        v = getField(v as Document, seg);
+        v = getField(v, seg);
       }
       if (v === ARRAY || Array.isArray(v)) return this.multiKeys(doc);
       if (v !== undefined) allMissing = false;
@@ -125,7 +125,7 @@ export class Index {
       if (this.lastMultikey) { this.multikeyDocs++; this.sorted = undefined; return; }
       // One key: keep the sorted entries (a write between two dashboard reads must not cost a full re-sort).
       if (this.sorted && keys.length === 1) {
-        const v = keys[0]![0];
+        const v = keys[0][0];
         this.sorted.splice(this.upperBound(v), 0, { v, id });
       }
     });
@@ -137,10 +137,10 @@ export class Index {
       if (this.lastMultikey) { this.multikeyDocs--; this.sorted = undefined; }
       else if (this.sorted && keys.length === 1) {
         const s = this.sorted;
-        const v = keys[0]![0];
+        const v = keys[0][0];
         let i = this.lowerBound(v);
-        while (i < s.length && s[i]!.id !== id && compareValues(s[i]!.v, v) === 0) i++;
-        if (i < s.length && s[i]!.id === id) s.splice(i, 1); else this.sorted = undefined;
+        while (i < s.length && s[i].id !== id && compareValues(s[i].v, v) === 0) i++;
+        if (i < s.length && s[i].id === id) s.splice(i, 1); else this.sorted = undefined;
       }
       for (const k of keys) {
         const fk = canonicalKey(k[0]);
@@ -188,7 +188,7 @@ export class Index {
   private lowerBound(v: unknown): number {
     const s = this.sorted!;
     let lo = 0, hi = s.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (compareValues(s[mid]!.v, v) < 0) lo = mid + 1; else hi = mid; }
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (compareValues(s[mid].v, v) < 0) lo = mid + 1; else hi = mid; }
     return lo;
   }
 
@@ -196,7 +196,7 @@ export class Index {
   private upperBound(v: unknown): number {
     const s = this.sorted!;
     let lo = 0, hi = s.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (compareValues(s[mid]!.v, v) <= 0) lo = mid + 1; else hi = mid; }
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (compareValues(s[mid].v, v) <= 0) lo = mid + 1; else hi = mid; }
     return lo;
   }
 
@@ -212,7 +212,7 @@ export class Index {
       // binary search: first entry at or above the lower bound (or the start of the type bracket)
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
-        const e = s[mid]!;
+        const e = s[mid];
         const r = typeRank(e.v);
         const below = r < rank || (r === rank && lower !== undefined && (lower.inclusive ? compareValues(e.v, lower.v) < 0 : compareValues(e.v, lower.v) <= 0));
         if (below) lo = mid + 1; else hi = mid;
@@ -222,7 +222,7 @@ export class Index {
       // first entry past the upper bound (or past the type bracket)
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
-        const e = s[mid]!;
+        const e = s[mid];
         const r = typeRank(e.v);
         let within = r === rank;
         if (r < rank) within = true;
@@ -263,7 +263,7 @@ export class Index {
   idsAt(from: number, to: number): string[] {
     const s = this.sorted!;
     const out: string[] = [];
-    for (let i = from; i < to; i++) out.push(s[i]!.id);
+    for (let i = from; i < to; i++) out.push(s[i].id);
     return out;
   }
 
@@ -298,6 +298,6 @@ const withoutId = (ids: Ids | undefined, id: string): Ids | undefined => {
   if (ids === undefined || ids === id) return undefined;
   if (typeof ids === 'string') return ids;
   ids.delete(id);
-  if (ids.size === 1) return ids.values().next().value as string;
+  if (ids.size === 1) return ids.values().next().value;
   return ids.size === 0 ? undefined : ids;
 };

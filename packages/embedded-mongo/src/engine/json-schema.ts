@@ -59,12 +59,12 @@ export const compileSchema = (spec: unknown): SchemaTest => {
       case 'minimum': case 'maximum': {
         const exclusive = spec[keyword === 'minimum' ? 'exclusiveMinimum' : 'exclusiveMaximum'] === true;
         const sign = keyword === 'minimum' ? 1 : -1;
-        typed(JSON_TYPES.number!, (v) => { const c = compareValues(v, arg) * sign; return exclusive ? c > 0 : c >= 0; });
+        typed(JSON_TYPES.number, (v) => { const c = compareValues(v, arg) * sign; return exclusive ? c > 0 : c >= 0; });
         break;
       }
       case 'exclusiveMinimum': case 'exclusiveMaximum': break;
       case 'multipleOf':
-        typed(JSON_TYPES.number!, (v) => numberOf(v) % numberOf(arg) === 0);
+        typed(JSON_TYPES.number, (v) => numberOf(v) % numberOf(arg) === 0);
         break;
       case 'minLength': case 'maxLength': {
         const n = count(spec, keyword);
@@ -121,7 +121,7 @@ export const compileSchema = (spec: unknown): SchemaTest => {
           const each = arg.map(compileSchema);
           const rest = spec.additionalItems;
           const restTest = rest === undefined || rest === true ? () => true : rest === false ? () => false : compileSchema(rest);
-          typed(['array'], (v) => (v as unknown[]).every((x, i) => (i < each.length ? each[i]!(x) : restTest(x))));
+          typed(['array'], (v) => (v as unknown[]).every((x, i) => (i < each.length ? each[i](x) : restTest(x))));
         } else {
           const test = compileSchema(arg);
           typed(['array'], (v) => (v as unknown[]).every(test));

@@ -91,7 +91,7 @@ const expr = mapValues(expressionOperators as unknown as Record<string, AnyFn>, 
 const isDoubleWrapper = (x: unknown) => (x as { _bsontype?: string } | null)?._bsontype === 'Double';
 
 const evalArgs = (obj: unknown, args: unknown, options: Opts): unknown[] => {
-  const v = evalExpr(obj as any, args as any, options as any);
+  const v = evalExpr(obj, args, options as any);
   return Array.isArray(v) ? v : [v];
 };
 
@@ -106,25 +106,25 @@ const plainResult = (v: unknown): unknown => (isDoubleWrapper(v) ? (v as { value
 
 const $add: AnyFn = (obj, args, options) => {
   const xs = evalArgs(obj, args, options);
-  if (!hasBigNumber(xs)) return expr.$add!(obj, args, options);
+  if (!hasBigNumber(xs)) return expr.$add(obj, args, options);
   if (xs.some((x) => x === null || x === undefined)) return null;
   return plainResult(xs.reduce((s, x) => numericAdd(s, x), 0));
 };
 const $multiply: AnyFn = (obj, args, options) => {
   const xs = evalArgs(obj, args, options);
-  if (!hasBigNumber(xs)) return expr.$multiply!(obj, args, options);
+  if (!hasBigNumber(xs)) return expr.$multiply(obj, args, options);
   if (xs.some((x) => x === null || x === undefined)) return null;
   return plainResult(xs.reduce((s, x) => numericMul(s, x), 1));
 };
 const $subtract: AnyFn = (obj, args, options) => {
   const xs = evalArgs(obj, args, options);
-  if (!hasBigNumber(xs)) return expr.$subtract!(obj, args, options);
+  if (!hasBigNumber(xs)) return expr.$subtract(obj, args, options);
   if (xs.some((x) => x === null || x === undefined)) return null;
   return plainResult(numericAdd(xs[0], numericMul(xs[1], -1)));
 };
 
 const evalOne = (obj: unknown, args: unknown, options: Opts): unknown => {
-  const v = evalExpr(obj as any, args as any, options as any);
+  const v = evalExpr(obj, args, options as any);
   return Array.isArray(args) && args.length === 1 && Array.isArray(v) ? v[0] : v;
 };
 
@@ -201,10 +201,10 @@ const $toDate: AnyFn = (obj, args, options) => {
   const v = evalOne(obj, args, options);
   if (bsonTypeOf(v) === 'objectId') return (v as ObjectId).getTimestamp();
   if (bsonTypeOf(v) === 'long' || bsonTypeOf(v) === 'decimal') return new Date(numberOf(v));
-  return expr.$toDate!(obj, args, options);
+  return expr.$toDate(obj, args, options);
 };
 
-const values = (coll: unknown[], e: unknown, options: Opts): unknown[] => acc.$push!(coll, e, options) as unknown[];
+const values = (coll: unknown[], e: unknown, options: Opts): unknown[] => acc.$push(coll, e, options) as unknown[];
 
 const sumOf = (xs: unknown[]): unknown => {
   let s: unknown = 0;
@@ -261,13 +261,13 @@ const $group = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
   for (const f of fields) {
     const a = spec[f];
     if (!isPlainObject(a) || Object.keys(a).length !== 1) throw new MongoCommandError(40234, 'Location40234', `The field '${f}' must be an accumulator object`);
-    const op = Object.keys(a)[0]!;
+    const op = Object.keys(a)[0];
     if (!options.context.getOperator('accumulator', op)) throw new MongoCommandError(15952, 'Location15952', `unknown group operator '${op}'`);
   }
   return coll.transform((items: Document[]) => {
     const groups = new Map<string, { id: unknown; docs: Document[] }>();
     for (const d of items) {
-      let id = evalExpr(d as any, spec._id, options as any);
+      let id = evalExpr(d, spec._id, options as any);
       if (id === undefined) id = null;
       const k = canonicalKey(id);
       let g = groups.get(k);
@@ -279,13 +279,13 @@ const $group = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
       const o: Document = { _id: g.id };
       for (const f of fields) {
         const a = spec[f] as Document;
-        const op = Object.keys(a)[0]!;
+        const op = Object.keys(a)[0];
         const fn = options.context.getOperator('accumulator', op) as AnyFn;
         o[f] = fn(g.docs, a[op], options);
       }
       out.push(o);
     }
-    return Lazy(out) as any;
+    return Lazy(out);
   });
 };
 
@@ -304,11 +304,11 @@ const $bucket = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
     const groups: Document[][] = bounds.slice(0, -1).map(() => []);
     const other: Document[] = [];
     for (const d of items) {
-      const key = evalExpr(d as any, spec.groupBy, options as any);
+      const key = evalExpr(d, spec.groupBy, options as any);
       let placed = false;
       if (typeRank(key) === typeRank(bounds[0])) {
         for (let i = 0; i < bounds.length - 1; i++) {
-          if (compareValues(key, bounds[i]) >= 0 && compareValues(key, bounds[i + 1]) < 0) { groups[i]!.push(d); placed = true; break; }
+          if (compareValues(key, bounds[i]) >= 0 && compareValues(key, bounds[i + 1]) < 0) { groups[i].push(d); placed = true; break; }
         }
       }
       if (!placed) {
@@ -319,7 +319,7 @@ const $bucket = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
     const out: Document[] = [];
     groups.forEach((g, i) => { if (g.length) out.push({ _id: bounds[i], ...accumulate(g, output, options) }); });
     if (other.length) out.push({ _id: spec.default, ...accumulate(other, output, options) });
-    return Lazy(out) as any;
+    return Lazy(out);
   });
 };
 
@@ -327,7 +327,7 @@ const accumulate = (docs: Document[], spec: Document, options: Opts): Document =
   const o: Document = {};
   for (const f of Object.keys(spec)) {
     const a = spec[f] as Document;
-    const op = Object.keys(a)[0]!;
+    const op = Object.keys(a)[0];
     const fn = options.context.getOperator('accumulator', op) as AnyFn | null;
     if (!fn) throw new MongoCommandError(15952, 'Location15952', `unknown group operator '${op}'`);
     o[f] = fn(docs, a[op], options);
@@ -338,7 +338,7 @@ const accumulate = (docs: Document[], spec: Document, options: Opts): Document =
 const $sort = (coll: LazyIter, spec: Document): LazyIter => {
   const keys = parseSort(spec);
   if (keys.length === 0) throw new MongoCommandError(15976, 'Location15976', '$sort stage must have at least one sort key');
-  return coll.transform((arr: Document[]) => Lazy(sortDocs(arr, keys)) as any);
+  return coll.transform((arr: Document[]) => Lazy(sortDocs(arr, keys)));
 };
 
 const $match = (coll: LazyIter, filter: Document, options: Opts): LazyIter => {
@@ -385,7 +385,7 @@ const $lookup = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
     }
     if (pipeline) {
       const vars: Document = {};
-      for (const [name, e] of Object.entries((spec.let as Document | undefined) ?? {})) vars[name] = evalExpr(doc as any, e, options as any);
+      for (const [name, e] of Object.entries((spec.let as Document | undefined) ?? {})) vars[name] = evalExpr(doc, e, options as any);
       candidates = runMingo(candidates, pipeline, { collectionResolver: resolver, variables: { ...(options.variables ?? {}), ...vars } });
     }
     return { ...doc, [as]: candidates.map(cloneDoc) };
@@ -401,7 +401,7 @@ const isFlag = (v: unknown) => typeof v === 'boolean' || isNumeric(v);
  * input document, then computed fields (mingo puts `_id` last and computed fields first).
  */
 const $project = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
-  const computed = new Set(Object.keys(spec).filter((k) => !isFlag(spec[k])).map((k) => k.split('.')[0]!));
+  const computed = new Set(Object.keys(spec).filter((k) => !isFlag(spec[k])).map((k) => k.split('.')[0]));
   return coll.transform((input: Document[]) => {
     const out = ((pipelineOperators as any).$project(Lazy(input), spec, options) as { collect(): Document[] }).collect();
     return Lazy(out.map((d, i) => {
@@ -416,7 +416,7 @@ const $project = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
       const o: Document = {};
       for (const k of order) o[k] = d[k];
       return o;
-    })) as any;
+    }));
   });
 };
 
@@ -425,7 +425,7 @@ const $project = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
  * server-side JavaScript sent by a client (a string or BSON Code body) is refused.
  */
 const $function: AnyFn = (obj, e, options) => {
-  const fn = evalExpr(obj as any, e as any, options as any) as { body?: unknown; args?: unknown[] } | undefined;
+  const fn = evalExpr(obj, e, options) as { body?: unknown; args?: unknown[] } | undefined;
   if (typeof fn?.body !== 'function') throw notSupported('$function (server-side JavaScript)');
   return (fn.body as AnyFn)(...(fn.args ?? []));
 };
@@ -447,9 +447,9 @@ const getContext = (): Context => {
       $geoNear: unsupportedStage('$geoNear'), $search: unsupportedStage('$search'),
       $graphLookup: (pipelineOperators as any).$graphLookup,
     },
-    projection: projectionOperators as any,
-    query: queryOperators as any,
-    window: windowOperators as any,
+    projection: projectionOperators,
+    query: queryOperators,
+    window: windowOperators,
   });
   return context;
 };
@@ -482,7 +482,7 @@ const encodedExpression = (e: unknown): unknown => {
  */
 export const evalExpression = (doc: unknown, e: unknown, options?: Opts): unknown => {
   try {
-    if (options) return evalExpr(doc as any, e as any, options as any);
+    if (options) return evalExpr(doc, e, options as any);
     return decodeData(evalExpr(encodeData(doc) as any, encodedExpression(e) as any, baseOptions() as any));
   } catch (err) {
     throw toCommandError(err);
@@ -501,7 +501,7 @@ export const toCommandError = (err: unknown): unknown => {
   if (err instanceof Error) {
     const message = err.message.replace(/^mingo: /, '');
     const stage = /^unregistered pipeline operator (\S+?)\.?$/.exec(message);
-    if (stage) return unrecognizedStage(stage[1]!);
+    if (stage) return unrecognizedStage(stage[1]);
     const op = /^accumulator '(\S+)' is not registered\.?$/.exec(message);
     if (op) return new MongoCommandError(168, 'InvalidPipelineOperator', `Unrecognized expression '${op[1]}'`);
     return badValue(message);

@@ -101,12 +101,12 @@ const withoutId = (d: Document) => { const { _id, ...rest } = d; void _id; retur
 const insert = (tree: Map<string, Node>, segs: string[], node: Node, path: string) => {
   const [head, ...rest] = segs;
   if (rest.length === 0) {
-    if (tree.has(head!)) throw new MongoCommandError(31250, 'Location31250', `Path collision at ${path}`);
-    tree.set(head!, node);
+    if (tree.has(head)) throw new MongoCommandError(31250, 'Location31250', `Path collision at ${path}`);
+    tree.set(head, node);
     return;
   }
-  let child = tree.get(head!);
-  if (!child) { child = { kind: 'tree', children: new Map() }; tree.set(head!, child); }
+  let child = tree.get(head);
+  if (!child) { child = { kind: 'tree', children: new Map() }; tree.set(head, child); }
   if (child.kind !== 'tree') throw new MongoCommandError(31249, 'Location31249', `Path collision at ${path} remaining portion ${rest.join('.')}`);
   insert(child.children, rest, node, path);
 };

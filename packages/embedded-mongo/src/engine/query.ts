@@ -25,7 +25,7 @@ export const collectPath = (root: unknown, segs: string[]): Candidate[] => {
   for (let i = 0; i < segs.length; i++) {
     if (Array.isArray(v)) return walkPath(root, segs);
     if (!isPlainObject(v)) return [{ value: undefined, pos: undefined }];
-    v = getField(v, segs[i]!);
+    v = getField(v, segs[i]);
   }
   return [{ value: v, pos: undefined }];
 };
@@ -34,7 +34,7 @@ const walkPath = (root: unknown, segs: string[]): Candidate[] => {
   const out: Candidate[] = [];
   const walk = (v: unknown, i: number, pos: number | undefined): void => {
     if (i === segs.length) { out.push({ value: v, pos }); return; }
-    const seg = segs[i]!;
+    const seg = segs[i];
     if (Array.isArray(v)) {
       const before = out.length;
       if (isIndexSegment(seg)) {
@@ -134,7 +134,7 @@ const binaryBits = (v: unknown): bigint => {
   const b = v as { buffer?: Uint8Array; position?: number };
   const bytes = ArrayBuffer.isView(v) ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : b.buffer!.subarray(0, b.position ?? b.buffer!.length);
   let x = 0n;
-  for (let i = bytes.length - 1; i >= 0; i--) x = (x << 8n) | BigInt(bytes[i]!);
+  for (let i = bytes.length - 1; i >= 0; i--) x = (x << 8n) | BigInt(bytes[i]);
   return x;
 };
 
@@ -195,7 +195,7 @@ const isOperatorName = (k: string) => k.startsWith('$') && !DBREF_KEYS.has(k);
 const isOperatorObject = (v: unknown): v is Document => {
   if (!isPlainObject(v)) return false;
   const keys = Object.keys(v);
-  return keys.length > 0 && isOperatorName(keys[0]!);
+  return keys.length > 0 && isOperatorName(keys[0]);
 };
 
 /**
@@ -220,7 +220,7 @@ const compileOperator = (op: string, arg: unknown, allOps: Document, path: strin
         if (isOperatorObject(x) && !('$regex' in x)) throw badValue('cannot nest $ under $in');
         return isRegex(x) ? regexTest(toRegExp(x)) : equalsTest(x);
       });
-      const t = anyValue((v) => { for (let i = 0; i < tests.length; i++) if (tests[i]!(v)) return true; return false; });
+      const t = anyValue((v) => { for (let i = 0; i < tests.length; i++) if (tests[i](v)) return true; return false; });
       if (op === '$in') return t;
       return (c, s) => !t(c, { ...s });
     }
@@ -301,7 +301,7 @@ const compileField = (path: string, cond: unknown): FieldTest => {
   let test: FieldTest;
   if (isOperatorObject(cond)) {
     const parts = Object.keys(cond).map((op) => compileOperator(op, cond[op], cond, path));
-    test = parts.length === 1 ? parts[0]! : (cands, state) => { for (let i = 0; i < parts.length; i++) if (!parts[i]!(cands, state)) return false; return true; };
+    test = parts.length === 1 ? parts[0] : (cands, state) => { for (let i = 0; i < parts.length; i++) if (!parts[i](cands, state)) return false; return true; };
   } else if (isRegex(cond)) test = anyValue(regexTest(toRegExp(cond)), false);
   else test = anyValue(equalsTest(cond));
   if (segs.length === 0) return test;
@@ -326,9 +326,9 @@ export const compileFilter = (filter: Document | undefined | null, exprOptions?:
             return compileFilter(c, exprOptions);
           });
           // Plain loops: a closure per document per call shows in profiles of 100,000-document scans.
-          if (key === '$and') parts.push((d, s) => { for (let i = 0; i < subs.length; i++) if (!subs[i]!(d, s)) return false; return true; });
-          else if (key === '$or') parts.push((d, s) => { for (let i = 0; i < subs.length; i++) if (subs[i]!(d, s)) return true; return false; });
-          else parts.push((d) => { for (let i = 0; i < subs.length; i++) if (subs[i]!(d, {})) return false; return true; });
+          if (key === '$and') parts.push((d, s) => { for (let i = 0; i < subs.length; i++) if (!subs[i](d, s)) return false; return true; });
+          else if (key === '$or') parts.push((d, s) => { for (let i = 0; i < subs.length; i++) if (subs[i](d, s)) return true; return false; });
+          else parts.push((d) => { for (let i = 0; i < subs.length; i++) if (subs[i](d, {})) return false; return true; });
           break;
         }
         case '$expr': parts.push((d) => truthy(evalExpression(d, cond, exprOptions))); break;
@@ -346,11 +346,11 @@ export const compileFilter = (filter: Document | undefined | null, exprOptions?:
     const t = compileField(key, cond);
     parts.push((d, s) => t(collectPath(d, segs), s ?? {}));
   }
-  if (parts.length === 1) return parts[0]!;
+  if (parts.length === 1) return parts[0];
   if (parts.length === 0) return () => true;
   return (d, s) => {
     const st = s ?? {};
-    for (let i = 0; i < parts.length; i++) if (!parts[i]!(d, st)) return false;
+    for (let i = 0; i < parts.length; i++) if (!parts[i](d, st)) return false;
     return true;
   };
 };

@@ -16,7 +16,7 @@ export const parseSort = (sort: Document | undefined | null): SortKey[] => {
     if (!isNumeric(d) || (numberOf(d) !== 1 && numberOf(d) !== -1)) {
       throw new MongoCommandError(15975, 'Location15975', '$sort key ordering must be 1 (for ascending) or -1 (for descending)');
     }
-    return { path, segs: path.split('.'), dir: numberOf(d) === 1 ? 1 : -1 } as SortKey;
+    return { path, segs: path.split('.'), dir: numberOf(d) === 1 ? 1 : -1 };
   });
 };
 
@@ -42,12 +42,12 @@ export const sortDocs = <T extends Document>(docs: T[], keys: SortKey[]): T[] =>
 /** Stable sort of any items by the sort keys of the document each one carries. */
 export const sortBy = <T>(docs: T[], keys: SortKey[], docOf: (item: T) => Document): T[] => {
   if (keys.length === 0) return docs;
-  if (keys.length === 1 && keys[0]!.path === '$natural') return keys[0]!.dir === 1 ? docs : [...docs].reverse();
+  if (keys.length === 1 && keys[0].path === '$natural') return keys[0].dir === 1 ? docs : [...docs].reverse();
   const decorated = docs.map((d, i) => ({ d, i, k: keys.map((key) => sortValue(docOf(d), key)) }));
   decorated.sort((a, b) => {
     for (let j = 0; j < keys.length; j++) {
       const c = compareValues(a.k[j], b.k[j]);
-      if (c) return c * keys[j]!.dir;
+      if (c) return c * keys[j].dir;
     }
     return a.i - b.i;
   });

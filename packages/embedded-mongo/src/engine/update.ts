@@ -39,7 +39,7 @@ export type CompiledUpdate =
 
 const comparePathSegments = (a: string[], b: string[]): number => {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    const x = a[i]!, y = b[i]!;
+    const x = a[i], y = b[i];
     if (x === y) continue;
     const nx = /^\d+$/.test(x), ny = /^\d+$/.test(y);
     if (nx && ny) return Number(x) - Number(y);
@@ -64,7 +64,7 @@ export const compileUpdate = (u: Document | Document[], arrayFilters?: Document[
   }
   if (!isPlainObject(u)) throw failedToParse('Update document must be an object or an array of pipeline stages');
   const keys = Object.keys(u);
-  if (keys.length === 0 || !keys[0]!.startsWith('$')) {
+  if (keys.length === 0 || !keys[0].startsWith('$')) {
     checkReplacement(u);
     if (arrayFilters?.length) throw failedToParse('arrayFilters may not be specified for replacement-style updates');
     return { kind: 'replacement', doc: u };
@@ -102,7 +102,7 @@ export const compileUpdate = (u: Document | Document[], arrayFilters?: Document[
   }
   const sorted = [...touched].sort((a, b) => comparePathSegments(a.segs, b.segs));
   for (let i = 1; i < sorted.length; i++) {
-    const prev = sorted[i - 1]!, cur = sorted[i]!;
+    const prev = sorted[i - 1], cur = sorted[i];
     if (isPrefix(prev.segs, cur.segs)) {
       throw conflictingUpdate(`Updating the path '${cur.path}' would create a conflict at '${prev.path}'`);
     }
@@ -182,9 +182,9 @@ const compileArrayFilters = (arrayFilters: Document[], ops: Op[], u: Document): 
   const filters = new Map<string, Matcher>();
   for (const f of arrayFilters) {
     if (!isPlainObject(f)) throw failedToParse('arrayFilters entries must be objects');
-    const idents = new Set(Object.keys(f).filter((k) => !k.startsWith('$')).map((k) => k.split('.')[0]!));
+    const idents = new Set(Object.keys(f).filter((k) => !k.startsWith('$')).map((k) => k.split('.')[0]));
     if (idents.size !== 1) throw failedToParse(`Error parsing array filter :: caused by :: Expected a single top-level field name, found ${idents.size === 0 ? 'none' : `'${[...idents].join("' and '")}'`}`);
-    const ident = [...idents][0]!;
+    const ident = [...idents][0];
     if (!/^[a-z][a-zA-Z0-9]*$/.test(ident)) throw badValue(`Error parsing array filter :: caused by :: The top-level field name must be an alphanumeric string beginning with a lowercase letter, found '${ident}'`);
     if (filters.has(ident)) throw failedToParse(`Found multiple array filters with the same top-level field name ${ident}`);
     filters.set(ident, compileFilter(f));
@@ -194,8 +194,8 @@ const compileArrayFilters = (arrayFilters: Document[], ops: Op[], u: Document): 
     for (const s of o.segs) {
       const m = /^\$\[([a-zA-Z0-9]+)\]$/.exec(s);
       if (!m) continue;
-      if (!filters.has(m[1]!)) throw badValue(`No array filter found for identifier '${m[1]}' in path '${o.path}'`);
-      used.add(m[1]!);
+      if (!filters.has(m[1])) throw badValue(`No array filter found for identifier '${m[1]}' in path '${o.path}'`);
+      used.add(m[1]);
     }
   }
   for (const ident of filters.keys()) {
@@ -216,7 +216,7 @@ const idOf = (doc: Document) => `{_id: ${formatValue(doc._id)}}`;
 const walk = (root: Document, op: Op, create: boolean, ctx: ApplyContext, filters: Map<string, Matcher>, leaf: Leaf) => {
   const segs = op.segs;
   const step = (container: Container, i: number): void => {
-    let seg = segs[i]!;
+    let seg = segs[i];
     if (seg === '$') {
       if (ctx.pos === undefined) throw badValue('The positional operator did not find the match needed from the query.');
       seg = String(ctx.pos);
@@ -317,7 +317,7 @@ const mustBeArray = (doc: Document, op: Op, cur: unknown) => {
 const pullMatcher = (arg: unknown): ((el: unknown) => boolean) => {
   if (isPlainObject(arg)) {
     const keys = Object.keys(arg);
-    if (keys.length > 0 && keys[0]!.startsWith('$') && !['$and', '$or', '$nor', '$expr'].includes(keys[0]!)) {
+    if (keys.length > 0 && keys[0].startsWith('$') && !['$and', '$or', '$nor', '$expr'].includes(keys[0])) {
       const m = compileFilter({ v: arg });
       return (el) => m({ v: el });
     }
@@ -429,19 +429,19 @@ const applyOp = (doc: Document, op: Op, ctx: ApplyContext, filters: Map<string, 
       const source = op.segs;
       let parent: unknown = doc;
       for (let i = 0; i < source.length - 1; i++) {
-        parent = isPlainObject(parent) ? getField(parent, source[i]!) : undefined;
+        parent = isPlainObject(parent) ? getField(parent, source[i]) : undefined;
         if (Array.isArray(parent)) throw badValue(`The source field cannot be an array element, '${op.path}' in doc with _id: ${formatValue(doc._id)} has an array field called '${source[i]}'`);
       }
-      if (!isPlainObject(parent) || !hasField(parent, source[source.length - 1]!)) return;
-      const value = parent[source[source.length - 1]!];
+      if (!isPlainObject(parent) || !hasField(parent, source[source.length - 1])) return;
+      const value = parent[source[source.length - 1]];
       const target = String(arg).split('.');
       let tparent: unknown = doc;
       for (let i = 0; i < target.length - 1; i++) {
-        const next: unknown = isPlainObject(tparent) ? getField(tparent, target[i]!) : undefined;
+        const next: unknown = isPlainObject(tparent) ? getField(tparent, target[i]) : undefined;
         if (Array.isArray(next)) throw badValue(`The destination field cannot be an array element, '${String(arg)}' in doc with _id: ${formatValue(doc._id)} has an array field called '${target[i]}'`);
         tparent = next;
       }
-      delete parent[source[source.length - 1]!];
+      delete parent[source[source.length - 1]];
       walk(doc, { ...op, segs: target, path: String(arg) }, true, ctx, filters, (c, k) => setAt(c, k, value));
       return;
     }
@@ -517,12 +517,12 @@ export const buildUpsertDocument = (equalities: Map<string, unknown>, update: Co
       let cur: Document = seed;
       let ok = true;
       for (let i = 0; i < segs.length - 1; i++) {
-        const next = getField(cur, segs[i]!);
-        if (next === undefined) { const child: Document = {}; setField(cur, segs[i]!, child); cur = child; }
+        const next = getField(cur, segs[i]);
+        if (next === undefined) { const child: Document = {}; setField(cur, segs[i], child); cur = child; }
         else if (isPlainObject(next)) cur = next;
         else { ok = false; break; }
       }
-      if (ok) setField(cur, segs[segs.length - 1]!, cloneDoc(equalities.get(path)));
+      if (ok) setField(cur, segs[segs.length - 1], cloneDoc(equalities.get(path)));
     }
   } else if (equalities.has('_id')) seed = { _id: equalities.get('_id') };
   let doc: Document;

@@ -195,7 +195,7 @@ async function runInTransaction(ctx: CommandContext, session: Session, txnNumber
 }
 
 function withTransientLabel(error: unknown): unknown {
-  if (!(error instanceof MongoCommandError) || !TRANSIENT_CODES.has(error.code as never)) return error;
+  if (!(error instanceof MongoCommandError) || !TRANSIENT_CODES.has(error.code)) return error;
   if (error.errorLabels.includes(TRANSIENT_TRANSACTION_ERROR)) return error;
   return new MongoCommandError(error.code, error.codeName, error.message, error.extra, [...error.errorLabels, TRANSIENT_TRANSACTION_ERROR]);
 }

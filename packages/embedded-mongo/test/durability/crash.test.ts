@@ -38,16 +38,16 @@ async function startServer(dbPath: string, compactEvery = 0): Promise<Child> {
   children.add(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
   const uri = await new Promise<string>((resolve, reject) => {
     let stdout = '';
     const timer = setTimeout(() => reject(new Error(`the server did not start within 30 s: ${stderr}`)), 30_000);
-    child.stdout!.on('data', (chunk) => {
+    child.stdout.on('data', (chunk) => {
       stdout += chunk;
       const line = stdout.split('\n')[0];
       if (stdout.includes('\n')) {
         clearTimeout(timer);
-        resolve((JSON.parse(line!) as { uri: string }).uri);
+        resolve((JSON.parse(line) as { uri: string }).uri);
       }
     });
     void exited.then((code) => {
@@ -111,7 +111,7 @@ async function runLoad(client: MongoClient, round: number, ledger: Ledger, isKil
           ledger.deleted.add(_id.toHexString());
         } else {
           // Each document is updated by its own worker only, so the acknowledged version is exact.
-          const _id = mine[i % mine.length]!;
+          const _id = mine[i % mine.length];
           const version = ledger.version.get(_id.toHexString())! + 1;
           await coins.updateOne({ _id }, { $set: { version }, $inc: { qty: 1 } });
           ledger.version.set(_id.toHexString(), version);
@@ -128,7 +128,7 @@ async function runLoad(client: MongoClient, round: number, ledger: Ledger, isKil
 
 async function verify(coins: Collection, orders: Collection, outbox: Collection, ledger: Ledger) {
   const found = new Map<string, Document>();
-  for await (const doc of coins.find({})) found.set((doc._id as ObjectId).toHexString(), doc);
+  for await (const doc of coins.find({})) found.set((doc._id).toHexString(), doc);
   const missing: string[] = [];
   const staleUpdates: string[] = [];
   const torn: string[] = [];
@@ -146,8 +146,8 @@ async function verify(coins: Collection, orders: Collection, outbox: Collection,
   const resurrected = [...ledger.deleted].filter((id) => found.has(id));
   expect({ missing, staleUpdates, torn, resurrected }).toEqual({ missing: [], staleUpdates: [], torn: [], resurrected: [] });
 
-  const orderIds = new Set((await orders.find({}, { projection: { _id: 1 } }).toArray()).map((d) => (d._id as ObjectId).toHexString()));
-  const eventIds = new Set((await outbox.find({}, { projection: { _id: 1 } }).toArray()).map((d) => (d._id as ObjectId).toHexString()));
+  const orderIds = new Set((await orders.find({}, { projection: { _id: 1 } }).toArray()).map((d) => (d._id).toHexString()));
+  const eventIds = new Set((await outbox.find({}, { projection: { _id: 1 } }).toArray()).map((d) => (d._id).toHexString()));
   expect([...ledger.orders].filter((id) => !orderIds.has(id))).toEqual([]);
   // All or nothing: never an order without its event or the reverse.
   expect([...orderIds].filter((id) => !eventIds.has(id))).toEqual([]);

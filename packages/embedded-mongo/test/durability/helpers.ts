@@ -20,7 +20,7 @@ export async function journalFiles(dir: string): Promise<string[]> {
   return (await fs.readdir(dir)).filter((name) => name.startsWith('journal-')).sort();
 }
 
-const key = (value: unknown) => EJSON.stringify({ v: value } as Document, { relaxed: false });
+const key = (value: unknown) => EJSON.stringify({ v: value }, { relaxed: false });
 
 /** Databases -> collections -> documents by _id, plus options and indexes: enough to compare states. */
 export class Model {

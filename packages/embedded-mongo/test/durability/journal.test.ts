@@ -108,7 +108,7 @@ describe('journal round trip', () => {
     expect(() => [...replay]).toThrow(/only once/); // its buffers were released while it was read
     for (let i = 0; i < ops.length; i++) {
       // Byte-identical BSON means identical types and values, not just equal-looking ones.
-      expect(Buffer.from(serialize(back[i]!)).equals(Buffer.from(serialize(ops[i]!)))).toBe(true);
+      expect(Buffer.from(serialize(back[i])).equals(Buffer.from(serialize(ops[i])))).toBe(true);
     }
     const backDoc = (back[3] as Extract<JournalOp, { op: 'put' }>).doc;
     expect(backDoc._id).toBeInstanceOf(ObjectId);
@@ -237,7 +237,7 @@ describe('recovery from damage', () => {
     await writeSequential(dir, 3);
     const file = await segmentPath(dir);
     const bytes = await fs.readFile(file);
-    bytes[bytes.length - 3]! ^= 0xff; // inside the payload of record 3
+    bytes[bytes.length - 3] ^= 0xff; // inside the payload of record 3
     await fs.writeFile(file, Buffer.concat([bytes, Buffer.alloc(4096)]));
     const { ops, recovery } = await replayed(dir);
     expect(ops).toHaveLength(2);
@@ -264,7 +264,7 @@ describe('recovery from damage', () => {
     const file = await segmentPath(dir);
     const bytes = await fs.readFile(file);
     const recordSize = (bytes.length - JOURNAL_MAGIC.length) / 10;
-    bytes[JOURNAL_MAGIC.length + recordSize * 3 + 30]! ^= 0x01; // payload of record 4 of 10
+    bytes[JOURNAL_MAGIC.length + recordSize * 3 + 30] ^= 0x01; // payload of record 4 of 10
     await fs.writeFile(file, bytes);
 
     const attempt = openJournal(dir);
@@ -288,12 +288,12 @@ describe('recovery from damage', () => {
     // Recreate the pre-compaction layout: first segment with 1..4, second with 5..6.
     const files = await journalFiles(dir);
     expect(files).toHaveLength(1);
-    const second = await fs.readFile(path.join(dir, files[0]!));
+    const second = await fs.readFile(path.join(dir, files[0]));
     const firstSegment = Buffer.concat([
       JOURNAL_MAGIC,
       ...[1, 2, 3, 4].map((i) => encodeRecord(i, i - 1, encodeOps([put(i)]))),
     ]);
-    firstSegment[firstSegment.length - 2]! ^= 0xff;
+    firstSegment[firstSegment.length - 2] ^= 0xff;
     await fs.writeFile(path.join(dir, 'journal-0000000000000001.log'), firstSegment);
     expect(second.length).toBeGreaterThan(JOURNAL_MAGIC.length);
     await expect(openJournal(dir)).rejects.toThrow(/later segments hold acknowledged records/);
@@ -454,7 +454,7 @@ describe('compaction', () => {
     await journal.close();
     const snap = path.join(dir, 'snapshot-0000000000000003.snap');
     const bytes = await fs.readFile(snap);
-    bytes[40]! ^= 0xff;
+    bytes[40] ^= 0xff;
     await fs.writeFile(snap, bytes);
     await expect(openJournal(dir)).rejects.toThrow(/journal records 1\.\.3 are missing.*damaged snapshots: snapshot-0000000000000003\.snap/);
   });

@@ -58,11 +58,11 @@ describe('BSON comparison order', () => {
       { _id: b, at: new Date('2024-06-01'), price: Decimal128.fromString('2.25'), key: new UUID() },
     ], {});
     expect(e.find(ns, { filter: { _id: new ObjectId(a.toHexString()) } })).toHaveLength(1);
-    expect(e.find(ns, { filter: { _id: { $gt: a } } })[0]!._id).toEqual(b);
-    expect(e.find(ns, { filter: { at: { $lt: new Date('2024-03-01') } } })[0]!._id).toEqual(a);
-    expect(e.find(ns, { filter: { price: { $gt: 3 } } })[0]!._id).toEqual(a);
-    expect(e.find(ns, { filter: { price: 2.25 } })[0]!._id).toEqual(b);
-    expect(e.find(ns, { filter: { key: new UUID(u.toHexString()) } })[0]!._id).toEqual(a);
+    expect(e.find(ns, { filter: { _id: { $gt: a } } })[0]._id).toEqual(b);
+    expect(e.find(ns, { filter: { at: { $lt: new Date('2024-03-01') } } })[0]._id).toEqual(a);
+    expect(e.find(ns, { filter: { price: { $gt: 3 } } })[0]._id).toEqual(a);
+    expect(e.find(ns, { filter: { price: 2.25 } })[0]._id).toEqual(b);
+    expect(e.find(ns, { filter: { key: new UUID(u.toHexString()) } })[0]._id).toEqual(a);
     expect(e.find(ns, { sort: { price: 1 } }).map((d) => d._id)).toEqual([b, a]);
   });
 

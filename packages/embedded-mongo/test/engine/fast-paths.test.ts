@@ -164,7 +164,7 @@ describe('sorted finds walk an index in order', () => {
     expect(fast.find(ns, page, t1)[0]).toEqual({ _id: 2000, v: -1000 });
     expectSame(fast.find(ns, page, t1), general.find(ns, page, t2));
     fast.abortTransaction(t1);
-    expect(fast.find(ns, page)[0]!._id).not.toBe(2000);
+    expect(fast.find(ns, page)[0]._id).not.toBe(2000);
   });
 });
 
@@ -224,11 +224,11 @@ describe('$group fast path', () => {
     const fast = await e.aggregate(ns.db, ns.coll, p, {});
     expect(e.lastQueryStats().fastPath).toBe('group');
     expectSame(fast, await e.aggregate(ns.db, ns.coll, [{ $skip: 0 }, ...p], {}));
-    expect(fast[0]!.total).toEqual(Long.fromNumber(2147483648));
-    expect(fast[1]!.total.toString()).toBe('0.3');
-    expect(fast[2]!.total).toEqual(Long.fromString('9007199254740994'));
-    expect(fast[3]!.lo).toEqual(Long.fromNumber(1));
-    expect(fast[3]!.hi).toEqual(Long.fromNumber(1));
+    expect(fast[0].total).toEqual(Long.fromNumber(2147483648));
+    expect(fast[1].total.toString()).toBe('0.3');
+    expect(fast[2].total).toEqual(Long.fromString('9007199254740994'));
+    expect(fast[3].lo).toEqual(Long.fromNumber(1));
+    expect(fast[3].hi).toEqual(Long.fromNumber(1));
   });
 
   test('arrays on a grouped or summed path send the pipeline to mingo', async () => {

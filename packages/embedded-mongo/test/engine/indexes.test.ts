@@ -16,8 +16,8 @@ describe('indexes', () => {
     const oid = new ObjectId();
     await e.insert(ns, [{ _id: oid }], {});
     const r2 = await e.insert(ns, [{ _id: oid }], {});
-    expect(r2.writeErrors[0]!.errmsg).toBe(`E11000 duplicate key error collection: shop_test.items index: _id_ dup key: { _id: ObjectId('${oid.toHexString()}') }`);
-    expect(r2.writeErrors[0]!.keyValue).toEqual({ _id: oid });
+    expect(r2.writeErrors[0].errmsg).toBe(`E11000 duplicate key error collection: shop_test.items index: _id_ dup key: { _id: ObjectId('${oid.toHexString()}') }`);
+    expect(r2.writeErrors[0].keyValue).toEqual({ _id: oid });
   });
 
   test('ordered inserts stop at the first error; unordered continue', async () => {
@@ -36,7 +36,7 @@ describe('indexes', () => {
     const u = await e.update(ns, [{ q: { _id: 2 }, u: { $set: { b: 1 } } }], {});
     expect(u.writeErrors[0]).toMatchObject({ code: 11000, keyPattern: { a: 1, b: 1 }, keyValue: { a: 1, b: 1 } });
     const up = await e.update(ns, [{ q: { _id: 9 }, u: { $set: { a: 1, b: 2 } }, upsert: true }], {});
-    expect(up.writeErrors[0]!.code).toBe(11000);
+    expect(up.writeErrors[0].code).toBe(11000);
     expect(e.count(ns, {}, {})).toBe(3);
     // updating a document to its own key is fine
     expect((await e.update(ns, [{ q: { _id: 1 }, u: { $set: { c: 1 } } }], {})).nModified).toBe(1);
@@ -87,7 +87,7 @@ describe('indexes', () => {
     const docs = Array.from({ length: 100_000 }, (_, i) => ({ _id: i, sku: `sku-${i}`, price: i % 1000 }));
     await e.insert(ns, docs, {});
     await e.createIndexes(ns, [{ key: { sku: 1 }, name: 'sku_1', unique: true }, { key: { price: 1, sku: 1 }, name: 'price_1_sku_1' }]);
-    expect(e.find(ns, { filter: { sku: 'sku-77777' }, limit: 1 })[0]!._id).toBe(77777);
+    expect(e.find(ns, { filter: { sku: 'sku-77777' }, limit: 1 })[0]._id).toBe(77777);
     expect(e.lastQueryStats()).toEqual({ docsExamined: 1, indexUsed: 'sku_1' });
     expect(e.find(ns, { filter: { price: { $gte: 10, $lt: 12 } } })).toHaveLength(200);
     expect(e.lastQueryStats()).toEqual({ docsExamined: 200, indexUsed: 'price_1_sku_1' });
@@ -104,7 +104,7 @@ describe('indexes', () => {
   test('TTL: a background sweep removes expired documents and journals the deletes', async () => {
     const appended: unknown[][] = [];
     const journal = { append: async (ops: unknown[]) => { appended.push(ops); }, compact: async () => {}, close: async () => {} };
-    const e = freshEngine({ ttlSweepMs: 20, journal: journal as never });
+    const e = freshEngine({ ttlSweepMs: 20, journal: journal });
     await e.createIndexes(ns, [{ key: { expiresAt: 1 }, name: 'expiresAt_1', expireAfterSeconds: 0 }]);
     await e.insert(ns, [{ _id: 'old', expiresAt: new Date(Date.now() - 60_000) }, { _id: 'new', expiresAt: new Date(Date.now() + 3_600_000) }, { _id: 'none' }], {});
     for (let i = 0; i < 100 && e.count(ns, {}, {}) === 3; i++) await new Promise((r) => setTimeout(r, 20));

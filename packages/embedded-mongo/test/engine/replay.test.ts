@@ -30,7 +30,7 @@ describe('journal and replay', () => {
     const e = freshEngine({ journal });
     await e.insert(ns, [{ _id: 1 }, { _id: 2 }], {});
     expect(appends).toHaveLength(1);
-    expect(appends[0]!.map((o) => o.op)).toEqual(['createCollection', 'put', 'put']);
+    expect(appends[0].map((o) => o.op)).toEqual(['createCollection', 'put', 'put']);
     await e.update(ns, [{ q: {}, u: { $set: { a: 1 } }, multi: true }], {});
     expect(appends).toHaveLength(2);
     await e.update(ns, [{ q: { _id: 99 }, u: { $set: { a: 1 } } }], {});
@@ -61,7 +61,7 @@ describe('journal and replay', () => {
     expect(state(replica)).toEqual(state(e));
     expect(seen).toEqual([]);
     // the rebuilt unique index is enforced and used
-    expect((await replica.insert(ns, [{ sku: 'a' }], {})).writeErrors[0]!.code).toBe(11000);
+    expect((await replica.insert(ns, [{ sku: 'a' }], {})).writeErrors[0].code).toBe(11000);
     replica.find(ns, { filter: { sku: 'b' } });
     expect(replica.lastQueryStats()).toEqual({ docsExamined: 1, indexUsed: 'sku_1' });
 
@@ -77,8 +77,8 @@ describe('journal and replay', () => {
     for (let i = 0; i < 12; i++) await e.insert(ns, [{ _id: i }], {});
     await new Promise((r) => setTimeout(r, 10));
     expect(compacts.length).toBeGreaterThanOrEqual(1);
-    expect(compacts[0]!.filter((o) => o.op === 'put').length).toBeGreaterThanOrEqual(9);
-    expect(compacts[0]![0]).toMatchObject({ op: 'createCollection', db: ns.db, coll: ns.coll });
+    expect(compacts[0].filter((o) => o.op === 'put').length).toBeGreaterThanOrEqual(9);
+    expect(compacts[0][0]).toMatchObject({ op: 'createCollection', db: ns.db, coll: ns.coll });
     await e.stop();
   });
 });

@@ -61,7 +61,7 @@ describe('transactions', () => {
     expect(c.code).toBe(112);
     expect(e.count(ns, { _id: 10 }, {})).toBe(0);
     await e.commitTransaction(t1);
-    expect(e.find(ns, { filter: { _id: 1 } })[0]!.n).toBe(1);
+    expect(e.find(ns, { filter: { _id: 1 } })[0].n).toBe(1);
   });
 
   test('unique indexes are checked against committed data plus own writes', async () => {
@@ -69,9 +69,9 @@ describe('transactions', () => {
     await e.createIndexes(ns, [{ key: { email: 1 }, name: 'email_1', unique: true }]);
     await e.insert(ns, [{ _id: 1, email: 'a' }], {});
     const t = e.beginTransaction();
-    expect((await e.insert(ns, [{ _id: 2, email: 'a' }], {}, t)).writeErrors[0]!.code).toBe(11000);
+    expect((await e.insert(ns, [{ _id: 2, email: 'a' }], {}, t)).writeErrors[0].code).toBe(11000);
     await e.insert(ns, [{ _id: 3, email: 'b' }], {}, t);
-    expect((await e.insert(ns, [{ _id: 4, email: 'b' }], {}, t)).writeErrors[0]!.code).toBe(11000);
+    expect((await e.insert(ns, [{ _id: 4, email: 'b' }], {}, t)).writeErrors[0].code).toBe(11000);
     // moving the value away from a committed document frees it inside the transaction
     await e.update(ns, [{ q: { _id: 1 }, u: { $set: { email: 'c' } } }], {}, t);
     expect((await e.insert(ns, [{ _id: 5, email: 'a' }], {}, t)).writeErrors).toEqual([]);

@@ -139,7 +139,7 @@ describe('writes', () => {
 
   it('findOneAndUpdate returns the document before or after', async () => {
     const shirts = coll('shirts');
-    await shirts.insertOne({ _id: 's1', stock: 10 } as never);
+    await shirts.insertOne({ _id: 's1', stock: 10 });
     const before = await shirts.findOneAndUpdate({ _id: 's1' } as never, { $inc: { stock: -1 } });
     expect(before).toEqual({ _id: 's1', stock: 10 });
     const after = await shirts.findOneAndUpdate({ _id: 's1' } as never, { $inc: { stock: -1 } }, { returnDocument: 'after' });

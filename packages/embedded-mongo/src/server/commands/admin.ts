@@ -141,7 +141,7 @@ const setParameter: CommandHandler = (ctx) => {
   }
   const overrides = parameterOverrides.get(ctx.state) ?? new Map<string, unknown>();
   parameterOverrides.set(ctx.state, overrides);
-  const was = params[names[0]!];
+  const was = params[names[0]];
   for (const name of names) overrides.set(name, ctx.body[name]);
   return { was, ok: 1 };
 };
