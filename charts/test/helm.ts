@@ -14,6 +14,7 @@ import {
   mkdtempSync,
   readFileSync,
   renameSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +29,7 @@ import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisrup
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IService } from 'kubernetes-models/v1/Service';
 import type { IServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
+import { afterAll } from 'vitest';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -169,6 +171,8 @@ export const lock = parse(readFileSync(join(CHART, 'Chart.lock'), 'utf8')) as {
 /** A helm with an empty home of its own that cannot reach any network, and a copy of the chart. */
 export function offlineHelm() {
   const work = mkdtempSync(join(tmpdir(), 'shop-helm-'));
+  // Called while a test file is collected: its helm home and chart copy go when the file's tests end.
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
   const home = join(work, 'home');
   mkdirSync(home);
   const env: NodeJS.ProcessEnv = {
