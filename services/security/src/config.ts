@@ -70,7 +70,9 @@ export function loadConfig(env: RawSecurityEnv = readEnv()): SecurityConfig {
   if (production && !password) problems.push('ADMIN_PASSWORD is required when NODE_ENV=production (the first admin\'s password)');
   if (email && !emailShape.test(email)) problems.push(`ADMIN_EMAIL must be an email address, got "${email}"`);
   const chosenEmail = email ?? devAdmin.email;
-  if (password) {
+  // The development password is printed in the README: a production shop never takes it, however strong it looks.
+  if (production && password === devAdmin.password) problems.push('ADMIN_PASSWORD is the published development password (services/security/README.md); choose your own');
+  else if (password) {
     const weakness = passwordWeakness(password, chosenEmail);
     if (weakness && production) problems.push(`ADMIN_PASSWORD is too weak: ${weakness}`);
   }

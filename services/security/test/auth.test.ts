@@ -13,7 +13,7 @@ import {
   sessionVerifySubject,
   verifiedAdminSchema,
 } from '@shop/contracts';
-import { spawnServiceProcess } from '@shop/service-kit/testing';
+import { adminHeaders, gatewayHeaders, spawnServiceProcess, testGatewayKey } from '@shop/service-kit/testing';
 import { freePort, startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
 import { buildApp } from '../src/app.js';
 import { devAdmin, loadConfig } from '../src/config.js';
@@ -84,7 +84,7 @@ afterAll(async () => {
 async function login(email: string, password: string, ip = freshIp()) {
   const res = await fetch(`${url}/api/auth/login`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': ip, 'user-agent': 'vitest' },
+    headers: { 'content-type': 'application/json', ...gatewayHeaders({ ip }), 'user-agent': 'vitest' },
     body: JSON.stringify({ email, password }),
   });
   const body = (await res.json()) as Record<string, unknown>;
@@ -94,8 +94,8 @@ async function login(email: string, password: string, ip = freshIp()) {
 }
 
 /**
- * A sign-in from a real loopback client address (127.0.0.3...), no forwarded header: the service sees the
- * socket's address, as it sees the address the gateway puts in x-forwarded-for.
+ * A sign-in from a real loopback client address (127.0.0.3...), without the gateway's signed identity: the
+ * service sees the socket's address.
  */
 function loginFrom(address: string, email: string, password: string): Promise<{ status: number; retryAfter: string | undefined; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
@@ -156,6 +156,8 @@ describe('configuration of the first admin', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', ADMIN_EMAIL: 'a@shop.test', ADMIN_PASSWORD: 'password' })).toThrow(/ADMIN_PASSWORD is too weak: it must be at least 12/);
     expect(() => loadConfig({ NODE_ENV: 'production', ADMIN_EMAIL: 'a@shop.test', ADMIN_PASSWORD: 'Password1234' })).toThrow(/too weak: it is one of the most common/);
     expect(() => loadConfig({ NODE_ENV: 'production', ADMIN_EMAIL: 'a@shop.test', ADMIN_PASSWORD: 'alllowercaseletters' })).toThrow(/mix at least three/);
+    // Strong by the rules, but printed in the README.
+    expect(() => loadConfig({ NODE_ENV: 'production', ADMIN_EMAIL: 'a@shop.test', ADMIN_PASSWORD: devAdmin.password })).toThrow(/ADMIN_PASSWORD is the published development password/);
     const config = loadConfig({ NODE_ENV: 'production', ADMIN_EMAIL: 'Ops@Shop.test', ADMIN_PASSWORD: ADMIN.password });
     expect(config.firstAdmin).toMatchObject({ email: 'ops@shop.test', documentedDefault: false });
     // Production cookies are Secure unless told otherwise (plain-http local runs).
@@ -175,7 +177,7 @@ describe('configuration of the first admin', () => {
     const port = await freePort();
     const started = spawnServiceProcess({
       packageDir,
-      env: { PORT: String(port), MONGO_URL: mongo.uri, NATS_URL: nats.url, NODE_ENV: 'production', LOG_LEVEL: 'info' },
+      env: { PORT: String(port), MONGO_URL: mongo.uri, NATS_URL: nats.url, NODE_ENV: 'production', LOG_LEVEL: 'info', GATEWAY_SIGNING_KEY: testGatewayKey() },
       readyTimeoutMs: 60_000,
     });
     await expect(started).rejects.toThrow(/exited with 1[\s\S]*ADMIN_EMAIL is required/);
@@ -304,11 +306,18 @@ describe('throttling', () => {
     expect((await loginFrom(address, ADMIN.email, ADMIN.password)).status).toBe(200);
   });
 
-  it('takes the client address the gateway forwards (x-forwarded-for), so one gateway is not one address', async () => {
+  it('takes the client address the gateway signs, so one gateway is not one address, and never X-Forwarded-For', async () => {
     nextWindow();
     for (let i = 1; i <= 5; i++) await login(ADMIN.email, `Wrong-${i}-forwarded`, '198.51.100.7');
     expect((await login(ADMIN.email, ADMIN.password, '198.51.100.7')).res.status).toBe(429);
     expect((await login(ADMIN.email, ADMIN.password, '198.51.100.8')).res.status).toBe(200);
+    // A caller that skips the gateway cannot borrow (or escape) an address by claiming it.
+    const claimed = await fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.7' },
+      body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }),
+    });
+    expect(claimed.status).toBe(200);
   });
 
   it('keeps its counters in MongoDB with an expiry (they survive a restart and are shared by replicas)', async () => {
@@ -400,7 +409,7 @@ describe('audit trail', () => {
       .toBe(1);
 
     expect((await fetch(`${url}/api/security/audit`)).status).toBe(401);
-    const res = await fetch(`${url}/api/security/audit?limit=500`, { headers: { 'x-admin-id': 'admin-1', 'x-admin-email': ADMIN.email } });
+    const res = await fetch(`${url}/api/security/audit?limit=500`, { headers: adminHeaders(ADMIN.email) });
     expect(res.status).toBe(200);
     const { records } = (await res.json()) as { records: Array<Record<string, unknown>> };
     expect(records.find((r) => r.targetId === data.targetId)).toMatchObject({
@@ -411,7 +420,7 @@ describe('audit trail', () => {
       outcome: 'success',
       statusCode: 200,
     });
-    const bad = await fetch(`${url}/api/security/audit?limit=0`, { headers: { 'x-admin-id': 'admin-1' } });
+    const bad = await fetch(`${url}/api/security/audit?limit=0`, { headers: adminHeaders(ADMIN.email) });
     expect(bad.status).toBe(400);
   });
 });

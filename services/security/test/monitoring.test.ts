@@ -20,9 +20,11 @@ import { eventually, startMongo, startNats, streamEventsReader, type StartedMong
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { retentionIndexName } from '../src/models/request-log.js';
+import { adminHeaders, gatewayHeaders } from '@shop/service-kit/testing';
 
 const ADMIN = { email: 'watch@shop.test', password: 'Brass-Coin-Vault-42!' };
-const adminHeaders = { 'x-admin-id': 'admin-1', 'x-admin-email': ADMIN.email, 'x-forwarded-for': '127.0.0.2' };
+/** The gateway's signed identity of the admin, calling from 127.0.0.2. */
+const asAdmin = adminHeaders(ADMIN.email, { ip: '127.0.0.2' });
 
 let mongo: StartedMongo;
 let nats: StartedNats;
@@ -48,7 +50,7 @@ async function sendBatch(entries: RequestLogEntry[], dropped = 0, gateway = 'gw-
   return event;
 }
 
-const get = async (url: string) => service.app.inject({ method: 'GET', url, headers: adminHeaders });
+const get = async (url: string) => service.app.inject({ method: 'GET', url, headers: asAdmin });
 const logsFor = async (query: string) => securityLogsResponseSchema.parse((await get(`/api/security/logs${query}`)).json()).logs;
 const alerts = async (resolved = 'all') => securityAlertsResponseSchema.parse((await get(`/api/security/alerts?resolved=${resolved}`)).json()).alerts;
 const dashboard = async () => securityDashboardResponseSchema.parse((await get('/api/security/dashboard')).json()).stats;
@@ -192,14 +194,14 @@ describe('alert rules', () => {
 
   it('resolves an alert with the session\'s admin, filters by state, and refuses a second resolve or an unknown id', async () => {
     const target = (await alerts('false')).find((a) => a.type === 'injection_attempt')!;
-    const res = await service.app.inject({ method: 'PATCH', url: `/api/security/alerts/${target.id}/resolve`, headers: adminHeaders });
+    const res = await service.app.inject({ method: 'PATCH', url: `/api/security/alerts/${target.id}/resolve`, headers: asAdmin });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ success: true, alert: { resolved: true, resolvedBy: ADMIN.email } });
     expect((await alerts('true')).map((a) => a.id)).toContain(target.id);
     expect((await alerts('false')).map((a) => a.id)).not.toContain(target.id);
     expect((await alerts('all')).map((a) => a.id)).toContain(target.id);
-    expect((await service.app.inject({ method: 'PATCH', url: `/api/security/alerts/${target.id}/resolve`, headers: adminHeaders })).statusCode).toBe(409);
-    expect((await service.app.inject({ method: 'PATCH', url: '/api/security/alerts/nope/resolve', headers: adminHeaders })).statusCode).toBe(404);
+    expect((await service.app.inject({ method: 'PATCH', url: `/api/security/alerts/${target.id}/resolve`, headers: asAdmin })).statusCode).toBe(409);
+    expect((await service.app.inject({ method: 'PATCH', url: '/api/security/alerts/nope/resolve', headers: asAdmin })).statusCode).toBe(404);
     expect((await get('/api/security/alerts?resolved=maybe')).statusCode).toBe(400);
     // A new injection from the same address after resolving opens a new alert.
     await sendBatch([entry({ ip: '192.0.2.22', riskLevel: 'high', signals: ['injection'] })]);
@@ -211,7 +213,7 @@ describe('alert rules', () => {
 });
 
 describe('bans', () => {
-  const ban = (body: unknown, headers: Record<string, string> = adminHeaders) =>
+  const ban = (body: unknown, headers: Record<string, string> = asAdmin) =>
     service.app.inject({ method: 'POST', url: '/api/security/ban-ip', headers, payload: body as object });
   const askActive = async () => {
     const reply = rpcReplySchema.parse((await nc.request(activeBansSubject, '{}', { timeout: 3000 })).json());
@@ -238,12 +240,12 @@ describe('bans', () => {
     expect(again.statusCode).toBe(409);
     expect(again.json().error).toMatch(/already banned/);
 
-    const lifted = await service.app.inject({ method: 'DELETE', url: `/api/security/banned-ips/${banned.id}`, headers: adminHeaders });
+    const lifted = await service.app.inject({ method: 'DELETE', url: `/api/security/banned-ips/${banned.id}`, headers: asAdmin });
     expect(lifted.json()).toEqual({ success: true });
     await eventually(() => heard, (h) => h.length === 2, 3000);
     expect(parseEvent('ban.changed', heard[1]).data).toMatchObject({ ip: '127.0.0.3', action: 'unbanned' });
     expect((await askActive()).map((b) => b.ip)).not.toContain('127.0.0.3');
-    expect((await service.app.inject({ method: 'DELETE', url: `/api/security/banned-ips/${banned.id}`, headers: adminHeaders })).statusCode).toBe(404);
+    expect((await service.app.inject({ method: 'DELETE', url: `/api/security/banned-ips/${banned.id}`, headers: asAdmin })).statusCode).toBe(404);
     sub.unsubscribe();
   });
 
@@ -282,10 +284,10 @@ describe('bans', () => {
     expect(own.json().error).toMatch(/You cannot ban 127\.0\.0\.2: it covers your own address/);
     expect((await ban({ ip: '127.0.0.0/8', reason: 'oops' })).statusCode).toBe(400);
     // Signed in from 192.0.2.200, now calling from elsewhere: the session's address is protected too.
-    const login = await service.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'x-forwarded-for': '192.0.2.200' }, payload: ADMIN });
+    const login = await service.app.inject({ method: 'POST', url: '/api/auth/login', headers: gatewayHeaders({ ip: '192.0.2.200' }), payload: ADMIN });
     expect(login.statusCode).toBe(200);
     const cookie = String(login.headers['set-cookie']).split(';')[0]!;
-    const res = await ban({ ip: '192.0.2.200', reason: 'oops' }, { ...adminHeaders, cookie });
+    const res = await ban({ ip: '192.0.2.200', reason: 'oops' }, { ...asAdmin, cookie });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toMatch(/192\.0\.2\.200/);
   });

@@ -1,5 +1,6 @@
 // The security service's facts for the production check (GET /readyz/facts, service kit): which admins
 // still sign in with the documented development password, and whether the session cookie is Secure.
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readinessFactsPath, readinessFactsSchema } from '@shop/contracts';
 import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
@@ -17,8 +18,12 @@ afterAll(async () => {
   await Promise.all([nats?.stop(), mongo?.stop()]);
 });
 
+/** Every log line of the services factsOf started. */
+const logLines: string[] = [];
+const logDestination = new Writable({ write: (chunk, _encoding, done) => (logLines.push(String(chunk)), done()) });
+
 async function factsOf(env: RawSecurityEnv, before?: (service: Awaited<ReturnType<typeof buildApp>>) => Promise<void>) {
-  const service = await buildApp(loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent', ...env }));
+  const service = await buildApp(loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'info', ...env }), { logDestination });
   const url = await service.start();
   try {
     await before?.(service);
@@ -33,6 +38,9 @@ describe('security readiness facts', () => {
     const facts = await factsOf({});
     expect(facts.own).toEqual({ cookieSecure: false, devPasswordAdmins: ['admin@shop.local'] });
     expect(facts.mongo.replicaSet).toEqual(expect.any(String));
+    // The first admin's creation is logged, naming where the password is documented, never the password.
+    expect(logLines.join('')).toContain('first admin created with the documented development password');
+    expect(logLines.join('')).not.toContain(devAdmin.password);
   });
 
   it('names nobody once that admin has a password of its own, and reports a Secure cookie', async () => {
