@@ -10,6 +10,10 @@ import { createEvent, customerDetailSchema, customerListSchema, type AdminCustom
 import { eventually, startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { adminHeaders } from '@shop/service-kit/testing';
+
+/** The gateway's signed identity of an admin (the customers service checks it on admin routes). */
+const admin = adminHeaders('ops@shop.test');
 
 let mongo: StartedMongo;
 let nats: StartedNats;
@@ -113,7 +117,7 @@ function quoteSent(email: string, o: { id: string; number: string }, finalAmount
 }
 
 async function list(query = ''): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${url}/api/customers${query}`);
+  const res = await fetch(`${url}/api/customers${query}`, { headers: admin });
   return { status: res.status, body: await res.json() };
 }
 
@@ -229,7 +233,7 @@ describe('GET /api/customers', () => {
 describe('GET /api/customers/{id}', () => {
   it('answers the figures and the order history, newest first', async () => {
     const a = (await byEmail(emailA))!;
-    const res = await fetch(`${url}/api/customers/${a.id}`);
+    const res = await fetch(`${url}/api/customers/${a.id}`, { headers: admin });
     expect(res.status).toBe(200);
     const { customer } = customerDetailSchema.parse(await res.json());
     expect(customer).toMatchObject({ id: a.id, totalSpent: 1240, status: 'vip' });
@@ -242,10 +246,10 @@ describe('GET /api/customers/{id}', () => {
   });
 
   it('answers 404 "Customer not found" for an unknown id, and 404 for anything that is not an id', async () => {
-    const res = await fetch(`${url}/api/customers/0123456789abcdef01234567`);
+    const res = await fetch(`${url}/api/customers/0123456789abcdef01234567`, { headers: admin });
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: string }).error).toBe('Customer not found');
-    const malformed = await fetch(`${url}/api/customers/not-an-id`);
+    const malformed = await fetch(`${url}/api/customers/not-an-id`, { headers: admin });
     expect(malformed.status).toBe(404);
     expect(((await malformed.json()) as { code: string }).code).toBe('NOT_FOUND');
   });

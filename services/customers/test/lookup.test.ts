@@ -16,6 +16,7 @@ import {
 import { eventually, startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { gatewayHeaders } from '@shop/service-kit/testing';
 
 let mongo: StartedMongo;
 let nats: StartedNats;
@@ -106,7 +107,7 @@ const freshIp = () => `10.0.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250)
 async function post(path: string, body: unknown, ip: string) {
   const res = await fetch(`${url}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+    headers: { 'content-type': 'application/json', ...gatewayHeaders({ ip }) },
     body: JSON.stringify(body),
   });
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
@@ -222,7 +223,7 @@ describe('bodies the service cannot read', () => {
   for (const path of ['/api/customers/lookup', '/api/customers/verify']) {
     for (const c of bodies) {
       it(`${path}: ${c.name} gets ${c.status} with a clear message`, async () => {
-        const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': c.type, 'x-forwarded-for': freshIp() }, body: c.body });
+        const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': c.type, ...gatewayHeaders({ ip: freshIp() }) }, body: c.body });
         expect(res.status).toBe(c.status);
         const body = (await res.json()) as Record<string, unknown>;
         expect(body.error).toMatch(c.message);
