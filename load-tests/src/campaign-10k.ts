@@ -27,8 +27,7 @@ import { performance } from 'node:perf_hooks';
 import mongoose from 'mongoose';
 import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
-import * as kitTesting from '@shop/service-kit/testing';
-import { spawnServiceProcess, type ServiceProcess } from '@shop/service-kit/testing';
+import { adminHeaders, spawnServiceProcess, testGatewayKey, type ServiceProcess } from '@shop/service-kit/testing';
 import { freePort, startNats } from '@shop/test-support';
 
 const { values } = parseArgs({
@@ -164,16 +163,9 @@ async function main() {
   const children: ServiceProcess[] = [];
   let db: mongoose.Connection | undefined;
   try {
-    // Admin calls carry the gateway's signed identity where the service kit has one (GATEWAY_SIGNING_KEY).
-    const signing = kitTesting as { testGatewayKey?: () => string; adminHeaders?: (email: string) => Record<string, string> };
-    const common = {
-      MONGO_URL: mongo.uri,
-      NATS_URL: nats.url,
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'test',
-      ...(signing.testGatewayKey ? { GATEWAY_SIGNING_KEY: signing.testGatewayKey() } : {}),
-    };
-    const adminHeaders = () => signing.adminHeaders?.('bench@shop.local') ?? { 'x-admin-email': 'bench@shop.local' };
+    // Admin calls carry the gateway's signed identity, signed with the key the services are given.
+    const common = { MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'warn', NODE_ENV: 'test', GATEWAY_SIGNING_KEY: testGatewayKey() };
+    const asAdmin = adminHeaders('bench@shop.local');
     const email = await spawnServiceProcess({
       packageDir: path.join(root, 'services/email'),
       env: { ...common, PORT: String(await freePort()), SMTP_URL: smtp.url, SHOP_URL: 'http://127.0.0.1:8080', ...pick(process.env, /^EMAIL_/) },
@@ -228,7 +220,7 @@ async function main() {
     const api = async (method: string, url: string, body?: unknown) => {
       const res = await fetch(`${marketing.url}${url}`, {
         method,
-        headers: { ...adminHeaders(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: { ...asAdmin, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
