@@ -1,13 +1,15 @@
 // The request log: every request the gateway answered (time, client address as the gateway
 // determined it, method, path without query secrets, user agent, status, response time, risk level)
-// goes to the security service, batched off the request path. The onResponse hook only appends to a
-// bounded in-memory buffer; a timer flushes it at least every 250 ms as `gateway.requests_logged`
+// goes to the security service, batched off the request path. The onResponse hook only copies the
+// request's raw facts into a bounded ring of preallocated columns (no object, no string built per
+// request, so nothing for the garbage collector to promote); the rules, the redaction and the formatting
+// run at flush time, a batch at a time. A timer flushes at least every 250 ms as `gateway.requests_logged`
 // events on JetStream (at most 500 entries each: a few messages a second per replica, durable while
 // the security service restarts). When NATS is away nothing waits on it: the buffer fills, the oldest
 // entries are dropped, and the number dropped travels with the next batch (the security service
 // raises an alert and shows it on the dashboard) and in a warning log line.
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   maxRequestLogBatch,
   type GatewayRequestsLoggedData,
@@ -37,6 +39,15 @@ const injectionPatterns = [
 ];
 /** Path traversal and probes for files no shop serves. */
 const traversalPatterns = [/(^|[/\\])\.\.([/\\]|$)/, /%2e%2e|%252e/i, /\/etc\/(passwd|shadow)|\/proc\/self|win\.ini|boot\.ini/i, /(^|\/)\.(env|git|aws|ssh|htaccess)(\/|$)/i];
+/** Each list as one expression per flag set (one pass over the text instead of one per pattern). */
+const combine = (patterns: RegExp[]) =>
+  ['i', ''].flatMap((flags) => {
+    const group = patterns.filter((p) => p.flags === flags);
+    return group.length ? [new RegExp(group.map((p) => `(?:${p.source})`).join('|'), flags)] : [];
+  });
+const injectionAny = combine(injectionPatterns);
+const traversalAny = combine(traversalPatterns);
+const matchesAny = (expressions: RegExp[], text: string) => expressions.some((e) => e.test(text));
 
 export interface RequestFacts {
   method: string;
@@ -73,10 +84,13 @@ function decodeForMatching(url: string): string {
  */
 export function assessRequest(facts: RequestFacts): { riskLevel: RiskLevel; signals: RequestSignal[] } {
   const signals: RequestSignal[] = [];
-  const path = facts.url.split('?', 1)[0]!;
-  const decoded = decodeForMatching(facts.url);
-  if (injectionPatterns.some((p) => p.test(decoded))) signals.push('injection');
-  if (traversalPatterns.some((p) => p.test(facts.url) || p.test(decoded))) signals.push('traversal');
+  const q = facts.url.indexOf('?');
+  const path = q < 0 ? facts.url : facts.url.slice(0, q);
+  // Most addresses have nothing to decode: then the raw text is the decoded one, matched once.
+  const encoded = facts.url.includes('%') || facts.url.includes('+');
+  const decoded = encoded ? decodeForMatching(facts.url) : facts.url;
+  if (matchesAny(injectionAny, decoded)) signals.push('injection');
+  if (matchesAny(traversalAny, facts.url) || (encoded && matchesAny(traversalAny, decoded))) signals.push('traversal');
   if (facts.banned) signals.push('banned');
   const status = facts.statusCode;
   const method = facts.method.toUpperCase();
@@ -135,9 +149,74 @@ export interface RequestLogOptions {
   flushMs?: number;
 }
 
+/** What the hook reads from a finished request: raw values only, nothing computed yet. */
+export interface RequestFactsRaw {
+  /** When the answer was finished (ms since epoch). */
+  finishedAt: number;
+  /** Fastify's elapsed time of the request (ms). */
+  elapsed: number;
+  ip: string;
+  method: string;
+  url: string;
+  userAgent: string | undefined;
+  statusCode: number;
+  banned: boolean;
+  recentNotFound: number;
+  requestId: string;
+}
+
+/** "2026-11-24T07:14:02." of a time, cached per second (a batch holds a few seconds at most). */
+let isoSecond = -1;
+let isoPrefix = '';
+function isoTime(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== isoSecond) {
+    isoSecond = second;
+    isoPrefix = new Date(second * 1000).toISOString().slice(0, 20);
+  }
+  const millis = ms - second * 1000;
+  return `${isoPrefix}${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
+}
+
+/** The log entry of one request: risk rules, redaction and formatting (at flush time, not per request). */
+export function entryOf(f: RequestFactsRaw): RequestLogEntry {
+  const { riskLevel, signals } = assessRequest({ method: f.method, url: f.url, statusCode: f.statusCode, banned: f.banned, recentNotFound: f.recentNotFound });
+  return {
+    timestamp: isoTime(Math.round(f.finishedAt - f.elapsed)),
+    ip: f.ip,
+    method: f.method.slice(0, 16),
+    path: redactPath(f.url),
+    ...(f.userAgent ? { userAgent: f.userAgent.slice(0, 512) } : {}),
+    statusCode: f.statusCode >= 100 && f.statusCode <= 599 ? f.statusCode : 500,
+    responseTime: Math.round(f.elapsed * 100) / 100,
+    riskLevel,
+    signals,
+    requestId: f.requestId.slice(0, 128),
+  };
+}
+
+/**
+ * A ring of the last `capacity` requests' raw facts in preallocated columns. Entries are numbered in
+ * arrival order; `first` is the oldest still held, `next` the number the next one gets. When full, the
+ * newest overwrites the oldest and the oldest counts as dropped, unless it is in the batch being
+ * published (counted as dropped only if that publish fails).
+ */
 export class RequestLogBuffer {
-  private entries: RequestLogEntry[] = [];
+  private readonly finishedAt: Float64Array;
+  private readonly elapsed: Float64Array;
+  private readonly statusCode: Uint16Array;
+  private readonly recentNotFound: Uint32Array;
+  private readonly banned: Uint8Array;
+  private readonly ip: string[];
+  private readonly method: string[];
+  private readonly url: string[];
+  private readonly userAgent: Array<string | undefined>;
+  private readonly requestId: string[];
+  private first = 0;
+  private next = 0;
   private droppedSinceReport = 0;
+  /** The entries of the batch being published: [start, end), and how many were overwritten meanwhile. */
+  private publishing: { start: number; end: number; overwritten: number } | undefined;
   /** Entries dropped since start (tests and the warning line read it). */
   droppedTotal = 0;
   /** Entries published since start. */
@@ -155,10 +234,21 @@ export class RequestLogBuffer {
   ) {
     this.capacity = options.capacity ?? 10_000;
     this.flushMs = options.flushMs ?? 250;
+    const n = this.capacity;
+    this.finishedAt = new Float64Array(n);
+    this.elapsed = new Float64Array(n);
+    this.statusCode = new Uint16Array(n);
+    this.recentNotFound = new Uint32Array(n);
+    this.banned = new Uint8Array(n);
+    this.ip = new Array<string>(n).fill('');
+    this.method = new Array<string>(n).fill('');
+    this.url = new Array<string>(n).fill('');
+    this.userAgent = new Array<string | undefined>(n).fill(undefined);
+    this.requestId = new Array<string>(n).fill('');
   }
 
   get pending() {
-    return this.entries.length;
+    return this.next - this.first;
   }
 
   start() {
@@ -166,13 +256,35 @@ export class RequestLogBuffer {
     this.timer.unref();
   }
 
-  push(entry: RequestLogEntry) {
-    this.entries.push(entry);
-    if (this.entries.length > this.capacity) this.drop(this.entries.length - this.capacity);
+  /** Copies one request's facts in (the hook's only work); the oldest is dropped when full. */
+  record(finishedAt: number, elapsed: number, ip: string, method: string, url: string, userAgent: string | undefined, statusCode: number, banned: boolean, recentNotFound: number, requestId: string) {
+    if (this.next - this.first === this.capacity) this.dropOldest();
+    const i = this.next % this.capacity;
+    this.next += 1;
+    this.finishedAt[i] = finishedAt;
+    this.elapsed[i] = elapsed;
+    this.ip[i] = ip;
+    this.method[i] = method;
+    this.url[i] = url;
+    this.userAgent[i] = userAgent;
+    this.statusCode[i] = statusCode;
+    this.banned[i] = banned ? 1 : 0;
+    this.recentNotFound[i] = recentNotFound;
+    this.requestId[i] = requestId;
   }
 
-  private drop(count: number) {
-    this.entries.splice(0, count);
+  private dropOldest() {
+    const n = this.first;
+    this.first += 1;
+    const p = this.publishing;
+    if (p && n >= p.start && n < p.end) {
+      p.overwritten += 1;
+      return;
+    }
+    this.countDropped(1);
+  }
+
+  private countDropped(count: number) {
     this.droppedSinceReport += count;
     this.droppedTotal += count;
     const now = Date.now();
@@ -182,29 +294,53 @@ export class RequestLogBuffer {
     }
   }
 
-  /** Publishes what is buffered, a batch at a time; stops at the first failure (the rest waits). */
+  /** The raw facts of entry number `n` (held). */
+  factsAt(n: number): RequestFactsRaw {
+    const i = n % this.capacity;
+    return {
+      finishedAt: this.finishedAt[i]!,
+      elapsed: this.elapsed[i]!,
+      ip: this.ip[i]!,
+      method: this.method[i]!,
+      url: this.url[i]!,
+      userAgent: this.userAgent[i],
+      statusCode: this.statusCode[i]!,
+      banned: this.banned[i] === 1,
+      recentNotFound: this.recentNotFound[i]!,
+      requestId: this.requestId[i]!,
+    };
+  }
+
+  /** Publishes what is held, a batch at a time; stops at the first failure (the rest waits). */
   flush(): Promise<void> {
     if (this.inFlight) return this.inFlight;
-    if (this.entries.length === 0 && this.droppedSinceReport === 0) return Promise.resolve();
+    if (this.pending === 0 && this.droppedSinceReport === 0) return Promise.resolve();
     this.inFlight = (async () => {
       try {
-        while (this.entries.length > 0 || this.droppedSinceReport > 0) {
-          const batch = this.entries.slice(0, maxRequestLogBatch);
+        while (this.pending > 0 || this.droppedSinceReport > 0) {
+          const start = this.first;
+          const end = Math.min(this.next, start + maxRequestLogBatch);
+          const entries: RequestLogEntry[] = [];
+          for (let n = start; n < end; n++) entries.push(entryOf(this.factsAt(n)));
           const dropped = this.droppedSinceReport;
-          const data: GatewayRequestsLoggedData = { gateway: this.sink.gatewayName, entries: batch, dropped };
+          const data: GatewayRequestsLoggedData = { gateway: this.sink.gatewayName, entries, dropped };
           // Built by hand rather than parsed: the entries were made by this file, and the security
           // service checks every event against the contract anyway.
           const event = { id: randomUUID(), type: 'gateway.requests_logged', occurredAt: new Date().toISOString(), source: 'gateway', data };
+          this.publishing = { start, end, overwritten: 0 };
           try {
             await this.sink.publish(event, JSON.stringify(event));
           } catch {
+            // Entries of this batch overwritten meanwhile are lost after all: count them.
+            const lost = this.publishing.overwritten;
+            this.publishing = undefined;
+            if (lost) this.countDropped(lost);
             return;
           }
-          // Entries pushed meanwhile went to the end; entries dropped meanwhile came off the front.
-          const stillThere = Math.max(0, batch.length - (this.droppedSinceReport - dropped));
-          this.entries.splice(0, Math.min(stillThere, this.entries.length));
+          this.publishing = undefined;
+          this.first = Math.max(this.first, end);
           this.droppedSinceReport -= dropped;
-          this.published += batch.length;
+          this.published += entries.length;
         }
       } finally {
         this.inFlight = undefined;
@@ -240,35 +376,17 @@ class NotFoundCounter {
   }
 }
 
-/** Builds one entry from a finished request. */
-export function entryFor(request: FastifyRequest, reply: FastifyReply, recentNotFound: number, now: number): RequestLogEntry {
-  const statusCode = reply.statusCode;
-  const elapsed = reply.elapsedTime;
-  const { riskLevel, signals } = assessRequest({ method: request.method, url: request.url, statusCode, banned: bannedRequests.has(request), recentNotFound });
-  const userAgent = request.headers['user-agent'];
-  return {
-    timestamp: new Date(now - elapsed).toISOString(),
-    ip: clientIpOf(request),
-    method: request.method.slice(0, 16),
-    path: redactPath(request.url),
-    ...(userAgent ? { userAgent: userAgent.slice(0, 512) } : {}),
-    statusCode: statusCode >= 100 && statusCode <= 599 ? statusCode : 500,
-    responseTime: Math.round(elapsed * 100) / 100,
-    riskLevel,
-    signals,
-    requestId: String(request.id).slice(0, 128),
-  };
-}
-
-/** The onResponse hook: one entry per answered request, appended to the buffer (no I/O here). */
+/** The onResponse hook: one request's raw facts copied into the buffer (no I/O, no formatting here). */
 export function registerRequestLog(app: FastifyInstance, buffer: RequestLogBuffer) {
   const notFound = new NotFoundCounter();
   app.addHook('onResponse', (request, reply, done) => {
-    const path = request.url.split('?', 1)[0]!;
-    if (!probePaths.has(path)) {
+    const url = request.url;
+    if (!(url.startsWith('/healthz') || url.startsWith('/readyz')) || !probePaths.has(url.split('?', 1)[0]!)) {
       const now = Date.now();
-      const recent = reply.statusCode === 404 ? notFound.hit(clientIpOf(request), now) : 0;
-      buffer.push(entryFor(request, reply, recent, now));
+      const ip = clientIpOf(request);
+      const status = reply.statusCode;
+      const ua = request.headers['user-agent'];
+      buffer.record(now, reply.elapsedTime, ip, request.method, url, ua, status, bannedRequests.has(request), status === 404 ? notFound.hit(ip, now) : 0, String(request.id));
     }
     done();
   });

@@ -2,7 +2,7 @@
 // batches are read from the GATEWAY stream (client addresses from real loopback connections), and a
 // gateway whose NATS is away: requests are as fast as with logging off, the oldest entries are
 // dropped and counted, and the count arrives with the first batch once NATS is back.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { parseEvent, type RequestLogEntry } from '@shop/contracts';
@@ -10,7 +10,7 @@ import { createLogger } from '@shop/service-kit';
 import { freePort, startNats, type StartedNats } from '@shop/test-support';
 import { buildApp } from '../src/app.js';
 import { GatewaySecurityLink } from '../src/bans.js';
-import { assessRequest, NOT_FOUND_BURST, redactPath } from '../src/request-log.js';
+import { assessRequest, NOT_FOUND_BURST, redactPath, RequestLogBuffer, type RequestLogSink } from '../src/request-log.js';
 import { configFromEnv } from '../src/config.js';
 import { requestFrom } from './client-address.js';
 import { startStack, type Stack } from './helpers.js';
@@ -42,6 +42,72 @@ describe('risk rules', () => {
     expect(redactPath('/api/orders/track?orderNumber=CC-1&email=a%40b.c&token=abc&code=123456')).toBe('/api/orders/track?orderNumber=CC-1&email=[redacted]&token=[redacted]&code=[redacted]');
     expect(redactPath('/order/pay/123?session_id=xyz&step=2')).toBe('/order/pay/123?session_id=[redacted]&step=2');
     expect(redactPath('/plain')).toBe('/plain');
+  });
+});
+
+describe('the buffer', () => {
+  /** A sink whose publishes wait until the test settles them, keeping what it was given. */
+  function heldSink() {
+    const waiting: Array<{ body: string; settle: (ok: boolean) => void }> = [];
+    const sink: RequestLogSink = {
+      gatewayName: 'test:1',
+      publish: (_event, body) => new Promise<void>((resolve, reject) => waiting.push({ body, settle: (ok) => (ok ? resolve() : reject(new Error('NATS away'))) })),
+    };
+    return { sink, waiting };
+  }
+  const record = (buffer: RequestLogBuffer, n: number) =>
+    buffer.record(Date.now(), 1.5, '127.0.0.9', 'GET', `/api/orders/track?n=${n}&token=secret`, 'probe/1', 200, false, 0, `req-${n}`);
+  const batchOf = (body: string) => parseEvent('gateway.requests_logged', JSON.parse(body)).data;
+  const log = createLogger({ service: 'gateway', level: 'silent' });
+
+  it('formats entries at flush: redacted path, ISO time, risk; the newest kept when full', async () => {
+    const { sink, waiting } = heldSink();
+    const buffer = new RequestLogBuffer(sink, log, { capacity: 4 });
+    for (let n = 0; n < 6; n++) record(buffer, n);
+    expect(buffer.pending).toBe(4);
+    expect(buffer.droppedTotal).toBe(2);
+    const flushed = buffer.flush();
+    await vi.waitFor(() => expect(waiting).toHaveLength(1));
+    const batch = batchOf(waiting[0]!.body);
+    expect(batch.dropped).toBe(2);
+    expect(batch.entries.map((e) => e.path)).toEqual([2, 3, 4, 5].map((n) => `/api/orders/track?n=${n}&token=[redacted]`));
+    expect(batch.entries[0]).toMatchObject({ ip: '127.0.0.9', method: 'GET', userAgent: 'probe/1', statusCode: 200, responseTime: 1.5, riskLevel: 'low', requestId: 'req-2' });
+    expect(Date.parse(batch.entries[0]!.timestamp)).toBeGreaterThan(Date.now() - 5_000);
+    waiting[0]!.settle(true);
+    await flushed;
+    expect(buffer.pending).toBe(0);
+    expect(buffer.published).toBe(4);
+  });
+
+  it('entries overwritten while their batch is being published count as dropped only if that publish fails', async () => {
+    const { sink, waiting } = heldSink();
+    const buffer = new RequestLogBuffer(sink, log, { capacity: 4 });
+    for (let n = 0; n < 4; n++) record(buffer, n);
+    let flushed = buffer.flush();
+    await vi.waitFor(() => expect(waiting).toHaveLength(1));
+    // Two newer requests push out two entries of the batch in flight: not lost yet.
+    record(buffer, 4);
+    record(buffer, 5);
+    expect(buffer.droppedTotal).toBe(0);
+    waiting[0]!.settle(true);
+    // The flush goes on with the two newer ones.
+    await vi.waitFor(() => expect(waiting).toHaveLength(2));
+    expect(buffer.published).toBe(4);
+    expect(buffer.droppedTotal).toBe(0);
+    expect(batchOf(waiting[1]!.body).entries.map((e) => e.requestId)).toEqual(['req-4', 'req-5']);
+
+    // The same while NATS refuses that batch: the two pushed out of it are lost, and counted.
+    for (let n = 6; n < 10; n++) record(buffer, n);
+    waiting[1]!.settle(false);
+    await flushed;
+    expect(buffer.droppedTotal).toBe(2);
+    flushed = buffer.flush();
+    await vi.waitFor(() => expect(waiting).toHaveLength(3));
+    const batch = batchOf(waiting[2]!.body);
+    expect(batch.dropped).toBe(2);
+    expect(batch.entries.map((e) => e.requestId)).toEqual(['req-6', 'req-7', 'req-8', 'req-9']);
+    waiting[2]!.settle(true);
+    await flushed;
   });
 });
 

@@ -11,6 +11,7 @@
 //   npm run bench:request-log -w load-tests -- [--rounds 6] [--duration 5] [--connections 50] [--path /api/orders/_service]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -23,26 +24,6 @@ import type { StandIns } from './stand-ins.js';
 
 const loadTestsDir = fileURLToPath(new URL('../', import.meta.url));
 const gatewayDir = fileURLToPath(new URL('../../gateway/', import.meta.url));
-
-// ---------------------------------------------------------------------------------------------
-// Child mode: one gateway, request log on or off, config from the environment like src/main.ts
-// (without telemetry, so the gateway's own work is all that is measured).
-// ---------------------------------------------------------------------------------------------
-if (process.argv[2] === '--serve-gateway') {
-  const requestLog = process.argv[3] === 'on';
-  const { loadConfig } = (await import(`${gatewayDir}src/config.ts`)) as { loadConfig(): { host: string; port: number; logLevel: string } };
-  const { buildApp } = (await import(`${gatewayDir}src/app.ts`)) as {
-    buildApp(config: unknown, options: object): Promise<{ listen(o: object): Promise<string>; close(): Promise<void> }>;
-  };
-  const { createLogger } = await import('@shop/service-kit');
-  const config = loadConfig();
-  const app = await buildApp(config, { logger: createLogger({ service: 'gateway', level: config.logLevel }), ...(requestLog ? {} : { requestLog: false }) });
-  const url = await app.listen({ host: config.host, port: config.port });
-  process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
-  console.log(JSON.stringify({ url, pid: process.pid }));
-} else {
-  await main();
-}
 
 interface Child { process: ChildProcess; stderr: () => string }
 
@@ -76,6 +57,18 @@ function load(url: string, connections: number, seconds: number): Promise<LoadRe
   return new Promise((resolve, reject) => {
     autocannon({ url, connections, duration: seconds }, (error, result) => (error ? reject(error) : resolve(result)));
   });
+}
+
+/** CPU time (user + system, ms) a process has used so far (Linux /proc; 0 elsewhere). */
+function cpuMsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of the line, in clock ticks (100 a second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
 }
 
 const median = (values: number[]) => {
@@ -131,17 +124,23 @@ async function main() {
 
     // Warm-up of both (JIT, keep-alive pools to the stand-ins, the first NATS batches).
     for (const g of [on, off]) await load(`${g.url}${values.path}`, connections, 2);
-    const rows: Array<{ round: number; on: number; off: number; ratio: number; onTotal: number; offTotal: number; failures: number }> = [];
+    const rows: Array<{ round: number; on: number; off: number; ratio: number; onTotal: number; offTotal: number; failures: number; onCpu: number; offCpu: number }> = [];
     let answeredByOn = 0;
     for (let round = 1; round <= rounds; round++) {
       const order = round % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const);
       const result: Partial<Record<'on' | 'off', LoadResult>> = {};
-      for (const mode of order) result[mode] = await load(`${gateways[mode]!.url}${values.path}`, connections, duration);
+      const cpu: Partial<Record<'on' | 'off', number>> = {};
+      for (const mode of order) {
+        const before = cpuMsOf(gateways[mode]!.pid);
+        result[mode] = await load(`${gateways[mode]!.url}${values.path}`, connections, duration);
+        // Its CPU per request also counts the batches it published during the run.
+        cpu[mode] = (cpuMsOf(gateways[mode]!.pid) - before) / Math.max(1, result[mode].requests.total);
+      }
       const r = { on: result.on!, off: result.off! };
       answeredByOn += r.on.requests.total;
       const failures = r.on.non2xx + r.on.errors + r.on.timeouts + r.off.non2xx + r.off.errors + r.off.timeouts;
-      rows.push({ round, on: r.on.requests.average, off: r.off.requests.average, ratio: r.on.requests.average / r.off.requests.average, onTotal: r.on.requests.total, offTotal: r.off.requests.total, failures });
-      console.log(`round ${round} (${order.join(' then ')}): on ${Math.round(r.on.requests.average)} req/s, off ${Math.round(r.off.requests.average)} req/s, on/off ${(100 * rows.at(-1)!.ratio).toFixed(1)}%`);
+      rows.push({ round, on: r.on.requests.average, off: r.off.requests.average, ratio: r.on.requests.average / r.off.requests.average, onTotal: r.on.requests.total, offTotal: r.off.requests.total, failures, onCpu: cpu.on!, offCpu: cpu.off! });
+      console.log(`round ${round} (${order.join(' then ')}): on ${Math.round(r.on.requests.average)} req/s, off ${Math.round(r.off.requests.average)} req/s, on/off ${(100 * rows.at(-1)!.ratio).toFixed(1)}%; gateway CPU µs/request on ${(1000 * cpu.on!).toFixed(1)}, off ${(1000 * cpu.off!).toFixed(1)}`);
     }
 
     // Every answered request of the logging gateway reached the GATEWAY stream; none of the other's.
@@ -166,11 +165,14 @@ async function main() {
     const sumOff = rows.reduce((n, r) => n + r.offTotal, 0);
     const load1 = os.loadavg().map((l) => l.toFixed(2)).join(' ');
     console.log(`\n${values.path}, ${connections} connections, ${rounds} alternating rounds of ${duration} s; ${os.cpus().length} cores, load average ${load1}; Node ${process.version}\n`);
-    console.log('| round | log on req/s | log off req/s | on / off |');
-    console.log('|---:|---:|---:|---:|');
-    for (const r of rows) console.log(`| ${r.round} | ${Math.round(r.on)} | ${Math.round(r.off)} | ${(100 * r.ratio).toFixed(1)}% |`);
-    console.log(`| median of rounds | | | ${(100 * median(rows.map((r) => r.ratio))).toFixed(1)}% |`);
-    console.log(`| all rounds (total requests) | ${sumOn} | ${sumOff} | ${((100 * sumOn) / sumOff).toFixed(1)}% |`);
+    const cpuOn = rows.reduce((n, r) => n + r.onCpu * r.onTotal, 0) / sumOn;
+    const cpuOff = rows.reduce((n, r) => n + r.offCpu * r.offTotal, 0) / sumOff;
+    console.log('| round | log on req/s | log off req/s | on / off | gateway CPU µs/request on | off |');
+    console.log('|---:|---:|---:|---:|---:|---:|');
+    for (const r of rows) console.log(`| ${r.round} | ${Math.round(r.on)} | ${Math.round(r.off)} | ${(100 * r.ratio).toFixed(1)}% | ${(1000 * r.onCpu).toFixed(1)} | ${(1000 * r.offCpu).toFixed(1)} |`);
+    console.log(`| median of rounds | | | ${(100 * median(rows.map((r) => r.ratio))).toFixed(1)}% | | |`);
+    console.log(`| all rounds (total requests) | ${sumOn} | ${sumOff} | ${((100 * sumOn) / sumOff).toFixed(1)}% | ${(1000 * cpuOn).toFixed(1)} | ${(1000 * cpuOff).toFixed(1)} |`);
+    console.log(`\nthe request log costs the gateway ${((100 * (cpuOn - cpuOff)) / cpuOff).toFixed(1)}% more CPU per request (${(1000 * (cpuOn - cpuOff)).toFixed(1)} µs)`);
     console.log(`\nrequest log: ${loggedOn} entries from the logging gateway in the GATEWAY stream (it answered ${answeredByOn} measured requests plus the warm-up), ${loggedOff} from the other, ${dropped} dropped`);
     const failed = rows.reduce((n, r) => n + r.failures, 0);
     if (failed > 0) {
@@ -186,4 +188,23 @@ async function main() {
     await stopChild(standIns);
     await nats.stop();
   }
+}
+
+// Child mode: one gateway, request log on or off, config from the environment like src/main.ts
+// (without telemetry, so the gateway's own work is all that is measured). Last, once everything above
+// is defined.
+if (process.argv[2] === '--serve-gateway') {
+  const requestLog = process.argv[3] === 'on';
+  const { loadConfig } = (await import(`${gatewayDir}src/config.ts`)) as { loadConfig(): { host: string; port: number; logLevel: string } };
+  const { buildApp } = (await import(`${gatewayDir}src/app.ts`)) as {
+    buildApp(config: unknown, options: object): Promise<{ listen(o: object): Promise<string>; close(): Promise<void> }>;
+  };
+  const { createLogger } = await import('@shop/service-kit');
+  const config = loadConfig();
+  const app = await buildApp(config, { logger: createLogger({ service: 'gateway', level: config.logLevel }), ...(requestLog ? {} : { requestLog: false }) });
+  const url = await app.listen({ host: config.host, port: config.port });
+  process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+  console.log(JSON.stringify({ url, pid: process.pid }));
+} else {
+  await main();
 }
