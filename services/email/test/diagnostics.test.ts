@@ -19,6 +19,9 @@ import { freePort, startMongo, startNats, type StartedMongo, type StartedNats } 
 import { buildApp } from '../src/app.js';
 import { loadConfig, type RawEmailEnv } from '../src/config.js';
 import { probeSmtp } from '../src/routes/diagnostics.js';
+import { adminHeaders } from '@shop/service-kit/testing';
+
+const asAdmin = adminHeaders('ops@shop.test');
 
 let mongo: StartedMongo;
 let nats: StartedNats;
@@ -54,7 +57,8 @@ async function startService(env: RawEmailEnv) {
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${url}${path}`, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      // As the gateway forwards an admin's call: every diagnostics route is admin-only.
+      headers: body === undefined ? asAdmin : { 'content-type': 'application/json', ...asAdmin },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: res.status, body: (await res.json()) as any };

@@ -8,7 +8,11 @@ import type { DevMailbox } from '@shop/dev-mailbox';
 import type { StartedMongo, StartedNats } from '@shop/test-support';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { adminHeaders } from '@shop/service-kit/testing';
 import { consumed as consumedBy, eventually, publishEvent, startEmailStack, stopEmailStack, type EmailService, type EmailStack } from './support/harness.js';
+
+/** The gateway's signed identity of an admin (the email service checks it on its admin routes). */
+const asAdmin = adminHeaders('ops@shop.test');
 
 let stack: EmailStack;
 let mongo: StartedMongo;
@@ -139,18 +143,18 @@ describe('order.created', () => {
 
 describe('admin settings', () => {
   it('reads the default from the environment, saves a change and refuses a bad address', async () => {
-    const initial = await (await fetch(`${url}/api/admin/settings`)).json();
+    const initial = await (await fetch(`${url}/api/admin/settings`, { headers: asAdmin })).json();
     expect(initial).toEqual({ success: true, settings: { notificationEmail: admin, emailNotificationsEnabled: true } });
     const put = await fetch(`${url}/api/admin/settings`, {
       method: 'PUT',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...asAdmin },
       body: JSON.stringify({ notificationEmail: 'desk@shop.test', emailNotificationsEnabled: false }),
     });
     expect(put.status).toBe(200);
-    expect(((await (await fetch(`${url}/api/admin/settings`)).json()) as { settings: unknown }).settings).toEqual({ notificationEmail: 'desk@shop.test', emailNotificationsEnabled: false });
+    expect(((await (await fetch(`${url}/api/admin/settings`, { headers: asAdmin })).json()) as { settings: unknown }).settings).toEqual({ notificationEmail: 'desk@shop.test', emailNotificationsEnabled: false });
     const bad = await fetch(`${url}/api/admin/settings`, {
       method: 'PUT',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...asAdmin },
       body: JSON.stringify({ notificationEmail: 'not-an-email', emailNotificationsEnabled: true }),
     });
     expect(bad.status).toBe(400);
@@ -193,22 +197,22 @@ describe('GET /api/debug/mailbox', () => {
       await publish('customer.verification_requested', 'customers', { email, customerName: 'Sam', code, expiresAt: new Date(Date.now() + 600_000).toISOString() });
       await mailbox.waitFor((m) => m.to.includes(email) && m.text.includes(code));
     }
-    const res = await fetch(`${url}/api/debug/mailbox?to=${encodeURIComponent(email.toUpperCase())}`);
+    const res = await fetch(`${url}/api/debug/mailbox?to=${encodeURIComponent(email.toUpperCase())}`, { headers: asAdmin });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const list = mailboxListSchema.parse(await res.json());
     expect(list.messages.map((m) => /is (\d{6})/.exec(m.text)?.[1])).toEqual(['222222', '111111']);
-    const latest = mailboxListSchema.parse(await (await fetch(`${url}/api/debug/mailbox?to=${encodeURIComponent(email)}&limit=1`)).json());
+    const latest = mailboxListSchema.parse(await (await fetch(`${url}/api/debug/mailbox?to=${encodeURIComponent(email)}&limit=1`, { headers: asAdmin })).json());
     expect(latest.messages).toHaveLength(1);
-    expect((await fetch(`${url}/api/debug/mailbox?limit=0`)).status).toBe(400);
+    expect((await fetch(`${url}/api/debug/mailbox?limit=0`, { headers: asAdmin })).status).toBe(400);
 
-    expect((await fetch(`${url}/api/debug/mailbox`, { method: 'DELETE' })).status).toBe(200);
+    expect((await fetch(`${url}/api/debug/mailbox`, { method: 'DELETE', headers: asAdmin })).status).toBe(200);
     expect(mailbox.messages()).toEqual([]);
   });
 
   it('is not there without a local mailbox, nor in production', async () => {
     const other = await buildApp(loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent' }), { manualWorker: true });
-    const res = await other.app.inject({ method: 'GET', url: '/api/debug/mailbox' });
+    const res = await other.app.inject({ method: 'GET', url: '/api/debug/mailbox', headers: asAdmin });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ code: 'MAILBOX_NOT_AVAILABLE', error: expect.stringMatching(/only available when the shop runs on this machine/) });
     await other.app.close();
@@ -218,7 +222,7 @@ describe('GET /api/debug/mailbox', () => {
     );
     // In production the route does not exist at all, even with a mailbox configured.
     for (const method of ['GET', 'DELETE'] as const) {
-      const refused = await production.app.inject({ method, url: '/api/debug/mailbox' });
+      const refused = await production.app.inject({ method, url: '/api/debug/mailbox', headers: asAdmin });
       expect(refused.statusCode).toBe(404);
       expect(refused.json()).toMatchObject({ code: 'NOT_FOUND' });
       expect(refused.json().code).not.toBe('MAILBOX_NOT_AVAILABLE');
