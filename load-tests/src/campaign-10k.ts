@@ -350,7 +350,8 @@ async function record(report: string) {
   const intro =
     'Issue 14: a campaign to 10,000 subscribers fully delivered to a local SMTP server in under 2 minutes; issue 20: the email service ' +
     'delivers at least 200 emails per second to it. Method in [README.md](README.md); every part real (embedded MongoDB in its own process ' +
-    'with its journal on disk, nats-server, the marketing and email services as processes, smtp-server on loopback counting).';
+    'with its journal on disk, nats-server, the marketing and email services as processes, smtp-server on loopback counting). ' +
+    'Before: one email at a time, 3 to 7 per second (a 10,000 campaign took 25 to 55 minutes).';
   const start = text.indexOf(sectionStart);
   const end = text.indexOf(sectionEnd);
   let runs = '';
