@@ -20,6 +20,7 @@ import { buildApp as buildGateway } from '@shop/gateway/app';
 import { configFromEnv } from '@shop/gateway/config';
 import { orderStatuses, type ItemType, type OrderStatus } from '@shop/contracts';
 import { startMongo, startNats } from '@shop/test-support';
+import { firstNames, lastNames, seededRandom } from './seeded.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -48,26 +49,12 @@ const statusWeights: Record<OrderStatus, number> = {
 const statuses = orderStatuses.filter((s) => (statusWeights[s] ?? 0) > 0);
 const itemTypes = ['coin', 'patch', 'shirt'] as const;
 const prefixes = { coin: 'CC', patch: 'PT', shirt: 'TS' } as const;
-const firstNames = ['James', 'Maria', 'Robert', 'Linda', 'Michael', 'Sarah', 'David', 'Karen', 'Daniel', 'Nancy', 'Carlos', 'Aisha', 'Wei', 'Olga', 'Tom', 'Grace', 'Luis', 'Emma', 'Noah', 'Zoe'];
-const lastNames = ['Smith', 'Johnson', 'Garcia', 'Miller', 'Davis', 'Rodriguez', 'Martinez', 'Hernandez', 'Lopez', 'Wilson', 'Anderson', 'Thomas', 'Taylor', 'Moore', 'Jackson', 'Martin', 'Lee', 'Perez', 'Thompson', 'White', "O'Brien", 'Nguyen', 'Kowalski', 'Schmidt'];
 const alphabet = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 const dayMs = 86_400_000;
 
 // A seeded generator so two runs seed the same customers.
-let state = 0x9e3779b9;
-const rand = () => {
-  state ^= state << 13; state >>>= 0;
-  state ^= state >>> 17;
-  state ^= state << 5; state >>>= 0;
-  return state / 0x100000000;
-};
-const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)]!;
-const weightedStatus = () => {
-  const sum = statuses.reduce((a, s) => a + statusWeights[s], 0);
-  let r = rand() * sum;
-  for (const s of statuses) { r -= statusWeights[s]; if (r < 0) return s; }
-  return statuses[statuses.length - 1]!;
-};
+const { rand, pick, weighted } = seededRandom(0x9e3779b9);
+const weightedStatus = () => weighted(statuses, statuses.map((s) => statusWeights[s]));
 
 const now = Date.now();
 const thresholds = loadCustomersConfig({}).status;

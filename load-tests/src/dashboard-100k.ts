@@ -10,7 +10,9 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { buildApp } from '@shop/orders-service/app';
+import { adminHeaders } from '@shop/service-kit/testing';
 import { startMongo, startNats } from '@shop/test-support';
+import { firstNames, lastNames, seededRandom } from './seeded.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -35,27 +37,12 @@ const statuses = ['pending', 'pending_quote', 'quote_sent', 'awaiting_payment', 
 const statusWeights = [3, 20, 8, 3, 4, 5, 3, 5, 6, 35, 8];
 const itemTypes = ['coin', 'patch', 'shirt'] as const;
 const prefixes = { coin: 'CC', patch: 'PT', shirt: 'TS' } as const;
-const firstNames = ['James', 'Maria', 'Robert', 'Linda', 'Michael', 'Sarah', 'David', 'Karen', 'Daniel', 'Nancy', 'Carlos', 'Aisha', 'Wei', 'Olga', 'Tom', 'Grace', 'Luis', 'Emma', 'Noah', 'Zoe'];
-const lastNames = ['Smith', 'Johnson', 'Garcia', 'Miller', 'Davis', 'Rodriguez', 'Martinez', 'Hernandez', 'Lopez', 'Wilson', 'Anderson', 'Thomas', 'Taylor', 'Moore', 'Jackson', 'Martin', 'Lee', 'Perez', 'Thompson', 'White', "O'Brien", 'Nguyen', 'Kowalski', 'Schmidt'];
 const units = ['1st Battalion', 'VFW Post 112', 'Engine 7', 'Troop 42', 'Alpha Company', 'Station 19', 'Harbor Patrol', 'Rangers'];
 const alphabet = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 const dayMs = 86_400_000;
 
 // A seeded generator so two runs seed the same orders.
-let state = 0x9e3779b9;
-const rand = () => {
-  state ^= state << 13; state >>>= 0;
-  state ^= state >>> 17;
-  state ^= state << 5; state >>>= 0;
-  return state / 0x100000000;
-};
-const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)]!;
-const weighted = <T>(list: readonly T[], weights: number[]) => {
-  const sum = weights.reduce((a, b) => a + b, 0);
-  let r = rand() * sum;
-  for (let i = 0; i < list.length; i++) { r -= weights[i]!; if (r < 0) return list[i]!; }
-  return list[list.length - 1]!;
-};
+const { rand, pick, weighted } = seededRandom(0x9e3779b9);
 
 const now = Date.now();
 function order(i: number) {
@@ -160,7 +147,7 @@ async function main() {
       for (let r = 0; r < warmup + reps; r++) {
         if (r === warmup) cpuStart = process.cpuUsage();
         const start = performance.now();
-        const res = await fetch(`${url}${c.path}`, { headers: { 'x-admin-email': 'bench@example.com' } });
+        const res = await fetch(`${url}${c.path}`, { headers: adminHeaders('bench@example.com') });
         const text = await res.text();
         const ms = performance.now() - start;
         if (res.status !== 200) throw new Error(`${c.path}: ${res.status} ${text.slice(0, 300)}`);
