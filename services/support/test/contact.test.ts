@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { contactConfigPaths, defaultSupportEmail, type ContactConfig } from '@shop/contracts';
-import { spawnServiceProcess } from '@shop/service-kit/testing';
+import { adminHeaders, spawnServiceProcess, testGatewayKey } from '@shop/service-kit/testing';
 import { freePort, startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type RawSupportEnv } from '../src/config.js';
@@ -39,13 +39,14 @@ beforeEach(async () => {
 });
 
 const getJson = async (base: string, p: string) => {
-  const res = await fetch(`${base}${p}`);
+  // As the gateway forwards it (the admin's form is admin-only; the public view takes the same identity).
+  const res = await fetch(`${base}${p}`, { headers: adminHeaders('admin@shop.local') });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 };
 const post = async (body: unknown) => {
   const res = await fetch(`${url}${contactConfigPaths.admin}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-admin-email': 'admin@shop.local' },
+    headers: { 'content-type': 'application/json', ...adminHeaders('admin@shop.local') },
     body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -90,7 +91,7 @@ describe('until an administrator saves', () => {
   it('a bad SUPPORT_EMAIL or SUPPORT_PHONE is refused with a message naming it', () => {
     expect(() => loadConfig({ SUPPORT_EMAIL: 'not-an-address' })).toThrow(/SUPPORT_EMAIL must be an email address/);
     expect(() => loadConfig({ SUPPORT_PHONE: 'call us' })).toThrow(/SUPPORT_PHONE: Support phone must be a phone number/);
-    expect(loadConfig({ NODE_ENV: 'production', SUPPORT_EMAIL: 'help@coins.example' }).contactDefaults).toEqual({
+    expect(loadConfig({ NODE_ENV: 'production', GATEWAY_SIGNING_KEY: testGatewayKey(), SUPPORT_EMAIL: 'help@coins.example' }).contactDefaults).toEqual({
       supportEmail: 'help@coins.example',
       supportPhone: '',
     });
@@ -170,7 +171,7 @@ describe('support in production (its real main.ts)', () => {
   it('refuses to start without SUPPORT_EMAIL: customers must be given the real address', async () => {
     const start = spawnServiceProcess({
       packageDir,
-      env: { PORT: String(await freePort()), MONGO_URL: mongo.uri, NATS_URL: nats.url, NODE_ENV: 'production', LOG_LEVEL: 'info' },
+      env: { PORT: String(await freePort()), MONGO_URL: mongo.uri, NATS_URL: nats.url, NODE_ENV: 'production', GATEWAY_SIGNING_KEY: testGatewayKey(), LOG_LEVEL: 'info' },
       readyTimeoutMs: 30_000,
     });
     await expect(start).rejects.toThrow(/exited with 1[\s\S]*SUPPORT_EMAIL is required when NODE_ENV=production/);
@@ -179,7 +180,7 @@ describe('support in production (its real main.ts)', () => {
   it('starts with SUPPORT_EMAIL and shows it to the public', async () => {
     const child = await spawnServiceProcess({
       packageDir,
-      env: { PORT: String(await freePort()), MONGO_URL: mongo.uri, NATS_URL: nats.url, NODE_ENV: 'production', LOG_LEVEL: 'info', SUPPORT_EMAIL: 'help@coins.example' },
+      env: { PORT: String(await freePort()), MONGO_URL: mongo.uri, NATS_URL: nats.url, NODE_ENV: 'production', GATEWAY_SIGNING_KEY: testGatewayKey(), LOG_LEVEL: 'info', SUPPORT_EMAIL: 'help@coins.example' },
     });
     try {
       expect((await getJson(child.url, contactConfigPaths.public)).body).toEqual({ supportEmail: 'help@coins.example', supportPhone: null, supportHours: null });

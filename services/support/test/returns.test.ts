@@ -4,6 +4,7 @@
 // status moves (and refused moves) with support.return_status_changed, and the photo served back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { supportPaths } from '@shop/contracts';
+import { adminHeaders } from '@shop/service-kit/testing';
 import { eventually, json, publishOrderEvent, startSupportStack, stopSupportStack, type SupportStack } from './support/harness.js';
 
 let stack: SupportStack;
@@ -120,12 +121,12 @@ describe('the back office', () => {
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ total: 1, returns: [{ reference: created.body.reference, status: 'requested', photos: [{ filename: 'bent.png', mimetype: 'image/png' }] }] });
     const item = list.body.returns[0];
-    const photo = await fetch(`${stack.url}${item.photos[0].url}`);
+    const photo = await fetch(`${stack.url}${item.photos[0].url}`, { headers: adminHeaders('admin@shop.local') });
     expect(photo.status).toBe(200);
     expect(photo.headers.get('content-type')).toBe('image/png');
     expect(photo.headers.get('x-content-type-options')).toBe('nosniff');
     expect(Buffer.from(await photo.arrayBuffer()).equals(png)).toBe(true);
-    expect((await fetch(`${stack.url}/api/returns/${item.id}/photos/nope`)).status).toBe(404);
+    expect((await fetch(`${stack.url}/api/returns/${item.id}/photos/nope`, { headers: adminHeaders('admin@shop.local') })).status).toBe(404);
 
     const patch = (status: string, note?: string) => json(`${stack.url}${supportPaths.returnItem(item.id)}`, { method: 'PATCH', json: { status, ...(note ? { note } : {}) } });
     expect(await patch('refunded')).toMatchObject({ status: 400, body: { error: expect.stringContaining('cannot become Refunded') } });

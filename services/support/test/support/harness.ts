@@ -7,6 +7,7 @@ import { createEvent, type EventData, type EventType } from '@shop/contracts';
 import { eventually, startMongo, startNats, streamEventsReader, type EventReader, type StartedMongo, type StartedNats } from '@shop/test-support';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type RawSupportEnv } from '../../src/config.js';
+import { adminHeaders } from '@shop/service-kit/testing';
 
 export { eventually };
 export type SupportService = Awaited<ReturnType<typeof buildApp>>;
@@ -50,7 +51,7 @@ export async function json(url: string, init: RequestInit & { json?: unknown } =
   const { json: body, headers, ...rest } = init;
   const res = await fetch(url, {
     ...rest,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), 'x-admin-email': 'admin@shop.local', ...headers },
+    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...adminHeaders('admin@shop.local'), ...headers },
     body: body !== undefined ? JSON.stringify(body) : rest.body,
   });
   return { status: res.status, body: (await res.json()) as any };
