@@ -218,7 +218,7 @@ class FileJournal implements DurableJournal {
       ops = Array.from(dump());
     } catch (err) {
       rotated.catch(() => undefined);
-      return Promise.reject(err);
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
 
     const run = async () => {

@@ -400,11 +400,10 @@ export const canonicalKey = (v: unknown): string => {
 // Field names are data: `__proto__`, `constructor` or `toString` in a document are fields like any other, never
 // Object.prototype's machinery. Reads see own properties only, and `__proto__` is defined as an own property
 // (a plain assignment would replace the object's prototype instead of storing the field).
-const hasOwn = Object.prototype.hasOwnProperty;
 
 /** A document's own field (undefined when missing, whatever Object.prototype has under that name). */
 export const getField = (o: object, k: string): unknown =>
-  hasOwn.call(o, k) ? (o as Document)[k] : k.charCodeAt(0) === 36 ? dbRefField(o, k) : undefined;
+  Object.hasOwn(o, k) ? (o as Document)[k] : k.charCodeAt(0) === 36 ? dbRefField(o, k) : undefined;
 
 /** A decoded DBRef keeps `$ref`/`$id`/`$db` as collection/oid/db; queries name them as stored. */
 const dbRefField = (o: object, k: string): unknown => {
@@ -413,11 +412,11 @@ const dbRefField = (o: object, k: string): unknown => {
   if (k === '$ref') return ref.collection;
   if (k === '$id') return ref.oid;
   if (k === '$db') return ref.db || undefined;
-  return ref.fields && hasOwn.call(ref.fields, k) ? ref.fields[k] : undefined;
+  return ref.fields && Object.hasOwn(ref.fields, k) ? ref.fields[k] : undefined;
 };
 
 /** Whether a document has the field as its own. */
-export const hasField = (o: object, k: string): boolean => hasOwn.call(o, k);
+export const hasField = (o: object, k: string): boolean => Object.hasOwn(o, k);
 
 /** Stores a field; `__proto__` becomes a real field rather than changing the object's prototype. */
 export const setField = (o: object, k: string, v: unknown): void => {

@@ -168,12 +168,15 @@ const $toString: AnyFn = (obj, args, options) => {
   }
 };
 
+/** A value as it appears in a conversion error (objects as JSON rather than [object Object]). */
+const shown = (v: unknown): string => (typeof v === 'object' && v !== null ? (JSON.stringify(v) ?? '') : String(v));
+
 const $toObjectId: AnyFn = (obj, args, options) => {
   const v = evalOne(obj, args, options);
   if (v === null || v === undefined) return null;
   if (bsonTypeOf(v) === 'objectId') return v;
   if (typeof v === 'string' && /^[0-9a-fA-F]{24}$/.test(v)) return new ObjectId(v);
-  throw new MongoCommandError(241, 'ConversionFailure', `Failed to parse objectId '${String(v)}' in $convert with no onError value: Invalid string length for parsing to OID, expected 24 but found ${String(v).length}`);
+  throw new MongoCommandError(241, 'ConversionFailure', `Failed to parse objectId '${shown(v)}' in $convert with no onError value: Invalid string length for parsing to OID, expected 24 but found ${shown(v).length}`);
 };
 
 const $toDecimal: AnyFn = (obj, args, options) => {
@@ -182,8 +185,8 @@ const $toDecimal: AnyFn = (obj, args, options) => {
   if (bsonTypeOf(v) === 'decimal') return v;
   if (typeof v === 'boolean') return Decimal128.fromString(v ? '1' : '0');
   if (v instanceof Date) return Decimal128.fromString(String(v.getTime()));
-  try { return isNumeric(v) ? decToDecimal128(toDec(v)) : decToDecimal128(parseDecimalString(String(v))); }
-  catch { throw new MongoCommandError(241, 'ConversionFailure', `Failed to parse number '${String(v)}' in $convert with no onError value`); }
+  try { return isNumeric(v) ? decToDecimal128(toDec(v)) : decToDecimal128(parseDecimalString(shown(v))); }
+  catch { throw new MongoCommandError(241, 'ConversionFailure', `Failed to parse number '${shown(v)}' in $convert with no onError value`); }
 };
 
 const $toLong: AnyFn = (obj, args, options) => {
@@ -193,7 +196,7 @@ const $toLong: AnyFn = (obj, args, options) => {
   if (v instanceof Date) return Long.fromNumber(v.getTime());
   if (typeof v === 'boolean') return Long.fromNumber(v ? 1 : 0);
   const n = typeof v === 'string' ? Number(v.trim()) : numberOf(v);
-  if (!Number.isFinite(n) || (typeof v === 'string' && !/^\s*[+-]?\d+\s*$/.test(v))) throw new MongoCommandError(241, 'ConversionFailure', `Failed to parse number '${String(v)}' in $convert with no onError value`);
+  if (!Number.isFinite(n) || (typeof v === 'string' && !/^\s*[+-]?\d+\s*$/.test(v))) throw new MongoCommandError(241, 'ConversionFailure', `Failed to parse number '${shown(v)}' in $convert with no onError value`);
   return Long.fromNumber(Math.trunc(n));
 };
 
@@ -537,7 +540,7 @@ const runMingo = (docs: Document[], pipeline: Document[], o: PipelineOptions = {
   const firstMutating = pipeline.findIndex((st) => !NON_MUTATING.has(Object.keys(st)[0] ?? ''));
   const stages = firstMutating < 0 ? pipeline : [...pipeline.slice(0, firstMutating), { $__copy: true }, ...pipeline.slice(firstMutating)];
   try {
-    return new Aggregator(stages as any, baseOptions(o) as any).run(docs as any) as Document[];
+    return new Aggregator(stages as any, baseOptions(o) as any).run(docs);
   } catch (err) {
     throw toCommandError(err);
   }

@@ -11,7 +11,7 @@ import { topologyVersion } from './commands/admin.js';
 import { isPlainObject, toNumber } from './commands/args.js';
 import {
   encodeOpMsg, encodeOpReply, MessageFramer, MSG_EXHAUST_ALLOWED, MSG_MORE_TO_COME, parseRequest, ProtocolError,
-  REPLY_QUERY_FAILURE, type Request,
+  type Request,
 } from './wire.js';
 
 /** How often idle cursors, sessions and abandoned transactions are cleaned up. */
@@ -248,9 +248,14 @@ export class WireServer {
 
   private topologyUnchanged(clientVersion: unknown): boolean {
     if (!clientVersion || typeof clientVersion !== 'object') return false;
-    const processId = (clientVersion as { processId?: unknown }).processId;
+    // The driver echoes our processId back as its own bson ObjectId (another copy of bson, so no instanceof).
+    const processId: unknown = (clientVersion as { processId?: unknown }).processId;
     const ours = topologyVersion(this.state).processId as ObjectId;
-    return processId !== undefined && processId !== null && String(processId) === ours.toHexString();
+    const theirs =
+      typeof processId === 'string' ? processId
+      : processId instanceof Object && 'toHexString' in processId && typeof processId.toHexString === 'function' ? String(processId.toHexString())
+      : undefined;
+    return theirs === ours.toHexString();
   }
 
   /**

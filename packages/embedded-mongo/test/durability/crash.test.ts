@@ -198,23 +198,24 @@ describe('crash safety', () => {
         }
 
         let killed = false;
-        let loadError: unknown;
+        // An object, not a variable: the callback sets it, so the compiler must not narrow it after the first check.
+        const failed: { error?: Error } = {};
         const load = runLoad(client, round, ledger, () => killed).catch((err: unknown) => {
-          loadError = err;
+          failed.error = err instanceof Error ? err : new Error(String(err));
         });
         const acknowledgedBefore = ledger.acknowledged;
         // Kill once the load is well under way, at a random point in the next second.
         const deadline = Date.now() + 60_000;
-        while (ledger.acknowledged - acknowledgedBefore < 200 && !loadError && Date.now() < deadline) {
+        while (ledger.acknowledged - acknowledgedBefore < 200 && !failed.error && Date.now() < deadline) {
           await new Promise((resolve) => setTimeout(resolve, 10));
         }
-        if (loadError) throw loadError;
+        if (failed.error) throw failed.error;
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 1000));
         killed = true;
         server.process.kill('SIGKILL');
         await server.exited;
         await load;
-        if (loadError) throw loadError;
+        if (failed.error) throw failed.error;
         expect(ledger.acknowledged - acknowledgedBefore).toBeGreaterThanOrEqual(200);
       } finally {
         await client.close(true).catch(() => undefined);

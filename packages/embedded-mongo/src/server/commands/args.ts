@@ -2,7 +2,7 @@
 // server declares as not supported (answered with a clear error instead of a wrong result).
 import type { Document } from 'bson';
 import { Long } from 'bson';
-import { getField, setField } from '../../engine/bson-values.js';
+import { setField } from '../../engine/bson-values.js';
 import type { Ns } from '../../engine/types.js';
 import type { CommandContext } from '../context.js';
 import { commandError, ErrorCodes } from '../errors.js';
@@ -160,7 +160,7 @@ export function assertSupportedQuery(value: unknown, depth = 0): void {
   }
   if (!isPlainObject(value)) return;
   for (const key of Object.keys(value)) {
-    const what = getField(UNSUPPORTED_OPERATORS, key);
+    const what = Object.hasOwn(UNSUPPORTED_OPERATORS, key) ? UNSUPPORTED_OPERATORS[key] : undefined;
     if (what) throw commandError(ErrorCodes.BadValue, `${what} ${LIMIT_SUFFIX}`);
     assertSupportedQuery(value[key], depth + 1);
   }
@@ -170,7 +170,7 @@ export function assertSupportedPipeline(pipeline: unknown[]): void {
   for (const stage of pipeline) {
     if (!isPlainObject(stage)) continue;
     for (const key of Object.keys(stage)) {
-      const what = getField(UNSUPPORTED_STAGES, key);
+      const what = Object.hasOwn(UNSUPPORTED_STAGES, key) ? UNSUPPORTED_STAGES[key] : undefined;
       if (what) throw commandError(key === '$changeStream' ? ErrorCodes.CommandNotSupported : ErrorCodes.BadValue, `${what} ${LIMIT_SUFFIX}`);
     }
   }
