@@ -16,6 +16,7 @@ import { startMongo, startNats, type StartedMongo, type StartedNats } from '@sho
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { endDateOf, redeemRefusal } from '../src/domain/discount-eligibility.js';
+import { adminHeaders } from '@shop/service-kit/testing';
 
 let mongo: StartedMongo;
 let nats: StartedNats;
@@ -33,7 +34,7 @@ afterAll(async () => {
 });
 
 async function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) {
-  const res = await service.app.inject({ method, url, ...(payload !== undefined ? { payload: payload as object } : {}), headers: { 'x-admin-email': 'ops@shop.local' } });
+  const res = await service.app.inject({ method, url, ...(payload !== undefined ? { payload: payload as object } : {}), headers: adminHeaders('ops@shop.local') });
   return { status: res.statusCode, body: res.body ? res.json() : null };
 }
 

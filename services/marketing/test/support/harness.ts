@@ -10,6 +10,7 @@ import { buildApp as buildEmailApp } from '../../../email/src/app.js';
 import { loadConfig as loadEmailConfig, type RawEmailEnv } from '../../../email/src/config.js';
 import { buildApp, type MarketingTestHooks } from '../../src/app.js';
 import { loadConfig, type RawMarketingEnv } from '../../src/config.js';
+import { adminHeaders } from '@shop/service-kit/testing';
 
 export { eventually };
 export type MarketingService = Awaited<ReturnType<typeof buildApp>>;
@@ -45,7 +46,7 @@ export async function call(service: MarketingService, method: 'GET' | 'POST' | '
     method,
     url,
     ...(payload !== undefined ? { payload: payload as object } : {}),
-    headers: { 'x-admin-email': 'ops@shop.local' },
+    headers: adminHeaders('ops@shop.local'),
   });
   return { status: res.statusCode, body: res.body && res.headers['content-type']?.includes('json') ? res.json() : res.body, headers: res.headers };
 }
