@@ -18,6 +18,7 @@ import { type RequestLogEntry, type RequestSignal, type RiskLevel } from '@shop/
 import { buildApp } from '@shop/security-service/app';
 import { hourlyIncrements } from '@shop/security-service/hourly-counters';
 import { startMongo, startNats } from '@shop/test-support';
+import { seededRandom } from './seeded.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -41,14 +42,7 @@ for (const [name, v] of [['logs', logCount], ['days', days], ['reps', reps], ['w
 if (days < 1) throw new Error('--days must be at least 1');
 
 // A seeded generator so two runs seed the same entries.
-let state = 0x2545f491;
-const rand = () => {
-  state ^= state << 13; state >>>= 0;
-  state ^= state >>> 17;
-  state ^= state << 5; state >>>= 0;
-  return state / 0x100000000;
-};
-const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)]!;
+const { rand, pick } = seededRandom(0x2545f491);
 
 // 5,000 visitors (IPv4 and some IPv6) and 40 scanners that send most of the risky traffic.
 const visitors = Array.from({ length: 5_000 }, (_, i) => (i % 10 === 9 ? `2001:db8:${(i >> 8).toString(16)}::${(i & 255).toString(16)}` : `198.51.${(i >> 8) & 255}.${i & 255}`));
