@@ -15,7 +15,7 @@ import {
   type GatewayAdminActionData,
   type VerifiedAdmin,
 } from '@shop/contracts';
-import { AppError, type Logger } from '@shop/service-kit';
+import { AppError, currentTraceCarrier, toNatsHeaders, type Logger } from '@shop/service-kit';
 import { GatewayNats } from './nats-connection.js';
 
 export interface SessionChecker {
@@ -39,7 +39,8 @@ export class NatsSessionChecker implements SessionChecker {
   /** Whether this checker opened its own connection (given a URL) and so closes it. */
   private readonly ownsConnection: boolean;
   private closing = false;
-  private readonly pending: Array<ReturnType<typeof createEvent<'gateway.admin_action'>>> = [];
+  /** Each event with the trace context of the admin call it records (kept until NATS takes it). */
+  private readonly pending: Array<{ event: ReturnType<typeof createEvent<'gateway.admin_action'>>; trace: Record<string, string> }> = [];
   private flushing = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private readonly listeners: Array<(hash: string) => void> = [];
@@ -94,7 +95,8 @@ export class NatsSessionChecker implements SessionChecker {
     if (!nc) throw unavailable();
     let raw: unknown;
     try {
-      raw = (await nc.request(sessionVerifySubject, JSON.stringify({ sessionHash }), { timeout: this.timeoutMs })).json();
+      // Trace context travels like on every other message, so the security service's check is part of the admin call's trace.
+      raw = (await nc.request(sessionVerifySubject, JSON.stringify({ sessionHash }), { timeout: this.timeoutMs, headers: toNatsHeaders(currentTraceCarrier()) })).json();
     } catch (err) {
       const noResponders = err instanceof RequestError && err.isNoResponders();
       const timeout = err instanceof TimeoutError || (err instanceof Error && err.cause instanceof TimeoutError);
@@ -115,9 +117,9 @@ export class NatsSessionChecker implements SessionChecker {
 
   publishAdminAction(data: GatewayAdminActionData) {
     this.nats.start();
-    this.pending.push(createEvent('gateway.admin_action', 'gateway', data));
+    this.pending.push({ event: createEvent('gateway.admin_action', 'gateway', data), trace: currentTraceCarrier() });
     if (this.pending.length > MAX_PENDING_EVENTS) {
-      const dropped = this.pending.shift()!;
+      const dropped = this.pending.shift()!.event;
       this.log.error({ eventId: dropped.id, admin: dropped.data.adminEmail, path: dropped.data.path }, 'audit event dropped: NATS has been away too long');
     }
     this.flush();
@@ -131,8 +133,8 @@ export class NatsSessionChecker implements SessionChecker {
       try {
         let js;
         while (this.pending.length && (js = this.nats.jetstream)) {
-          const event = this.pending[0]!;
-          await js.publish(event.type, JSON.stringify(event), { msgID: event.id, timeout: 5_000 });
+          const { event, trace } = this.pending[0]!;
+          await js.publish(event.type, JSON.stringify(event), { msgID: event.id, timeout: 5_000, headers: toNatsHeaders(trace) });
           this.pending.shift();
         }
       } catch (err) {
