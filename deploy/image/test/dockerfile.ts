@@ -34,16 +34,16 @@ export function parseDockerfile(text: string): ParsedDockerfile {
   const lines = text.split('\n');
   for (let index = 0; index < lines.length; index++) {
     const start = index;
-    let line = lines[index]!;
+    let line = lines[index];
     if (/^\s*(#|$)/.test(line)) continue;
     while (/\\\s*$/.test(line) && index + 1 < lines.length) {
       index++;
-      const next = lines[index]!;
+      const next = lines[index];
       if (/^\s*#/.test(next)) continue;
       line = line.replace(/\\\s*$/, ' ') + next;
     }
     const match = /^\s*(\S+)\s*(.*)$/.exec(line)!;
-    instructions.push({ keyword: match[1]!.toUpperCase(), args: match[2]!.trim(), line: start + 1 });
+    instructions.push({ keyword: match[1].toUpperCase(), args: match[2].trim(), line: start + 1 });
   }
 
   const globalArgs = new Map<string, string | undefined>();
@@ -52,7 +52,7 @@ export function parseDockerfile(text: string): ParsedDockerfile {
     if (instruction.keyword === 'FROM') {
       const from = /^(\S+)(?:\s+AS\s+(\S+))?$/i.exec(instruction.args);
       if (!from) throw new Error(`line ${instruction.line}: FROM ${instruction.args} is not understood`);
-      stages.push({ name: from[2] ?? String(stages.length), from: from[1]!, instructions: [] });
+      stages.push({ name: from[2] ?? String(stages.length), from: from[1], instructions: [] });
     } else if (stages.length === 0) {
       if (instruction.keyword !== 'ARG')
         throw new Error(`line ${instruction.line}: only ARG may come before the first FROM`);
@@ -88,7 +88,7 @@ export function substitute(text: string, vars: Record<string, string | undefined
 export function splitAssignments(args: string): [string, string][] {
   const pairs: [string, string][] = [];
   const pattern = /(\w+)=("(?:[^"\\]|\\.)*"|'[^']*'|\S*)/g;
-  for (const match of args.matchAll(pattern)) pairs.push([match[1]!, unquote(match[2]!)]);
+  for (const match of args.matchAll(pattern)) pairs.push([match[1], unquote(match[2])]);
   return pairs;
 }
 
@@ -130,7 +130,7 @@ export function dockerignoreMatcher(text: string): (path: string) => boolean {
 function globRegex(pattern: string): RegExp {
   let source = '';
   for (let index = 0; index < pattern.length; index++) {
-    const char = pattern[index]!;
+    const char = pattern[index];
     if (char === '*' && pattern[index + 1] === '*') {
       index++;
       if (pattern[index + 1] === '/') {
@@ -387,7 +387,7 @@ export function startCommand(stage: ReplayedStage, args?: string[]): { command: 
     word.startsWith('/') && existsSync(join(stage.root, word)) ? join(stage.root, word) : word,
   );
   if (words.length === 0) throw new Error(`stage ${stage.name} has neither ENTRYPOINT nor CMD`);
-  return { command: words[0]!, args: words.slice(1), cwd: join(stage.root, stage.workdir) };
+  return { command: words[0], args: words.slice(1), cwd: join(stage.root, stage.workdir) };
 }
 
 /** Reads a Dockerfile from disk. */
