@@ -18,12 +18,12 @@ function initialView(): string {
   } catch {
     // storage blocked: start on the default view
   }
-  return ADMIN_VIEWS.some((v) => v.id === DEFAULT_VIEW_ID) ? DEFAULT_VIEW_ID : ADMIN_VIEWS[0]!.id;
+  return ADMIN_VIEWS.some((v) => v.id === DEFAULT_VIEW_ID) ? DEFAULT_VIEW_ID : ADMIN_VIEWS[0].id;
 }
 
 export function AdminShell({ user, onSignOut, signingOut }: { user: AdminPublic; onSignOut: () => void; signingOut: boolean }) {
   const [viewId, setViewId] = useState(initialView);
-  const view = ADMIN_VIEWS.find((v) => v.id === viewId) ?? ADMIN_VIEWS[0]!;
+  const view = ADMIN_VIEWS.find((v) => v.id === viewId) ?? ADMIN_VIEWS[0];
   const choose = (id: string) => {
     setViewId(id);
     try {

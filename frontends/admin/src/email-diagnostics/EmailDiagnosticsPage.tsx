@@ -100,7 +100,7 @@ export function EmailDiagnosticsPage({ user }: { user: AdminPublic }) {
           </Button>
         </div>
         {busy === 'full' || !results.full
-          ? fullSteps.map((s, i) => <ResultPanel key={i} result={s} label={['Configuration', 'Queue', 'Failed emails'][i]!} />)
+          ? fullSteps.map((s, i) => <ResultPanel key={i} result={s} label={['Configuration', 'Queue', 'Failed emails'][i]} />)
           : <ResultPanel result={results.full} label="Full diagnosis" />}
       </DiagnosticCard>
       <div className="grid gap-4 md:grid-cols-2">

@@ -112,7 +112,7 @@ function SubscriberGrowth() {
             <p className="text-sm text-khaki-200" data-testid="subscriber-growth">
               {last.toLocaleString('en-US')} active subscribers; {last - first >= 0 ? '+' : ''}
               {(last - first).toLocaleString('en-US')} over the last 30 days
-              {growth.length ? ` (${shortDay(growth[0]!.date)} to ${shortDay(growth.at(-1)!.date)})` : ''}.
+              {growth.length ? ` (${shortDay(growth[0].date)} to ${shortDay(growth.at(-1)!.date)})` : ''}.
             </p>
             {/* Decorative: the sentence above carries the figures. */}
             <div className="h-56" aria-hidden="true" inert>

@@ -57,7 +57,7 @@ export function DiscountModal({ order: given, onClose, onDone }: { order: AdminO
   // Rows do not carry the quote: the summary needs the details.
   const complete = 'quote' in given;
   const loaded = useQuery({ queryKey: ordersKeys.detail(given.id), queryFn: ({ signal }) => fetchOrder(given.id, signal), enabled: !complete });
-  const order = complete ? (given as AdminOrderDetail) : (loaded.data ?? null);
+  const order = complete ? (given) : (loaded.data ?? null);
   const discounts = useQuery({ queryKey: discountKeys.all, queryFn: ({ signal }) => fetchDiscounts(signal) });
 
   const [category, setCategory] = useState<CustomerCategory>(defaultCustomerCategory);

@@ -34,7 +34,7 @@ function ReturnCard({ item }: { item: ReturnRecord }) {
           ))}
         </ul>
       ) : null}
-      {move.isError ? <Alert tone="error" className="mt-2">{(move.error as Error).message}</Alert> : null}
+      {move.isError ? <Alert tone="error" className="mt-2">{(move.error).message}</Alert> : null}
       {next.length ? (
         <div className="mt-3 flex flex-wrap items-end gap-2">
           <Field label="Note for the customer (optional)" className="min-w-60 flex-1">

@@ -44,7 +44,7 @@ const createResolver: Resolver<CreateValues> = async (values) => {
     const field = String(issue.path[0] ?? 'code');
     errors[field] ??= { type: issue.code, message: issue.message };
   }
-  return { values: {}, errors } as never;
+  return { values: {}, errors };
 };
 
 export const valueText = (d: Pick<DiscountCode, 'type' | 'value'>) => (d.type === 'percentage' ? `${d.value}%` : formatMoney(d.value));
