@@ -67,7 +67,7 @@ function parseCsv(text: string): string[][] {
   let field = '';
   let quoted = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
+    const c = text[i];
     if (quoted) {
       if (c === '"' && text[i + 1] === '"') {
         field += '"';
@@ -131,7 +131,7 @@ afterAll(async () => {
 
 describe('the orders dashboard', () => {
   it('shows the order a customer just submitted, with its status, summary cards and tab counts', async () => {
-    const first = placed[0]!;
+    const first = placed[0];
     await page.getByLabel('Search orders').fill(first.orderNumber);
     const line = row(page, first.orderNumber);
     await line.waitFor();
@@ -172,15 +172,15 @@ describe('the orders dashboard', () => {
     await page.route(isList, (route) =>
       route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'Orders service unavailable', code: 'UNAVAILABLE' }) }),
     );
-    await page.getByLabel('Search orders').fill(`${placed[1]!.orderNumber}`);
+    await page.getByLabel('Search orders').fill(`${placed[1].orderNumber}`);
     await page.getByText('Orders fetch failed: Orders service unavailable').waitFor({ timeout: 15_000 });
     await page.unroute(isList);
     await page.getByRole('button', { name: 'Retry' }).click();
-    await row(page, placed[1]!.orderNumber).waitFor();
+    await row(page, placed[1].orderNumber).waitFor();
   });
 
   it("applies a quote ('Applying...'), and the customer gets the quote email with a working payment link", async () => {
-    const first = placed[0]!;
+    const first = placed[0];
     await page.getByLabel('Search orders').fill(first.orderNumber);
     const line = row(page, first.orderNumber);
     await line.getByRole('button', { name: `Apply Quote to order #${first.orderNumber}` }).click();
@@ -227,7 +227,7 @@ describe('the orders dashboard', () => {
   });
 
   it('adds tracking from the more-actions menu, and the customer sees it when tracking the order', async () => {
-    const first = placed[0]!;
+    const first = placed[0];
     await page.getByLabel('Search orders').fill(first.orderNumber);
     const line = row(page, first.orderNumber);
     await line.getByRole('button', { name: `More actions for order #${first.orderNumber}` }).click();
@@ -272,7 +272,7 @@ describe('the orders dashboard', () => {
   });
 
   it("requests more information: the email goes out with the subject 'Additional Information Needed - Order #...'", async () => {
-    const second = placed[1]!;
+    const second = placed[1];
     await page.getByLabel('Search orders').fill(second.orderNumber);
     await row(page, second.orderNumber).getByRole('button', { name: `More Info for order #${second.orderNumber}` }).click();
     const dialog = page.getByRole('dialog', { name: 'Request More Information' });
@@ -292,7 +292,7 @@ describe('the orders dashboard', () => {
   });
 
   it('edits an order in the details view (invalid quantity becomes 0, total read as a decimal), saves admin notes and emails the customer from the compose form', async () => {
-    const third = placed[2]!;
+    const third = placed[2];
     await page.getByLabel('Search orders').fill(third.orderNumber);
     await row(page, third.orderNumber).getByRole('button', { name: `Details of order #${third.orderNumber}` }).click();
     const details = page.getByTestId('order-details');
@@ -339,23 +339,23 @@ describe('the orders dashboard', () => {
     const download = await downloading;
     // Spec §9: {product}-orders-{date}; the product is the shop.
     expect(download.suggestedFilename()).toMatch(/^tactical-gear-co-orders-\d{4}-\d{2}-\d{2}\.csv$/);
-    const rows = parseCsv((await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '')).filter((r) => r.some((f) => f !== ''));
+    const rows = parseCsv((await readFile((await download.path()), 'utf8')).replace(/^\uFEFF/, '')).filter((r) => r.some((f) => f !== ''));
     expect(rows[0]).toEqual([...adminCsvColumns]);
     expect(rows).toHaveLength(1 + placed.length);
     const byNumber = new Map(rows.slice(1).map((r) => [r[0], r]));
     for (const o of placed) expect(byNumber.has(o.orderNumber), o.orderNumber).toBe(true);
-    const first = byNumber.get(placed[0]!.orderNumber)!;
+    const first = byNumber.get(placed[0].orderNumber)!;
     expect(first.slice(1, 5)).toEqual([customerName, email, 'coin', '150']);
     expect(first[5]).toMatch(/quote sent|quote_sent/i);
     // The quoted order's total is the same in the file and in the table (the quote's final amount; this
     // military order is tax exempt, so it is the quote itself).
-    const shown = await row(page, placed[0]!.orderNumber).getByTestId('order-total').innerText();
+    const shown = await row(page, placed[0].orderNumber).getByTestId('order-total').innerText();
     expect(formatMoney(Number(first[6]))).toBe(shown);
     expect(Number(first[6])).toBe(1875.5);
   });
 
   it("sets one order's status from its row dropdown and emails the customer from the Send Email modal", async () => {
-    const first = placed[0]!;
+    const first = placed[0];
     await page.getByLabel('Search orders').fill(first.orderNumber);
     const line = row(page, first.orderNumber);
     const dropdown = line.getByLabel(`Status of order #${first.orderNumber}`);
@@ -405,10 +405,10 @@ describe('the orders dashboard', () => {
     await header.getByRole('button').click();
     await expect.poll(() => header.getAttribute('aria-sort')).toBe('ascending');
     // Quantities now: the third order was edited to 0, the second is 40, the first 150.
-    await expect.poll(numbers).toEqual([placed[2]!.orderNumber, placed[1]!.orderNumber, placed[0]!.orderNumber]);
+    await expect.poll(numbers).toEqual([placed[2].orderNumber, placed[1].orderNumber, placed[0].orderNumber]);
     await header.getByRole('button').click();
     await expect.poll(() => header.getAttribute('aria-sort')).toBe('descending');
-    await expect.poll(numbers).toEqual([placed[0]!.orderNumber, placed[1]!.orderNumber, placed[2]!.orderNumber]);
+    await expect.poll(numbers).toEqual([placed[0].orderNumber, placed[1].orderNumber, placed[2].orderNumber]);
   });
 
   it('deletes one order from the more-actions menu and several at once, each after a confirmation', async () => {
@@ -457,11 +457,11 @@ describe('the orders dashboard', () => {
     await signInAsAdmin(narrow.page, baseUrl);
     await ordersView(narrow.page).click();
     await narrow.page.getByLabel('Search orders').fill(email);
-    await row(narrow.page, placed[0]!.orderNumber).waitFor();
+    await row(narrow.page, placed[0].orderNumber).waitFor();
     await narrow.page.getByRole('button', { name: 'Filters' }).click();
     await narrow.page.getByLabel('Item type').waitFor();
     expect(await axeViolations(narrow.page)).toEqual([]);
-    await row(narrow.page, placed[0]!.orderNumber).getByRole('button', { name: `Details of order #${placed[0]!.orderNumber}` }).click();
+    await row(narrow.page, placed[0].orderNumber).getByRole('button', { name: `Details of order #${placed[0].orderNumber}` }).click();
     await narrow.page.getByTestId('details-product').waitFor();
     expect(await axeViolations(narrow.page)).toEqual([]);
     expect(narrow.pageErrors).toEqual([]);
@@ -509,7 +509,7 @@ describe('the orders dashboard', () => {
     const recent = view.getByTestId('recent-activity');
     await recent.waitFor();
     expect(await recent.locator('li').count()).toBeLessThanOrEqual(5);
-    await recent.getByText(placed[2]!.orderNumber, { exact: false }).waitFor();
+    await recent.getByText(placed[2].orderNumber, { exact: false }).waitFor();
     await view.getByTestId('status-distribution').getByText('In Production').waitFor();
     // No fixed badges: every change shown is a signed figure from the server.
     for (const badge of await view.getByTestId('change-badge').allInnerTexts()) expect(badge).toMatch(/^[+-]?\d+\.\d%$/);

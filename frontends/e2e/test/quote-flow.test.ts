@@ -250,7 +250,7 @@ describe('emails', () => {
 describe('tracking (/track) with the orders just placed', () => {
   it('finds the coin order by number (typed in lower case) and email, then shows the history', async () => {
     expect(placed.length).toBeGreaterThan(0);
-    const coin = placed[0]!;
+    const coin = placed[0];
     await page.goto(`${baseUrl}/track`);
     await page.getByLabel('Order number').fill(coin.orderNumber.toLowerCase());
     expect(await page.getByLabel('Order number').inputValue()).toBe(coin.orderNumber);
@@ -287,7 +287,7 @@ describe('tracking (/track) with the orders just placed', () => {
   });
 
   it('does not find an order with another email', async () => {
-    await page.getByLabel('Order number').fill(placed[0]!.orderNumber);
+    await page.getByLabel('Order number').fill(placed[0].orderNumber);
     await page.getByLabel('Email address').fill(uniqueEmail('stranger'));
     await page.getByRole('button', { name: 'Track Order' }).click();
     await page.getByRole('alert').getByText('Order not found', { exact: false }).waitFor();
