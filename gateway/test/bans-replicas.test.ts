@@ -55,8 +55,8 @@ async function startGateway(host: string): Promise<{ child: ChildProcess; url: s
   for (const name of SERVICE_NAMES) env[`${name.toUpperCase()}_URL`] = name === 'security' ? securityUrl : upstreams[name]!.url;
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/main.ts'], { cwd: gatewayDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  const lines = createInterface({ input: child.stdout! });
+  child.stderr.on('data', (d) => (stderr += d));
+  const lines = createInterface({ input: child.stdout });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`gateway on ${host} did not start: ${stderr}`)), 80_000);
     child.once('exit', (code) => reject(new Error(`gateway on ${host} exited with ${code}: ${stderr}`)));
@@ -88,7 +88,7 @@ function natsConnectionsOf(pid: number): number {
   for (const fd of readdirSync(`/proc/${pid}/fd`)) {
     try {
       const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
-      if (m) inodes.add(m[1]!);
+      if (m) inodes.add(m[1]);
     } catch {
       // closed meanwhile
     }
@@ -97,8 +97,8 @@ function natsConnectionsOf(pid: number): number {
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
     for (const row of readFileSync(table, 'utf8').trim().split('\n').slice(1)) {
       const cols = row.trim().split(/\s+/);
-      const remotePort = parseInt(cols[2]!.split(':')[1]!, 16);
-      if (remotePort === port && cols[3] === '01' && inodes.has(cols[9]!)) count++;
+      const remotePort = parseInt(cols[2].split(':')[1], 16);
+      if (remotePort === port && cols[3] === '01' && inodes.has(cols[9])) count++;
     }
   }
   return count;
@@ -116,9 +116,9 @@ beforeAll(async () => {
   securityUrl = await security.start();
   // Two replicas at once, on two loopback addresses.
   gateways.push(...(await Promise.all([startGateway('127.0.0.1'), startGateway('127.0.0.2')])));
-  const login = await fetch(`${gateways[0]!.url}/api/auth/login`, {
+  const login = await fetch(`${gateways[0].url}/api/auth/login`, {
     method: 'POST',
-    headers: { origin: gateways[0]!.url, 'content-type': 'application/json' },
+    headers: { origin: gateways[0].url, 'content-type': 'application/json' },
     body: JSON.stringify(ADMIN),
   });
   expect(login.status).toBe(200);
@@ -144,7 +144,7 @@ const marketing = (url: string, from: string) => requestFrom(from, `${url}/api/m
 describe('a ban on two gateway processes', () => {
   let banId = '';
   it('a ban of 127.0.0.3 through one gateway blocks that address only, on the other within a second', async () => {
-    const [first, second] = [gateways[0]!, gateways[1]!];
+    const [first, second] = [gateways[0], gateways[1]];
     for (const { url } of gateways) expect((await marketing(url, '127.0.0.3')).status).toBe(200);
     const res = await fetch(`${first.url}/api/security/ban-ip`, {
       method: 'POST',
@@ -163,7 +163,7 @@ describe('a ban on two gateway processes', () => {
   });
 
   it('an unban through the other gateway lets the address in again on the first within a second', async () => {
-    const [first, second] = [gateways[0]!, gateways[1]!];
+    const [first, second] = [gateways[0], gateways[1]];
     const res = await fetch(`${second.url}/api/security/banned-ips/${banId}`, { method: 'DELETE', headers: { cookie, origin: second.url } });
     expect(res.status).toBe(200);
     const took = await within(1_000, async () => (await marketing(first.url, '127.0.0.3')).status === 200);

@@ -58,10 +58,10 @@ describe('/api/docs', () => {
       components: { securitySchemes: Record<string, unknown> };
     };
     const admin = [{ adminSession: [] }];
-    expect(doc.paths['/api/orders']!.post!.security).toBeUndefined();
-    expect(doc.paths['/api/orders']!.get!.security).toEqual(admin);
-    expect(doc.paths['/api/orders/{id}']!.get!.security).toBeUndefined();
-    expect(doc.paths['/api/orders/{id}']!.delete!.security).toEqual(admin);
+    expect(doc.paths['/api/orders'].post.security).toBeUndefined();
+    expect(doc.paths['/api/orders'].get.security).toEqual(admin);
+    expect(doc.paths['/api/orders/{id}'].get.security).toBeUndefined();
+    expect(doc.paths['/api/orders/{id}'].delete.security).toEqual(admin);
     expect(doc.components.securitySchemes.adminSession).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'shop_admin_session' });
     const html = await (await fetch(`${stack.url}/api/docs/orders`, { headers: { accept: 'text/html' } })).text();
     expect(html).toContain('<td class="m">get</td><td><code>/api/orders</code></td><td>admin session</td><td>Orders table</td>');

@@ -61,7 +61,7 @@ function postChunked(path: string, contentType: string, chunks: Uint8Array[]): P
       else controller.close();
     },
   });
-  return fetch(`${stack.url}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body, duplex: 'half' } as RequestInit);
+  return fetch(`${stack.url}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body, duplex: 'half' });
 }
 
 describe('body size limits', () => {

@@ -80,7 +80,7 @@ export async function startUpstream(name: string): Promise<Upstream> {
   });
   app.get('/openapi.json', async () => state.openapi);
   app.all('/*', async (request, reply) => {
-    const path = request.url.split('?', 1)[0]!;
+    const path = request.url.split('?', 1)[0];
     if (path.endsWith('/slow')) {
       state.arrived.push(path);
       await new Promise((r) => setTimeout(r, 3_000));

@@ -68,12 +68,12 @@ describe('the buffer', () => {
     expect(buffer.droppedTotal).toBe(2);
     const flushed = buffer.flush();
     await vi.waitFor(() => expect(waiting).toHaveLength(1));
-    const batch = batchOf(waiting[0]!.body);
+    const batch = batchOf(waiting[0].body);
     expect(batch.dropped).toBe(2);
     expect(batch.entries.map((e) => e.path)).toEqual([2, 3, 4, 5].map((n) => `/api/orders/track?n=${n}&token=[redacted]`));
     expect(batch.entries[0]).toMatchObject({ ip: '127.0.0.9', method: 'GET', userAgent: 'probe/1', statusCode: 200, responseTime: 1.5, riskLevel: 'low', requestId: 'req-2' });
-    expect(Date.parse(batch.entries[0]!.timestamp)).toBeGreaterThan(Date.now() - 5_000);
-    waiting[0]!.settle(true);
+    expect(Date.parse(batch.entries[0].timestamp)).toBeGreaterThan(Date.now() - 5_000);
+    waiting[0].settle(true);
     await flushed;
     expect(buffer.pending).toBe(0);
     expect(buffer.published).toBe(4);
@@ -89,24 +89,24 @@ describe('the buffer', () => {
     record(buffer, 4);
     record(buffer, 5);
     expect(buffer.droppedTotal).toBe(0);
-    waiting[0]!.settle(true);
+    waiting[0].settle(true);
     // The flush goes on with the two newer ones.
     await vi.waitFor(() => expect(waiting).toHaveLength(2));
     expect(buffer.published).toBe(4);
     expect(buffer.droppedTotal).toBe(0);
-    expect(batchOf(waiting[1]!.body).entries.map((e) => e.requestId)).toEqual(['req-4', 'req-5']);
+    expect(batchOf(waiting[1].body).entries.map((e) => e.requestId)).toEqual(['req-4', 'req-5']);
 
     // The same while NATS refuses that batch: the two pushed out of it are lost, and counted.
     for (let n = 6; n < 10; n++) record(buffer, n);
-    waiting[1]!.settle(false);
+    waiting[1].settle(false);
     await flushed;
     expect(buffer.droppedTotal).toBe(2);
     flushed = buffer.flush();
     await vi.waitFor(() => expect(waiting).toHaveLength(3));
-    const batch = batchOf(waiting[2]!.body);
+    const batch = batchOf(waiting[2].body);
     expect(batch.dropped).toBe(2);
     expect(batch.entries.map((e) => e.requestId)).toEqual(['req-6', 'req-7', 'req-8', 'req-9']);
-    waiting[2]!.settle(true);
+    waiting[2].settle(true);
     await flushed;
   });
 });
@@ -143,10 +143,10 @@ describe('request log batches on NATS', () => {
     expect(Date.now() - started).toBeLessThan(1_500);
     const [first, second] = found;
     expect(first).toMatchObject({ ip: '127.0.0.7', method: 'GET', path: '/api/marketing/_service?token=[redacted]', userAgent: 'scanner/1.0', statusCode: 200, riskLevel: 'low' });
-    expect(first!.responseTime).toBeGreaterThan(0);
-    expect(Math.abs(new Date(first!.timestamp).getTime() - started)).toBeLessThan(2_000);
+    expect(first.responseTime).toBeGreaterThan(0);
+    expect(Math.abs(new Date(first.timestamp).getTime() - started)).toBeLessThan(2_000);
     expect(second).toMatchObject({ statusCode: 401, riskLevel: 'high' });
-    expect(second!.signals).toContain('injection');
+    expect(second.signals).toContain('injection');
     expect(JSON.stringify(await loggedEntries())).not.toContain('secret-value');
     // The platform's probes are not visitors: not logged.
     await requestFrom('127.0.0.7', `${stack.url}/healthz`);
@@ -170,7 +170,7 @@ describe('with NATS away', () => {
       times.push(performance.now() - t);
     }
     times.sort((a, b) => a - b);
-    return { mean: times.reduce((a, b) => a + b, 0) / n, p95: times[Math.floor(n * 0.95)]! };
+    return { mean: times.reduce((a, b) => a + b, 0) / n, p95: times[Math.floor(n * 0.95)] };
   }
 
   it('never slows requests; drops the oldest entries, counts them, and reports the count once NATS is back', async () => {

@@ -123,7 +123,7 @@ describe('routing table', () => {
         },
       }),
       duplex: 'half',
-    } as RequestInit);
+    });
     expect(res.status).toBe(200);
     const seen = lastSeen('payments')!;
     expect(seen.body.equals(raw)).toBe(true);
