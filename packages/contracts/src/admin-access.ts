@@ -110,7 +110,7 @@ function segments(path: string): string[] {
  * Undefined when a segment is not valid percent-encoding, or decodes to a separator or a dot segment.
  */
 export function canonicalPath(url: string): string | undefined {
-  const raw = url.split('?', 1)[0]!;
+  const raw = url.split('?', 1)[0];
   let decoded: string[];
   try {
     decoded = segments(raw).map((s) => decodeURIComponent(s));
@@ -129,7 +129,7 @@ export function patternMatches(pattern: string, path: string): boolean {
   const deep = want.at(-1) === '**';
   const fixed = deep ? want.slice(0, -1) : want;
   if (deep ? got.length < fixed.length : got.length !== fixed.length) return false;
-  return fixed.every((seg, i) => (seg.startsWith(':') ? got[i]!.length > 0 : seg === got[i]));
+  return fixed.every((seg, i) => (seg.startsWith(':') ? got[i].length > 0 : seg === got[i]));
 }
 
 /** The rule deciding a call, or undefined (public, no rule). */

@@ -50,7 +50,7 @@ export type UploadResponse = z.infer<typeof uploadResponseSchema>;
 export const uploadUrl = (id: string) => `/api/upload/${id}`;
 export function uploadIdFromUrl(url: string): string | null {
   const match = /^\/api\/upload\/([a-f0-9]{24,64})$/.exec(url);
-  return match ? match[1]! : null;
+  return match ? match[1] : null;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ export const volumeTiers = [
 ] as const;
 
 export function volumeTier(quantity: number) {
-  return volumeTiers.find((t) => quantity >= t.minQuantity) ?? volumeTiers[volumeTiers.length - 1]!;
+  return volumeTiers.find((t) => quantity >= t.minQuantity) ?? volumeTiers[volumeTiers.length - 1];
 }
 
 /**

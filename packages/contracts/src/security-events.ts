@@ -30,8 +30,8 @@ function parseIpv6(text: string): bigint | undefined {
   const halves = head.split('::');
   if (halves.length > 2) return undefined;
   const groupsOf = (part: string) => (part === '' ? [] : part.split(':'));
-  const left = groupsOf(halves[0]!);
-  const right = halves.length === 2 ? groupsOf(halves[1]!) : [];
+  const left = groupsOf(halves[0]);
+  const right = halves.length === 2 ? groupsOf(halves[1]) : [];
   const missing = 8 - left.length - right.length;
   if (halves.length === 2 ? missing < 1 : missing !== 0) return undefined;
   const groups = [...left, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...right];
@@ -94,7 +94,7 @@ export interface IpRange {
 export function parseCidr(text: string): IpRange | undefined {
   const match = /^([^/]+)\/(\d{1,3})$/.exec(text.trim());
   if (!match) return undefined;
-  const address = parseIpAddress(match[1]!);
+  const address = parseIpAddress(match[1]);
   const prefix = Number(match[2]);
   if (!address || prefix > (address.family === 4 ? 32 : 128)) return undefined;
   const bits = BigInt(address.family === 4 ? 32 : 128);
