@@ -167,21 +167,21 @@ describe('events', () => {
       outbox.add('order.created', orderCreatedData('CC-7008')),
     ]);
     const sent = await eventually(async () => {
-      const docs = await orders.ctx.bus.outbox.find({ _id: { $in: [secret!.id, flagged!.id, plain!.id] }, status: 'sent' }).lean();
+      const docs = await orders.ctx.bus.outbox.find({ _id: { $in: [secret.id, flagged.id, plain.id] }, status: 'sent' }).lean();
       return docs.length === 3 ? docs : undefined;
     });
     const byId = new Map(sent.map((d) => [d._id, d]));
-    for (const e of [secret!, flagged!]) {
+    for (const e of [secret, flagged]) {
       const doc = byId.get(e.id)!;
       expect(doc).toMatchObject({ _id: e.id, type: e.type, status: 'sent', secret: true });
       expect(doc.event).toBeUndefined();
       expect(JSON.stringify(doc)).not.toContain('482913');
     }
-    expect(byId.get(plain!.id)!.event).toMatchObject({ id: plain!.id, data: { orderNumber: 'CC-7008' } });
+    expect(byId.get(plain.id)!.event).toMatchObject({ id: plain.id, data: { orderNumber: 'CC-7008' } });
     // Delivery is unchanged: the secret event is in its stream and the flagged one was consumed.
     const jsm = await jetstreamManager(orders.ctx.bus.connection!);
     const stored = await jsm.streams.getMessage('CUSTOMERS', { last_by_subj: 'customer.verification_requested' });
-    expect(stored!.json<{ id: string; data: { code: string } }>()).toMatchObject({ id: secret!.id, data: { code: '482913' } });
+    expect(stored!.json<{ id: string; data: { code: string } }>()).toMatchObject({ id: secret.id, data: { code: '482913' } });
     expect(await eventually(() => timesActed('CC-7007'))).toBe(1);
   });
 

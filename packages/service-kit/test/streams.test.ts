@@ -24,7 +24,7 @@ it('lets several services ensure the same streams concurrently', async () => {
     const managers = await Promise.all(connections.map((nc) => jetstreamManager(nc)));
     await Promise.all(managers.map((jsm) => ensureAllStreams(jsm, log)));
     for (const [name, def] of Object.entries(eventStreams)) {
-      const info = await managers[0]!.streams.info(name);
+      const info = await managers[0].streams.info(name);
       expect(info.config.subjects).toEqual([...def.subjects]);
       expect(info.config.storage).toBe('file');
       expect(info.config.duplicate_window).toBe(2 * 60 * 1e9);
