@@ -88,13 +88,13 @@ describe.each(['dev outbox', 'twilio'] as const)('SMS through the %s', (mode) =>
     await eventually(async () => ((await call(marketing, 'GET', '/api/marketing/sms')).body as { templates: SmsTemplate[] }).templates.find((t) => t.id === created.template.id)!.usageCount, (n) => n === 2);
     if (twilio) {
       expect(twilio.requests).toHaveLength(2);
-      expect(twilio.requests[0]!.path).toBe(`/2010-04-01/Accounts/${sid}/Messages.json`);
-      expect(twilio.requests[0]!.auth).toBe(`Basic ${Buffer.from(`${sid}:test-auth-token`).toString('base64')}`);
-      expect(twilio.requests[0]!.body.get('To')).toBe('+15550102030');
-      expect(twilio.requests[0]!.body.get('From')).toBe('+15005550006');
+      expect(twilio.requests[0].path).toBe(`/2010-04-01/Accounts/${sid}/Messages.json`);
+      expect(twilio.requests[0].auth).toBe(`Basic ${Buffer.from(`${sid}:test-auth-token`).toString('base64')}`);
+      expect(twilio.requests[0].body.get('To')).toBe('+15550102030');
+      expect(twilio.requests[0].body.get('From')).toBe('+15005550006');
     }
     const { stats } = (await call(marketing, 'GET', '/api/marketing/stats')).body as { stats: MarketingStats };
     expect(stats).toMatchObject({ totalSMS: 2, smsDeliveryRate: 100 });
-    expect(stats.recentSms[0]!.body).toContain('Hi Riley');
+    expect(stats.recentSms[0].body).toContain('Hi Riley');
   });
 });

@@ -54,8 +54,8 @@ contentVersionSchema.index({ version: -1 }, { unique: true });
 
 export function contentModels(connection: Connection) {
   return {
-    SiteContent: connection.model<SiteContentDoc>('SiteContent', siteContentSchema) as Model<SiteContentDoc>,
-    ContentVersion: connection.model<ContentVersionDoc>('ContentVersion', contentVersionSchema) as Model<ContentVersionDoc>,
+    SiteContent: connection.model<SiteContentDoc>('SiteContent', siteContentSchema),
+    ContentVersion: connection.model<ContentVersionDoc>('ContentVersion', contentVersionSchema),
   };
 }
 export type ContentModels = ReturnType<typeof contentModels>;

@@ -79,8 +79,8 @@ export const redemptionId = (discountId: string, orderId: string) => `${discount
 
 export function discountModels(connection: Connection) {
   return {
-    Discount: connection.model<DiscountDoc>('Discount', discountSchema) as Model<DiscountDoc>,
-    DiscountRedemption: connection.model<DiscountRedemptionDoc>('DiscountRedemption', discountRedemptionSchema) as Model<DiscountRedemptionDoc>,
+    Discount: connection.model<DiscountDoc>('Discount', discountSchema),
+    DiscountRedemption: connection.model<DiscountRedemptionDoc>('DiscountRedemption', discountRedemptionSchema),
   };
 }
 export type DiscountModels = ReturnType<typeof discountModels>;

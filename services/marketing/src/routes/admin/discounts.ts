@@ -57,7 +57,7 @@ export function registerAdminDiscountRoutes(app: ServiceApp, ctx: ServiceContext
           minOrder: body.minOrder ?? null,
           createdBy: adminOf(request.headers),
         });
-        created = doc.toObject() as DiscountDoc;
+        created = doc.toObject();
       } catch (err) {
         if (isDuplicateKey(err)) throw conflict(discountMessages.codeTaken(body.code), [{ field: 'code', message: discountMessages.codeTaken(body.code) }]);
         throw err;

@@ -51,7 +51,7 @@ export function registerAdminEmailRoutes(app: ServiceApp, ctx: ServiceContext<Co
       const [doc] = await Campaign.create([
         { ...draft, status: when ? 'scheduled' : 'draft', scheduledDate: when, tags: [], createdBy: adminOf(request.headers) },
       ]);
-      return reply.status(201).send({ success: true as const, campaign: campaignView(doc!.toObject()) });
+      return reply.status(201).send({ success: true as const, campaign: campaignView(doc.toObject()) });
     },
   );
 

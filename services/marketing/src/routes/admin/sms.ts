@@ -64,8 +64,8 @@ export function registerAdminSmsRoutes(app: ServiceApp, ctx: ServiceContext<Comm
     },
     async (request, reply) => {
       const [doc] = await SmsTemplate.create([{ ...request.body, usageCount: 0 }]);
-      if (doc!.isActive) await onlyActive(doc!._id, doc!.trigger);
-      return reply.status(201).send({ success: true as const, template: smsTemplateView(doc!.toObject()) });
+      if (doc.isActive) await onlyActive(doc._id, doc.trigger);
+      return reply.status(201).send({ success: true as const, template: smsTemplateView(doc.toObject()) });
     },
   );
 

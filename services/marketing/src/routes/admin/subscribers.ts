@@ -45,7 +45,7 @@ export function registerAdminSubscriberRoutes(app: ServiceApp, ctx: ServiceConte
         const [doc] = await Subscriber.create([
           { ...body, phone: body.phone ? body.phone : null, smsSubscribed: body.smsSubscribed, source: 'admin' },
         ]);
-        return reply.status(201).send({ success: true as const, subscriber: subscriberView(doc!.toObject()) });
+        return reply.status(201).send({ success: true as const, subscriber: subscriberView(doc.toObject()) });
       } catch (err) {
         // Two adds of one address at once: the unique index decides.
         if (isDuplicateKey(err)) throw conflict(marketingMessages.duplicateSubscriber);
@@ -73,7 +73,7 @@ export function registerAdminSubscriberRoutes(app: ServiceApp, ctx: ServiceConte
       if (patch.smsSubscribed === true && !phone) {
         throw badRequest('Add a phone number before turning SMS on');
       }
-      const set: Partial<SubscriberDoc> = { ...patch, phone } as Partial<SubscriberDoc>;
+      const set: Partial<SubscriberDoc> = { ...patch, phone };
       if (patch.phone === '' && patch.smsSubscribed === undefined) set.smsSubscribed = false;
       // An administrator turning email back on for someone who unsubscribed re-activates them; a
       // bounced address stays bounced (it cannot receive mail).
