@@ -88,7 +88,7 @@ describe("the order's one total", () => {
     const res = await get(ordersAdminPaths.exportCsv);
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="tactical-gear-co-orders-${new Date().toISOString().slice(0, 10)}.csv"`);
     const rows = parse((await res.text()).replace(/^\uFEFF/, ''), { columns: true }) as Record<string, string>[];
-    expect(Object.keys(rows[0]!)).toEqual([...adminCsvColumns]);
+    expect(Object.keys(rows[0])).toEqual([...adminCsvColumns]);
     const csvTotals = Object.fromEntries(rows.map((r) => [r['Order Number'], r.Total]));
     expect(csvTotals).toEqual({ 'CC-TTTT0001': '1062.50', 'CC-TTTT0002': '2125.00', 'CC-TTTT0003': '400.00', 'CC-TTTT0004': '600.00' });
   });

@@ -13,6 +13,7 @@ import {
   adminOrderListResponseSchema,
   adminOrderResponseSchema,
   createEvent,
+  erasedText,
 } from '@shop/contracts';
 import { orderEventsReader, postJson, startHarness, type Harness } from './helpers.js';
 import { adminHeaders } from '@shop/service-kit/testing';
@@ -131,9 +132,9 @@ describe('orders list', () => {
 
   it('sorts by the sortable columns both ways', async () => {
     expect((await list('?sortBy=total&sortDir=asc')).orders.map((o) => o.estimatedTotal)).toEqual([250, 300, 500, 600, 1000, 2000]);
-    expect((await list('?sortBy=quantity&sortDir=desc')).orders[0]!.quantity).toBe(200);
-    expect((await list('?sortBy=customerName&sortDir=asc')).orders[1]!.customerName).toBe('Alice Smith');
-    expect((await list('?sortBy=submittedDate&sortDir=asc')).orders[0]!.id).toBe('o6');
+    expect((await list('?sortBy=quantity&sortDir=desc')).orders[0].quantity).toBe(200);
+    expect((await list('?sortBy=customerName&sortDir=asc')).orders[1].customerName).toBe('Alice Smith');
+    expect((await list('?sortBy=submittedDate&sortDir=asc')).orders[0].id).toBe('o6');
   });
 
   it('is the spec call GET /api/orders (success, orders); the old /api/orders/admin paths are gone (one path per operation)', async () => {
@@ -214,7 +215,7 @@ describe('CSV export', () => {
     const rows = parse(res.body as string) as string[][];
     expect(rows[0]).toEqual([...adminCsvColumns]);
     expect(rows.slice(1).map((r) => r[0])).toEqual(['CC-DDDD0004', 'CC-AAAA0001', 'CC-FFFF0006']);
-    expect(rows[1]).toEqual(['CC-DDDD0004', "'=cmd|' /C calc'!A0", 'dan@example.com', 'coin', '200', 'Shipped', '2000.00', data[3]!.createdAt.toISOString()]);
+    expect(rows[1]).toEqual(['CC-DDDD0004', "'=cmd|' /C calc'!A0", 'dan@example.com', 'coin', '200', 'Shipped', '2000.00', data[3].createdAt.toISOString()]);
   });
 });
 
@@ -249,7 +250,7 @@ describe('order modals', () => {
     const all = await readEvents((e) => e.some((x) => x.type === 'order.status_changed' && (x.data as { orderId: string }).orderId === 'o3'));
     const changed = all.filter((x) => x.type === 'order.status_changed' && (x.data as { orderId: string }).orderId === 'o3');
     expect(changed).toHaveLength(1);
-    expect(changed[0]!.data).toMatchObject({ previousStatus: 'cancelled', status: 'design_review', changedBy: 'admin:boss@shop.test', emailRecordId: order.emailHistory[0]!.id });
+    expect(changed[0].data).toMatchObject({ previousStatus: 'cancelled', status: 'design_review', changedBy: 'admin:boss@shop.test', emailRecordId: order.emailHistory[0].id });
   });
 
   it('notes and tracking (seen by the customer on /track)', async () => {
@@ -285,7 +286,7 @@ describe('order modals', () => {
     const all = await readEvents((e) => e.some((x) => x.type === 'order.quote_sent'));
     const quotes = all.filter((x) => x.type === 'order.quote_sent');
     expect(quotes).toHaveLength(1);
-    expect(quotes[0]!.data).toMatchObject({ orderId: 'o2', quoteAmount: 750.5, taxRate: 0.0625, taxAmount: 46.91, finalAmount: 797.41, paymentPath: '/order/pay/o2', email: 'Bob@Example.com' });
+    expect(quotes[0].data).toMatchObject({ orderId: 'o2', quoteAmount: 750.5, taxRate: 0.0625, taxAmount: 46.91, finalAmount: 797.41, paymentPath: '/order/pay/o2', email: 'Bob@Example.com' });
   });
 
   it('Apply Quote: a tax-exempt order pays no tax, and an order without address is quoted untaxed', async () => {
@@ -356,6 +357,29 @@ describe('order modals', () => {
     expect(history.find((e) => e.id === recordId)).toMatchObject({ status: 'sent' });
     expect(history.filter((e) => e.id === 'em-2')).toHaveLength(1);
     expect(history).toHaveLength(3);
+  });
+
+  it('an email reported after the customer was erased does not write their address or text back', async () => {
+    const anonymous = 'erased-e1@erased.invalid';
+    await h.service.ctx.models.Order.updateOne({ _id: 'o2' }, { $set: { email: anonymous, emailKey: anonymous } });
+    const late = createEvent('email.sent', 'email', {
+      emailId: 'em-late',
+      to: 'bob@example.com',
+      subject: 'Order confirmation',
+      template: 'order_confirmation',
+      orderId: 'o2',
+      preview: 'Dear Bob, your coins',
+      sentAt: new Date().toISOString(),
+    });
+    await jetstream(nc).publish('email.sent', JSON.stringify(late), { msgID: late.id });
+    let entry: { to: string; preview: string } | undefined;
+    const deadline = Date.now() + 20_000;
+    while (!entry && Date.now() < deadline) {
+      const history = adminOrderResponseSchema.parse((await get('/o2/details')).body).order.emailHistory;
+      entry = history.find((e) => e.id === 'em-late');
+      if (!entry) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(entry).toMatchObject({ to: anonymous, preview: erasedText });
   });
 
   it('bulk status (not pending/cancelled) and bulk delete, single delete', async () => {

@@ -243,8 +243,8 @@ describe('order.created', () => {
       all.filter((e) => e.type === 'order.created').map((e) => parseEvent('order.created', e)).filter((e) => e.data.orderNumber === orderNumber);
     const seen = mine(await readEvents((all) => mine(all).length > 0));
     expect(seen).toHaveLength(1);
-    expect(seen[0]!.source).toBe('orders');
-    expect(seen[0]!.data).toMatchObject({
+    expect(seen[0].source).toBe('orders');
+    expect(seen[0].data).toMatchObject({
       orderId: first.body.order.id,
       orderNumber,
       customerName: 'Jane Doe',

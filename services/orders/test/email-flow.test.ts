@@ -71,7 +71,7 @@ it('Apply Quote emails the customer the quote with a working payment link, and t
     [`Your quote for order #${created.body.order.orderNumber}`, 'sent'],
     [`Quote request received`, 'sent'],
   ]);
-  expect(history[0]!.preview).toMatch(/^Your quote is ready/);
+  expect(history[0].preview).toMatch(/^Your quote is ready/);
 }, 60_000);
 
 it('a payment from the provider: the order is paid, the customer gets exactly one email (the receipt), shown sent in the history', async () => {

@@ -66,10 +66,10 @@ describe('POST /api/upload', () => {
       'application/postscript',
     ]);
     for (const [i, f] of res.body.files.entries()) {
-      expect(f.originalName).toBe(files[i]!.name);
-      expect(f.size).toBe(files[i]!.data.length);
+      expect(f.originalName).toBe(files[i].name);
+      expect(f.size).toBe(files[i].data.length);
       expect(f.url).toMatch(/^\/api\/upload\/[a-f0-9]{32}$/);
-      expect(f.filename).toBe(`${f.url.split('/').pop()}.${files[i]!.name.split('.').pop()!.toLowerCase()}`);
+      expect(f.filename).toBe(`${f.url.split('/').pop()}.${files[i].name.split('.').pop()!.toLowerCase()}`);
     }
   });
 

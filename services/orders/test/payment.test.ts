@@ -182,7 +182,7 @@ describe('the payment confirmation (PATCH status)', () => {
     const all = await readEvents((e) => e.some((x) => x.type === 'order.paid' && (x.data as { orderId: string }).orderId === id));
     const paidEvents = all.filter((x) => x.type === 'order.paid' && (x.data as { orderId: string }).orderId === id);
     expect(paidEvents).toHaveLength(1);
-    expect(paidEvents[0]!.data).toMatchObject({
+    expect(paidEvents[0].data).toMatchObject({
       orderNumber,
       email: 'jane.doe@example.com',
       quantity: 50,
@@ -192,13 +192,13 @@ describe('the payment confirmation (PATCH status)', () => {
       paymentIntentId: 'pi_good',
       provider: 'test_mode',
       paidAt: '2026-11-22T10:15:00.000Z',
-      emailRecordId: receipts[0]!.id,
+      emailRecordId: receipts[0].id,
     });
     // Status followers hear of it too, but the customer's one email is the receipt: no emailRecordId here.
     const changes = all.filter((x) => x.type === 'order.status_changed' && (x.data as { orderId: string }).orderId === id);
     expect(changes).toHaveLength(1);
-    expect(changes[0]!.data).toMatchObject({ previousStatus: 'quote_sent', status: 'paid', changedBy: 'payment:test_mode', total: 1062.5 });
-    expect(changes[0]!.data).not.toHaveProperty('emailRecordId');
+    expect(changes[0].data).toMatchObject({ previousStatus: 'quote_sent', status: 'paid', changedBy: 'payment:test_mode', total: 1062.5 });
+    expect(changes[0].data).not.toHaveProperty('emailRecordId');
   });
 });
 

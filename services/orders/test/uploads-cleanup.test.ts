@@ -35,7 +35,7 @@ async function upload(name: string, data: Buffer): Promise<Uploaded & { id: stri
   form.append('files', new Blob([data]), name);
   const res = await fetch(`${h.url}/api/upload`, { method: 'POST', body: form });
   expect(res.status).toBe(200);
-  const file = ((await res.json()) as { files: Uploaded[] }).files[0]!;
+  const file = ((await res.json()) as { files: Uploaded[] }).files[0];
   return { ...file, id: file.url.split('/').pop()! };
 }
 
@@ -54,7 +54,7 @@ async function order(overrides: Parameters<typeof coinOrder>[0]): Promise<string
 const setUploadDate = (bucket: 'uploads' | 'designs', id: string, date: Date) =>
   db().collection(`${bucket}.files`).updateOne({ _id: id as never }, { $set: { uploadDate: date } });
 const stored = (bucket: 'uploads' | 'designs', id: string) => db().collection(`${bucket}.files`).findOne({ _id: id as never });
-const chunks = (bucket: 'uploads' | 'designs', id: string) => db().collection(`${bucket}.chunks`).countDocuments({ files_id: id as never });
+const chunks = (bucket: 'uploads' | 'designs', id: string) => db().collection(`${bucket}.chunks`).countDocuments({ files_id: id });
 
 describe('unused-file sweep', () => {
   it('deletes old unclaimed uploads and designs and the files of deleted orders; keeps recent and claimed ones', async () => {

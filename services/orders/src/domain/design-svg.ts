@@ -100,7 +100,7 @@ export function textFromPrompt(prompt: string): { main: string; second: string |
   const quoted = [...prompt.matchAll(/"([^"]{1,60})"|“([^”]{1,60})”|'([^']{2,60})'/g)]
     .map((m) => (m[1] ?? m[2] ?? m[3] ?? '').trim())
     .filter(Boolean);
-  if (quoted.length > 0) return { main: clip(quoted[0]!.toUpperCase()), second: quoted[1] ? clip(quoted[1].toUpperCase()) : null };
+  if (quoted.length > 0) return { main: clip(quoted[0].toUpperCase()), second: quoted[1] ? clip(quoted[1].toUpperCase()) : null };
   // Words written in capitals (unit names like "3RD BATTALION"), at least two capital letters each.
   const upper = [...prompt.matchAll(/(?<![A-Za-z0-9])[A-Z0-9][A-Z0-9.&'-]+(?![A-Za-z0-9])/g)]
     .map((m) => m[0])
@@ -130,7 +130,7 @@ export function emblemFromPrompt(prompt: string, seed: number): Emblem {
   if (/\bchevron|\bsergeant|\brank|\barmy\b|\bstripes?\b/.test(p)) return 'chevrons';
   if (/\bstars?\b/.test(p)) return 'star';
   const choices: Emblem[] = ['star', 'shield', 'chevrons', 'eagle'];
-  return choices[seed % choices.length]!;
+  return choices[seed % choices.length];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -321,7 +321,7 @@ export function drawOfflineDesign(prompt: string, itemType: ItemType): OfflineDe
   const named = paletteFromPrompt(prompt);
   const defaults = defaultPalettes[itemType];
   const palette = [...named, ...defaults.filter((c) => !named.includes(c))];
-  const [primary, secondary, accent] = [palette[0]!, palette[1]!, palette[2]!];
+  const [primary, secondary, accent] = [palette[0], palette[1], palette[2]];
   const look: Look = { primary, secondary, accent, text: textFromPrompt(prompt), emblem: emblemFromPrompt(prompt, seed), seed };
   const art = itemType === 'coin' ? coin(look) : itemType === 'patch' ? patch(look) : shirt(look);
   const svg = [

@@ -293,9 +293,9 @@ designSchema.index({ createdAt: -1 });
 
 export function orderModels(connection: Connection) {
   return {
-    Order: connection.model<OrderDoc>('Order', orderSchema) as Model<OrderDoc>,
-    IdempotencyKey: connection.model<IdempotencyDoc>('IdempotencyKey', idempotencySchema) as Model<IdempotencyDoc>,
-    Design: connection.model<DesignDoc>('Design', designSchema) as Model<DesignDoc>,
+    Order: connection.model<OrderDoc>('Order', orderSchema),
+    IdempotencyKey: connection.model<IdempotencyDoc>('IdempotencyKey', idempotencySchema),
+    Design: connection.model<DesignDoc>('Design', designSchema),
   };
 }
 export type OrderModels = ReturnType<typeof orderModels>;

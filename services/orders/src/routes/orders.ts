@@ -145,7 +145,7 @@ export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderMod
             description,
             quantity: body.quantity,
             ...(body.itemType === 'shirt' && !customizer
-              ? { sizeBreakdown: Object.fromEntries(Object.entries(body.sizeBreakdown ?? {}).filter(([, n]) => (n ?? 0) > 0)) as Record<string, number> }
+              ? { sizeBreakdown: Object.fromEntries(Object.entries(body.sizeBreakdown ?? {}).filter(([, n]) => (n ?? 0) > 0)) }
               : { size: body.size }),
             colors: body.colors,
             finish: body.finish,

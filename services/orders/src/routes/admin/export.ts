@@ -32,7 +32,7 @@ export function registerAdminExportRoutes(app: OrdersApp, ctx: ServiceContext<Or
       void (async () => {
         try {
           for await (const order of cursor) {
-            if (!csv.write(csvRecord(order as unknown as OrderDoc))) await new Promise((resolve) => csv.once('drain', resolve));
+            if (!csv.write(csvRecord(order))) await new Promise((resolve) => csv.once('drain', resolve));
           }
           csv.end();
         } catch (err) {
