@@ -72,9 +72,9 @@ describe('the admin inbox', () => {
       refs.push((await send(message({ subject: `Question ${i}`, priority, email: `p${i}@example.com` }))).body.reference);
     }
     const ids = (await stack.service.ctx.models.SupportMessage.find({}).sort({ submittedDate: 1 }).lean()).map((m) => String(m._id));
-    await json(`${stack.url}${supportPaths.message(ids[0]!)}`, { method: 'PATCH', json: { status: 'resolved' } });
-    await json(`${stack.url}${supportPaths.message(ids[1]!)}`, { method: 'PATCH', json: { status: 'in_progress' } });
-    await json(`${stack.url}${supportPaths.message(ids[2]!)}`, { method: 'PATCH', json: { status: 'closed' } });
+    await json(`${stack.url}${supportPaths.message(ids[0])}`, { method: 'PATCH', json: { status: 'resolved' } });
+    await json(`${stack.url}${supportPaths.message(ids[1])}`, { method: 'PATCH', json: { status: 'in_progress' } });
+    await json(`${stack.url}${supportPaths.message(ids[2])}`, { method: 'PATCH', json: { status: 'closed' } });
 
     const all = await json(`${stack.url}/api/support?pageSize=2`);
     expect(all.status).toBe(200);
@@ -115,10 +115,10 @@ describe('the admin inbox', () => {
   it('PATCH changes status and notes; bad input and unknown ids are 4xx', async () => {
     await send(message());
     const [doc] = await stack.service.ctx.models.SupportMessage.find({}).lean();
-    const url = `${stack.url}${supportPaths.message(String(doc!._id))}`;
+    const url = `${stack.url}${supportPaths.message(String(doc._id))}`;
     const res = await json(url, { method: 'PATCH', json: { status: 'in_progress', adminNotes: 'Asked the mint' } });
     expect(res.status).toBe(200);
-    expect(res.body.supportMessage).toMatchObject({ status: 'in_progress', adminNotes: 'Asked the mint', reference: doc!.reference });
+    expect(res.body.supportMessage).toMatchObject({ status: 'in_progress', adminNotes: 'Asked the mint', reference: doc.reference });
     expect((await json(url, { method: 'PATCH', json: { status: 'done' } })).status).toBe(400);
     expect((await json(url, { method: 'PATCH', json: {} })).status).toBe(400);
     expect((await json(`${stack.url}/api/support/000000000000000000000000`, { method: 'PATCH', json: { status: 'closed' } })).status).toBe(404);
@@ -149,8 +149,8 @@ describe('the admin inbox', () => {
   it('DELETE removes the message; a second delete is 404', async () => {
     await send(message());
     const [doc] = await stack.service.ctx.models.SupportMessage.find({}).lean();
-    const url = `${stack.url}${supportPaths.message(String(doc!._id))}`;
-    expect(await json(url, { method: 'DELETE' })).toEqual({ status: 200, body: { success: true, id: String(doc!._id) } });
+    const url = `${stack.url}${supportPaths.message(String(doc._id))}`;
+    expect(await json(url, { method: 'DELETE' })).toEqual({ status: 200, body: { success: true, id: String(doc._id) } });
     expect((await json(url, { method: 'DELETE' })).status).toBe(404);
     expect(await stack.service.ctx.models.SupportMessage.countDocuments()).toBe(0);
   });

@@ -31,11 +31,11 @@ export function parseBusinessWindow(text: string): BusinessWindow | undefined {
   const match = /(\d{1,2})(?::(\d{2}))?\s*(am|pm)?\s*(?:-|–|to)\s*(\d{1,2})(?::(\d{2}))?\s*(am|pm)?/i.exec(text);
   if (!match) return undefined;
   const [, h1, m1, mer1, h2, m2, mer2] = match;
-  const open = minutesOf(h1!, m1, mer1 ?? (mer2?.toLowerCase() === 'pm' && Number(h1) < Number(h2) ? 'pm' : mer2 ? 'am' : undefined));
-  const close = minutesOf(h2!, m2, mer2);
+  const open = minutesOf(h1, m1, mer1 ?? (mer2?.toLowerCase() === 'pm' && Number(h1) < Number(h2) ? 'pm' : mer2 ? 'am' : undefined));
+  const close = minutesOf(h2, m2, mer2);
   if (!(open >= 0 && close <= 24 * 60 && open < close)) return undefined;
   const zone = /\b(E[SD]?T|C[SD]?T|M[SD]?T|P[SD]?T|UTC|GMT)\b/.exec(text)?.[1];
-  return { open, close, offsetHours: zone ? zoneOffsets[zone]! : 0 };
+  return { open, close, offsetHours: zone ? zoneOffsets[zone] : 0 };
 }
 
 const isWeekend = (localDay: number) => localDay === 0 || localDay === 6;

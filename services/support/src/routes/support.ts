@@ -34,7 +34,7 @@ export function supportRoutes(app: ServiceApp, ctx: ServiceContext<SupportModels
             { session },
           );
           outbox.add('support.message_created', {
-            messageId: doc!._id.toString(),
+            messageId: doc._id.toString(),
             reference,
             name: body.name,
             email: body.email,
@@ -45,7 +45,7 @@ export function supportRoutes(app: ServiceApp, ctx: ServiceContext<SupportModels
             submittedDate: now.toISOString(),
             respondBy: due.toISOString(),
           });
-          return doc!;
+          return doc;
         }),
       );
       request.log.info({ reference: saved.reference, priority: saved.priority }, 'support message received');
