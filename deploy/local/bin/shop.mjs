@@ -126,6 +126,9 @@ async function main(argv) {
       code = await run(bin('node'), [...tsx, command], { env });
       break;
     case 'test':
+      // Lint first (ESLint with type information, then prettier --check): a lint error fails CI in about a
+      // minute instead of after the whole suite. SHOP_LINT=1 turns it on until the repository-wide Prettier pass.
+      if (process.env.SHOP_LINT === '1') await step('lint (npm run lint)', process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'lint'], env);
       // All vitest projects; extra args (a --project, a file filter) pass straight through.
       code = await run(bin('vitest'), ['run', ...rest], { env });
       break;
