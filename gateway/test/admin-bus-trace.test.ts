@@ -21,7 +21,7 @@ const checkHeaders: Array<string | undefined> = [];
 beforeAll(async () => {
   security = await startSecurityStandIn();
   // Listens beside the stand-in (which answers) to see the headers each session check carries.
-  security.nc.subscribe(sessionVerifySubject, { callback: (_err, msg) => checkHeaders.push(msg.headers?.get('traceparent')) });
+  security.nc.subscribe(sessionVerifySubject, { callback: (_err, msg) => void checkHeaders.push(msg.headers?.get('traceparent')) });
   await security.nc.flush();
   checker = new NatsSessionChecker(security.nats.url, createLogger({ service: 'gateway', level: 'silent' }));
   await checker.connect();
