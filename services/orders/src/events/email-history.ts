@@ -5,7 +5,7 @@
 // An entry asked for by this service (queued at request time) is updated in place; an email about the
 // order that the email service sent on its own (e.g. the order confirmation) is added once by its id.
 import { consumeEvent } from '@shop/service-kit';
-import type { EmailHistoryType } from '@shop/contracts';
+import { erasedText, isErasedEmail, type EmailHistoryType } from '@shop/contracts';
 import type { EmailHistoryEntry, OrderModels } from '../models/order.js';
 
 /** Emails that went to the team, not the customer: not part of the customer's email history. */
@@ -21,6 +21,13 @@ export function emailHistoryConsumers(models: OrderModels) {
     consumeEvent('email.sent', async (event, { session }) => {
       const email = event.data;
       if (!email.orderId || teamTemplates.has(email.template)) return;
+      // An email sent before the customer's erasure can be reported after it: it must not write the
+      // address and text back into an anonymised order (the history keeps only date, subject, status).
+      const order = await Order.findById(email.orderId, { emailKey: 1 }).session(session).lean<{ emailKey?: string }>();
+      if (!order) return;
+      const erased = Boolean(order.emailKey && isErasedEmail(order.emailKey));
+      const to = erased ? order.emailKey! : email.to;
+      const preview = erased ? erasedText : email.preview;
       const sentAt = new Date(email.sentAt);
       if (email.emailRecordId) {
         const result = await Order.updateOne(
@@ -31,7 +38,7 @@ export function emailHistoryConsumers(models: OrderModels) {
               'emailHistory.$.sentAt': sentAt,
               'emailHistory.$.emailId': email.emailId,
               'emailHistory.$.subject': email.subject,
-              ...(email.preview ? { 'emailHistory.$.preview': email.preview } : {}),
+              ...(preview ? { 'emailHistory.$.preview': preview } : {}),
             },
           },
           { session, timestamps: false },
@@ -41,9 +48,9 @@ export function emailHistoryConsumers(models: OrderModels) {
       const entry: EmailHistoryEntry = {
         id: email.emailRecordId ?? email.emailId,
         subject: email.subject,
-        to: email.to,
+        to,
         type: typeOfTemplate(email.template),
-        preview: email.preview ?? '',
+        preview: preview ?? '',
         status: 'sent',
         timestamp: sentAt,
         sentAt,
