@@ -20,5 +20,5 @@ export async function checkPhoto(name: string, data: Buffer): Promise<PhotoVerdi
 /** The name as the customer's computer had it, without folders or control characters. */
 export function cleanFileName(name: string | undefined): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  return base.replace(/[\x00-\x1f\x7f]/g, '').trim().slice(0, 255) || 'photo';
+  return base.replace(/\p{Cc}/gu, '').trim().slice(0, 255) || 'photo';
 }

@@ -1,11 +1,13 @@
 // Stored documents -> the shapes of @shop/contracts (ISO dates, string ids, overdue worked out now).
 import type { ReturnRecord, SupportMessage } from '@shop/contracts';
 import { supportPaths } from '@shop/contracts';
+import type { ReturnRequestFields } from '../models/return-request.js';
+import type { SupportMessageFields } from '../models/message.js';
 import { isOverdue } from './summary.js';
 
 type Lean<T> = T & { _id: { toString(): string } };
 
-export function messageView(doc: Lean<Record<string, any>>, now: Date): SupportMessage {
+export function messageView(doc: Lean<SupportMessageFields>, now: Date): SupportMessage {
   return {
     id: doc._id.toString(),
     reference: doc.reference,
@@ -19,14 +21,14 @@ export function messageView(doc: Lean<Record<string, any>>, now: Date): SupportM
     submittedDate: doc.submittedDate.toISOString(),
     lastUpdate: doc.lastUpdate.toISOString(),
     adminNotes: doc.adminNotes ?? '',
-    responses: (doc.responses ?? []).map((r: any) => ({ id: r._id, content: r.content, isFromAdmin: r.isFromAdmin, authorName: r.authorName, timestamp: r.timestamp.toISOString() })),
+    responses: (doc.responses ?? []).map((r) => ({ id: r._id, content: r.content, isFromAdmin: r.isFromAdmin, authorName: r.authorName, timestamp: r.timestamp.toISOString() })),
     respondBy: doc.respondBy.toISOString(),
     firstResponseAt: doc.firstResponseAt ? doc.firstResponseAt.toISOString() : null,
     overdue: isOverdue({ status: doc.status, respondBy: doc.respondBy, firstResponseAt: doc.firstResponseAt ?? null }, now),
   };
 }
 
-export function returnView(doc: Lean<Record<string, any>>): ReturnRecord {
+export function returnView(doc: Lean<ReturnRequestFields>): ReturnRecord {
   const id = doc._id.toString();
   return {
     id,
@@ -37,9 +39,9 @@ export function returnView(doc: Lean<Record<string, any>>): ReturnRecord {
     reason: doc.reason,
     itemCondition: doc.itemCondition,
     description: doc.description,
-    photos: (doc.photos ?? []).map((p: any) => ({ id: p._id, filename: p.filename, mimetype: p.mimetype, size: p.size, url: supportPaths.returnPhoto(id, p._id) })),
+    photos: (doc.photos ?? []).map((p) => ({ id: p._id, filename: p.filename, mimetype: p.mimetype, size: p.size, url: supportPaths.returnPhoto(id, p._id) })),
     status: doc.status,
-    history: (doc.history ?? []).map((h: any) => ({ status: h.status, at: h.at.toISOString(), by: h.by, ...(h.note ? { note: h.note } : {}) })),
+    history: (doc.history ?? []).map((h) => ({ status: h.status, at: h.at.toISOString(), by: h.by, ...(h.note ? { note: h.note } : {}) })),
     requestedAt: doc.requestedAt.toISOString(),
     lastUpdate: doc.lastUpdate.toISOString(),
   };

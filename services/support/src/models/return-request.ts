@@ -5,7 +5,7 @@ import { Schema, type InferSchemaType } from 'mongoose';
 import { returnConditions, returnReasons, returnStatuses } from '@shop/contracts';
 
 const photoSchema = new Schema(
-  { _id: { type: String, required: true }, filename: String, mimetype: String, size: Number },
+  { _id: { type: String, required: true }, filename: { type: String, required: true }, mimetype: { type: String, required: true }, size: { type: Number, required: true } },
   { _id: false },
 );
 const historySchema = new Schema(

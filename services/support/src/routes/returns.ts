@@ -55,7 +55,7 @@ export async function returnRoutes(app: ServiceApp, ctx: ServiceContext<SupportM
               if (!verdict.ok) throw new AppError(verdict.message.includes('10 MB') ? 413 : 415, verdict.message.includes('10 MB') ? errorCodes.PAYLOAD_TOO_LARGE : errorCodes.UNSUPPORTED_MEDIA_TYPE, verdict.message);
               photos.push({ id: randomUUID(), filename: name, mimetype: verdict.mimetype, size: data.length, data });
             } else if ((textFields as readonly string[]).includes(part.fieldname)) {
-              fields[part.fieldname] = String(part.value ?? '');
+              fields[part.fieldname] = typeof part.value === 'string' ? part.value : '';
             }
           }
         } catch (err) {
