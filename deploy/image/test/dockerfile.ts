@@ -168,7 +168,7 @@ export interface ReplayOptions {
   baseEnv: Record<string, string>;
   /** Stop after this stage (default: the last). */
   target?: string;
-  /** Told after each RUN that succeeded: how long it took and what it printed. */
+  /** Told after each RUN or COPY that succeeded: how long it took and what it printed. */
   onStep?: (event: { stage: string; command: string; ms: number; output: string }) => void;
 }
 
@@ -221,33 +221,49 @@ function moveInto(source: string, target: string): void {
 }
 
 /**
- * Replays the stages up to `target`. A COPY --from moves the files instead of copying them when no later
- * instruction reads that stage again (node_modules trees are large); the result is the same.
+ * Replays the `target` stage (default: the last) and the stages it needs, like BuildKit: stages that do not
+ * need each other run at the same time. A COPY --from moves the files instead of copying them when it is
+ * the only instruction that reads that stage (node_modules trees are large); the result is the same.
  */
 export async function replay(options: ReplayOptions): Promise<ReplayedStage> {
   const { dockerfile, context } = options;
   const ignored = dockerignoreMatcher(options.dockerignore);
   const buildArgs = options.buildArgs ?? {};
   const stages = new Map<string, ReplayedStage>();
-  const targetIndex = options.target
-    ? dockerfile.stages.findIndex((stage) => stage.name === options.target)
-    : dockerfile.stages.length - 1;
+  const indexOf = new Map(dockerfile.stages.map((stage, index) => [stage.name, index]));
+  const targetIndex = options.target ? (indexOf.get(options.target) ?? -1) : dockerfile.stages.length - 1;
   if (targetIndex < 0) throw new Error(`no stage named ${options.target}`);
 
-  // Which later instructions read each stage (FROM it or COPY --from it), to know when moving is safe.
-  const readers: { stage: string; index: number }[] = [];
+  // The earlier stages each stage reads (FROM it or COPY --from it), and how many instructions read each.
+  const needs = dockerfile.stages.map((stage, stageIndex) => {
+    const names = [stage.from, ...stage.instructions.map((instruction) => copyFrom(instruction))];
+    return [...new Set(names)].filter(
+      (name): name is string => name !== undefined && (indexOf.get(name) ?? Infinity) < stageIndex,
+    );
+  });
+  const readCount = new Map<string, number>();
   dockerfile.stages.forEach((stage, stageIndex) => {
-    if (dockerfile.stages.some((earlier, index) => index < stageIndex && earlier.name === stage.from))
-      readers.push({ stage: stage.from, index: stageIndex * 1000 });
-    stage.instructions.forEach((instruction, index) => {
-      const from = /--from=(\S+)/.exec(instruction.args)?.[1];
-      if (instruction.keyword === 'COPY' && from) readers.push({ stage: from, index: stageIndex * 1000 + index + 1 });
-    });
+    if (needs[stageIndex].includes(stage.from)) readCount.set(stage.from, (readCount.get(stage.from) ?? 0) + 1);
+    for (const instruction of stage.instructions) {
+      const from = copyFrom(instruction);
+      if (from) readCount.set(from, (readCount.get(from) ?? 0) + 1);
+    }
   });
 
-  let last: ReplayedStage | undefined;
-  for (const [stageIndex, stage] of dockerfile.stages.entries()) {
-    if (stageIndex > targetIndex) break;
+  const running = new Map<number, Promise<ReplayedStage>>();
+  const replayStage = (stageIndex: number): Promise<ReplayedStage> => {
+    let promise = running.get(stageIndex);
+    if (!promise) {
+      promise = Promise.all(needs[stageIndex].map((name) => replayStage(indexOf.get(name)!))).then(() =>
+        replayOne(stageIndex),
+      );
+      running.set(stageIndex, promise);
+    }
+    return promise;
+  };
+
+  const replayOne = async (stageIndex: number): Promise<ReplayedStage> => {
+    const stage = dockerfile.stages[stageIndex];
     const root = join(options.workDir, `stage-${stageIndex}-${stage.name}`);
     const parent = stages.get(stage.from);
     mkdirSync(root, { recursive: true });
@@ -266,7 +282,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayedStage> {
     const args: Record<string, string> = {};
     const inRoot = (path: string) => join(root, posix.resolve(current.workdir, path));
 
-    for (const [index, instruction] of stage.instructions.entries()) {
+    for (const instruction of stage.instructions) {
       const vars = { ...args, ...current.env };
       const where = `line ${instruction.line}`;
       switch (instruction.keyword) {
@@ -299,6 +315,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayedStage> {
         case 'LABEL':
           break;
         case 'COPY': {
+          const copyStarted = Date.now();
           const words = substitute(instruction.args, vars).split(/\s+/);
           const flags = words.filter((word) => word.startsWith('--'));
           const paths = words.filter((word) => !word.startsWith('--'));
@@ -321,8 +338,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayedStage> {
               const from = stages.get(fromName);
               if (!from) throw new Error(`${where}: COPY --from=${fromName}: no such earlier stage`);
               sourcePath = join(from.root, posix.resolve('/', source));
-              const position = stageIndex * 1000 + index + 1;
-              mayMove = !readers.some((reader) => reader.stage === fromName && reader.index > position);
+              mayMove = readCount.get(fromName) === 1;
             } else {
               sourcePath = join(context, posix.normalize(source));
               if (relative(context, sourcePath).startsWith('..'))
@@ -346,6 +362,12 @@ export async function replay(options: ReplayOptions): Promise<ReplayedStage> {
               cpSync(sourcePath, target, { recursive: true, verbatimSymlinks: true, filter });
             }
           }
+          options.onStep?.({
+            stage: stage.name,
+            command: `COPY ${instruction.args}`,
+            ms: Date.now() - copyStarted,
+            output: '',
+          });
           break;
         }
         case 'RUN': {
@@ -376,9 +398,19 @@ export async function replay(options: ReplayOptions): Promise<ReplayedStage> {
       }
     }
     stages.set(stage.name, current);
-    last = current;
-  }
-  return last!;
+    return current;
+  };
+
+  // Every stage started is awaited, so a failure in one is not left running behind another's.
+  const target = replayStage(targetIndex);
+  const results = await Promise.allSettled([target, ...running.values()]);
+  const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  return target;
+}
+
+function copyFrom(instruction: Instruction): string | undefined {
+  return instruction.keyword === 'COPY' ? /--from=(\S+)/.exec(instruction.args)?.[1] : undefined;
 }
 
 /** The command the replayed stage starts with: ENTRYPOINT + (args or CMD), image paths mapped into its folder. */
