@@ -201,7 +201,7 @@ describe(`deploy/Dockerfile replayed without Docker (SHOP_PARTS="${PARTS}")`, ()
         onStep: ({ stage, command, ms, output }) => {
           const cached = /Cached:\s+(\d+ cached, \d+ total)/.exec(output)?.[1];
           timings.push(
-            `${stage}: ${command.split(';')[0]!.slice(0, 60)} ${(ms / 1000).toFixed(1)} s${cached ? ` (${cached})` : ''}`,
+            `${stage}: ${command.split(';')[0].slice(0, 60)} ${(ms / 1000).toFixed(1)} s${cached ? ` (${cached})` : ''}`,
           );
         },
       });
@@ -311,7 +311,7 @@ describe(`deploy/Dockerfile replayed without Docker (SHOP_PARTS="${PARTS}")`, ()
     }, 60_000);
 
     const containerEnv = (extra: Record<string, string>) => ({
-      PATH: baseEnv.PATH!,
+      PATH: baseEnv.PATH,
       HOME: workDir,
       TMPDIR: tmpdir(),
       ...image!.env,
