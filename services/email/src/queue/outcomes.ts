@@ -125,8 +125,11 @@ export class OutcomeRecorder {
   private async write(group: Outcome[]) {
     await this.ctx.withOutbox(async (session, outbox) => {
       await this.ctx.models.Email.bulkWrite(
-        // Conditional on `sending`: an email put back or retried by an administrator meanwhile is left alone.
-        group.map((outcome) => ({ updateOne: { filter: { _id: outcome.email._id, status: 'sending' }, update: statusUpdate(outcome) } })),
+        // Conditional on this claim: an email put back, or taken over by another worker after a lease ran out
+        // (a database outage longer than the lease), is left to whoever holds it now.
+        group.map((outcome) => ({
+          updateOne: { filter: { _id: outcome.email._id, status: 'sending' as const, claimId: outcome.email.claimId }, update: statusUpdate(outcome) },
+        })),
         { session, ordered: false },
       );
       for (const outcome of group) {
