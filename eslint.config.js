@@ -48,6 +48,17 @@ export default tseslint.config(
     languageOptions: { ...jsxA11y.flatConfigs.recommended.languageOptions, globals: { ...globals.browser } },
   },
   {
+    files: ['frontends/{admin,shell,storefront}/src/**/*.tsx', 'packages/ui/src/**/*.tsx'],
+    rules: {
+      // React ignores what an event handler returns; the async handlers passed in JSX catch their own errors
+      // (react-query's refetch and mutate never reject), so only promises outside JSX attributes are checked.
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      // Scrollable log and history boxes take tabIndex={0} so keyboard users can scroll them (WCAG 2.1.1, axe's
+      // scrollable-region-focusable, which the browser accessibility tests check).
+      'jsx-a11y/no-noninteractive-tabindex': ['error', { tags: ['pre', 'ul'], roles: ['tabpanel'] }],
+    },
+  },
+  {
     // The embedded MongoDB engine handles documents of any shape: bson's `Document` is `{ [key: string]: any }`
     // and every value is checked at run time by its BSON type (typeRank, isPlainObject), as mongod does; its
     // tests send the MongoDB manual's documents, whose mixed _id and field types the driver's typings reject.
