@@ -290,12 +290,12 @@ export type AdminOrderResponse = z.infer<typeof adminOrderResponseSchema>;
 // ---------------------------------------------------------------------------------------------
 /** Reads what the edit form typed: a whole number >= 0, anything else 0 (spec: invalid becomes 0). */
 export function editQuantity(value: unknown): number {
-  const n = typeof value === 'number' ? value : Number.parseInt(String(value ?? '').trim(), 10);
+  const n = typeof value === 'number' ? value : Number.parseInt(typeof value === 'string' ? value.trim() : '', 10);
   return Number.isFinite(n) && n >= 0 ? Math.trunc(n) : 0;
 }
 /** A decimal >= 0 rounded to cents, anything else 0. */
 export function editTotal(value: unknown): number {
-  const n = typeof value === 'number' ? value : Number.parseFloat(String(value ?? '').trim());
+  const n = typeof value === 'number' ? value : Number.parseFloat(typeof value === 'string' ? value.trim() : '');
   return Number.isFinite(n) && n >= 0 ? Math.round(n * 100) / 100 : 0;
 }
 

@@ -43,8 +43,6 @@ function parseIpv6(text: string): bigint | undefined {
   return value;
 }
 
-const v4MappedPrefix = 0xffffn << 32n;
-
 /** An address as a number and its family; IPv4-mapped IPv6 addresses count as IPv4. */
 export function parseIpAddress(text: string): { family: 4 | 6; value: bigint } | undefined {
   const trimmed = text.trim();

@@ -50,7 +50,7 @@ export type BannedIp = z.infer<typeof bannedIpSchema>;
 export const bannedIpsResponseSchema = z.object({ bannedIPs: z.array(bannedIpSchema) });
 
 /** Spec §7: duration 1h, 6h, 1d, 7d, 30d, or empty for permanent. */
-export const banIpDurations = banDurations.filter((d) => d !== 'permanent') as Exclude<(typeof banDurations)[number], 'permanent'>[];
+export const banIpDurations = banDurations.filter((d) => d !== 'permanent');
 
 export const banIpBodySchema = z.object({
   ip: z
