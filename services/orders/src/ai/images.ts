@@ -45,7 +45,8 @@ const unavailable = (reason: string) => new AppError(503, errorCodes.SERVICE_UNA
 /** Maps an SDK error to the answer the storefront understands. */
 export function mapProviderError(err: unknown, log: Logger): AppError {
   if (err instanceof OpenAI.APIError && err.status !== undefined) {
-    const code = String((err as { code?: unknown }).code ?? '');
+    const rawCode = (err as { code?: unknown }).code;
+    const code = typeof rawCode === 'string' || typeof rawCode === 'number' ? String(rawCode) : '';
     const text = `${code} ${err.message}`;
     log.warn({ status: err.status, code, msg: err.message }, 'image provider refused the request');
     if (err.status === 402 || /quota|billing/i.test(text)) {

@@ -1,7 +1,7 @@
 // The order document: a quote request as submitted, its status history, and the fields later issues
 // fill (quote, discount, tracking, payment). Those stay empty until something real sets them.
 import { randomBytes } from 'node:crypto';
-import { Schema, type Connection, type Model } from 'mongoose';
+import { Schema, type Connection } from 'mongoose';
 import type { OrderDiscount } from '../domain/discount.js';
 import {
   carriers,

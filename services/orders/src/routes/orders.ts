@@ -110,8 +110,8 @@ export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderMod
         const issues = validationIssues(request);
         return fail(request, reply, 400, 'VALIDATION_FAILED', `Please check your order: ${issues.map((i) => i.message).join('; ')}`, issues);
       }
-      const rawKey = request.headers[idempotencyKeyHeader];
-      const key = Array.isArray(rawKey) ? rawKey[0] : rawKey;
+      const rawKey: unknown = request.headers[idempotencyKeyHeader];
+      const key = typeof rawKey === 'string' ? rawKey : Array.isArray(rawKey) && typeof rawKey[0] === 'string' ? rawKey[0] : undefined;
       if (key !== undefined && !idempotencyKeyPattern.test(key)) {
         return fail(request, reply, 400, 'BAD_REQUEST', 'The Idempotency-Key header must be 1 to 200 printable characters.');
       }

@@ -24,7 +24,7 @@ import { contentMessages } from '@shop/contracts';
 /** The name as the customer's computer had it, without any folder part or control characters. */
 export function cleanFileName(name: string | undefined): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  const clean = base.replace(/[\x00-\x1f\x7f]/g, '').trim().slice(0, 255);
+  const clean = base.replace(/\p{Cc}/gu, '').trim().slice(0, 255);
   return clean || 'file';
 }
 
