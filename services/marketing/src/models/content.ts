@@ -3,7 +3,7 @@
 // same transaction as the current document and the content.changed event (outbox). The version number
 // only grows (a conditional update on the previous one), so two admins saving at once cannot both win.
 import { randomUUID } from 'node:crypto';
-import { Schema, type Connection, type Model } from 'mongoose';
+import { Schema, type Connection } from 'mongoose';
 import type { ContentAction, ContentVersion, SiteContent } from '@shop/contracts';
 
 export const siteContentId = 'site';

@@ -2,7 +2,7 @@
 // unique regardless of case. usedCount only moves through conditional updates (redeem: below maxUses;
 // give back: above 0), and a redemption's _id is code id + order id, so one order counts once.
 import { randomUUID } from 'node:crypto';
-import { Schema, type Connection, type Model } from 'mongoose';
+import { Schema, type Connection } from 'mongoose';
 import { discountCategories, discountTypes, type DiscountCategory, type DiscountCode, type DiscountType } from '@shop/contracts';
 
 export interface DiscountDoc {
