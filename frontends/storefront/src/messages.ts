@@ -43,11 +43,14 @@ export interface FieldProblem {
   message: string;
 }
 
+/** A detail from the server as text: strings as they are, a path array joined with dots, anything else empty. */
+const textOf = (v: unknown): string => (typeof v === 'string' ? v : Array.isArray(v) ? v.join('.') : typeof v === 'number' ? String(v) : '');
+
 export function fieldProblems(details: unknown): FieldProblem[] {
   if (!Array.isArray(details)) return [];
   return details
     .filter((d): d is Record<string, unknown> => typeof d === 'object' && d !== null)
-    .map((d) => ({ field: String(d.field ?? d.path ?? ''), message: String(d.message ?? '') }))
+    .map((d) => ({ field: textOf(d.field ?? d.path), message: textOf(d.message) }))
     .filter((d) => d.message);
 }
 

@@ -14,7 +14,6 @@ import {
   quantityLabel,
   sizeChoices,
   STEP,
-  type OrderForm,
 } from '../src/flow/model.js';
 import { prefillFrom, splitName } from '../src/flow/useOrderFlow.js';
 import { coinForm } from './fixtures.js';
