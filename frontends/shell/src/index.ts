@@ -4,4 +4,4 @@ if (__SHOP_DEV__) shareRefreshRenderers();
 
 // Module Federation needs an async boundary: shared modules (React, the router) are negotiated with the
 // remotes before any of them is evaluated.
-import('./bootstrap.js');
+void import('./bootstrap.js');
