@@ -14,8 +14,12 @@ export function CardHeader({ className, ...rest }: HTMLAttributes<HTMLDivElement
   return <div className={cn('flex flex-col gap-1 border-b border-olive-700 px-5 py-4', className)} {...rest} />;
 }
 
-export function CardTitle({ className, ...rest }: HTMLAttributes<HTMLHeadingElement>) {
-  return <h3 className={cn('font-display text-lg font-bold uppercase tracking-wide text-khaki-50', className)} {...rest} />;
+export function CardTitle({ className, children, ...rest }: HTMLAttributes<HTMLHeadingElement>) {
+  return (
+    <h3 className={cn('font-display text-lg font-bold uppercase tracking-wide text-khaki-50', className)} {...rest}>
+      {children}
+    </h3>
+  );
 }
 
 export function CardBody({ className, ...rest }: HTMLAttributes<HTMLDivElement>) {
