@@ -10,7 +10,7 @@ function readInfo(port: number): Promise<Record<string, unknown>> {
     socket.once('data', (chunk) => {
       socket.destroy();
       const line = chunk.toString('utf8');
-      resolve(JSON.parse(line.slice('INFO '.length).trim()));
+      resolve(JSON.parse(line.slice('INFO '.length).trim()) as Record<string, unknown>); // NATS documents INFO as a JSON object
     });
   });
 }

@@ -198,24 +198,27 @@ describe('crash safety', () => {
         }
 
         let killed = false;
-        // An object, not a variable: the callback sets it, so the compiler must not narrow it after the first check.
+        // Set by the load callback; read through a function so the compiler does not narrow it after the first check.
         const failed: { error?: Error } = {};
         const load = runLoad(client, round, ledger, () => killed).catch((err: unknown) => {
           failed.error = err instanceof Error ? err : new Error(String(err));
         });
+        const rethrowLoadFailure = () => {
+          if (failed.error) throw failed.error;
+        };
         const acknowledgedBefore = ledger.acknowledged;
         // Kill once the load is well under way, at a random point in the next second.
         const deadline = Date.now() + 60_000;
         while (ledger.acknowledged - acknowledgedBefore < 200 && !failed.error && Date.now() < deadline) {
           await new Promise((resolve) => setTimeout(resolve, 10));
         }
-        if (failed.error) throw failed.error;
+        rethrowLoadFailure();
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 1000));
         killed = true;
         server.process.kill('SIGKILL');
         await server.exited;
         await load;
-        if (failed.error) throw failed.error;
+        rethrowLoadFailure();
         expect(ledger.acknowledged - acknowledgedBefore).toBeGreaterThanOrEqual(200);
       } finally {
         await client.close(true).catch(() => undefined);
