@@ -6,18 +6,22 @@ export interface BenchOptions {
   url: string | undefined;
   durationSeconds: number;
   connections: number;
-  /** Paths measured on the baseline and on the gateway. */
+  /** Paths measured on the baseline and on the gateway given with --url. */
   paths: string[];
+  /** Put the run at the top of its section of RESULTS.md (not with --url: that is someone's own gateway). */
+  record: boolean;
 }
 
 export const DEFAULT_PATHS = ['/api/health', '/api/orders/_service'];
 
-export const USAGE = `npm run bench -w load-tests -- [--url http://127.0.0.1:8080] [--duration 10] [--connections 50] [--path /api/health ...]
+export const USAGE = `npm run bench -w load-tests -- [--duration 10] [--connections 50] [--no-record]
+npm run bench -w load-tests -- --url http://127.0.0.1:8080 [--path /api/health ...]
 
-  --url          gateway to measure (default: start a gateway and stand-in services here)
-  --duration     seconds per measurement (default 10)
+  --duration     seconds per measurement (default 10; e.g. 3 for a quick look)
   --connections  concurrent connections (default 50)
-  --path         a path to measure, repeatable (default: ${DEFAULT_PATHS.join(', ')})`;
+  --no-record    print the table only, leave RESULTS.md as it is
+  --url          only measure this running gateway's --path list beside bare Fastify (nothing recorded)
+  --path         with --url: a path to measure, repeatable (default: ${DEFAULT_PATHS.join(', ')})`;
 
 function positiveInteger(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -34,6 +38,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       duration: { type: 'string' },
       connections: { type: 'string' },
       path: { type: 'string', multiple: true },
+      'no-record': { type: 'boolean' },
     },
     strict: true,
     allowPositionals: false,
@@ -51,6 +56,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     }
     url = parsed.origin;
   }
+  if (values.path !== undefined && url === undefined) throw new Error('--path goes with --url (the full run measures the issue-20 rows)');
   const paths = values.path ?? DEFAULT_PATHS;
   for (const path of paths) {
     if (!path.startsWith('/')) throw new Error(`--path must start with "/", got "${path}"`);
@@ -60,6 +66,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     durationSeconds: positiveInteger('duration', values.duration, 10),
     connections: positiveInteger('connections', values.connections, 50),
     paths,
+    record: url === undefined && !values['no-record'],
   };
 }
 

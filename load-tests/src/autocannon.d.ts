@@ -8,11 +8,16 @@ declare module 'autocannon' {
     duration?: number;
     pipelining?: number;
     headers?: Record<string, string>;
+    method?: string;
+    body?: string;
+    /** Each request in turn; setupRequest may change a request before it is sent (a fresh body per request). */
+    requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string; setupRequest?: (request: any) => any }[];
   }
   interface Result {
     requests: { average: number; total: number };
     latency: { p50: number; p99: number; average: number };
     non2xx: number;
+    '2xx': number;
     errors: number;
     timeouts: number;
     duration: number;

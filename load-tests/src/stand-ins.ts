@@ -28,6 +28,23 @@ baseline.get('/api/health', async () => ({
 for (const service of SERVICES) baseline.get(`/api/${service}/_service`, async () => ({ service, version: '0.1.0', startedAt }));
 // Any other path asked with --path: a small JSON answer, so every measured path has a baseline.
 baseline.get('/*', async (request) => ({ path: request.url }));
+// Answers the whole stack's rows are compared with: the bench records what the real shop answered
+// (POST /_bench/answers { path, status, body }) and the baseline then answers POSTs to that path with the
+// same status and payload, so both sides send the same bytes.
+const recorded = new Map<string, { status: number; body: unknown }>();
+baseline.post<{ Body: { path: string; status: number; body: unknown } }>('/_bench/answers', async (request, reply) => {
+  const { path, status, body } = request.body;
+  if (typeof path !== 'string' || !path.startsWith('/') || !Number.isInteger(status)) {
+    return reply.code(400).send({ error: 'send { path: "/...", status: 200, body: {...} }' });
+  }
+  recorded.set(path, { status, body });
+  return { recorded: path };
+});
+baseline.post('/*', async (request, reply) => {
+  const answer = recorded.get(request.url);
+  if (!answer) return reply.code(404).send({ error: `no answer recorded for POST ${request.url}` });
+  return reply.code(answer.status).send(answer.body);
+});
 apps.push(baseline);
 const result: StandIns = { baseline: await listen(baseline), services: {} };
 

@@ -8,8 +8,9 @@ import { DEFAULT_PATHS, parseBenchArgs, percentile } from '../src/args.js';
 const k6Script = fileURLToPath(new URL('../k6/gateway-smoke.js', import.meta.url));
 
 describe('bench arguments', () => {
-  it('defaults to starting its own gateway, 10 s, 50 connections, health and a service read', () => {
-    expect(parseBenchArgs([])).toEqual({ url: undefined, durationSeconds: 10, connections: 50, paths: DEFAULT_PATHS });
+  it('defaults to the full run, 10 s, 50 connections, recorded in RESULTS.md', () => {
+    expect(parseBenchArgs([])).toEqual({ url: undefined, durationSeconds: 10, connections: 50, paths: DEFAULT_PATHS, record: true });
+    expect(parseBenchArgs(['--duration', '3', '--no-record'])).toMatchObject({ durationSeconds: 3, record: false });
   });
 
   it('takes a gateway URL, duration, connections and repeated paths', () => {
@@ -18,6 +19,7 @@ describe('bench arguments', () => {
       durationSeconds: 30,
       connections: 100,
       paths: ['/api/docs', '/'],
+      record: false,
     });
   });
 
@@ -25,8 +27,9 @@ describe('bench arguments', () => {
     expect(() => parseBenchArgs(['--url', 'localhost:8080'])).toThrow(/--url must be an http\(s\) URL/);
     expect(() => parseBenchArgs(['--duration', '0'])).toThrow('--duration must be a whole number of at least 1, got "0"');
     expect(() => parseBenchArgs(['--connections', 'many'])).toThrow(/--connections must be a whole number/);
-    expect(() => parseBenchArgs(['--path', 'api/health'])).toThrow('--path must start with "/"');
+    expect(() => parseBenchArgs(['--url', 'http://127.0.0.1:8080', '--path', 'api/health'])).toThrow('--path must start with "/"');
     expect(() => parseBenchArgs(['--rps', '5'])).toThrow(/rps/);
+    expect(() => parseBenchArgs(['--path', '/api/health'])).toThrow('--path goes with --url');
   });
 });
 

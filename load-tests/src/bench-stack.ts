@@ -1,0 +1,187 @@
+// The bench's whole-stack rows (issue 20): the shop from the local runner (startStack, as the fault suite
+// starts it: gateway, seven services, embedded MongoDB, nats-server, the development mailbox), measured
+// through its gateway: tracking reads, quote requests, the confirmation emails they cause reaching the
+// mailbox, and the stack's memory idle and after the quote load. Each figure beside the bare Fastify
+// baseline answering the same status and payload.
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { idempotencyKeyHeader } from '@shop/contracts';
+import { startStack, type Stack } from '@shop/local';
+import { coinOrder } from '@shop/test-support';
+import { measure, type LoadShape, type Measurement } from './bench-measure.js';
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const PAGE_BYTES = 4096; // /proc/<pid>/statm counts pages; 4 KiB on this machine's kernels (x86-64, arm64 default)
+
+export async function startBenchStack(): Promise<Stack> {
+  return startStack({
+    quiet: true,
+    readyTimeoutMs: 120_000,
+    // The quote load's confirmations must all stay readable to be counted.
+    mailboxMaxMessages: 200_000,
+    // One client address sends everything: lift the gateway's per-address limit for this run.
+    env: { ...process.env, RATE_LIMIT_MAX: '100000000', LOG_LEVEL: 'warn' },
+  });
+}
+
+/**
+ * Resident memory of the stack's processes: every process in the process group of each part the runner
+ * started (a part's own children included). The development mailbox runs inside the runner's process
+ * (here, the bench's, beside the load generator), so it is not in the sum.
+ */
+export function stackRssBytes(stack: Stack): { bytes: number; processes: number } {
+  const groups = new Set(stack.children().map((child) => child.process.pid).filter((pid): pid is number => pid !== undefined));
+  let bytes = 0;
+  let processes = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // Field 5 of /proc/<pid>/stat is the process group; the command name (field 2) may hold spaces.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const pgrp = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+      if (!groups.has(pgrp)) continue;
+      const residentPages = Number(readFileSync(`/proc/${entry}/statm`, 'utf8').split(' ')[1]);
+      bytes += residentPages * PAGE_BYTES;
+      processes++;
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  return { bytes, processes };
+}
+
+interface Answer {
+  status: number;
+  body: any;
+}
+
+async function post(url: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  const response = await fetch(url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: url, ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json().catch(() => null) };
+}
+
+/** The baseline answers POSTs to `path` with what the real shop answered (stand-ins.ts). */
+async function recordOnBaseline(baselineUrl: string, path: string, answer: Answer): Promise<void> {
+  const recorded = await post(baselineUrl, '/_bench/answers', { path, status: answer.status, body: answer.body });
+  if (recorded.status !== 200) throw new Error(`the baseline refused the recorded answer for ${path}: ${JSON.stringify(recorded.body)}`);
+}
+
+let quoteCounter = 0;
+/** A new customer's quote request with its own Idempotency-Key, as the storefront sends it. */
+function freshQuote(run: string): { body: string; headers: Record<string, string> } {
+  const email = `bench-${run}-${++quoteCounter}@example.com`;
+  return { body: JSON.stringify(coinOrder({ email, customerName: 'Bench Customer', subscribeEmail: false })), headers: { [idempotencyKeyHeader]: randomUUID() } };
+}
+
+async function mailboxTotal(mailboxUrl: string): Promise<number> {
+  const response = await fetch(`${mailboxUrl}/messages?limit=1`);
+  return ((await response.json()) as { total: number }).total;
+}
+
+async function clearMailbox(mailboxUrl: string): Promise<void> {
+  await fetch(`${mailboxUrl}/messages`, { method: 'DELETE' });
+}
+
+/** Waits until the mailbox's count stays the same for `quietMs` (or `maxMs` passed); returns it. */
+async function settledMailbox(mailboxUrl: string, quietMs: number, maxMs: number): Promise<number> {
+  const deadline = Date.now() + maxMs;
+  let last = await mailboxTotal(mailboxUrl);
+  let since = Date.now();
+  while (Date.now() < deadline) {
+    await delay(250);
+    const now = await mailboxTotal(mailboxUrl);
+    if (now !== last) {
+      last = now;
+      since = Date.now();
+    } else if (last > 0 && Date.now() - since >= quietMs) break;
+  }
+  return last;
+}
+
+export interface EmailDrain {
+  /** Emails one quote request causes (measured with one request before the load). */
+  perQuote: number;
+  expected: number;
+  delivered: number;
+  /** Not yet in the mailbox when the quote load ended. */
+  backlogAtLoadEnd: number;
+  /** From the load's end until the last expected email arrived; null when not all arrived in time. */
+  drainAfterLoadMs: number | null;
+  /** delivered / (last arrival - load start): the rate the email service kept up with. */
+  emailsPerSecond: number;
+}
+
+export interface StackRows {
+  track: Measurement;
+  trackBaseline: Measurement;
+  quote: Measurement;
+  quoteBaseline: Measurement;
+  emails: EmailDrain;
+  idleRss: { bytes: number; processes: number };
+  loadedRss: { bytes: number; processes: number };
+}
+
+export async function measureStack(stack: Stack, baselineUrl: string, shape: LoadShape, log: (line: string) => void): Promise<StackRows> {
+  const mailboxUrl = stack.mailbox?.httpUrl;
+  if (!mailboxUrl) throw new Error('the stack has no development mailbox (SMTP_URL is set): the email row needs it; unset SMTP_URL');
+  const run = Date.now().toString(36);
+
+  // Idle: nothing asked of the shop yet but the readiness checks; let start-up work settle first.
+  await delay(5_000);
+  const idleRss = stackRssBytes(stack);
+  log(`stack idle: ${(idleRss.bytes / 2 ** 30).toFixed(2)} GiB over ${idleRss.processes} processes`);
+
+  // One order to track, and one quote request to learn how many emails a quote request causes.
+  await clearMailbox(mailboxUrl);
+  const first = freshQuote(run);
+  const placed = await post(stack.url, '/api/orders', JSON.parse(first.body), first.headers);
+  if (placed.status !== 201 && placed.status !== 200) throw new Error(`the first quote request answered ${placed.status}: ${JSON.stringify(placed.body)}`);
+  const perQuote = await settledMailbox(mailboxUrl, 1_500, 15_000);
+  const trackBody = { orderNumber: placed.body.order.orderNumber, email: JSON.parse(first.body).email };
+  const tracked = await post(stack.url, '/api/orders/track', trackBody);
+  if (tracked.status !== 200) throw new Error(`tracking the first order answered ${tracked.status}: ${JSON.stringify(tracked.body)}`);
+  await recordOnBaseline(baselineUrl, '/api/orders/track', tracked);
+  await recordOnBaseline(baselineUrl, '/api/orders', placed);
+
+  const trackRequest = { method: 'POST' as const, path: '/api/orders/track', body: JSON.stringify(trackBody), headers: { origin: stack.url } };
+  log('tracking read: bare Fastify with the same answer...');
+  const trackBaseline = await measure(baselineUrl, trackRequest, shape);
+  log('tracking read: through the whole stack...');
+  const track = await measure(stack.url, trackRequest, shape);
+
+  log('quote request: bare Fastify with the same answer...');
+  const quoteBaseline = await measure(baselineUrl, { method: 'POST', path: '/api/orders', fresh: () => freshQuote(run) }, shape);
+  await clearMailbox(mailboxUrl);
+  log('quote requests: through the whole stack (no warm-up: every request is a real order)...');
+  const quote = await measure(stack.url, { method: 'POST', path: '/api/orders', headers: { origin: stack.url }, fresh: () => freshQuote(run) }, shape, { warmup: false });
+
+  // The confirmations: wait until all of them are in and no more arrive for 2 s (requests still in flight
+  // when autocannon stopped placed orders too), at most 60 s after the load; note when the last arrived.
+  const expected = quote.ok * perQuote;
+  let delivered = await mailboxTotal(mailboxUrl);
+  const backlogAtLoadEnd = Math.max(0, expected - delivered);
+  let lastArrival = quote.endedAt;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline && (delivered < expected || Date.now() - lastArrival < 2_000)) {
+    await delay(200);
+    const now = await mailboxTotal(mailboxUrl);
+    if (now > delivered) lastArrival = Date.now();
+    delivered = now;
+  }
+  const drained = delivered >= expected;
+  const emails: EmailDrain = {
+    perQuote,
+    expected,
+    delivered,
+    backlogAtLoadEnd,
+    drainAfterLoadMs: drained ? Math.max(0, lastArrival - quote.endedAt) : null,
+    emailsPerSecond: delivered / (Math.max(lastArrival, quote.endedAt) - quote.startedAt) * 1000,
+  };
+  const loadedRss = stackRssBytes(stack);
+  log(`stack after the quote load: ${(loadedRss.bytes / 2 ** 30).toFixed(2)} GiB over ${loadedRss.processes} processes`);
+  return { track, trackBaseline, quote, quoteBaseline, emails, idleRss, loadedRss };
+}
