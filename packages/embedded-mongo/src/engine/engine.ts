@@ -71,8 +71,14 @@ interface TxnState {
   id: number;
   startVer: number;
   active: boolean;
-  /** Copies of collections taken just before a concurrent commit changed them (null: did not exist). */
+  /** Copies of collections taken just before a concurrent drop or create changed them (null: did not exist). */
   snapshots: Map<string, Map<string, Rec> | null>;
+  /**
+   * Records as they were when this transaction started, kept only for the keys a concurrent commit changed
+   * since (null: the record did not exist). Copying whole collections instead cost a copy of every
+   * collection per open transaction per commit, which made concurrent transactions slow down as data grew.
+   */
+  before: Map<string, Map<string, Rec | null>>;
   /** Buffered writes: ns -> key -> new document (null = deleted), in write order. */
   writes: Map<string, Map<string, Document | null>>;
   locked: Set<string>;
@@ -285,7 +291,18 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
 
   // ---------- transaction snapshots ----------
 
-  /** Before a committed change to a collection, give open transactions a copy of its current contents. */
+  /** Before a committed change to one record, give open transactions its current version (once each). */
+  const preserveRecordForTxns = (ns: string, key: string, prev: Rec | undefined) => {
+    if (txns.size === 0) return;
+    for (const t of txns.values()) {
+      if (t.snapshots.has(ns)) continue;
+      let kept = t.before.get(ns);
+      if (!kept) t.before.set(ns, (kept = new Map()));
+      if (!kept.has(key)) kept.set(key, prev ?? null);
+    }
+  };
+
+  /** Before a committed drop or create of a collection, give open transactions a copy of its current contents. */
   const preserveForTxns = (ns: string, coll: Coll | undefined) => {
     if (txns.size === 0) return;
     for (const t of txns.values()) {
@@ -297,7 +314,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
 
   const putRecord = (c: Coll, key: string, doc: Document, batch: Batch | undefined) => {
     const prev = c.records.get(key);
-    preserveForTxns(`${c.db}.${c.name}`, c);
+    preserveRecordForTxns(`${c.db}.${c.name}`, key, prev);
     for (const ix of c.indexes.values()) { if (prev) ix.remove(key, prev.doc); ix.add(key, doc); }
     const rec: Rec = { doc, seq: prev ? prev.seq : ++seq, ver: ++version };
     c.records.set(key, rec);
@@ -312,7 +329,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
   const deleteRecord = (c: Coll, key: string, batch: Batch | undefined) => {
     const prev = c.records.get(key);
     if (!prev) return;
-    preserveForTxns(`${c.db}.${c.name}`, c);
+    preserveRecordForTxns(`${c.db}.${c.name}`, key, prev);
     for (const ix of c.indexes.values()) ix.remove(key, prev.doc);
     c.records.delete(key);
     const ver = ++version;
@@ -379,7 +396,15 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     const coll = getColl(ns);
     const t = txn ? txnState(txn) : undefined;
     const snap = t?.snapshots.get(key);
-    const overlay = t?.writes.get(key);
+    const own = t?.writes.get(key);
+    const kept = snap === undefined ? t?.before.get(key) : undefined;
+    // The records others changed since this transaction started, as it saw them, under its own writes.
+    let overlay = own;
+    if (kept && kept.size > 0) {
+      overlay = new Map();
+      for (const [k, r] of kept) overlay.set(k, r ? r.doc : null);
+      if (own) for (const [k, d] of own) overlay.set(k, d);
+    }
     if (!t || (snap === undefined && !overlay)) {
       // Live view: looks the collection up on every call so it sees a collection created mid-command.
       const cur = () => getColl(ns);
@@ -1527,7 +1552,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
   // ---------- transactions API ----------
 
   const beginTransaction = (): Txn => {
-    const t: TxnState = { id: ++txnIds, startVer: version, active: true, snapshots: new Map(), writes: new Map(), locked: new Set() };
+    const t: TxnState = { id: ++txnIds, startVer: version, active: true, snapshots: new Map(), before: new Map(), writes: new Map(), locked: new Set() };
     txns.set(t.id, t);
     return { id: t.id };
   };

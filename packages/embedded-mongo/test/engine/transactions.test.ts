@@ -107,4 +107,26 @@ describe('transactions', () => {
     await e.commitTransaction(t);
     expect(e.find(ns, { filter: { sku: 's-five' } })).toEqual([{ _id: 5, sku: 's-five' }]);
   });
+  test('after concurrent commits a transaction still reads its snapshot, through the indexes', async () => {
+    const e = freshEngine();
+    await e.insert(ns, Array.from({ length: 1000 }, (_, i) => ({ _id: i, sku: `s${i}` })), {});
+    await e.createIndexes(ns, [{ key: { sku: 1 }, name: 'sku_1' }]);
+    const t = e.beginTransaction();
+    // Others commit an update, a delete and an insert after the transaction started.
+    await e.update(ns, [{ q: { _id: 5 }, u: { $set: { sku: 's-five' } } }], {});
+    await e.delete(ns, [{ q: { _id: 6 }, limit: 1 }], {});
+    await e.insert(ns, [{ _id: 1000, sku: 's1000' }], {});
+    expect(e.find(ns, { filter: { sku: 's5' } }, t)).toEqual([{ _id: 5, sku: 's5' }]);
+    expect(e.find(ns, { filter: { sku: 's-five' } }, t)).toEqual([]);
+    expect(e.find(ns, { filter: { _id: 6 } }, t)).toEqual([{ _id: 6, sku: 's6' }]);
+    expect(e.find(ns, { filter: { sku: 's1000' } }, t)).toEqual([]);
+    expect(e.find(ns, { filter: { sku: 's7' } }, t)).toEqual([{ _id: 7, sku: 's7' }]);
+    // Not a scan of the collection: the index narrows it to the document and the few changed since.
+    expect(e.lastQueryStats().docsExamined).toBeLessThanOrEqual(5);
+    expect(e.find(ns, {}, t)).toHaveLength(1000);
+    // Writing a record another commit changed since the start is a write conflict, as in MongoDB.
+    expect(await rejection(e.update(ns, [{ q: { _id: 5 }, u: { $set: { sku: 'mine' } } }], {}, t))).toMatchObject({ code: 112 });
+    e.abortTransaction(t);
+    expect(e.find(ns, { filter: { _id: 5 } })).toEqual([{ _id: 5, sku: 's-five' }]);
+  });
 });
