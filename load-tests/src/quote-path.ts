@@ -1,0 +1,243 @@
+// The quote path on its own (issue 20): the orders service, the embedded MongoDB (replica-set mode, as
+// the local stack runs it) and a real nats-server on loopback, without the gateway, so only the service's
+// and the database's work is measured. autocannon sends, straight to the service, quote requests (a new
+// customer's coin quote with its own Idempotency-Key and email each time) and tracking reads of one order,
+// each beside bare Fastify answering a JSON body of the same size in the same run. Each part runs in its
+// own process; `--cpu-prof` writes V8 CPU profiles of the service and the database to --profile-dir
+// (summarise one with `--summarise <file.cpuprofile>`).
+//
+//   npm run bench:quote-path -w load-tests -- [--duration 10] [--connections 50] [--dbpath <dir>] [--cpu-prof] [--only quote|track]
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { idempotencyKeyHeader } from '@shop/contracts';
+import { coinOrder, startNats } from '@shop/test-support';
+
+const loadTestsDir = fileURLToPath(new URL('../', import.meta.url));
+const ordersDir = fileURLToPath(new URL('../../services/orders/', import.meta.url));
+
+interface Child {
+  process: ChildProcess;
+  stderr: () => string;
+}
+
+function spawnChild(args: string[], env: NodeJS.ProcessEnv): Child {
+  const child = spawn(process.execPath, args, { cwd: loadTestsDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-20_000)));
+  return { process: child, stderr: () => stderr };
+}
+
+/** The first line the child prints, as JSON. */
+function firstLine<T>(child: Child, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} did not start within 90 s:\n${child.stderr()}`)), 90_000);
+    child.process.once('exit', (code) => reject(new Error(`${what} exited with code ${code}:\n${child.stderr()}`)));
+    createInterface({ input: child.process.stdout! }).once('line', (line) => {
+      clearTimeout(timer);
+      resolve(JSON.parse(line) as T);
+    });
+  });
+}
+
+async function stopChild(child: Child): Promise<void> {
+  if (child.process.exitCode !== null || child.process.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.process.once('exit', resolve));
+  // SIGINT lets a --cpu-prof child write its profile (the children exit through process.exit on it).
+  child.process.kill('SIGINT');
+  await exited;
+}
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  ok: number;
+  failures: number;
+}
+
+function load(url: string, connections: number, seconds: number, request: { path: string; body?: string; fresh?: () => { body: string; headers: Record<string, string> } }): Promise<Figures> {
+  const latencies: number[] = [];
+  const requests = [
+    {
+      method: 'POST' as const,
+      path: request.path,
+      headers: { 'content-type': 'application/json' },
+      ...(request.body !== undefined ? { body: request.body } : {}),
+      ...(request.fresh
+        ? {
+            setupRequest: (r: { headers?: Record<string, string> }) => {
+              const made = request.fresh!();
+              return { ...r, headers: { ...r.headers, ...made.headers }, body: made.body };
+            },
+          }
+        : {}),
+    },
+  ];
+  return new Promise((resolve, reject) => {
+    const instance = autocannon({ url, connections, duration: seconds, requests }, (error, result) => {
+      if (error) return reject(error);
+      latencies.sort((a, b) => a - b);
+      const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+      resolve({ rps: result.requests.average, p50: at(50), p99: at(99), ok: result['2xx'], failures: result.non2xx + result.errors + result.timeouts });
+    });
+    instance.on('response', (_c: unknown, _s: number, _b: number, ms: number) => latencies.push(ms));
+  });
+}
+
+let quoteCounter = 0;
+function freshQuote(run: string): { body: string; headers: Record<string, string> } {
+  const email = `quote-${run}-${++quoteCounter}@example.com`;
+  return { body: JSON.stringify(coinOrder({ email, customerName: 'Bench Customer' })), headers: { [idempotencyKeyHeader]: randomUUID() } };
+}
+
+/** Top self-time and inclusive-time functions of a V8 .cpuprofile, as text. */
+export function summariseProfile(file: string, top = 25): string {
+  interface Node {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    hitCount?: number;
+    children?: number[];
+  }
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const selfUs = new Map<number, number>();
+  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
+  const label = (n: Node) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/(node_modules|work\/main)\//, '')}:${n.callFrame.lineNumber + 1}`;
+  const self = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  const walk = (id: number, onStack: Set<string>): number => {
+    const node = byId.get(id)!;
+    let t = selfUs.get(id) ?? 0;
+    const key = label(node);
+    self.set(key, (self.get(key) ?? 0) + t);
+    const nested = onStack.has(key);
+    if (!nested) onStack.add(key);
+    for (const c of node.children ?? []) t += walk(c, onStack);
+    if (!nested) {
+      onStack.delete(key);
+      inclusive.set(key, (inclusive.get(key) ?? 0) + t);
+    }
+    return t;
+  };
+  walk(profile.nodes[0]!.id, new Set());
+  const fmt = (m: Map<string, number>) =>
+    [...m.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([k, v]) => `${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`)
+      .join('\n');
+  return `${file}: ${(total / 1e6).toFixed(1)} s sampled\n-- self --\n${fmt(self)}\n-- inclusive --\n${fmt(inclusive)}\n`;
+}
+
+async function main() {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      duration: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '50' },
+      dbpath: { type: 'string' },
+      'cpu-prof': { type: 'boolean', default: false },
+      'profile-dir': { type: 'string', default: join(os.tmpdir(), 'quote-path-profiles') },
+      only: { type: 'string' },
+    },
+    strict: true,
+  });
+  const duration = Number(values.duration);
+  const connections = Number(values.connections);
+  for (const [name, v] of [['duration', duration], ['connections', connections]] as const) {
+    if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} must be a whole number of at least 1, got ${String(v)}`);
+  }
+  if (values.only !== undefined && values.only !== 'quote' && values.only !== 'track') throw new Error(`--only must be "quote" or "track", got "${values.only}"`);
+  const profile = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['profile-dir']] : [];
+  const self = fileURLToPath(import.meta.url);
+  const baseEnv = { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+
+  const nats = await startNats();
+  const children: Child[] = [];
+  const scratch = values.dbpath ? undefined : undefined;
+  try {
+    const mongo = spawnChild([...profile, '--conditions=source', '--import', 'tsx', self, '--serve-mongo', values.dbpath ?? ''], baseEnv);
+    children.push(mongo);
+    const { uri } = await firstLine<{ uri: string }>(mongo, 'the embedded MongoDB');
+    const orders = spawnChild([...profile, '--conditions=source', '--import', 'tsx', self, '--serve-orders'], {
+      ...baseEnv,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      MONGO_URL: uri,
+      NATS_URL: nats.url,
+      // Production refuses to start without the key the gateway signs identities with (admin routes only).
+      GATEWAY_SIGNING_KEY: randomBytes(48).toString('base64'),
+    });
+    children.push(orders);
+    const baseline = spawnChild(['--import', 'tsx', self, '--serve-baseline'], baseEnv);
+    children.push(baseline);
+    const [{ url }, { url: baselineUrl }] = await Promise.all([firstLine<{ url: string }>(orders, 'the orders service'), firstLine<{ url: string }>(baseline, 'bare Fastify')]);
+    const run = randomUUID().slice(0, 8);
+    console.log(`orders ${url} (pid ${orders.process.pid}), embedded MongoDB ${uri} (pid ${mongo.process.pid}, ${values.dbpath ? `journal in ${values.dbpath}` : 'in memory'}), nats ${nats.url}; ${connections} connections, ${duration} s; ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(2)}; Node ${process.version}`);
+
+    // One order to track, made through the route itself.
+    const first = freshQuote(run);
+    const created = await fetch(`${url}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json', ...first.headers }, body: first.body });
+    const createdBody = (await created.json()) as { order?: { orderNumber: string } };
+    if (created.status !== 201 || !createdBody.order) throw new Error(`the first quote request was answered ${created.status}: ${JSON.stringify(createdBody)}`);
+    const trackBody = JSON.stringify({ orderNumber: createdBody.order.orderNumber, email: (JSON.parse(first.body) as { email: string }).email });
+    const trackAnswer = await (await fetch(`${url}/api/orders/track`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: trackBody })).text();
+    const quoteAnswer = JSON.stringify(createdBody);
+
+    const rows: string[] = [];
+    const row = (name: string, f: Figures, base: Figures) =>
+      rows.push(`| ${name} | ${Math.round(f.rps)} | ${f.p50} | ${f.p99} | ${Math.round(base.rps)} | ${((100 * f.rps) / base.rps).toFixed(1)}% | ${f.failures} |`);
+    for (const what of ['quote', 'track'] as const) {
+      if (values.only && values.only !== what) continue;
+      const request = what === 'quote' ? { path: '/api/orders', fresh: () => freshQuote(run) } : { path: '/api/orders/track', body: trackBody };
+      const baselineRequest = { path: '/answer', body: what === 'quote' ? quoteAnswer : trackAnswer };
+      await load(url, connections, 2, request); // warm-up: JIT, keep-alive
+      await load(baselineUrl, connections, 1, baselineRequest);
+      const measured = await load(url, connections, duration, request);
+      const base = await load(baselineUrl, connections, duration, baselineRequest);
+      row(what === 'quote' ? 'POST /api/orders (quote request)' : 'POST /api/orders/track', measured, base);
+    }
+    console.log(`\n| route | req/s | p50 ms | p99 ms | bare Fastify req/s | of bare | failures |\n|---|---:|---:|---:|---:|---:|---:|\n${rows.join('\n')}`);
+  } finally {
+    for (const child of children.reverse()) await stopChild(child);
+    await nats.stop();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  }
+  if (values['cpu-prof']) console.log(`\nCPU profiles in ${values['profile-dir']}`);
+}
+
+const mode = process.argv[2];
+if (mode === '--serve-mongo') {
+  const { startEmbeddedMongo } = await import('@shop/embedded-mongo');
+  const dbPath = process.argv[3] || undefined;
+  const dir = dbPath ?? undefined;
+  const mongo = await startEmbeddedMongo({ port: 0, replSet: 'rs0', ...(dir ? { dbPath: mkdtempSync(join(dir, 'quote-path-')) } : {}) });
+  process.on('SIGINT', () => void mongo.stop().then(() => process.exit(0)));
+  console.log(JSON.stringify({ uri: mongo.uri }));
+} else if (mode === '--serve-orders') {
+  const { loadConfig } = (await import(`${ordersDir}src/config.ts`)) as typeof import('../../services/orders/src/config.js');
+  const { buildApp } = (await import(`${ordersDir}src/app.ts`)) as typeof import('../../services/orders/src/app.js');
+  const service = await buildApp(loadConfig(), { unusedFileSweep: false });
+  const url = await service.start();
+  process.on('SIGINT', () => void service.stop().then(() => process.exit(0)));
+  console.log(JSON.stringify({ url }));
+} else if (mode === '--serve-baseline') {
+  const { default: Fastify } = await import('fastify');
+  const app = Fastify();
+  app.post<{ Body: unknown }>('/answer', async (request) => request.body);
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  process.on('SIGINT', () => void app.close().then(() => process.exit(0)));
+  console.log(JSON.stringify({ url }));
+} else if (mode === '--summarise') {
+  for (const file of process.argv.slice(3)) console.log(summariseProfile(file));
+} else {
+  await main();
+}
