@@ -1,9 +1,10 @@
 // Starts one shop stack for all browser tests and hands its address to them:
 //   import { inject } from 'vitest'; const baseUrl = inject('baseUrl');
-import { existsSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { GATEWAY, REPO_ROOT, SERVICES, readinessTable, startStack, type Stack } from '@shop/local';
+import { GATEWAY, REPO_ROOT, SERVICES, prefixedConsole, readinessTable, runGatewaySigningKey, startStack, type Stack } from '@shop/local';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,6 +19,10 @@ declare module 'vitest' {
      * expired 30 days ago). Each service has its own database (`shop_<service>`).
      */
     mongoUrl: string;
+    /** Every line every part of the stack logged so far, one file (log-secrets.test.ts reads it). */
+    stackLogFile: string;
+    /** The gateway signing key of this stack: it must never show in a log line. */
+    gatewaySigningKey: string;
   }
 }
 
@@ -44,13 +49,25 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   const started = Date.now();
   // Generous: on a 2-core CI machine nine processes start at once next to the other test projects.
-  stack = await startStack({ quiet: !process.env.SHOP_E2E_LOGS, readyTimeoutMs: 120_000 });
+  // Every child's lines go to one file (and to the terminal with SHOP_E2E_LOGS), so a test can read them.
+  const stackLogFile = join(mkdtempSync(join(tmpdir(), 'shop-e2e-logs-')), 'stack.log');
+  const print = process.env.SHOP_E2E_LOGS ? prefixedConsole([...SERVICES.map((s) => s.name), GATEWAY.name, 'mongodb', 'nats']) : undefined;
+  stack = await startStack({
+    readyTimeoutMs: 120_000,
+    log: (name, line, stream) => {
+      appendFileSync(stackLogFile, `[${name}] ${line}\n`);
+      print?.(name, line, stream);
+    },
+  });
   if (process.env.SHOP_E2E_LOGS) console.log(readinessTable(stack.readiness));
   console.log(`e2e: shop stack ready at ${stack.url} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   project.provide('baseUrl', stack.url);
   project.provide('services', stack.services);
   project.provide('natsUrl', stack.natsUrl);
   project.provide('mongoUrl', stack.mongoUrl);
+  project.provide('stackLogFile', stackLogFile);
+  // The runner's key, unless the run exported its own (deploy/local env.ts).
+  project.provide('gatewaySigningKey', process.env.GATEWAY_SIGNING_KEY || runGatewaySigningKey);
   return async () => {
     await stack?.stop();
     stack = undefined;
