@@ -28,6 +28,8 @@ export interface GatewayConfig {
   /** Timeout for routes known to be slow (AI image generation, uploads). */
   slowUpstreamTimeoutMs: number;
   healthTimeoutMs: number;
+  /** How long one round of readiness calls answers /api/health (0: every call asks the services). */
+  healthCacheMs: number;
   shutdownTimeoutMs: number;
   /** NATS server: admin session checks and audit events (the public shop works without it). */
   natsUrl: string;
@@ -146,6 +148,7 @@ export function loadConfig(): GatewayConfig {
     UPSTREAM_TIMEOUT_MS: process.env.UPSTREAM_TIMEOUT_MS,
     SLOW_UPSTREAM_TIMEOUT_MS: process.env.SLOW_UPSTREAM_TIMEOUT_MS,
     HEALTH_TIMEOUT_MS: process.env.HEALTH_TIMEOUT_MS,
+    HEALTH_CACHE_MS: process.env.HEALTH_CACHE_MS,
     SHUTDOWN_TIMEOUT_MS: process.env.SHUTDOWN_TIMEOUT_MS,
     NATS_URL: process.env.NATS_URL,
     PUBLIC_ORIGIN: process.env.PUBLIC_ORIGIN,
@@ -194,6 +197,7 @@ export function configFromEnv(env: Env): GatewayConfig {
     upstreamTimeoutMs: integer('UPSTREAM_TIMEOUT_MS', env.UPSTREAM_TIMEOUT_MS, 15_000),
     slowUpstreamTimeoutMs: integer('SLOW_UPSTREAM_TIMEOUT_MS', env.SLOW_UPSTREAM_TIMEOUT_MS, 120_000),
     healthTimeoutMs: integer('HEALTH_TIMEOUT_MS', env.HEALTH_TIMEOUT_MS, 1_500),
+    healthCacheMs: integer('HEALTH_CACHE_MS', env.HEALTH_CACHE_MS, 1_000, 0),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000),
     natsUrl: natsUrl(env.NATS_URL),
     publicOrigins: publicOrigins(env.PUBLIC_ORIGIN),

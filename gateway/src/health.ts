@@ -57,10 +57,29 @@ export async function shopHealth(config: GatewayConfig, requestId: string): Prom
   return { status: allReady ? 'ready' : 'degraded', services };
 }
 
+/**
+ * The shop's health, asked of the services at most once per `cacheMs` (HEALTH_CACHE_MS): callers while
+ * a round is in flight, and for `cacheMs` after it answered, share that round, so a burst of polls from
+ * dashboards and probes costs the services seven calls, not seven per poll.
+ */
+export function cachedShopHealth(config: GatewayConfig): (requestId: string) => Promise<ShopHealth> {
+  let round: { answer: Promise<ShopHealth>; answeredAt?: number } | undefined;
+  return (requestId) => {
+    const fresh = round && (round.answeredAt === undefined || performance.now() - round.answeredAt < config.healthCacheMs);
+    if (!fresh) {
+      const current: NonNullable<typeof round> = { answer: shopHealth(config, requestId) };
+      void current.answer.then(() => (current.answeredAt = performance.now()));
+      round = current;
+    }
+    return round!.answer;
+  };
+}
+
 export function registerHealthRoutes(app: FastifyInstance, config: GatewayConfig): void {
+  const currentHealth = cachedShopHealth(config);
   // Health checks are exempt from rate limiting: probes and dashboards poll them.
   app.get('/api/health', { config: { rateLimit: false } }, async (request, reply) => {
-    const health = await shopHealth(config, request.id);
+    const health = await currentHealth(request.id);
     reply.header('cache-control', 'no-store');
     return reply.code(health.status === 'ready' ? 200 : 503).send(health);
   });

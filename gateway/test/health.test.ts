@@ -4,8 +4,9 @@ import { deadUrl, startStack, type Stack } from './helpers.js';
 
 let stack: Stack;
 beforeAll(async () => {
-  // Long enough for a loaded machine; the slow service below takes far longer.
-  stack = await startStack({ HEALTH_TIMEOUT_MS: '1500' });
+  // Long enough for a loaded machine; the slow service below takes far longer. No caching here: each
+  // test changes what the services answer and expects the next call to see it.
+  stack = await startStack({ HEALTH_TIMEOUT_MS: '1500', HEALTH_CACHE_MS: '0' });
 });
 afterAll(async () => {
   await stack?.close();
@@ -60,6 +61,24 @@ describe('GET /api/health', () => {
       expect(body.services.security).toMatchObject({ status: 'unreachable', error: 'not running (connection refused)', checks: {} });
     } finally {
       await down.close();
+    }
+  });
+
+  it('answers polls within HEALTH_CACHE_MS from one round of readiness calls', async () => {
+    const cached = await startStack({ HEALTH_CACHE_MS: '60000' });
+    try {
+      const polls = await Promise.all([1, 2, 3].map(() => fetch(`${cached.url}/api/health`)));
+      const bodies = (await Promise.all(polls.map((r) => r.json()))) as Health[];
+      expect(polls.map((r) => r.status)).toEqual([200, 200, 200]);
+      // Concurrent polls share the round in flight: the same latencies, measured once.
+      expect(new Set(bodies.map((b) => JSON.stringify(b))).size).toBe(1);
+      // A service going down within the cache time is not asked again yet.
+      cached.upstreams.payments.readiness = { status: 503, body: { status: 'not_ready', checks: { mongo: 'down', nats: 'up' } } };
+      const later = await fetch(`${cached.url}/api/health`);
+      expect(later.status).toBe(200);
+      expect(await later.json()).toEqual(bodies[0]);
+    } finally {
+      await cached.close();
     }
   });
 
