@@ -72,6 +72,11 @@ export default tseslint.config(
     },
   },
   {
+    // k6 scripts run in k6's own JavaScript runtime, which provides these globals (not Node's).
+    files: ['load-tests/k6/**/*.js'],
+    languageOptions: { globals: { __ENV: 'readonly', __ITER: 'readonly', __VU: 'readonly', open: 'readonly' } },
+  },
+  {
     files: ['**/*.{js,mjs}'],
     ...tseslint.configs.disableTypeChecked,
   },

@@ -17,7 +17,7 @@ const k6Script = fileURLToPath(new URL('../k6/journeys.js', import.meta.url));
 describe('journey definitions (one source for k6 and the Node runner)', () => {
   it('cover the journeys issue 20 asks for', () => {
     expect(journeys.map((j) => j.name)).toEqual(['browse', 'quote-with-upload', 'tracking', 'admin-dashboard', 'test-mode-payment']);
-    expect(journeys.find((j) => j.name === 'quote-with-upload')!.steps[0]!.multipart).toBeDefined();
+    expect(journeys.find((j) => j.name === 'quote-with-upload')!.steps[0].multipart).toBeDefined();
   });
 
   it('use the contracts\' test-mode card', () => {

@@ -128,5 +128,5 @@ export function orderCreated(overrides: Partial<EventData<'order.created'>> = {}
     status: 'pending_quote',
     submittedDate: new Date().toISOString(),
     ...overrides,
-  } as EventData<'order.created'>;
+  };
 }
