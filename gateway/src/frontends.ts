@@ -16,7 +16,14 @@ export const REMOTES = ['storefront', 'admin'] as const;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 // Files whose names never change between builds: browsers must check them every time.
-const ENTRY_FILES = new Set(['index.html', 'mf-manifest.json', 'mf-manifest-stats.json', 'mf-stats.json', 'remoteEntry.js', 'remoteEntry.js.map']);
+const ENTRY_FILES = new Set([
+  'index.html',
+  'mf-manifest.json',
+  'mf-manifest-stats.json',
+  'mf-stats.json',
+  'remoteEntry.js',
+  'remoteEntry.js.map',
+]);
 // rspack's [contenthash] in a file name: at least 8 hex characters between separators.
 const HASHED = /[.-][0-9a-f]{8,}\.[a-z0-9.]+$/i;
 
@@ -31,8 +38,14 @@ interface HeaderTarget {
   setHeader(name: string, value: string): unknown;
 }
 
+// The builds write .br and .gz copies next to each asset (packages/ui/build/rspack-app.ts): served to
+// browsers that accept them, and caches must keep the variants apart.
+const PRECOMPRESSED = { preCompressed: true } as const;
+const VARY = 'accept-encoding';
+
 function remoteHeaders(res: HeaderTarget, filePath: string): void {
   res.setHeader('cache-control', cacheControlFor(filePath));
+  res.setHeader('vary', VARY);
   // Remotes are public static code. A shell running on another origin (a dev server) may load
   // their manifest with fetch and their chunks with script tags.
   res.setHeader('access-control-allow-origin', '*');
@@ -63,7 +76,7 @@ export async function registerFrontends(app: FastifyInstance, config: GatewayCon
   const isAdminPage = (path: string) => path === '/admin' || path.startsWith('/admin/');
 
   // Decorates reply.sendFile only; the catch-all route below decides what "/..." means.
-  await app.register(fastifyStatic, { root: shellDist, serve: false, cacheControl: false });
+  await app.register(fastifyStatic, { root: shellDist, serve: false, cacheControl: false, ...PRECOMPRESSED });
   // A missing remote folder is fine: its files answer 404 and the shell shows its own error.
   for (const remote of REMOTES) {
     await app.register(fastifyStatic, {
@@ -73,6 +86,7 @@ export async function registerFrontends(app: FastifyInstance, config: GatewayCon
       index: false,
       decorateReply: false,
       cacheControl: false,
+      ...PRECOMPRESSED,
       setHeaders: remoteHeaders,
     });
   }
@@ -91,20 +105,24 @@ export async function registerFrontends(app: FastifyInstance, config: GatewayCon
     const file = await fileUnder(shellDist, path);
     // "/" and "/index.html" are the shell's page, served like every other page address.
     if (file && file !== 'index.html') {
-      reply.header('cache-control', cacheControlFor(file));
+      reply.header('cache-control', cacheControlFor(file)).header('vary', VARY);
       return reply.sendFile(file, shellDist);
     }
     if (isPageNavigation(request, path)) {
       if (!(await fileUnder(shellDist, '/'))) {
-        throw new AppError(503, 'FRONTEND_NOT_BUILT', 'The shop\'s pages have not been built yet. Run "npm run build" and reload.');
+        throw new AppError(
+          503,
+          'FRONTEND_NOT_BUILT',
+          'The shop\'s pages have not been built yet. Run "npm run build" and reload.',
+        );
       }
-      reply.header('cache-control', REVALIDATE);
+      reply.header('cache-control', REVALIDATE).header('vary', VARY);
       if (isAdminPage(path)) return reply.sendFile('index.html', shellDist);
       const [html, seo] = await Promise.all([readFile(join(shellDist, 'index.html'), 'utf8'), currentSeo()]);
       return reply.type('text/html; charset=utf-8').send(withSeo(html, seo));
     }
     if (file) {
-      reply.header('cache-control', cacheControlFor(file));
+      reply.header('cache-control', cacheControlFor(file)).header('vary', VARY);
       return reply.sendFile(file, shellDist);
     }
     throw new AppError(404, errorCodes.NOT_FOUND, `Nothing is served at ${path}.`);

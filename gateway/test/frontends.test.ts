@@ -1,12 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { defaultSiteContent } from '@shop/contracts';
 import { cacheControlFor } from '../src/frontends.js';
 import { withSeo } from '../src/seo.js';
 import { makeFrontends, startStack, type Stack } from './helpers.js';
 
-const SHELL_HTML = '<!doctype html><html><head><script defer src="/main.0a1b2c3d4e5f6a7b.js"></script></head><body><div id="root"></div></body></html>';
+// The builds write .br and .gz copies next to each asset (packages/ui/build/rspack-app.ts).
+const CHUNK = 'export const items = ["Challenge Coins", "Custom Patches", "Tactical Shirts"];';
+
+const SHELL_HTML =
+  '<!doctype html><html><head><script defer src="/main.0a1b2c3d4e5f6a7b.js"></script></head><body><div id="root"></div></body></html>';
 
 // Storefront pages carry the site content's SEO tags: the stand-in marketing service has no content,
 // so the defaults (seo.test.ts covers the content's own).
@@ -23,6 +28,11 @@ beforeAll(async () => {
     'storefront/dist/mf-manifest.json': '{"id":"storefront"}',
     'storefront/dist/remoteEntry.js': 'var storefront;',
     'storefront/dist/static/js/async/412.9f8e7d6c.js': 'chunk',
+    'storefront/dist/static/js/home.1a2b3c4d.js': CHUNK,
+    'storefront/dist/static/js/home.1a2b3c4d.js.br': brotliCompressSync(CHUNK),
+    'storefront/dist/static/js/home.1a2b3c4d.js.gz': gzipSync(CHUNK),
+    'shell/dist/main.5e6f7a8b.js': CHUNK,
+    'shell/dist/main.5e6f7a8b.js.gz': gzipSync(CHUNK),
   });
   stack = await startStack({ FRONTENDS_DIR: frontends.dir });
 });
@@ -31,7 +41,8 @@ afterAll(async () => {
   await frontends?.remove();
 });
 
-const page = (path: string) => fetch(`${stack.url}${path}`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+const page = (path: string) =>
+  fetch(`${stack.url}${path}`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
 
 describe('serving the built frontends', () => {
   it("serves the shell's index.html at / without long caching", async () => {
@@ -61,6 +72,27 @@ describe('serving the built frontends', () => {
     const chunk = await fetch(`${stack.url}/remotes/storefront/static/js/async/412.9f8e7d6c.js`);
     expect(chunk.status).toBe(200);
     expect(chunk.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('serves the precompressed copy the browser accepts, marked so caches keep the variants apart', async () => {
+    const chunk = '/remotes/storefront/static/js/home.1a2b3c4d.js';
+    const br = await fetch(`${stack.url}${chunk}`, { headers: { 'accept-encoding': 'gzip, br' } });
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(br.headers.get('content-type')).toMatch(/javascript/);
+    expect(br.headers.get('vary')).toMatch(/accept-encoding/i);
+    expect(br.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await br.text()).toBe(CHUNK);
+    const gz = await fetch(`${stack.url}${chunk}`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+    expect(await gz.text()).toBe(CHUNK);
+    const plain = await fetch(`${stack.url}${chunk}`, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(await plain.text()).toBe(CHUNK);
+    // The shell's own files too; only the encodings that were written are offered.
+    const shell = await fetch(`${stack.url}/main.5e6f7a8b.js`, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(shell.headers.get('content-encoding')).toBe('gzip');
+    expect(shell.headers.get('vary')).toMatch(/accept-encoding/i);
+    expect(await shell.text()).toBe(CHUNK);
   });
 
   it("answers 404 for a missing remote's files while the shell keeps working", async () => {
@@ -96,7 +128,10 @@ describe('serving the built frontends', () => {
     try {
       const missing = await fetch(`${bare.url}/`, { headers: { accept: 'text/html' } });
       expect(missing.status).toBe(503);
-      expect(await missing.json()).toMatchObject({ code: 'FRONTEND_NOT_BUILT', error: expect.stringContaining('npm run build') });
+      expect(await missing.json()).toMatchObject({
+        code: 'FRONTEND_NOT_BUILT',
+        error: expect.stringContaining('npm run build'),
+      });
       expect((await fetch(`${bare.url}/api/health`)).status).toBe(200);
     } finally {
       await bare.close();

@@ -260,7 +260,7 @@ export function signedIdentityOf(stack: Pick<Stack, 'config'>, seen: SeenRequest
 }
 
 /** A frontends folder laid out like a build: files given as relative path -> content. */
-export async function makeFrontends(files: Record<string, string>): Promise<{ dir: string; remove(): Promise<void> }> {
+export async function makeFrontends(files: Record<string, string | Uint8Array>): Promise<{ dir: string; remove(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'shop-frontends-'));
   for (const [path, content] of Object.entries(files)) {
     const full = join(dir, path);

@@ -2,15 +2,26 @@
 // live admin session it shows the sign-in screen instead of the back office (the server refuses every
 // admin call without one anyway). Sign-out ends the session on the server.
 import { QueryClient, QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type ReactNode } from 'react';
+import { Suspense, lazy, useEffect, useState, type ReactNode } from 'react';
 import { ErrorState, Spinner, toast } from '@shop/ui';
 import type { AdminPublic } from '@shop/contracts';
 import { SESSION_ENDED_EVENT, fetchCurrentAdmin, signOut } from './api.js';
-import { AdminShell } from './AdminShell.js';
 import { SignIn } from './SignIn.js';
 import './styles.css';
 
 const ME_KEY = ['admin-me'] as const;
+
+// The back office itself (its views, charts and tables) loads only once someone is signed in: the
+// sign-in screen, what most visits to /admin see first, stays small.
+const AdminShell = lazy(() => import('./AdminShell.js').then((m) => ({ default: m.AdminShell })));
+
+function LoadingBackOffice() {
+  return (
+    <div className="flex flex-1 items-center justify-center py-24">
+      <Spinner label="Loading the back office" />
+    </div>
+  );
+}
 
 /** What a signed-in page gets: the admin, and sign-out. */
 export interface AdminSession {
@@ -66,7 +77,12 @@ function AuthGate({ children }: { children: (session: AdminSession) => ReactNode
   if (me.isError) {
     return (
       <div className="mx-auto w-full max-w-xl px-4 py-16">
-        <ErrorState title="The back office could not check your sign-in" message={me.error.message} onRetry={() => me.refetch()} retrying={me.isFetching} />
+        <ErrorState
+          title="The back office could not check your sign-in"
+          message={me.error.message}
+          onRetry={() => me.refetch()}
+          retrying={me.isFetching}
+        />
       </div>
     );
   }
@@ -77,7 +93,9 @@ function AuthGate({ children }: { children: (session: AdminSession) => ReactNode
 /** The admin remote's frame: its own query cache and the sign-in gate (also used by /debug/email). */
 export function AdminRoot({ children }: { children: (session: AdminSession) => ReactNode }) {
   // One query cache per mounted back office; the storefront keeps its own.
-  const [queryClient] = useState(() => new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: true } } }));
+  const [queryClient] = useState(
+    () => new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: true } } }),
+  );
   return (
     <QueryClientProvider client={queryClient}>
       <div className="flex flex-1 flex-col bg-ink-900" data-remote="admin">
@@ -88,5 +106,13 @@ export function AdminRoot({ children }: { children: (session: AdminSession) => R
 }
 
 export default function AdminApp() {
-  return <AdminRoot>{({ user, signOut, signingOut }) => <AdminShell user={user} onSignOut={signOut} signingOut={signingOut} />}</AdminRoot>;
+  return (
+    <AdminRoot>
+      {({ user, signOut, signingOut }) => (
+        <Suspense fallback={<LoadingBackOffice />}>
+          <AdminShell user={user} onSignOut={signOut} signingOut={signingOut} />
+        </Suspense>
+      )}
+    </AdminRoot>
+  );
 }

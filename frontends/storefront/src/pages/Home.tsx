@@ -2,12 +2,23 @@
 // testimonials), the guided order flow (steps 0 to 7), the AI design generator, the lookup modal and
 // the item customizer (storefront §2).
 import { useMutation } from '@tanstack/react-query';
-import { ArrowRight, BadgeCheck, Check, Clock, Mail, Medal, MessageCircle, Phone, ShieldCheck, Sparkles, UserRound } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import {
+  ArrowRight,
+  BadgeCheck,
+  Check,
+  Clock,
+  Mail,
+  Medal,
+  MessageCircle,
+  Phone,
+  ShieldCheck,
+  Sparkles,
+  UserRound,
+} from 'lucide-react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { formatMoney, itemTypes, priceListOf, type ItemType, type SiteContent } from '@shop/contracts';
 import { Alert, Button, Card, ErrorState, Skeleton, toast } from '@shop/ui';
-import { AiDesigner } from '../ai/AiDesigner.js';
 import { createCustomizerOrder, type GeneratedDesign } from '../api/shop.js';
 import { ItemArt } from '../components/ItemArt.js';
 import { Rating } from '../components/Rating.js';
@@ -17,11 +28,14 @@ import { telHref } from '../api/contact.js';
 import { ItemCustomizer } from '../customizer/ItemCustomizer.js';
 import { customizerItemOf, customizerOrderBody, type CustomizerDraft } from '../customizer/model.js';
 import { fallbackOrderNumber } from '../flow/model.js';
-import { OrderFlow } from '../flow/OrderFlow.js';
 import { newIdempotencyKey, splitName, useOrderFlow } from '../flow/useOrderFlow.js';
 import { LookupModal } from '../lookup/LookupModal.js';
 import { StorefrontQueries } from '../query.js';
 import '../styles.css';
+
+// The quote flow and the AI designer open on a click: their code loads then, not with the home page.
+const OrderFlow = lazy(() => import('../flow/OrderFlow.js').then((m) => ({ default: m.OrderFlow })));
+const AiDesigner = lazy(() => import('../ai/AiDesigner.js').then((m) => ({ default: m.AiDesigner })));
 
 const trustIcons = [Clock, Medal, BadgeCheck, ShieldCheck];
 
@@ -30,7 +44,11 @@ type View = 'landing' | 'flow' | 'ai';
 /** While the site content loads: the hero and the three cards as placeholders. */
 function LandingLoading() {
   return (
-    <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 px-4 py-14" aria-busy="true" aria-label="Loading the shop">
+    <div
+      className="mx-auto flex w-full max-w-6xl flex-col gap-6 px-4 py-14"
+      aria-busy="true"
+      aria-label="Loading the shop"
+    >
       <Skeleton className="h-4 w-48" />
       <Skeleton className="h-12 w-full max-w-3xl" />
       <Skeleton className="h-6 w-full max-w-2xl" />
@@ -46,9 +64,14 @@ function LandingLoading() {
 /** The contact block of the site content; "Message us" opens the support form (there is no live chat). */
 function ContactBlock({ content }: { content: SiteContent }) {
   const { contact, homepage, features } = content;
-  if (!contact.email && !contact.phone && !contact.address && !contact.businessHours && !features.liveChatEnabled) return null;
+  if (!contact.email && !contact.phone && !contact.address && !contact.businessHours && !features.liveChatEnabled)
+    return null;
   return (
-    <section aria-labelledby="contact-heading" className="border-t border-olive-800 bg-olive-900/60" data-testid="home-contact">
+    <section
+      aria-labelledby="contact-heading"
+      className="border-t border-olive-800 bg-olive-900/60"
+      data-testid="home-contact"
+    >
       <div className="mx-auto grid max-w-6xl gap-4 px-4 py-10 sm:grid-cols-2">
         <div>
           <h2 id="contact-heading" className="font-display text-2xl font-bold uppercase tracking-wide text-khaki-50">
@@ -59,12 +82,18 @@ function ContactBlock({ content }: { content: SiteContent }) {
         <ul className="flex flex-col gap-2 text-khaki-100">
           {contact.email ? (
             <li className="flex items-center gap-2">
-              <Mail aria-hidden="true" className="size-4 text-brass-400" /> <a className="underline" href={`mailto:${contact.email}`}>{contact.email}</a>
+              <Mail aria-hidden="true" className="size-4 text-brass-400" />{' '}
+              <a className="underline" href={`mailto:${contact.email}`}>
+                {contact.email}
+              </a>
             </li>
           ) : null}
           {contact.phone ? (
             <li className="flex items-center gap-2">
-              <Phone aria-hidden="true" className="size-4 text-brass-400" /> <a className="underline" href={telHref(contact.phone)}>{contact.phone}</a>
+              <Phone aria-hidden="true" className="size-4 text-brass-400" />{' '}
+              <a className="underline" href={telHref(contact.phone)}>
+                {contact.phone}
+              </a>
             </li>
           ) : null}
           {contact.address ? <li className="whitespace-pre-line">{contact.address}</li> : null}
@@ -105,7 +134,10 @@ function Landing({
             {homepage.companyName}
             {homepage.tagline ? <span className="text-khaki-300"> · {homepage.tagline}</span> : null}
           </p>
-          <h1 className="max-w-3xl font-display text-4xl font-bold uppercase leading-tight tracking-wide text-khaki-50 sm:text-5xl" data-testid="hero-title">
+          <h1
+            className="max-w-3xl font-display text-4xl font-bold uppercase leading-tight tracking-wide text-khaki-50 sm:text-5xl"
+            data-testid="hero-title"
+          >
             {homepage.heroTitle}
           </h1>
           {homepage.heroSubtitle ? <p className="max-w-2xl text-lg text-khaki-200">{homepage.heroSubtitle}</p> : null}
@@ -150,7 +182,8 @@ function Landing({
                     From <span className="text-xl font-bold text-brass-300">{formatMoney(item.basePrice)}</span>
                   </p>
                   <Button className="w-full" onClick={() => onStart(type)}>
-                    Start Order<span className="sr-only"> for {item.title}</span> <ArrowRight aria-hidden="true" className="size-4" />
+                    Start Order<span className="sr-only"> for {item.title}</span>{' '}
+                    <ArrowRight aria-hidden="true" className="size-4" />
                   </Button>
                 </Card>
               </li>
@@ -197,7 +230,9 @@ function HomeScreen() {
   const prices = site.data ? priceListOf(site.data) : undefined;
   const location = useLocation();
   // "Start AI Design" on a branch page arrives with { start: 'ai' }.
-  const [view, setView] = useState<View>(() => ((location.state as { start?: string } | null)?.start === 'ai' ? 'ai' : 'landing'));
+  const [view, setView] = useState<View>(() =>
+    (location.state as { start?: string } | null)?.start === 'ai' ? 'ai' : 'landing',
+  );
   const [lookupOpen, setLookupOpen] = useState(false);
   const [welcome, setWelcome] = useState<string | null>(null);
   const [designs, setDesigns] = useState<GeneratedDesign[]>([]);
@@ -249,7 +284,12 @@ function HomeScreen() {
       {site.isPending && view !== 'flow' ? <LandingLoading /> : null}
       {site.isError && !site.data && view !== 'flow' ? (
         <div className="mx-auto w-full max-w-3xl px-4 py-14">
-          <ErrorState title="The shop could not be loaded" message={site.error.message} onRetry={() => void site.refetch()} retrying={site.isFetching} />
+          <ErrorState
+            title="The shop could not be loaded"
+            message={site.error.message}
+            onRetry={() => void site.refetch()}
+            retrying={site.isFetching}
+          />
         </div>
       ) : null}
       {site.data && (view === 'landing' || (view === 'ai' && !aiEnabled)) ? (
@@ -264,30 +304,34 @@ function HomeScreen() {
           onAi={() => setView('ai')}
         />
       ) : null}
-      {view === 'flow' ? <OrderFlow flow={flow} onExit={() => setView('landing')} /> : null}
-      {view === 'ai' && aiEnabled ? (
-        <AiDesigner
-          designs={designs}
-          onDesign={(d) => setDesigns((list) => [d, ...list.filter((x) => x.id !== d.id)].slice(0, 4))}
-          onFinalize={(d) => {
-            flow.finalizeAiDesign(d.itemType, d.prompt, d.id);
-            setView('flow');
-          }}
-          onCustomize={(d) => {
-            customizerKey.current = null;
-            setCustomizerError(null);
-            setCustomizing(d);
-          }}
-          onBack={() => setView('landing')}
-        />
-      ) : null}
+      <Suspense fallback={null}>
+        {view === 'flow' ? <OrderFlow flow={flow} onExit={() => setView('landing')} /> : null}
+        {view === 'ai' && aiEnabled ? (
+          <AiDesigner
+            designs={designs}
+            onDesign={(d) => setDesigns((list) => [d, ...list.filter((x) => x.id !== d.id)].slice(0, 4))}
+            onFinalize={(d) => {
+              flow.finalizeAiDesign(d.itemType, d.prompt, d.id);
+              setView('flow');
+            }}
+            onCustomize={(d) => {
+              customizerKey.current = null;
+              setCustomizerError(null);
+              setCustomizing(d);
+            }}
+            onBack={() => setView('landing')}
+          />
+        ) : null}
+      </Suspense>
 
       <LookupModal
         open={lookupOpen}
         onOpenChange={setLookupOpen}
         onUse={(customer) => {
           flow.prefill(customer);
-          setWelcome(`Welcome back, ${customer.customerName}. Your saved details will be filled in: choose an item to start.`);
+          setWelcome(
+            `Welcome back, ${customer.customerName}. Your saved details will be filled in: choose an item to start.`,
+          );
           toast.success('Your saved details are ready');
         }}
       />

@@ -1,0 +1,207 @@
+// How heavy the shop's pages are on first load (issue 20: "a light storefront"). Starts the local stack
+// the way the browser tests do (@shop/local startStack: every service, the gateway serving the BUILT
+// frontends, embedded MongoDB, NATS), then, in headless Chromium with an empty cache for each load:
+//   - the storefront home (/) and the back office's first page (/admin, the sign-in page): scripts
+//     fetched, their bytes on the wire (compressed when the gateway sent them compressed) and raw, and
+//     whether they came compressed; the largest contentful paint (PerformanceObserver);
+//   - Lighthouse's performance score for the home page (lighthouse from npm, CHROME_PATH=/usr/bin/chromium).
+// Prints a table against the goals and, with --record, puts it at the top of its section of RESULTS.md.
+// Needs `npm run build` first (the figures are those of the built files).
+//
+//   npm run bench:frontend -w load-tests -- [--runs 3] [--record] [--label "after"]
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, promisify } from 'node:util';
+import { chromium, type Browser } from 'playwright-core';
+import { startStack } from '@shop/local';
+
+const run = promisify(execFile);
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// TOOLCHAIN-NOTES.md: keep Chromium offline apart from the page under test.
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const resultsPath = fileURLToPath(new URL('../RESULTS.md', import.meta.url));
+// Run with this Node (24): the bin's `#!/usr/bin/env node` may find the machine's older one.
+const lighthouseCli = fileURLToPath(import.meta.resolve('lighthouse/cli/index.js'));
+
+const GOALS = { homeScriptKiB: 150, homeLcpMs: 800, lighthouse: 95, adminScriptKiB: 300 };
+
+interface PageLoad {
+  scripts: number;
+  wireBytes: number;
+  rawBytes: number;
+  /** Scripts that came with a Content-Encoding (br or gzip). */
+  compressed: number;
+  encodings: string[];
+  lcpMs: number;
+}
+
+/** One first load in a fresh context (empty cache), waiting until the page is drawn and quiet. */
+async function loadOnce(browser: Browser, url: string, ready: string): Promise<PageLoad> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  // As text: this package compiles without the DOM's types.
+  await page.addInitScript({
+    content: `window.__lcp = 0;
+      new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.__lcp = entry.startTime; })
+        .observe({ type: 'largest-contentful-paint', buffered: true });`,
+  });
+  const pending: Promise<{ wire: number; raw: number; encoding: string }>[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() !== 'script') return;
+    pending.push(
+      (async () => {
+        const [sizes, body, encoding] = await Promise.all([
+          response.request().sizes(),
+          response.body(),
+          response.headerValue('content-encoding'),
+        ]);
+        return { wire: sizes.responseBodySize, raw: body.length, encoding: encoding ?? 'identity' };
+      })(),
+    );
+  });
+  await page.goto(url, { waitUntil: 'networkidle' });
+  await page.locator(ready).first().waitFor({ timeout: 30_000 });
+  // LCP is final once the page stops painting larger elements; a short settle after network idle.
+  await page.waitForTimeout(500);
+  const lcpMs = await page.evaluate<number>('window.__lcp');
+  const scripts = await Promise.all(pending);
+  await context.close();
+  return {
+    scripts: scripts.length,
+    wireBytes: scripts.reduce((sum, s) => sum + s.wire, 0),
+    rawBytes: scripts.reduce((sum, s) => sum + s.raw, 0),
+    compressed: scripts.filter((s) => s.encoding !== 'identity').length,
+    encodings: [...new Set(scripts.map((s) => s.encoding))].sort(),
+    lcpMs,
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** The median of each figure over the runs (the first load of a run warms the services, not the browser). */
+function summarise(loads: PageLoad[]): PageLoad {
+  return {
+    scripts: median(loads.map((l) => l.scripts)),
+    wireBytes: median(loads.map((l) => l.wireBytes)),
+    rawBytes: median(loads.map((l) => l.rawBytes)),
+    compressed: median(loads.map((l) => l.compressed)),
+    encodings: [...new Set(loads.flatMap((l) => l.encodings))].sort(),
+    lcpMs: median(loads.map((l) => l.lcpMs)),
+  };
+}
+
+async function lighthousePerformance(url: string): Promise<number> {
+  const { stdout } = await run(
+    process.execPath,
+    [
+      lighthouseCli,
+      url,
+      '--only-categories=performance',
+      '--output=json',
+      '--quiet',
+      `--chrome-flags=--headless=new ${CHROMIUM_ARGS.join(' ')}`,
+    ],
+    { env: { ...process.env, CHROME_PATH: CHROMIUM_PATH }, maxBuffer: 64 * 1024 * 1024 },
+  );
+  const report = JSON.parse(stdout) as { categories: { performance: { score: number | null } } };
+  const score = report.categories.performance.score;
+  if (score === null) throw new Error('Lighthouse gave no performance score');
+  return Math.round(score * 100);
+}
+
+const kib = (bytes: number) => (bytes / 1024).toFixed(1);
+const mark = (ok: boolean) => (ok ? 'met' : '**missed**');
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      runs: { type: 'string', default: '3' },
+      record: { type: 'boolean', default: false },
+      label: { type: 'string', default: 'run' },
+    },
+  });
+  const runs = Math.max(1, Number(values.runs));
+  const stack = await startStack({ quiet: true, readyTimeoutMs: 120_000 });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  try {
+    // One unmeasured load each: the services' first answers (caches, JIT) are not the page's weight.
+    await loadOnce(browser, `${stack.url}/`, '[data-remote="storefront"] [data-item]');
+    await loadOnce(browser, `${stack.url}/admin`, 'form');
+    const home: PageLoad[] = [];
+    const admin: PageLoad[] = [];
+    for (let i = 0; i < runs; i++) {
+      home.push(await loadOnce(browser, `${stack.url}/`, '[data-remote="storefront"] [data-item]'));
+      admin.push(await loadOnce(browser, `${stack.url}/admin`, 'form'));
+    }
+    const h = summarise(home);
+    const a = summarise(admin);
+    const score = await lighthousePerformance(`${stack.url}/`);
+
+    const load = os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(', ');
+    const { stdout: commit } = await run('git', ['rev-parse', '--short', 'HEAD']);
+    const lines = [
+      `### ${values.label} (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit.trim()}, load average ${load})`,
+      '',
+      `Median of ${runs} first loads per page, empty cache each, after one unmeasured load; Lighthouse once (mobile preset). Files under 1 KiB are not precompressed (their headers cost more than the saving).`,
+      '',
+      '| page | scripts | script KiB on the wire | script KiB raw | scripts compressed | encodings | LCP ms | goal | |',
+      '|---|---:|---:|---:|---:|---|---:|---|---|',
+      `| storefront home \`/\` | ${h.scripts} | ${kib(h.wireBytes)} | ${kib(h.rawBytes)} | ${h.compressed} | ${h.encodings.join(', ')} | ${h.lcpMs.toFixed(0)} | ≤ ${GOALS.homeScriptKiB} KiB, LCP < ${GOALS.homeLcpMs} ms | ${mark(h.wireBytes / 1024 <= GOALS.homeScriptKiB && h.lcpMs < GOALS.homeLcpMs)} |`,
+      `| admin sign-in \`/admin\` | ${a.scripts} | ${kib(a.wireBytes)} | ${kib(a.rawBytes)} | ${a.compressed} | ${a.encodings.join(', ')} | ${a.lcpMs.toFixed(0)} | ≤ ${GOALS.adminScriptKiB} KiB | ${mark(a.wireBytes / 1024 <= GOALS.adminScriptKiB)} |`,
+      `| Lighthouse performance, home | ${score} | | | | | | ≥ ${GOALS.lighthouse} | ${mark(score >= GOALS.lighthouse)} |`,
+      '',
+    ];
+    const report = lines.join('\n');
+    console.log(report);
+    if (values.record) await record(report);
+  } finally {
+    await browser.close();
+    await stack.stop();
+  }
+}
+
+const sectionStart = '<!-- frontend-weight:start -->';
+const sectionEnd = '<!-- frontend-weight:end -->';
+
+/** Puts the newest run at the top of this benchmark's own section of RESULTS.md (other sections untouched). */
+async function record(report: string): Promise<void> {
+  const text = await readFile(resultsPath, 'utf8');
+  const heading = '# Frontend weight on first load (issue 20, `npm run bench:frontend -w load-tests`)';
+  const intro =
+    'Goals: the storefront home at most 150 KiB of compressed script, served with brotli or gzip, LCP under 800 ms on ' +
+    'loopback, Lighthouse performance at least 95; the admin first load at most 300 KiB compressed. The stack is the ' +
+    "browser tests' (every service, the gateway serving the built frontends); each load has an empty cache.";
+  const start = text.indexOf(sectionStart);
+  const end = text.indexOf(sectionEnd);
+  let runs = '';
+  if (start >= 0 && end > start) {
+    const body = text.slice(start + sectionStart.length, end);
+    const first = body.indexOf('### ');
+    runs = first >= 0 ? body.slice(first).trim() : '';
+  }
+  const section = `${sectionStart}\n${heading}\n\n${intro}\n\n${report}\n${runs ? `\n${runs}\n` : ''}${sectionEnd}`;
+  const next =
+    start >= 0 && end > start
+      ? text.slice(0, start) + section + text.slice(end + sectionEnd.length)
+      : `${text.trimEnd()}\n\n${section}\n`;
+  await writeFile(resultsPath, next);
+}
+
+await main();
