@@ -7,6 +7,7 @@
 // (summarise one with `--summarise <file.cpuprofile>`).
 //
 //   npm run bench:quote-path -w load-tests -- [--duration 10] [--connections 50] [--dbpath <dir>] [--cpu-prof] [--only quote|track]
+//     [--mongo-module <other checkout>/packages/embedded-mongo/src/index.ts]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -147,6 +148,8 @@ async function main() {
       'cpu-prof': { type: 'boolean', default: false },
       'profile-dir': { type: 'string', default: join(os.tmpdir(), 'quote-path-profiles') },
       only: { type: 'string' },
+      // Another checkout's embedded MongoDB (its src/index.ts), to compare an engine change in the same conditions.
+      'mongo-module': { type: 'string' },
     },
     strict: true,
   });
@@ -164,7 +167,7 @@ async function main() {
   const children: Child[] = [];
   const scratch = values.dbpath ? undefined : undefined;
   try {
-    const mongo = spawnChild([...profile, '--conditions=source', '--import', 'tsx', self, '--serve-mongo', values.dbpath ?? ''], baseEnv);
+    const mongo = spawnChild([...profile, '--conditions=source', '--import', 'tsx', self, '--serve-mongo', values.dbpath ?? '', values['mongo-module'] ?? ''], baseEnv);
     children.push(mongo);
     const { uri } = await firstLine<{ uri: string }>(mongo, 'the embedded MongoDB');
     const orders = spawnChild([...profile, '--conditions=source', '--import', 'tsx', self, '--serve-orders'], {
@@ -216,7 +219,7 @@ async function main() {
 
 const mode = process.argv[2];
 if (mode === '--serve-mongo') {
-  const { startEmbeddedMongo } = await import('@shop/embedded-mongo');
+  const { startEmbeddedMongo } = (process.argv[4] ? await import(process.argv[4]) : await import('@shop/embedded-mongo')) as typeof import('@shop/embedded-mongo');
   const dbPath = process.argv[3] || undefined;
   const dir = dbPath ?? undefined;
   const mongo = await startEmbeddedMongo({ port: 0, replSet: 'rs0', ...(dir ? { dbPath: mkdtempSync(join(dir, 'quote-path-')) } : {}) });
