@@ -11,7 +11,8 @@ try {
   process.exit(1);
 }
 
-const telemetry = startTelemetry('gateway', { otlpEndpoint: config.otlpEndpoint });
+// No per-hook Fastify spans: the gateway's server span and its call to the service carry the trace.
+const telemetry = startTelemetry('gateway', { otlpEndpoint: config.otlpEndpoint, fastifySpans: false });
 const { createLogger } = await import('@shop/service-kit');
 const { buildApp } = await import('./app.js');
 

@@ -19,6 +19,12 @@ export interface TelemetryOptions {
   /** OTLP/HTTP base URL, e.g. http://otel-collector:4318. Unset: no export. */
   otlpEndpoint?: string | undefined;
   serviceVersion?: string;
+  /**
+   * Spans for Fastify's routes and each of its hooks (@fastify/otel); default on. The gateway turns
+   * them off: with a dozen hooks on every proxied call they were a large share of its time, and its
+   * server span (http) and the call to the service (undici) already carry the trace.
+   */
+  fastifySpans?: boolean;
 }
 
 import { currentTelemetry, setCurrentTelemetry, type Telemetry } from './telemetry-state.js';
@@ -56,10 +62,14 @@ export function startTelemetry(serviceName: string, options: TelemetryOptions = 
       new UndiciInstrumentation(),
       // Log correlation only; log records are written to stdout by pino, not shipped over OTLP.
       new PinoInstrumentation({ disableLogSending: true }),
-      new FastifyOtel.FastifyOtelInstrumentation({
-        registerOnInitialization: true,
-        ignorePaths: (route) => quietPaths.has(route.url),
-      }),
+      ...(options.fastifySpans === false
+        ? []
+        : [
+            new FastifyOtel.FastifyOtelInstrumentation({
+              registerOnInitialization: true,
+              ignorePaths: (route) => quietPaths.has(route.url),
+            }),
+          ]),
       new MongoDBInstrumentation(),
     ],
   });
