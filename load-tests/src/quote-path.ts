@@ -31,7 +31,7 @@ interface Child {
 function spawnChild(args: string[], env: NodeJS.ProcessEnv): Child {
   const child = spawn(process.execPath, args, { cwd: loadTestsDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
-  child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-20_000)));
+  child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-20_000)));
   return { process: child, stderr: () => stderr };
 }
 
@@ -128,7 +128,7 @@ export function summariseProfile(file: string, top = 25): string {
     }
     return t;
   };
-  walk(profile.nodes[0]!.id, new Set());
+  walk(profile.nodes[0].id, new Set());
   const fmt = (m: Map<string, number>) =>
     [...m.entries()]
       .sort((a, b) => b[1] - a[1])
@@ -184,7 +184,7 @@ async function main() {
     children.push(baseline);
     const [{ url }, { url: baselineUrl }] = await Promise.all([firstLine<{ url: string }>(orders, 'the orders service'), firstLine<{ url: string }>(baseline, 'bare Fastify')]);
     const run = randomUUID().slice(0, 8);
-    console.log(`orders ${url} (pid ${orders.process.pid}), embedded MongoDB ${uri} (pid ${mongo.process.pid}, ${values.dbpath ? `journal in ${values.dbpath}` : 'in memory'}), nats ${nats.url}; ${connections} connections, ${duration} s; ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(2)}; Node ${process.version}`);
+    console.log(`orders ${url} (pid ${orders.process.pid}), embedded MongoDB ${uri} (pid ${mongo.process.pid}, ${values.dbpath ? `journal in ${values.dbpath}` : 'in memory'}), nats ${nats.url}; ${connections} connections, ${duration} s; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(2)}; Node ${process.version}`);
 
     // One order to track, made through the route itself.
     const first = freshQuote(run);
