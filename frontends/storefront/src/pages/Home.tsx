@@ -25,17 +25,21 @@ import { Rating } from '../components/Rating.js';
 import { RotatingTestimonials } from '../components/Testimonials.js';
 import { homeRating, homeTestimonials, trustPoints, useSiteContent } from '../content.js';
 import { telHref } from '../api/contact.js';
-import { ItemCustomizer } from '../customizer/ItemCustomizer.js';
 import { customizerItemOf, customizerOrderBody, type CustomizerDraft } from '../customizer/model.js';
 import { fallbackOrderNumber } from '../flow/model.js';
 import { newIdempotencyKey, splitName, useOrderFlow } from '../flow/useOrderFlow.js';
-import { LookupModal } from '../lookup/LookupModal.js';
 import { StorefrontQueries } from '../query.js';
 import '../styles.css';
 
 // The quote flow and the AI designer open on a click: their code loads then, not with the home page.
 const OrderFlow = lazy(() => import('../flow/OrderFlow.js').then((m) => ({ default: m.OrderFlow })));
 const AiDesigner = lazy(() => import('../ai/AiDesigner.js').then((m) => ({ default: m.AiDesigner })));
+// So do the saved-details lookup and the customizer (forms, file drop): mounted once first opened, then
+// kept, so their closing transitions still play.
+const LookupModal = lazy(() => import('../lookup/LookupModal.js').then((m) => ({ default: m.LookupModal })));
+const ItemCustomizer = lazy(() =>
+  import('../customizer/ItemCustomizer.js').then((m) => ({ default: m.ItemCustomizer })),
+);
 
 const trustIcons = [Clock, Medal, BadgeCheck, ShieldCheck];
 
@@ -234,6 +238,8 @@ function HomeScreen() {
     (location.state as { start?: string } | null)?.start === 'ai' ? 'ai' : 'landing',
   );
   const [lookupOpen, setLookupOpen] = useState(false);
+  const [lookupMounted, setLookupMounted] = useState(false);
+  if (lookupOpen && !lookupMounted) setLookupMounted(true);
   const [welcome, setWelcome] = useState<string | null>(null);
   const [designs, setDesigns] = useState<GeneratedDesign[]>([]);
   const [customizing, setCustomizing] = useState<GeneratedDesign | null>(null);
@@ -324,31 +330,36 @@ function HomeScreen() {
         ) : null}
       </Suspense>
 
-      <LookupModal
-        open={lookupOpen}
-        onOpenChange={setLookupOpen}
-        onUse={(customer) => {
-          flow.prefill(customer);
-          setWelcome(
-            `Welcome back, ${customer.customerName}. Your saved details will be filled in: choose an item to start.`,
-          );
-          toast.success('Your saved details are ready');
-        }}
-      />
-
-      <ItemCustomizer
-        open={customizing !== null}
-        onClose={() => setCustomizing(null)}
-        item={customizing ? customizerItemOf(customizing.itemType, prices) : null}
-        aiDesign={customizing ? { prompt: customizing.prompt, imageUrl: customizing.imageUrl } : null}
-        submitting={customizerOrder.isPending}
-        error={customizerError}
-        onComplete={(draft) => {
-          if (!customizing || customizerOrder.isPending) return;
-          setCustomizerError(null);
-          customizerOrder.mutate({ design: customizing, draft });
-        }}
-      />
+      <Suspense fallback={null}>
+        {lookupMounted ? (
+          <LookupModal
+            open={lookupOpen}
+            onOpenChange={setLookupOpen}
+            onUse={(customer) => {
+              flow.prefill(customer);
+              setWelcome(
+                `Welcome back, ${customer.customerName}. Your saved details will be filled in: choose an item to start.`,
+              );
+              toast.success('Your saved details are ready');
+            }}
+          />
+        ) : null}
+        {view === 'ai' || customizing !== null ? (
+          <ItemCustomizer
+            open={customizing !== null}
+            onClose={() => setCustomizing(null)}
+            item={customizing ? customizerItemOf(customizing.itemType, prices) : null}
+            aiDesign={customizing ? { prompt: customizing.prompt, imageUrl: customizing.imageUrl } : null}
+            submitting={customizerOrder.isPending}
+            error={customizerError}
+            onComplete={(draft) => {
+              if (!customizing || customizerOrder.isPending) return;
+              setCustomizerError(null);
+              customizerOrder.mutate({ design: customizing, draft });
+            }}
+          />
+        ) : null}
+      </Suspense>
     </div>
   );
 }
