@@ -8,7 +8,7 @@
 // Prints a table against the goals and, with --record, puts it at the top of its section of RESULTS.md.
 // Needs `npm run build` first (the figures are those of the built files).
 //
-//   npm run bench:frontend -w load-tests -- [--runs 3] [--record] [--label "after"]
+//   npm run bench:frontend -w load-tests -- [--runs 3] [--record] [--label "after"] [--scripts (list each script)]
 import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -43,6 +43,8 @@ interface PageLoad {
   compressed: number;
   encodings: string[];
   lcpMs: number;
+  /** Each script: its path and bytes on the wire, largest first (printed with --scripts). */
+  files: { path: string; wire: number }[];
 }
 
 /** One first load in a fresh context (empty cache), waiting until the page is drawn and quiet. */
@@ -55,7 +57,7 @@ async function loadOnce(browser: Browser, url: string, ready: string): Promise<P
       new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.__lcp = entry.startTime; })
         .observe({ type: 'largest-contentful-paint', buffered: true });`,
   });
-  const pending: Promise<{ wire: number; raw: number; encoding: string }>[] = [];
+  const pending: Promise<{ path: string; wire: number; raw: number; encoding: string }>[] = [];
   page.on('response', (response) => {
     if (response.request().resourceType() !== 'script') return;
     pending.push(
@@ -65,7 +67,12 @@ async function loadOnce(browser: Browser, url: string, ready: string): Promise<P
           response.body(),
           response.headerValue('content-encoding'),
         ]);
-        return { wire: sizes.responseBodySize, raw: body.length, encoding: encoding ?? 'identity' };
+        return {
+          path: new URL(response.url()).pathname,
+          wire: sizes.responseBodySize,
+          raw: body.length,
+          encoding: encoding ?? 'identity',
+        };
       })(),
     );
   });
@@ -83,6 +90,7 @@ async function loadOnce(browser: Browser, url: string, ready: string): Promise<P
     compressed: scripts.filter((s) => s.encoding !== 'identity').length,
     encodings: [...new Set(scripts.map((s) => s.encoding))].sort(),
     lcpMs,
+    files: scripts.map(({ path, wire }) => ({ path, wire })).sort((a, b) => b.wire - a.wire),
   };
 }
 
@@ -101,6 +109,7 @@ function summarise(loads: PageLoad[]): PageLoad {
     compressed: median(loads.map((l) => l.compressed)),
     encodings: [...new Set(loads.flatMap((l) => l.encodings))].sort(),
     lcpMs: median(loads.map((l) => l.lcpMs)),
+    files: loads[0]!.files,
   };
 }
 
@@ -132,6 +141,7 @@ async function main(): Promise<void> {
       runs: { type: 'string', default: '3' },
       record: { type: 'boolean', default: false },
       label: { type: 'string', default: 'run' },
+      scripts: { type: 'boolean', default: false },
     },
   });
   const runs = Math.max(1, Number(values.runs));
@@ -149,6 +159,14 @@ async function main(): Promise<void> {
     }
     const h = summarise(home);
     const a = summarise(admin);
+    if (values.scripts) {
+      for (const [name, load] of [
+        ['home', h],
+        ['admin', a],
+      ] as const) {
+        console.log(`${name}: ${load.files.map((f) => `${f.path} ${kib(f.wire)}`).join('\n  ')}`);
+      }
+    }
     const score = await lighthousePerformance(`${stack.url}/`);
 
     const load = os
