@@ -11,6 +11,7 @@ import { expectShellChrome, launchBrowser, pathOf, type Browser } from './suppor
 const frontendsDir = join(REPO_ROOT, 'frontends');
 const services = inject('services');
 const natsUrl = inject('natsUrl');
+const gatewaySigningKey = inject('gatewaySigningKey');
 
 let browser: Browser;
 let gateway: ManagedChild | undefined;
@@ -26,8 +27,10 @@ async function startGateway(frontends: string): Promise<{ child: ManagedChild; u
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     FRONTENDS_DIR: frontends,
-    // Admin session checks go to the shared stack's NATS.
+    // Admin session checks go to the shared stack's NATS; the services trust only calls signed with the
+    // stack's key (a production gateway refuses to start without one).
     NATS_URL: natsUrl,
+    GATEWAY_SIGNING_KEY: gatewaySigningKey,
   };
   for (const [name, url] of Object.entries(services)) env[serviceUrlVar(name)] = url;
   const child = new ManagedChild({ name: 'gateway (no admin remote)', command: process.execPath, args: ['dist/main.js'], cwd: join(REPO_ROOT, GATEWAY.dir), env });
