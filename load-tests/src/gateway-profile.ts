@@ -1,0 +1,155 @@
+// Where the gateway's time goes (issue 20): starts a real nats-server, the stand-in services
+// (src/stand-ins.ts) and the gateway from its sources exactly as it starts in production (src/main.ts:
+// telemetry, request log, security headers, rate limit, admin check), then measures the proxied read
+// and /api/health through it beside bare Fastify in the same run. With --cpu-prof the gateway runs
+// under Node's profiler and, after the load, the profile's top self and inclusive times are printed.
+//
+//   npx tsx load-tests/src/gateway-profile.ts [--duration 10] [--connections 50] [--cpu-prof]
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon, { type Result as LoadResult } from 'autocannon';
+import { startNats } from '@shop/test-support';
+import type { StandIns } from './stand-ins.js';
+
+const loadTestsDir = fileURLToPath(new URL('../', import.meta.url));
+const gatewayDir = fileURLToPath(new URL('../../gateway/', import.meta.url));
+
+function spawnChild(args: string[], cwd: string, env: NodeJS.ProcessEnv): { process: ChildProcess; stderr: () => string } {
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  child.stdout!.resume();
+  return { process: child, stderr: () => stderr };
+}
+
+async function waitReady(url: string, stderr: () => string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer within 90 s:\n${stderr()}`);
+}
+
+function load(url: string, connections: number, seconds: number): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections, duration: seconds }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
+
+/** Top self and inclusive times of a .cpuprofile, by function (file:line). */
+function summarise(path: string, top = 30): void {
+  const profile = JSON.parse(readFileSync(path, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const key = (n: ProfileNode) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*node_modules\//, '~/').replace(/^file:\/\/.*\/work\/main\//, '')}:${n.callFrame.lineNumber + 1}`;
+  const self = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const dt = profile.timeDeltas[i] ?? 0;
+    total += dt;
+    const node = byId.get(id)!;
+    self.set(key(node), (self.get(key(node)) ?? 0) + dt);
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const k = key(byId.get(at)!);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      inclusive.set(k, (inclusive.get(k) ?? 0) + dt);
+    }
+  });
+  const print = (title: string, m: Map<string, number>) => {
+    console.log(`\n${title} (of ${(total / 1000).toFixed(0)} ms sampled)`);
+    for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`);
+  };
+  print('self', self);
+  print('inclusive', inclusive);
+}
+
+async function main() {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      duration: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '50' },
+      'cpu-prof': { type: 'boolean', default: false },
+      only: { type: 'string', default: 'read,health' },
+    },
+    strict: true,
+  });
+  const duration = Number(values.duration);
+  const connections = Number(values.connections);
+  const nats = await startNats();
+  const standIns = spawnChild(['--import', 'tsx', 'src/stand-ins.ts'], loadTestsDir, { PATH: process.env.PATH ?? '' });
+  let gateway: ReturnType<typeof spawnChild> | undefined;
+  try {
+    const urls = await new Promise<StandIns>((resolve, reject) => {
+      standIns.process.once('exit', (code) => reject(new Error(`stand-ins exited ${code}: ${standIns.stderr()}`)));
+      createInterface({ input: standIns.process.stdout! }).once('line', (line) => resolve(JSON.parse(line) as StandIns));
+    });
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      NATS_URL: nats.url,
+      RATE_LIMIT_MAX: '100000000',
+      GATEWAY_SIGNING_KEY: randomBytes(48).toString('base64'),
+    };
+    for (const [service, url] of Object.entries(urls.services)) env[`${service.toUpperCase()}_URL`] = url;
+    const profileDir = values['cpu-prof'] ? mkdtempSync(join(tmpdir(), 'gateway-prof-')) : undefined;
+    const args = [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--conditions=source', '--import', 'tsx', 'src/main.ts'];
+    gateway = spawnChild(args, gatewayDir, env);
+    const gatewayUrl = `http://127.0.0.1:${port}`;
+    await waitReady(`${gatewayUrl}/readyz`, gateway.stderr);
+    // Warm both (JIT, connection pools) before measuring.
+    await load(`${gatewayUrl}/api/orders/_service`, connections, 2);
+    await load(`${urls.baseline}/api/orders/_service`, connections, 2);
+    const only = new Set(values.only.split(','));
+    for (const [name, path] of [['read', '/api/orders/_service'], ['health', '/api/health']] as const) {
+      if (!only.has(name)) continue;
+      const bare = await load(`${urls.baseline}${path}`, connections, duration);
+      const via = await load(`${gatewayUrl}${path}`, connections, duration);
+      const failed = via.non2xx + via.errors;
+      console.log(
+        `${path}: gateway ${via.requests.average.toFixed(0)} req/s (p50 ${via.latency.p50} ms, p99 ${via.latency.p99} ms${failed ? `, ${failed} failed` : ''}) = ${((100 * via.requests.average) / bare.requests.average).toFixed(1)}% of bare Fastify ${bare.requests.average.toFixed(0)} req/s`,
+      );
+    }
+    if (profileDir) {
+      const exited = new Promise((r) => gateway!.process.once('exit', r));
+      gateway.process.kill('SIGTERM');
+      await exited;
+      gateway = undefined;
+      const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
+      if (!file) throw new Error(`no profile was written in ${profileDir}`);
+      console.log(`profile: ${join(profileDir, file)}`);
+      summarise(join(profileDir, file));
+    }
+  } finally {
+    if (gateway && gateway.process.exitCode === null) {
+      const exited = new Promise((r) => gateway!.process.once('exit', r));
+      gateway.process.kill('SIGTERM');
+      await exited;
+    }
+    standIns.process.kill('SIGTERM');
+    await nats.stop();
+  }
+}
+
+await main();
