@@ -3,7 +3,15 @@
 // given to new permits, the public part without the EIN and without permits out of force, and the
 // readiness facts the production check reads (gaps, permits expiring within 30 days).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { businessConfigPaths, businessConfigSchema, publicBusinessConfigSchema, readinessFactsPath, readinessFactsSchema } from '@shop/contracts';
+import {
+  businessConfigPaths,
+  businessConfigSavedSchema,
+  businessConfigSchema,
+  publicBusinessConfigSchema,
+  readinessFactsPath,
+  readinessFactsSchema,
+  type ErrorEnvelope,
+} from '@shop/contracts';
 import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -25,13 +33,13 @@ afterAll(async () => {
   await Promise.all([nats?.stop(), mongo?.stop()]);
 });
 
-async function call(method: string, path: string, body?: unknown) {
+async function call<Body = unknown>(method: string, path: string, body?: unknown) {
   const res = await fetch(`${url}${path}`, {
     method,
     headers: body === undefined ? adminHeaders('chief@shop.test') : { 'content-type': 'application/json', ...adminHeaders('chief@shop.test') },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: (await res.json()) as Body };
 }
 
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
@@ -42,16 +50,16 @@ describe('business registration', () => {
     expect(res.status).toBe(200);
     expect(businessConfigSchema.parse(res.body)).toMatchObject({ businessName: '', ein: '', businessAddress: { country: 'US' }, taxPermits: [] });
     const facts = readinessFactsSchema.parse((await call('GET', readinessFactsPath)).body);
-    expect(facts.own).toMatchObject({ paymentMode: 'test_mode', business: { missing: expect.arrayContaining(['business name', 'EIN', 'address line 1']) } });
-    expect(facts.mongo).toEqual({ up: true, replicaSet: expect.any(String) });
+    expect(facts.own).toMatchObject({ paymentMode: 'test_mode', business: { missing: expect.arrayContaining(['business name', 'EIN', 'address line 1']) as string[] } });
+    expect(facts.mongo).toEqual({ up: true, replicaSet: expect.any(String) as string });
     expect(facts.outbox.pending).toBeGreaterThanOrEqual(0);
   });
 
   it('refuses an EIN not written NN-NNNNNNN and a permit without its number, with a clear 400', async () => {
-    const bad = await call('POST', businessConfigPaths.admin, { businessName: 'Tactical Gear Co.', ein: '123456789' });
+    const bad = await call<ErrorEnvelope>('POST', businessConfigPaths.admin, { businessName: 'Tactical Gear Co.', ein: '123456789' });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/EIN must be written NN-NNNNNNN/);
-    const permit = await call('POST', businessConfigPaths.admin, { taxPermits: [{ jurisdiction: 'TX', permitNumber: ' ' }] });
+    const permit = await call<ErrorEnvelope>('POST', businessConfigPaths.admin, { taxPermits: [{ jurisdiction: 'TX', permitNumber: ' ' }] });
     expect(permit.status).toBe(400);
     expect(permit.body.error).toMatch(/permit number/);
   });
@@ -69,7 +77,7 @@ describe('business registration', () => {
       ],
     });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
-    const config = businessConfigSchema.parse(saved.body.config);
+    const config = businessConfigSavedSchema.parse(saved.body).config;
     expect(config.businessAddress.country).toBe('US');
     expect(config.taxPermits.map((p) => [p.type, p.isActive, p.id.length > 0])).toEqual([
       ['Sales Tax', true, true],

@@ -3,7 +3,7 @@
 // total changes; 409 if the page confirms it), the next Pay gets an intent for the new total, and the
 // payment view shows the discount.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentPaths, toCents } from '@shop/contracts';
+import { paymentPaths, toCents, type AdminOrderResponse, type ErrorEnvelope, type TestModeConfirmResponse } from '@shop/contracts';
 import { buildApp as buildMarketing } from '../../marketing/src/app.js';
 import { loadConfig as marketingConfig } from '../../marketing/src/config.js';
 import { intentCanceledNote } from '../src/providers/test-mode.js';
@@ -25,7 +25,7 @@ afterAll(async () => {
 
 const card = { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvc: '123' };
 const confirm = (id: string, clientSecret: string) =>
-  send('POST', `${h.paymentsUrl}${paymentPaths.testModeConfirm}`, { paymentIntentId: id, clientSecret, card, billingDetails: { name: 'Jane Doe', email: 'jane.doe@example.com' } });
+  send<Partial<TestModeConfirmResponse> & Partial<ErrorEnvelope>>('POST', `${h.paymentsUrl}${paymentPaths.testModeConfirm}`, { paymentIntentId: id, clientSecret, card, billingDetails: { name: 'Jane Doe', email: 'jane.doe@example.com' } });
 
 describe('a discount after the payment page was opened', () => {
   it('refuses the old intent, charges the new total with a new one, and the page shows the discount', async () => {
@@ -35,7 +35,7 @@ describe('a discount after the payment page was opened', () => {
 
     const created = await marketing.app.inject({ method: 'POST', url: '/api/marketing/discounts', headers: admin, payload: { code: 'PAYLATER40', category: 'general', description: 'x', type: 'fixed', value: 40 } });
     expect(created.statusCode).toBe(201);
-    const applied = await send('POST', `${h.ordersUrl}/api/orders/${order.id}/discount`, { discountCode: 'PAYLATER40', customerCategory: 'general' }, admin);
+    const applied = await send<AdminOrderResponse>('POST', `${h.ordersUrl}/api/orders/${order.id}/discount`, { discountCode: 'PAYLATER40', customerCategory: 'general' }, admin);
     expect(applied.status, JSON.stringify(applied.body)).toBe(200);
     // (400 - 40) x 1.0625 = 382.50
     expect(applied.body.order).toMatchObject({ discountAmount: 40, finalAmount: 382.5 });
@@ -45,7 +45,7 @@ describe('a discount after the payment page was opened', () => {
     expect(stale.body.error).toBe(amountChangedMessage);
     expect(await h.payments.ctx.models.PaymentIntent.findById(before.id).lean()).toMatchObject({ status: 'canceled' });
 
-    const view = await send('GET', `${h.ordersUrl}/api/orders/${order.id}`);
+    const view = await send<AdminOrderResponse>('GET', `${h.ordersUrl}/api/orders/${order.id}`);
     expect(view.body.order).toMatchObject({ quoteAmount: 400, discountAmount: 40, taxAmount: 22.5, finalAmount: 382.5 });
 
     const after = parseIntent((await createIntent(h, order)).body);

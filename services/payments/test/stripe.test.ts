@@ -6,7 +6,7 @@
 // twice marks the order paid once, and the payment page's PATCH is accepted only for a verified intent.
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
-import { paymentConfigResponseSchema, paymentMessages, paymentPaths } from '@shop/contracts';
+import { paymentConfigResponseSchema, paymentMessages, paymentPaths, type AdminOrderResponse, type CreateIntentResponse, type ErrorEnvelope } from '@shop/contracts';
 import { testModeOffMessage } from '../src/domain/payment-rules.js';
 import { createIntent, eventsOf, parseIntent, quotedOrder, send, stripeKeys, useHarness, verifyPayment } from './support/harness.js';
 
@@ -26,14 +26,16 @@ async function deliver(event: Stripe.Event | Record<string, unknown>, secret: st
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
+type OrderLean = NonNullable<Awaited<ReturnType<typeof findOrder>>>;
+const findOrder = (orderId: string) => h.orders.ctx.models.Order.findById(orderId).lean();
+
 /** Polls the order in the orders service's database until `check` holds (or 20 s pass). */
-async function orderWhen(orderId: string, check: (order: Record<string, any> | null) => boolean) {
-  const { Order } = h.orders.ctx.models;
+async function orderWhen(orderId: string, check: (order: OrderLean | null) => boolean) {
   const deadline = Date.now() + 20_000;
-  let order = (await Order.findById(orderId).lean()) as Record<string, any> | null;
+  let order = await findOrder(orderId);
   while (!check(order) && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 100));
-    order = (await Order.findById(orderId).lean()) as Record<string, any> | null;
+    order = await findOrder(orderId);
   }
   return order;
 }
@@ -58,7 +60,7 @@ describe('create-intent through Stripe', () => {
   it("creates the intent at Stripe for the server's amount, with the order in its metadata and one idempotency key", async () => {
     const order = await quotedOrder(h, 100);
     const before = h.fake.requests.length;
-    const res = await createIntent(h, order, 1);
+    const res = await createIntent<CreateIntentResponse>(h, order, 1);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const intent = parseIntent(res.body);
     expect(res.body.mode).toBe('stripe');
@@ -172,14 +174,14 @@ describe('the Stripe webhook', () => {
     const intent = parseIntent((await createIntent(h, order)).body);
     const failed = h.fake.setIntent(intent.id, {
       status: 'requires_payment_method',
-      last_payment_error: { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' } as Stripe.PaymentIntent.LastPaymentError,
+      last_payment_error: { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
     });
     const res = await deliver(h.fake.event('payment_intent.payment_failed', failed));
     expect(res).toMatchObject({ status: 200, body: { received: true, duplicate: false, outcome: 'payment.failed' } });
     const all = await h.paymentEvents((events) => eventsOf(events, intent.id).length > 0);
     const events = eventsOf(all, intent.id);
     expect(events.map((e) => e.type)).toEqual(['payment.failed']);
-    expect(events[0]!.data).toMatchObject({ orderId: order.id, orderNumber: order.orderNumber, amount: 7969, provider: 'stripe', reason: 'Your card was declined.' });
+    expect(events[0].data).toMatchObject({ orderId: order.id, orderNumber: order.orderNumber, amount: 7969, provider: 'stripe', reason: 'Your card was declined.' });
   });
 
   it('records an intent without an order id, and events of other types, without publishing anything', async () => {
@@ -210,7 +212,7 @@ describe('paying an order through Stripe (with the real orders service)', () => 
 
     const payments = eventsOf(await h.paymentEvents((all) => eventsOf(all, intent.id).length > 0), intent.id);
     expect(payments.map((e) => e.type)).toEqual(['payment.succeeded']);
-    expect(payments[0]!.data).toMatchObject({ orderId: order.id, orderNumber: order.orderNumber, amount: 53125, currency: 'usd', provider: 'stripe' });
+    expect(payments[0].data).toMatchObject({ orderId: order.id, orderNumber: order.orderNumber, amount: 53125, currency: 'usd', provider: 'stripe' });
 
     const paid = await orderWhen(order.id, (o) => o?.payment != null);
     expect(paid).toMatchObject({ status: 'paid', payment: { paymentIntentId: intent.id, provider: 'stripe', amount: 531.25 } });
@@ -242,7 +244,7 @@ describe('paying an order through Stripe (with the real orders service)', () => 
     const order = await quotedOrder(h, 50);
     const other = await quotedOrder(h, 50);
     const patch = (paymentIntentId: string) =>
-      send('PATCH', `${h.ordersUrl}/api/orders/${order.id}/status`, { status: 'paid', paymentIntentId, notes: 'Payment completed via Stripe' });
+      send<Partial<AdminOrderResponse> & Partial<ErrorEnvelope>>('PATCH', `${h.ordersUrl}/api/orders/${order.id}/status`, { status: 'paid', paymentIntentId, notes: 'Payment completed via Stripe' });
 
     // Not succeeded (the card step never finished).
     const pending = parseIntent((await createIntent(h, order)).body);

@@ -3,7 +3,7 @@
 // when the admin applies the quote), the embedded MongoDB, and the PAYMENTS stream read through a real
 // JetStream consumer.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { paymentConfigResponseSchema, paymentMessages, paymentPaths, taxRateResultSchema, taxRateSubject, testModeConfirmResponseSchema } from '@shop/contracts';
+import { paymentConfigResponseSchema, paymentMessages, paymentPaths, taxRateResultSchema, taxRateSubject, testModeConfirmResponseSchema, type CreateIntentResponse, type ErrorEnvelope, type TestModeConfirmResponse } from '@shop/contracts';
 import { orderUnavailableMessage } from '../src/routes/intents.js';
 import { ask, createIntent, eventsOf, parseIntent, placeOrder, quotedOrder, send, useHarness, verifyPayment } from './support/harness.js';
 
@@ -18,7 +18,7 @@ const card = (number: string, over: Partial<{ expMonth: number; expYear: number;
 });
 
 async function confirm(paymentIntentId: string, clientSecret: string, number: string, over = {}) {
-  return send('POST', `${h.paymentsUrl}${paymentPaths.testModeConfirm}`, {
+  return send<Partial<TestModeConfirmResponse> & Partial<ErrorEnvelope>>('POST', `${h.paymentsUrl}${paymentPaths.testModeConfirm}`, {
     paymentIntentId,
     clientSecret,
     card: card(number, over),
@@ -39,7 +39,7 @@ describe('create-intent', () => {
     const order = await quotedOrder(h, 100);
     // Texas: 6.25% from payments' own tax table, applied by orders at quote time.
     expect(order.quote).toMatchObject({ amount: 100, taxRate: 0.0625, taxAmount: 6.25, finalAmount: 106.25 });
-    const res = await createIntent(h, order, 1);
+    const res = await createIntent<CreateIntentResponse>(h, order, 1);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const intent = parseIntent(res.body);
     expect(intent).toMatchObject({ amount: 10625, currency: 'usd', status: 'requires_payment_method' });
@@ -64,7 +64,7 @@ describe('create-intent', () => {
     const again = parseIntent((await createIntent(h, order, 99_999)).body);
     expect(again).toEqual(first);
     const other = await quotedOrder(h, 80);
-    const together = await Promise.all([createIntent(h, other), createIntent(h, other), createIntent(h, other)]);
+    const together = await Promise.all([createIntent<CreateIntentResponse>(h, other), createIntent<CreateIntentResponse>(h, other), createIntent<CreateIntentResponse>(h, other)]);
     expect(together.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(new Set(together.map((r) => r.body.paymentIntent.id)).size).toBe(1);
     expect(new Set(together.map((r) => r.body.paymentIntent.client_secret)).size).toBe(1);
@@ -78,10 +78,10 @@ describe('create-intent', () => {
     const unquoted = await placeOrder(h);
     expect(await createIntent(h, unquoted)).toMatchObject({ status: 409, body: { error: paymentMessages.noQuote, code: 'NO_QUOTE' } });
 
-    const noOrder = await send('POST', `${h.paymentsUrl}${paymentPaths.createIntent}`, { amount: 100, currency: 'usd', metadata: {} });
+    const noOrder = await send<ErrorEnvelope>('POST', `${h.paymentsUrl}${paymentPaths.createIntent}`, { amount: 100, currency: 'usd', metadata: {} });
     expect(noOrder.status).toBe(400);
     expect(noOrder.body.error).toMatch(/metadata\.orderId is required/);
-    const euros = await send('POST', `${h.paymentsUrl}${paymentPaths.createIntent}`, { amount: 100, currency: 'eur', metadata: { orderId: unquoted.id } });
+    const euros = await send<ErrorEnvelope>('POST', `${h.paymentsUrl}${paymentPaths.createIntent}`, { amount: 100, currency: 'eur', metadata: { orderId: unquoted.id } });
     expect(euros.status).toBe(400);
     expect(euros.body.error).toMatch(/currency must be "usd"/);
   });
@@ -133,7 +133,7 @@ describe('test-mode confirmation', () => {
     const all = await h.paymentEvents((events) => eventsOf(events, intent.id).length >= 2);
     const failed = eventsOf(all, intent.id);
     expect(failed.map((e) => e.type)).toEqual(['payment.failed', 'payment.failed']);
-    expect(failed[0]!.data).toMatchObject({
+    expect(failed[0].data).toMatchObject({
       orderId: order.id,
       orderNumber: order.orderNumber,
       amount: 21250, // 200 + 6.25% tax = 212.50
@@ -141,7 +141,7 @@ describe('test-mode confirmation', () => {
       provider: 'test_mode',
       reason: 'Your card was declined.',
     });
-    expect(failed[1]!.data).toMatchObject({ reason: 'Your card has expired.' });
+    expect(failed[1].data).toMatchObject({ reason: 'Your card has expired.' });
     const record = await h.payments.ctx.models.PaymentIntent.findById(intent.id).lean();
     expect(record?.attempts.map((a) => [a.outcome, a.cardLast4])).toEqual([
       ['declined', '0002'],
@@ -162,8 +162,8 @@ describe('test-mode confirmation', () => {
     const all = await h.paymentEvents((events) => eventsOf(events, intent.id).some((e) => e.type === 'payment.succeeded'));
     const succeeded = eventsOf(all, intent.id).filter((e) => e.type === 'payment.succeeded');
     expect(succeeded).toHaveLength(1);
-    expect(succeeded[0]!.source).toBe('payments');
-    expect(succeeded[0]!.data).toMatchObject({ orderId: order.id, orderNumber: order.orderNumber, amount: 21250, currency: 'usd', provider: 'test_mode' });
+    expect(succeeded[0].source).toBe('payments');
+    expect(succeeded[0].data).toMatchObject({ orderId: order.id, orderNumber: order.orderNumber, amount: 21250, currency: 'usd', provider: 'test_mode' });
   });
 
   it('two confirmations at the same moment publish one payment.succeeded', async () => {

@@ -33,7 +33,7 @@ export function businessConfigModel(connection: Connection): Model<BusinessConfi
 
 export async function currentBusinessConfig(BusinessConfigModel: Model<BusinessConfigDoc>): Promise<BusinessConfig> {
   const saved = await BusinessConfigModel.findById(businessConfigId).lean();
-  const { _id, updatedBy, ...fields } = (saved ?? {}) as Partial<BusinessConfigDoc> & Record<string, unknown>;
+  const { _id, updatedBy: _updatedBy, ...fields } = (saved ?? {}) as Partial<BusinessConfigDoc> & Record<string, unknown>;
   delete fields.createdAt;
   delete fields.updatedAt;
   return businessConfigSchema.parse(fields);

@@ -1,6 +1,6 @@
 // The payments service's own collections: one record per payment intent it created (Stripe's or its
 // own test-mode intent), and each Stripe webhook event it has handled.
-import { Schema, type Connection, type Model } from 'mongoose';
+import { Schema, type Connection } from 'mongoose';
 import { paymentModeSchema, type PaymentMode } from '@shop/contracts';
 
 /**
@@ -135,8 +135,8 @@ webhookEventSchema.index({ receivedAt: -1 });
 
 export function paymentModels(connection: Connection) {
   return {
-    PaymentIntent: connection.model<PaymentIntentDoc>('PaymentIntent', paymentIntentSchema) as Model<PaymentIntentDoc>,
-    WebhookEvent: connection.model<WebhookEventDoc>('WebhookEvent', webhookEventSchema) as Model<WebhookEventDoc>,
+    PaymentIntent: connection.model<PaymentIntentDoc>('PaymentIntent', paymentIntentSchema),
+    WebhookEvent: connection.model<WebhookEventDoc>('WebhookEvent', webhookEventSchema),
   };
 }
 export type PaymentModels = ReturnType<typeof paymentModels>;

@@ -13,7 +13,6 @@ import { quoteOf } from './intents.js';
 import type { ClientSession } from 'mongoose';
 import type { PaymentIntentDoc, PaymentModels } from '../models/payments.js';
 import type { Provider } from '../providers/index.js';
-import type { StripeProvider } from '../providers/stripe.js';
 
 export const webhookResponseSchema = z.object({
   received: z.literal(true),
@@ -29,7 +28,7 @@ const handledTypes = new Set(['payment_intent.succeeded', 'payment_intent.paymen
 /** The order a succeeded payment is for, as orders has it now (null: no such order); undefined when not needed. */
 async function orderOfPayment(ctx: ServiceContext<PaymentModels>, event: Stripe.Event): Promise<OrderPaymentQuote | null | undefined> {
   if (event.type !== 'payment_intent.succeeded') return undefined;
-  const orderId = (event.data.object as Stripe.PaymentIntent).metadata?.orderId;
+  const orderId = event.data.object.metadata?.orderId;
   if (!orderId) return undefined;
   try {
     return await quoteOf(ctx, orderId);
@@ -140,7 +139,7 @@ export async function registerWebhookRoute(app: ServiceApp, ctx: ServiceContext<
         if (typeof signature !== 'string' || !signature || !Buffer.isBuffer(raw)) throw badRequest(paymentMessages.badSignature);
         let event: Stripe.Event;
         try {
-          event = (provider as StripeProvider).constructEvent(raw, signature);
+          event = provider.constructEvent(raw, signature);
         } catch (err) {
           request.log.warn({ err: (err as Error).message }, 'Stripe webhook refused: bad signature');
           throw badRequest(paymentMessages.badSignature);

@@ -49,7 +49,7 @@ export function parseStripeForm(text: string): Record<string, unknown> {
     let node: Record<string, unknown> | unknown[] = root;
     parts.forEach((part, index) => {
       const last = index === parts.length - 1;
-      const nextIsIndex = !last && /^\d+$/.test(parts[index + 1]!);
+      const nextIsIndex = !last && /^\d+$/.test(parts[index + 1]);
       const slot = (node as Record<string, unknown>)[part];
       if (last) (node as Record<string, unknown>)[part] = value;
       else {
@@ -153,7 +153,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       }
       const intent = newIntent({
         amount,
-        currency: String(body.currency ?? 'usd'),
+        currency: typeof body.currency === 'string' ? body.currency : 'usd',
         metadata: (body.metadata as Record<string, string>) ?? {},
         description: (body.description as string) ?? null,
         receipt_email: (body.receipt_email as string) ?? null,
@@ -165,7 +165,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
 
     const cancel = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(url.pathname);
     if (req.method === 'POST' && cancel) {
-      const id = decodeURIComponent(cancel[1]!);
+      const id = decodeURIComponent(cancel[1]);
       const intent = intents.get(id);
       if (!intent) return missing(res, id);
       // The SDK retries with the same key; Stripe answers a replay with the first answer.
@@ -182,8 +182,8 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
 
     const match = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'GET' && match) {
-      const intent = intents.get(decodeURIComponent(match[1]!));
-      if (!intent) return missing(res, match[1]!);
+      const intent = intents.get(decodeURIComponent(match[1]));
+      if (!intent) return missing(res, match[1]);
       return send(res, 200, intent);
     }
     return stripeError(res, 404, { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${url.pathname}).` });

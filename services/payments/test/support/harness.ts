@@ -6,6 +6,8 @@ import { afterAll, beforeAll } from 'vitest';
 import { buildApp as buildOrders } from '@shop/orders-service/app';
 import {
   createIntentResponseSchema,
+  createOrderResponseSchema,
+  type AdminOrderResponse,
   paymentPaths,
   paymentVerifyResultSchema,
   paymentVerifySubject,
@@ -116,14 +118,15 @@ export async function startHarness(options: { stripe?: FakeStripe; env?: RawPaym
   };
 }
 
-export async function send(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
+/** One HTTP call; the body typed as the caller says the route answers (unknown unless told). */
+export async function send<Body = unknown>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Body }> {
   const res = await fetch(url, {
     method,
     headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as Body };
 }
 
 /** A customer's quote request through the real orders service; its id and number. */
@@ -131,19 +134,22 @@ export async function placeOrder(h: Harness, overrides: Partial<OrderRequest> = 
   // The payments tests' customer does not subscribe to emails (the shared body does).
   const res = await send('POST', `${h.ordersUrl}/api/orders`, coinOrder({ subscribeEmail: false, ...overrides }));
   if (res.status !== 200 && res.status !== 201) throw new Error(`order refused: ${res.status} ${JSON.stringify(res.body)}`);
-  return { id: res.body.order.id, orderNumber: res.body.order.orderNumber };
+  const { order } = createOrderResponseSchema.parse(res.body);
+  return { id: order.id, orderNumber: order.orderNumber };
 }
 
 /** The admin's Apply Quote (orders asks payments for the tax rate); the order as orders answers it. */
 export async function applyQuote(h: Harness, orderId: string, quoteAmount: number) {
-  const res = await send('POST', `${h.ordersUrl}/api/orders/${orderId}/generate-quote`, { quoteAmount, quoteNotes: 'Includes rush' }, admin);
+  const res = await send<AdminOrderResponse>('POST', `${h.ordersUrl}/api/orders/${orderId}/generate-quote`, { quoteAmount, quoteNotes: 'Includes rush' }, admin);
   if (res.status !== 200) throw new Error(`quote refused: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.order as { quote: { amount: number; taxRate: number; taxAmount: number; finalAmount: number; expiresAt: string } };
+  const { quote } = res.body.order;
+  if (!quote) throw new Error(`quote missing from the answer: ${JSON.stringify(res.body)}`);
+  return { ...res.body.order, quote };
 }
 
 /** The payment page's create-intent call, with the browser's amount (1 cent unless given). */
-export async function createIntent(h: Harness, order: { id: string; orderNumber: string }, amount = 1) {
-  return send('POST', `${h.paymentsUrl}${paymentPaths.createIntent}`, {
+export async function createIntent<Body = unknown>(h: Harness, order: { id: string; orderNumber: string }, amount = 1) {
+  return send<Body>('POST', `${h.paymentsUrl}${paymentPaths.createIntent}`, {
     amount,
     currency: 'usd',
     customerInfo: { name: 'Jane Doe', email: 'jane.doe@example.com' },
