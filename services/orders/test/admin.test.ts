@@ -14,6 +14,7 @@ import {
   adminOrderResponseSchema,
   createEvent,
   erasedText,
+  type TrackResponse,
 } from '@shop/contracts';
 import { orderEventsReader, postJson, startHarness, type Harness } from './helpers.js';
 import { adminHeaders } from '@shop/service-kit/testing';
@@ -263,7 +264,7 @@ describe('order modals', () => {
     expect(ok.body.order.tracking).toEqual({ carrier: 'FEDEX', trackingNumber: '7712 3456', estimatedDelivery: '2026-12-24T00:00:00.000Z' });
     const defaulted = await send('PUT', '/o1/tracking', { trackingNumber: '1Z999' });
     expect(defaulted.body.order.tracking.carrier).toBe('UPS');
-    const tracked = await postJson(`${h.url}/api/orders/track`, { orderNumber: 'cc-dddd0004', email: 'DAN@example.com' });
+    const tracked = await postJson<TrackResponse>(`${h.url}/api/orders/track`, { orderNumber: 'cc-dddd0004', email: 'DAN@example.com' });
     expect(tracked.body.order.tracking).toEqual({ carrier: 'FEDEX', trackingNumber: '7712 3456', estimatedDelivery: '2026-12-24T00:00:00.000Z' });
   });
 

@@ -9,7 +9,11 @@ import {
   trackOrderNotFoundMessage,
   trackResponseSchema,
   type AnyEventEnvelope,
+  type CreateOrderResponse,
+  type Failure,
+  type HistoryResponse,
   type OrderRequest,
+  type TrackResponse,
 } from '@shop/contracts';
 import { coinOrder, orderEventsReader, postJson, shirtOrder, startHarness, type Harness } from './helpers.js';
 import { orderNumberPattern } from '../src/domain/order-number.js';
@@ -27,10 +31,11 @@ afterAll(async () => {
   await h?.stop();
 });
 
-const order = (body: unknown, headers: Record<string, string> = {}) => postJson(`${h.url}/api/orders`, body, headers);
+/** A customer's order request; the answer typed as the created order unless the test expects a refusal (Failure). */
+const order = <Body = CreateOrderResponse>(body: unknown, headers: Record<string, string> = {}) => postJson<Body>(`${h.url}/api/orders`, body, headers);
 
 async function expectRejected(body: unknown, field: string, message: RegExp) {
-  const res = await order(body);
+  const res = await order<Failure>(body);
   expect(res.status, JSON.stringify(res.body)).toBe(400);
   expect(res.body).toMatchObject({ success: false, code: 'VALIDATION_FAILED' });
   expect(res.body.error).toMatch(/^Please check your order: /);
@@ -179,7 +184,7 @@ describe('POST /api/orders', () => {
   });
 
   it('refuses files that are not uploads stored here', async () => {
-    const res = await order(
+    const res = await order<Failure>(
       coinOrder({
         designMethod: 'upload',
         files: [{ originalName: 'logo.png', filename: 'x.png', size: 10, mimetype: 'image/png', url: `/api/upload/${'a'.repeat(32)}` }],
@@ -205,7 +210,7 @@ describe('Idempotency-Key', () => {
     const again = await order(coinOrder({ email: 'idem@example.com' }), { 'idempotency-key': key });
     expect(again.status).toBe(200);
     expect(again.body.order).toEqual(first.body.order);
-    const different = await order(coinOrder({ email: 'idem@example.com', quantity: 51 }), { 'idempotency-key': key });
+    const different = await order<Failure>(coinOrder({ email: 'idem@example.com', quantity: 51 }), { 'idempotency-key': key });
     expect(different.status).toBe(409);
     expect(different.body).toMatchObject({ success: false, code: 'CONFLICT' });
     expect(different.body.error).toMatch(/already used for a different order/);
@@ -222,7 +227,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('refuses a key that is not printable text', async () => {
-    const res = await order(coinOrder(), { 'idempotency-key': 'x'.repeat(201) });
+    const res = await order<Failure>(coinOrder(), { 'idempotency-key': 'x'.repeat(201) });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/Idempotency-Key/);
   });
@@ -236,7 +241,7 @@ describe('order.created', () => {
     const body = coinOrder({ email: 'Events@Example.com', customerCategory: 'military' });
     const first = await order(body, { 'idempotency-key': key });
     await order(body, { 'idempotency-key': key });
-    const orderNumber = first.body.order.orderNumber as string;
+    const orderNumber = first.body.order.orderNumber;
 
     // Read until the event arrived and a further fetch stays empty (a duplicate would show up by then).
     const mine = (all: AnyEventEnvelope[]) =>
@@ -281,7 +286,7 @@ describe('tracking and history', () => {
   });
 
   it('answers the public view when number and email match, case-insensitively', async () => {
-    const res = await postJson(`${h.url}/api/orders/track`, { orderNumber: tracked.orderNumber.toLowerCase(), email: 'TRACKER.person@example.COM' });
+    const res = await postJson<TrackResponse>(`${h.url}/api/orders/track`, { orderNumber: tracked.orderNumber.toLowerCase(), email: 'TRACKER.person@example.COM' });
     expect(res.status).toBe(200);
     const view = trackResponseSchema.parse(res.body).order;
     expect(view).toMatchObject({
@@ -310,8 +315,8 @@ describe('tracking and history', () => {
   });
 
   it('gives one answer for a wrong email and a missing order', async () => {
-    const wrongEmail = await postJson(`${h.url}/api/orders/track`, { orderNumber: tracked.orderNumber, email: 'someone.else@example.com' });
-    const missing = await postJson(`${h.url}/api/orders/track`, { orderNumber: 'CC-ZZZZZZZZ', email });
+    const wrongEmail = await postJson<Failure>(`${h.url}/api/orders/track`, { orderNumber: tracked.orderNumber, email: 'someone.else@example.com' });
+    const missing = await postJson<Failure>(`${h.url}/api/orders/track`, { orderNumber: 'CC-ZZZZZZZZ', email });
     for (const res of [wrongEmail, missing]) {
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ success: false, error: trackOrderNotFoundMessage, code: 'NOT_FOUND' });
@@ -330,19 +335,19 @@ describe('tracking and history', () => {
   });
 
   it('lists the other orders of the email, newest first, only with a proven order number', async () => {
-    const emailOnly = await postJson(`${h.url}/api/orders/history`, { email });
+    const emailOnly = await postJson<Failure>(`${h.url}/api/orders/history`, { email });
     expect(emailOnly.status).toBe(400);
     expect(emailOnly.body.error).toMatch(/orderNumber is required/);
 
-    const wrongProof = await postJson(`${h.url}/api/orders/history`, { email: 'someone.else@example.com', orderNumber: tracked.orderNumber });
+    const wrongProof = await postJson<Failure>(`${h.url}/api/orders/history`, { email: 'someone.else@example.com', orderNumber: tracked.orderNumber });
     expect(wrongProof.status).toBe(404);
     expect(wrongProof.body.error).toBe(trackOrderNotFoundMessage);
 
-    const res = await postJson(`${h.url}/api/orders/history`, { email: email.toUpperCase(), orderNumber: tracked.orderNumber.toLowerCase() });
+    const res = await postJson<HistoryResponse>(`${h.url}/api/orders/history`, { email: email.toUpperCase(), orderNumber: tracked.orderNumber.toLowerCase() });
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
-    const descriptions = (res.body.orders as { description: string; orderNumber: string }[]).map((o) => o.description);
+    const descriptions = res.body.orders.map((o) => o.description);
     expect(descriptions).toEqual(['Second order of the tracker', 'First order of the tracker']);
-    expect((res.body.orders as { orderNumber: string }[]).some((o) => o.orderNumber === tracked.orderNumber)).toBe(false);
+    expect(res.body.orders.some((o) => o.orderNumber === tracked.orderNumber)).toBe(false);
   });
 });

@@ -3,7 +3,7 @@
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentMessages, createEvent, defaultSiteContent, type EventData } from '@shop/contracts';
+import { contentMessages, createEvent, defaultSiteContent, type EventData, type CreateOrderResponse, type Failure } from '@shop/contracts';
 import type { OrderDoc } from '../src/models/order.js';
 import { coinOrder, eventually, postJson, startHarness, type Harness } from './helpers.js';
 
@@ -34,7 +34,7 @@ const storedEstimate = async (orderNumber: string) =>
 
 describe('site content in the orders service', () => {
   it('estimates new quote requests with the content price, never changing a submitted order', async () => {
-    const before = await postJson(`${h.url}/api/orders`, coinOrder());
+    const before = await postJson<CreateOrderResponse>(`${h.url}/api/orders`, coinOrder());
     expect(before.status).toBe(201);
     // The catalog price before any change: 25.99 x 50 less 10 % (bulk), whole dollars.
     expect(await storedEstimate(before.body.order.orderNumber)).toBe(1170);
@@ -42,7 +42,7 @@ describe('site content in the orders service', () => {
     await publishContentChanged({ version: 1, prices: { coin: 30, patch: 12.99, shirt: 39.99 }, features: features(), changedBy: 'admin:ops@shop.local', changedAt: changedAt() });
     const after = await eventually(
       async () => {
-        const res = await postJson(`${h.url}/api/orders`, coinOrder({ email: `later-${Date.now()}@example.com` }));
+        const res = await postJson<CreateOrderResponse>(`${h.url}/api/orders`, coinOrder({ email: `later-${Date.now()}@example.com` }));
         return storedEstimate(res.body.order.orderNumber);
       },
       (estimate) => estimate === 1350,
@@ -54,7 +54,7 @@ describe('site content in the orders service', () => {
   it('refuses AI designs and uploads when their switches are off, and ignores an older version', async () => {
     await publishContentChanged({ version: 2, prices: { coin: 30, patch: 12.99, shirt: 39.99 }, features: features({ aiGenerationEnabled: false, fileUploadEnabled: false }), changedBy: 'admin:ops@shop.local', changedAt: changedAt() });
     const ai = await eventually(
-      () => postJson(`${h.url}/api/ai/generate-design`, { prompt: 'An eagle over crossed rifles', itemType: 'coin', style: 'military' }),
+      () => postJson<Failure>(`${h.url}/api/ai/generate-design`, { prompt: 'An eagle over crossed rifles', itemType: 'coin', style: 'military' }),
       (res) => res.status === 403,
     );
     expect(ai.status).toBe(403);

@@ -10,6 +10,8 @@ import {
   type AdminOrderDetail,
   type DiscountCode,
   type DiscountCreate,
+  type CreateOrderResponse,
+  type TrackResponse,
 } from '@shop/contracts';
 import { buildApp as buildMarketing } from '../../marketing/src/app.js';
 import { loadConfig as marketingConfig } from '../../marketing/src/config.js';
@@ -66,7 +68,7 @@ const apply = (id: string, discountCode: string, customerCategory = 'general') =
 const remove = (id: string) => send('DELETE', `/api/orders/${id}/discount`);
 
 async function newOrder(overrides = {}): Promise<{ id: string; orderNumber: string; estimatedTotal: number }> {
-  const res = await postJson(`${h.url}/api/orders`, coinOrder(overrides));
+  const res = await postJson<CreateOrderResponse>(`${h.url}/api/orders`, coinOrder(overrides));
   expect(res.status).toBe(201);
   return res.body.order;
 }
@@ -92,7 +94,7 @@ describe('apply and remove a discount', () => {
 
     const view = await send('GET', `/api/orders/${order.id}`);
     expect(view.body.order).toMatchObject({ quoteAmount: 1000, discountAmount: 150, taxAmount: 53.13, finalAmount: 903.13 });
-    const tracked = await postJson(`${h.url}/api/orders/track`, { orderNumber: order.orderNumber, email: 'jane.doe@example.com' });
+    const tracked = await postJson<TrackResponse>(`${h.url}/api/orders/track`, { orderNumber: order.orderNumber, email: 'jane.doe@example.com' });
     expect(tracked.body.order).toMatchObject({ discountCode: 'SALUTE150', discountAmount: 150, finalAmount: 903.13 });
     const quote = await h.service.ctx.bus.request(orderPaymentQuoteSubject, { orderId: order.id }, { schema: orderPaymentQuoteSchema });
     expect(quote.quote).toMatchObject({ discountAmount: 150, finalAmount: 903.13 });

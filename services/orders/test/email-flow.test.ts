@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connect } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
-import { adminOrderResponseSchema, createEvent } from '@shop/contracts';
+import { adminOrderResponseSchema, createEvent, type CreateOrderResponse } from '@shop/contracts';
 import { startDevMailbox, type DevMailbox } from '@shop/dev-mailbox';
 import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
 import { buildApp as buildOrders } from '../src/app.js';
@@ -46,9 +46,9 @@ afterAll(async () => {
 });
 
 it('Apply Quote emails the customer the quote with a working payment link, and the history shows it sent', async () => {
-  const created = await postJson(`${url}/api/orders`, coinOrder({ email: 'flow@example.com' }));
+  const created = await postJson<CreateOrderResponse>(`${url}/api/orders`, coinOrder({ email: 'flow@example.com' }));
   expect(created.status).toBe(201);
-  const id = created.body.order.id as string;
+  const id = created.body.order.id;
   const quote = await postJson(`${url}/api/orders/${id}/generate-quote`, { quoteAmount: 999.99, quoteNotes: 'Rush production' }, admin);
   expect(quote.status).toBe(200);
 
@@ -75,9 +75,9 @@ it('Apply Quote emails the customer the quote with a working payment link, and t
 }, 60_000);
 
 it('a payment from the provider: the order is paid, the customer gets exactly one email (the receipt), shown sent in the history', async () => {
-  const created = await postJson(`${url}/api/orders`, coinOrder({ email: 'payer@example.com' }));
-  const id = created.body.order.id as string;
-  const orderNumber = created.body.order.orderNumber as string;
+  const created = await postJson<CreateOrderResponse>(`${url}/api/orders`, coinOrder({ email: 'payer@example.com' }));
+  const id = created.body.order.id;
+  const orderNumber = created.body.order.orderNumber;
   expect((await postJson(`${url}/api/orders/${id}/generate-quote`, { quoteAmount: 1000 }, admin)).status).toBe(200);
   await mailbox.waitFor((m) => m.to.includes('payer@example.com') && m.subject.startsWith('Your quote'));
 

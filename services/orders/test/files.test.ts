@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { XMLValidator } from 'fast-xml-parser';
-import { aiInvalidParametersMessage, limits, uploadRejectedMessage } from '@shop/contracts';
+import { aiInvalidParametersMessage, limits, uploadRejectedMessage, type CreateOrderResponse, type Failure, type GenerateDesignResponse } from '@shop/contracts';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { offlineWarning } from '../src/ai/images.js';
@@ -188,7 +188,7 @@ describe('orders with uploaded files', () => {
       { name: 'front.png', data: PNG },
       { name: 'back.pdf', data: PDF },
     ]);
-    const res = await postJson(`${h.url}/api/orders`, coinOrder({ designMethod: 'upload', description: '', files: body.files }));
+    const res = await postJson<CreateOrderResponse>(`${h.url}/api/orders`, coinOrder({ designMethod: 'upload', description: '', files: body.files }));
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const stored = await h.service.ctx.models.Order.findById(res.body.order.id).lean();
     expect(stored!.description).toBe('Custom Challenge Coins design from uploaded files: front.png, back.pdf');
@@ -199,16 +199,16 @@ describe('orders with uploaded files', () => {
 });
 
 describe('POST /api/ai/generate-design (offline generator)', () => {
-  const generate = (body: unknown) => postJson(`${h.url}/api/ai/generate-design`, body);
+  const generate = <Body = GenerateDesignResponse>(body: unknown) => postJson<Body>(`${h.url}/api/ai/generate-design`, body);
 
   it('checks the prompt length 5..500 after trimming and the item type', async () => {
     for (const prompt of ['abcd', '   abcd   ', 'x'.repeat(501)]) {
-      const res = await generate({ prompt, itemType: 'coin', style: 'military' });
+      const res = await generate<Failure>({ prompt, itemType: 'coin', style: 'military' });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ success: false, error: aiInvalidParametersMessage });
       expect(Array.isArray(res.body.details)).toBe(true);
     }
-    const badItem = await generate({ prompt: 'a gold eagle coin', itemType: 'mug' });
+    const badItem = await generate<Failure>({ prompt: 'a gold eagle coin', itemType: 'mug' });
     expect(badItem.status).toBe(400);
     expect(badItem.body.error).toBe(aiInvalidParametersMessage);
     expect((await generate({ prompt: 'abcde', itemType: 'coin', style: 'military' })).status).toBe(200);
@@ -270,7 +270,7 @@ describe('AI rate limit', () => {
       const statuses: number[] = [];
       let last: Record<string, unknown> = {};
       for (let i = 0; i < 3; i++) {
-        const res = await postJson(`${url}/api/ai/generate-design`, { prompt: `eagle coin number ${i}`, itemType: 'coin' });
+        const res = await postJson<Record<string, unknown>>(`${url}/api/ai/generate-design`, { prompt: `eagle coin number ${i}`, itemType: 'coin' });
         statuses.push(res.status);
         last = res.body;
       }
@@ -345,7 +345,7 @@ describe('POST /api/ai/generate-design (openai SDK against a local fake)', () =>
   });
 
   it('asks the images API and stores the returned image', async () => {
-    const res = await postJson(`${url}/api/ai/generate-design`, { prompt: 'A navy anchor patch with gold rope', itemType: 'patch', style: 'military' });
+    const res = await postJson<GenerateDesignResponse>(`${url}/api/ai/generate-design`, { prompt: 'A navy anchor patch with gold rope', itemType: 'patch', style: 'military' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.warning).toBeUndefined();
     const call = seen.at(-1)!;
@@ -361,7 +361,7 @@ describe('POST /api/ai/generate-design (openai SDK against a local fake)', () =>
   });
 
   it('turns an insufficient_quota 429 into a 503 the browser shows as "AI service temporarily unavailable"', async () => {
-    const res = await postJson(`${url}/api/ai/generate-design`, { prompt: 'coin design out of quota', itemType: 'coin', style: 'military' });
+    const res = await postJson<Failure>(`${url}/api/ai/generate-design`, { prompt: 'coin design out of quota', itemType: 'coin', style: 'military' });
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ success: false, code: 'SERVICE_UNAVAILABLE' });
     expect(res.body.error).toMatch(/^AI service temporarily unavailable/);
@@ -369,7 +369,7 @@ describe('POST /api/ai/generate-design (openai SDK against a local fake)', () =>
   });
 
   it('turns a refused prompt into a 400', async () => {
-    const res = await postJson(`${url}/api/ai/generate-design`, { prompt: 'coin with forbidden words', itemType: 'coin' });
+    const res = await postJson<Failure>(`${url}/api/ai/generate-design`, { prompt: 'coin with forbidden words', itemType: 'coin' });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/could not use this description/);
   });

@@ -121,10 +121,11 @@ export function shirtOrder(overrides: Partial<OrderRequest> = {}): OrderRequest 
   };
 }
 
-export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
+/** A JSON POST; the body typed as the caller says the route answers (unknown unless told). */
+export async function postJson<Body = unknown>(url: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as Body, headers: res.headers };
 }
 
 /** Polls until `check` holds (or 20 s pass) and returns the last value. */

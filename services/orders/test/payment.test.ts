@@ -13,6 +13,7 @@ import {
   orderPaymentViewResponseSchema,
   orderPaymentViewSchema,
   type EventData,
+  type CreateOrderResponse,
 } from '@shop/contracts';
 import { coinOrder, eventually, orderEventsReader, postJson, startHarness, type Harness } from './helpers.js';
 import { adminHeaders } from '@shop/service-kit/testing';
@@ -51,12 +52,12 @@ function succeeded(paymentIntentId: string, orderId: string, cents: number) {
 
 /** A new order with a quote sent: shipped to TX (6.25% in the stand-in table). */
 async function quotedOrder(quoteAmount = 1000, overrides: Parameters<typeof coinOrder>[0] = {}) {
-  const created = await postJson(`${h.url}/api/orders`, coinOrder(overrides));
+  const created = await postJson<CreateOrderResponse>(`${h.url}/api/orders`, coinOrder(overrides));
   expect(created.status).toBe(201);
-  const id = created.body.order.id as string;
+  const id = created.body.order.id;
   const quote = await postJson(`${h.url}/api/orders/${id}/generate-quote`, { quoteAmount }, admin);
   expect(quote.status, JSON.stringify(quote.body)).toBe(200);
-  return { id, orderNumber: created.body.order.orderNumber as string };
+  return { id, orderNumber: created.body.order.orderNumber };
 }
 
 const askQuote = (orderId: string) => h.service.ctx.bus.request(orderPaymentQuoteSubject, { orderId }, { schema: orderPaymentQuoteSchema });
@@ -73,7 +74,7 @@ describe('the quote payments asks for (NATS)', () => {
   });
 
   it('an order without a quote answers quote null; an unknown order is refused with 404', async () => {
-    const created = await postJson(`${h.url}/api/orders`, coinOrder());
+    const created = await postJson<CreateOrderResponse>(`${h.url}/api/orders`, coinOrder());
     expect((await askQuote(created.body.order.id)).quote).toBeNull();
     const refusal = await askQuote('0123456789abcdef01234567').catch((err: unknown) => err);
     expect(refusal).toBeInstanceOf(AppError);

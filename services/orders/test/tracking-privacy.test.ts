@@ -1,7 +1,7 @@
 // Customer-facing answers carry no payment provider ids: the tracking timeline of a paid order says the
 // payment was received, while the back office keeps the intent id in the status history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { trackResponseSchema } from '@shop/contracts';
+import { trackResponseSchema, type CreateOrderResponse } from '@shop/contracts';
 import { customerNote } from '../src/domain/tracking.js';
 import { coinOrder, postJson, startHarness, type Harness } from './helpers.js';
 import { adminHeaders } from '@shop/service-kit/testing';
@@ -19,9 +19,9 @@ afterAll(async () => {
 describe('provider ids stay out of customer answers', () => {
   it('the tracking timeline and the order history of a paid order do not show the payment intent id', async () => {
     const intent = 'pi_test_Zq81LmXc0PqRsT9uVw2YxA3b';
-    const created = await postJson(`${h.url}/api/orders`, coinOrder());
+    const created = await postJson<CreateOrderResponse>(`${h.url}/api/orders`, coinOrder());
     expect(created.status).toBe(201);
-    const { id, orderNumber } = created.body.order as { id: string; orderNumber: string };
+    const { id, orderNumber } = created.body.order;
     expect((await postJson(`${h.url}/api/orders/${id}/generate-quote`, { quoteAmount: 1000 }, admin)).status).toBe(200);
     h.payments.verified.set(intent, { verified: true, paymentIntentId: intent, orderId: id, amount: 106250, status: 'succeeded', provider: 'test_mode', paidAt: '2026-11-22T10:15:00.000Z' });
     const paid = await fetch(`${h.url}/api/orders/${id}/status`, {
@@ -47,7 +47,7 @@ describe('provider ids stay out of customer answers', () => {
     const order = trackResponseSchema.parse(JSON.parse(text)).order;
     expect(order.timeline.find((e) => e.status === 'paid')?.note).toBe('Payment received on Nov 22, 2026');
 
-    const other = await postJson(`${h.url}/api/orders`, coinOrder());
+    const other = await postJson<CreateOrderResponse>(`${h.url}/api/orders`, coinOrder());
     expect(other.status).toBe(201);
     const history = await fetch(`${h.url}/api/orders/history`, {
       method: 'POST',

@@ -1,6 +1,7 @@
 // The unused-file sweep (src/jobs/unused-files.ts) on the embedded MongoDB and a real nats-server: files
 // are uploaded and designs generated over real HTTP, their dates set to known instants, and the sweep is
 // called directly with a fixed "now" (the timer is switched off), so nothing depends on the clock.
+import type { CreateOrderResponse, Failure, GenerateDesignResponse } from '@shop/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultGraceMs, sweepUnusedFiles } from '../src/jobs/unused-files.js';
 import { loadConfig } from '../src/config.js';
@@ -40,15 +41,15 @@ async function upload(name: string, data: Buffer): Promise<Uploaded & { id: stri
 }
 
 async function design(prompt: string): Promise<string> {
-  const res = await postJson(`${h.url}/api/ai/generate-design`, { prompt, itemType: 'coin' });
+  const res = await postJson<GenerateDesignResponse>(`${h.url}/api/ai/generate-design`, { prompt, itemType: 'coin' });
   expect(res.status).toBe(200);
-  return res.body.design.id as string;
+  return res.body.design.id;
 }
 
 async function order(overrides: Parameters<typeof coinOrder>[0]): Promise<string> {
-  const res = await postJson(`${h.url}/api/orders`, coinOrder(overrides));
+  const res = await postJson<CreateOrderResponse>(`${h.url}/api/orders`, coinOrder(overrides));
   expect(res.status).toBe(201);
-  return res.body.order.id as string;
+  return res.body.order.id;
 }
 
 const setUploadDate = (bucket: 'uploads' | 'designs', id: string, date: Date) =>
@@ -86,7 +87,7 @@ describe('unused-file sweep', () => {
     expect(first.deleted).toEqual({ uploads: 0, designs: 0 });
     expect(await stored('uploads', oldUnclaimed.id)).not.toBeNull();
     // A marked upload can no longer be attached to a new order...
-    const late = await postJson(`${h.url}/api/orders`, coinOrder({ designMethod: 'upload', description: '', files: [oldUnclaimed] }));
+    const late = await postJson<Failure>(`${h.url}/api/orders`, coinOrder({ designMethod: 'upload', description: '', files: [oldUnclaimed] }));
     expect(late.status).toBe(400);
     expect(late.body.error).toContain('Please upload it again');
     // ...and the design an order uses is now recorded on its file.
