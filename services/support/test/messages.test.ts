@@ -3,8 +3,11 @@
 // (paging, search, filters, summary, overdue), status and notes, replies (support.replied only for
 // the shop's replies) and delete.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { supportPaths } from '@shop/contracts';
+import { supportPaths, type ErrorEnvelope, type SupportList, type SupportMessageCreated, type supportMessageAnswerSchema } from '@shop/contracts';
+import type { z } from 'zod';
 import { json, startSupportStack, stopSupportStack, type SupportStack } from './support/harness.js';
+
+type SupportMessageAnswer = z.infer<typeof supportMessageAnswerSchema>;
 
 let stack: SupportStack;
 beforeAll(async () => {
@@ -16,7 +19,7 @@ beforeEach(async () => {
   await stack.service.ctx.models.ContactConfig.deleteMany({});
 });
 
-const send = (body: Record<string, unknown>) => json(`${stack.url}${supportPaths.messages}`, { method: 'POST', json: body, headers: { 'x-admin-email': '' } });
+const send = <T = SupportMessageCreated>(body: Record<string, unknown>) => json<T>(`${stack.url}${supportPaths.messages}`, { method: 'POST', json: body, headers: { 'x-admin-email': '' } });
 const message = (over: Record<string, unknown> = {}) => ({ name: 'Pat Doe', email: 'pat@example.com', orderNumber: 'cc-abc12345', subject: 'Coin edge question', message: 'Can the edge be diamond cut?', priority: 'high', ...over });
 
 describe('POST /api/support', () => {
@@ -24,14 +27,14 @@ describe('POST /api/support', () => {
     const before = Date.now();
     const res = await send(message());
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ success: true, reference: expect.stringMatching(/^MSG-\d{6}-[A-Z0-9]{4}$/) });
+    expect(res.body).toMatchObject({ success: true, reference: expect.stringMatching(/^MSG-\d{6}-[A-Z0-9]{4}$/) as unknown });
     // No hours published: the promise counts clock hours (4 on weekdays, 24 on weekends).
     const due = new Date(res.body.respondBy).getTime() - before;
     expect([4, 24].some((h) => Math.abs(due - h * 3_600_000) < 60_000)).toBe(true);
     const stored = await stack.service.ctx.models.SupportMessage.findOne({ reference: res.body.reference }).lean();
     expect(stored).toMatchObject({ name: 'Pat Doe', orderNumber: 'CC-ABC12345', status: 'open', priority: 'high' });
-    const events = await stack.supportEvents((all) => all.some((e) => (e.data as any).reference === res.body.reference));
-    const created = events.find((e) => (e.data as any).reference === res.body.reference)!;
+    const events = await stack.supportEvents((all) => all.some((e) => (e.data as { reference?: string }).reference === res.body.reference));
+    const created = events.find((e) => (e.data as { reference?: string }).reference === res.body.reference)!;
     expect(created.type).toBe('support.message_created');
     expect(created.data).toMatchObject({ messageId: String(stored!._id), email: 'pat@example.com', subject: 'Coin edge question', priority: 'high', respondBy: res.body.respondBy });
   });
@@ -50,7 +53,7 @@ describe('POST /api/support', () => {
       [message({ message: '' }), 'message is required'],
       [message({ priority: 'asap' }), 'priority'],
     ] as const) {
-      const res = await send(body);
+      const res = await send<ErrorEnvelope>(body);
       expect(res.status).toBe(400);
       expect(res.body.error).toContain(words);
     }
@@ -76,21 +79,21 @@ describe('the admin inbox', () => {
     await json(`${stack.url}${supportPaths.message(ids[1])}`, { method: 'PATCH', json: { status: 'in_progress' } });
     await json(`${stack.url}${supportPaths.message(ids[2])}`, { method: 'PATCH', json: { status: 'closed' } });
 
-    const all = await json(`${stack.url}/api/support?pageSize=2`);
+    const all = await json<SupportList>(`${stack.url}/api/support?pageSize=2`);
     expect(all.status).toBe(200);
     expect(all.body.summary).toEqual({ total: 5, open: 2, inProgress: 1, resolved: 1, closed: 1, high: 1, urgent: 2, overdue: 0 });
     expect(all.body).toMatchObject({ page: 1, pageSize: 2, total: 5, totalPages: 3 });
-    expect(all.body.messages.map((m: any) => m.subject)).toEqual(['Question 4', 'Question 3']);
-    expect((await json(`${stack.url}/api/support?pageSize=2&page=3`)).body.messages.map((m: any) => m.subject)).toEqual(['Question 0']);
+    expect(all.body.messages.map((m) => m.subject)).toEqual(['Question 4', 'Question 3']);
+    expect((await json<SupportList>(`${stack.url}/api/support?pageSize=2&page=3`)).body.messages.map((m) => m.subject)).toEqual(['Question 0']);
 
-    const urgent = await json(`${stack.url}/api/support?priority=urgent`);
+    const urgent = await json<SupportList>(`${stack.url}/api/support?priority=urgent`);
     expect(urgent.body.total).toBe(2);
     expect(urgent.body.summary.total).toBe(5);
-    expect((await json(`${stack.url}/api/support?status=in_progress`)).body.messages.map((m: any) => m.subject)).toEqual(['Question 1']);
-    expect((await json(`${stack.url}/api/support?search=p3@EXAMPLE`)).body.messages.map((m: any) => m.subject)).toEqual(['Question 3']);
-    expect((await json(`${stack.url}/api/support?search=${refs[2]}`)).body.total).toBe(1);
+    expect((await json<SupportList>(`${stack.url}/api/support?status=in_progress`)).body.messages.map((m) => m.subject)).toEqual(['Question 1']);
+    expect((await json<SupportList>(`${stack.url}/api/support?search=p3@EXAMPLE`)).body.messages.map((m) => m.subject)).toEqual(['Question 3']);
+    expect((await json<SupportList>(`${stack.url}/api/support?search=${refs[2]}`)).body.total).toBe(1);
     // A search is literal text, never a pattern.
-    expect((await json(`${stack.url}/api/support?search=.*`)).body.total).toBe(0);
+    expect((await json<SupportList>(`${stack.url}/api/support?search=.*`)).body.total).toBe(0);
     expect((await json(`${stack.url}/api/support?status=lost`)).status).toBe(400);
     expect((await json(`${stack.url}/api/support?pageSize=1000`)).status).toBe(400);
   });
@@ -98,31 +101,31 @@ describe('the admin inbox', () => {
   it('shows what is overdue until someone from the shop answers', async () => {
     const ref = (await send(message())).body.reference;
     await stack.service.ctx.models.SupportMessage.updateOne({ reference: ref }, { $set: { respondBy: new Date(Date.now() - 60_000) } });
-    const list = await json(`${stack.url}/api/support?overdue=true`);
+    const list = await json<SupportList>(`${stack.url}/api/support?overdue=true`);
     expect(list.body.summary.overdue).toBe(1);
     expect(list.body.messages).toHaveLength(1);
     expect(list.body.messages[0]).toMatchObject({ reference: ref, overdue: true, firstResponseAt: null });
     const id = list.body.messages[0].id;
     // A note about the customer's own follow-up does not answer them.
     await json(`${stack.url}${supportPaths.responses(id)}`, { method: 'POST', json: { content: 'Customer called too', isFromAdmin: false, authorName: 'Pat Doe' } });
-    expect((await json(`${stack.url}/api/support`)).body.summary.overdue).toBe(1);
+    expect((await json<SupportList>(`${stack.url}/api/support`)).body.summary.overdue).toBe(1);
     await json(`${stack.url}${supportPaths.responses(id)}`, { method: 'POST', json: { content: 'Yes, it can.', isFromAdmin: true } });
-    const after = await json(`${stack.url}/api/support`);
+    const after = await json<SupportList>(`${stack.url}/api/support`);
     expect(after.body.summary.overdue).toBe(0);
-    expect(after.body.messages[0]).toMatchObject({ overdue: false, firstResponseAt: expect.any(String) });
+    expect(after.body.messages[0]).toMatchObject({ overdue: false, firstResponseAt: expect.any(String) as unknown });
   });
 
   it('PATCH changes status and notes; bad input and unknown ids are 4xx', async () => {
     await send(message());
     const [doc] = await stack.service.ctx.models.SupportMessage.find({}).lean();
     const url = `${stack.url}${supportPaths.message(String(doc._id))}`;
-    const res = await json(url, { method: 'PATCH', json: { status: 'in_progress', adminNotes: 'Asked the mint' } });
+    const res = await json<SupportMessageAnswer>(url, { method: 'PATCH', json: { status: 'in_progress', adminNotes: 'Asked the mint' } });
     expect(res.status).toBe(200);
     expect(res.body.supportMessage).toMatchObject({ status: 'in_progress', adminNotes: 'Asked the mint', reference: doc.reference });
     expect((await json(url, { method: 'PATCH', json: { status: 'done' } })).status).toBe(400);
     expect((await json(url, { method: 'PATCH', json: {} })).status).toBe(400);
     expect((await json(`${stack.url}/api/support/000000000000000000000000`, { method: 'PATCH', json: { status: 'closed' } })).status).toBe(404);
-    expect((await json(`${stack.url}/api/support/not-an-id`, { method: 'PATCH', json: { status: 'closed' } })).body.error).toBe('Support message not found');
+    expect((await json<ErrorEnvelope>(`${stack.url}/api/support/not-an-id`, { method: 'PATCH', json: { status: 'closed' } })).body.error).toBe('Support message not found');
   });
 
   it('a reply joins the conversation and is announced for the customer email; empty replies are refused', async () => {
@@ -130,11 +133,11 @@ describe('the admin inbox', () => {
     const doc = await stack.service.ctx.models.SupportMessage.findOne({ reference: ref }).lean();
     const url = `${stack.url}${supportPaths.responses(String(doc!._id))}`;
     expect((await json(url, { method: 'POST', json: { content: '   ', isFromAdmin: true } })).status).toBe(400);
-    const res = await json(url, { method: 'POST', json: { content: 'Yes, diamond cut is available.', isFromAdmin: true, authorName: 'Sam' } });
+    const res = await json<SupportMessageAnswer>(url, { method: 'POST', json: { content: 'Yes, diamond cut is available.', isFromAdmin: true, authorName: 'Sam' } });
     expect(res.status).toBe(200);
-    expect(res.body.supportMessage.responses).toEqual([{ id: expect.any(String), content: 'Yes, diamond cut is available.', isFromAdmin: true, authorName: 'Sam', timestamp: expect.any(String) }]);
-    const events = await stack.supportEvents((all) => all.some((e) => e.type === 'support.replied' && (e.data as any).reference === ref));
-    expect(events.find((e) => e.type === 'support.replied' && (e.data as any).reference === ref)!.data).toMatchObject({
+    expect(res.body.supportMessage.responses).toEqual([{ id: expect.any(String) as unknown, content: 'Yes, diamond cut is available.', isFromAdmin: true, authorName: 'Sam', timestamp: expect.any(String) as unknown }]);
+    const events = await stack.supportEvents((all) => all.some((e) => e.type === 'support.replied' && (e.data as { reference?: string }).reference === ref));
+    expect(events.find((e) => e.type === 'support.replied' && (e.data as { reference?: string }).reference === ref)!.data).toMatchObject({
       messageId: String(doc!._id),
       email: 'pat@example.com',
       subject: 'Coin edge question',
@@ -142,7 +145,7 @@ describe('the admin inbox', () => {
       authorName: 'Sam',
     });
     // Without a name the signed-in admin signs the reply.
-    const second = await json(url, { method: 'POST', json: { content: 'Proof attached.' } });
+    const second = await json<SupportMessageAnswer>(url, { method: 'POST', json: { content: 'Proof attached.' } });
     expect(second.body.supportMessage.responses[1]).toMatchObject({ isFromAdmin: true, authorName: 'admin@shop.local' });
   });
 

@@ -47,12 +47,13 @@ export async function publishOrderEvent<T extends EventType>(natsUrl: string, ty
   return event;
 }
 
-export async function json(url: string, init: RequestInit & { json?: unknown } = {}) {
+/** The answer's status and parsed body; callers name the body's type from @shop/contracts (unknown until they do). */
+export async function json<T = unknown>(url: string, init: RequestInit & { json?: unknown } = {}): Promise<{ status: number; body: T }> {
   const { json: body, headers, ...rest } = init;
   const res = await fetch(url, {
     ...rest,
     headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...adminHeaders('admin@shop.local'), ...headers },
     body: body !== undefined ? JSON.stringify(body) : rest.body,
   });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: (await res.json()) as T };
 }
