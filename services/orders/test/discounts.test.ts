@@ -17,6 +17,10 @@ import { buildApp as buildMarketing } from '../../marketing/src/app.js';
 import { loadConfig as marketingConfig } from '../../marketing/src/config.js';
 import { discountEmailMessage, discountOn, quoteWithDiscount, totalAfter } from '../src/domain/discount.js';
 import { coinOrder, orderEventsReader, postJson, startHarness, type Harness } from './helpers.js';
+import { adminHeaders } from '@shop/service-kit/testing';
+
+// Admin calls come from the gateway: signed identity headers (a fresh token each time they are read).
+const admin = adminHeaders('ops@shop.local');
 
 let h: Harness;
 let marketing: Awaited<ReturnType<typeof buildMarketing>>;
@@ -45,20 +49,21 @@ async function code(overrides: Partial<DiscountCreate> = {}): Promise<DiscountCo
   const res = await marketing.app.inject({
     method: 'POST',
     url: '/api/marketing/discounts',
+    headers: admin,
     payload: { code: `ORD${++seq}`, category: 'general', description: 'test', type: 'percentage', value: 10, ...overrides },
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().discount;
 }
 const usedCount = async (id: string) => {
-  const res = await marketing.app.inject({ method: 'GET', url: '/api/marketing/discounts' });
+  const res = await marketing.app.inject({ method: 'GET', url: '/api/marketing/discounts', headers: admin });
   return (res.json().discounts as DiscountCode[]).find((d) => d.id === id)!.usedCount;
 };
 
 async function send(method: 'POST' | 'DELETE' | 'GET', path: string, body?: unknown) {
   const res = await fetch(`${h.url}${path}`, {
     method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), 'x-admin-email': 'ops@shop.local' },
+    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...admin },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
