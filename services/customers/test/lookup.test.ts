@@ -199,10 +199,10 @@ describe('POST /api/customers/lookup', () => {
     const raw = await service.ctx.connection.db!.collection('verification_codes').find({ email }).toArray();
     expect(raw).toHaveLength(1);
     expect(raw[0]).toMatchObject({ status: 'active', attempts: 0 });
-    expect(raw[0]!.codeHash).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(raw[0].codeHash).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // Nowhere in the stored record does the code appear in clear.
     expect(JSON.stringify(raw[0])).not.toContain(code);
-    const ttl = raw[0]!.expiresAt.getTime() - raw[0]!.createdAt.getTime();
+    const ttl = raw[0].expiresAt.getTime() - raw[0].createdAt.getTime();
     expect(ttl).toBeGreaterThan(9.9 * 60_000);
     expect(ttl).toBeLessThanOrEqual(10 * 60_000 + 1000);
   });

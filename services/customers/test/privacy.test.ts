@@ -62,7 +62,7 @@ beforeAll(async () => {
   [mongo, nats] = await Promise.all([startMongo(), startNats()]);
   customers = await buildApp(loadConfig(env()), relay);
   orders = await buildOrders(
-    { ...loadServiceConfig(env(), { port: 0 }), ai: { apiKey: undefined, baseUrl: undefined, imageModel: 'gpt-image-1' }, uploadRetentionHours: 24 } as Parameters<typeof buildOrders>[0],
+    { ...loadServiceConfig(env(), { port: 0 }), ai: { apiKey: undefined, baseUrl: undefined, imageModel: 'gpt-image-1' }, uploadRetentionHours: 24 },
     relay,
   );
   marketing = await buildMarketing(loadMarketingConfig(env()), relay);
@@ -102,7 +102,7 @@ describe('privacy requests on one customer', () => {
       placed.push({ id: String(order.id ?? order._id), orderNumber: order.orderNumber });
     }
     await call('POST', '/api/orders', coinOrder({ customerName: 'Sam Other', email: other }), {});
-    const sent = await call('POST', '/api/support', { name: 'Dana Privacy', email, orderNumber: placed[0]!.orderNumber, subject: 'Where is my coin?', message: 'Hi, this is Dana, call me at 512 555 0142.' }, {});
+    const sent = await call('POST', '/api/support', { name: 'Dana Privacy', email, orderNumber: placed[0].orderNumber, subject: 'Where is my coin?', message: 'Hi, this is Dana, call me at 512 555 0142.' }, {});
     expect(sent.status).toBe(201);
 
     const found = await eventually(() => customerByEmail(key), (c) => c?.totalOrders === 2);
@@ -121,15 +121,15 @@ describe('privacy requests on one customer', () => {
     expect(doc.exportedBy).toBe('admin:privacy-officer@shop.test');
     expect(Object.keys(doc.services).sort()).toEqual(['customers', 'email', 'marketing', 'orders', 'support']);
     const { customers: own, orders: ord, support: sup, marketing: mkt, email: mail } = doc.services;
-    expect(own!.collections.customers![0]).toMatchObject({ email: key, customerName: 'Dana Privacy', orderCount: 2 });
-    expect(own!.collections.customer_orders).toHaveLength(2);
-    expect(ord!.collections.orders!.map((o) => o.orderNumber).sort()).toEqual(placed.map((p) => p.orderNumber).sort());
-    expect(ord!.collections.orders![0]).toMatchObject({ customerName: 'Dana Privacy', phone: '(512) 555-0142' });
-    expect(sup!.collections.support_messages).toHaveLength(1);
-    expect(sup!.collections.support_messages![0]).toMatchObject({ subject: 'Where is my coin?' });
-    expect(sup!.collections.known_orders).toHaveLength(2);
-    expect(mkt!.collections.subscribers![0]).toMatchObject({ email: key, name: 'Dana Privacy' });
-    expect(mail!.collections.emails!.length).toBeGreaterThanOrEqual(2);
+    expect(own.collections.customers[0]).toMatchObject({ email: key, customerName: 'Dana Privacy', orderCount: 2 });
+    expect(own.collections.customer_orders).toHaveLength(2);
+    expect(ord.collections.orders.map((o) => o.orderNumber).sort()).toEqual(placed.map((p) => p.orderNumber).sort());
+    expect(ord.collections.orders[0]).toMatchObject({ customerName: 'Dana Privacy', phone: '(512) 555-0142' });
+    expect(sup.collections.support_messages).toHaveLength(1);
+    expect(sup.collections.support_messages[0]).toMatchObject({ subject: 'Where is my coin?' });
+    expect(sup.collections.known_orders).toHaveLength(2);
+    expect(mkt.collections.subscribers[0]).toMatchObject({ email: key, name: 'Dana Privacy' });
+    expect(mail.collections.emails.length).toBeGreaterThanOrEqual(2);
     // Nobody else's data, and no secret material.
     expect(JSON.stringify(doc)).not.toContain(other);
     expect(JSON.stringify(doc)).not.toMatch(/codeHash|"token"/);
@@ -178,7 +178,7 @@ describe('privacy requests on one customer', () => {
       expect(o.shippingAddress).toBeUndefined();
       expect(o.estimatedTotal).toBeGreaterThan(0);
     }
-    const track = await call('POST', '/api/orders/track', { orderNumber: placed[0]!.orderNumber, email }, {});
+    const track = await call('POST', '/api/orders/track', { orderNumber: placed[0].orderNumber, email }, {});
     expect(track.status).toBe(404);
     expect(JSON.stringify(track.body)).not.toMatch(/Dana|Austin/);
     expect(await Order.countDocuments({ emailKey: other })).toBe(1);
@@ -231,7 +231,7 @@ describe('privacy requests on one customer', () => {
     expect(await customers.ctx.models.PrivacyRequest.countDocuments({ customerId, kind: 'erasure' })).toBe(1);
 
     // A new status change of an erased order still reaches the erased customer's figures.
-    const paid = await call('PUT', `/api/orders/${placed[0]!.id}/status`, { status: 'paid' });
+    const paid = await call('PUT', `/api/orders/${placed[0].id}/status`, { status: 'paid' });
     expect(paid.status).toBe(200);
     await eventually(async () => (await customers.ctx.models.Customer.findById(customerId).lean())?.totalSpent ?? 0, (n) => n > 0);
   });

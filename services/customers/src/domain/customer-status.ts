@@ -67,7 +67,7 @@ export function deriveFigures(orders: readonly OrderFacts[]): CustomerFigures {
     preferredItemType: preferred,
     completedOrders: orders.filter((o) => o.status === 'completed').length,
     // The mean gap between consecutive orders is the whole span over the number of gaps.
-    avgDaysBetweenOrders: dates.length > 1 ? round2((last! - first!) / day / (dates.length - 1)) : 0,
+    avgDaysBetweenOrders: dates.length > 1 ? round2((last - first) / day / (dates.length - 1)) : 0,
   };
 }
 

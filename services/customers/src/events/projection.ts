@@ -36,7 +36,7 @@ export async function recordOrderFacts(models: CustomersModels, session: ClientS
     set.submittedDate = update.created.submittedDate;
   }
   const { status, total } = update;
-  if (status && wins(status.at, existing?.statusAt, () => orderStatuses.indexOf(status.value) > orderStatuses.indexOf(existing!.status as OrderStatus))) {
+  if (status && wins(status.at, existing?.statusAt, () => orderStatuses.indexOf(status.value) > orderStatuses.indexOf(existing!.status))) {
     set.status = status.value;
     set.statusAt = status.at;
   }
@@ -50,7 +50,7 @@ export async function recordOrderFacts(models: CustomersModels, session: ClientS
     set.statusAt = null;
   }
   await CustomerOrder.updateOne({ _id: update.orderId }, { $set: set }, { session, upsert: true });
-  return (existing?.customerEmail as string | null | undefined) ?? update.created?.customerEmail ?? null;
+  return (existing?.customerEmail) ?? update.created?.customerEmail ?? null;
 }
 
 /** Derives the customer's figures again from every order of theirs (orders not yet created are left out). */
@@ -62,10 +62,10 @@ export async function refreshCustomer(models: CustomersModels, session: ClientSe
     .session(session)
     .lean<(CustomerOrderDoc & { _id: string })[]>();
   const facts: OrderFacts[] = orders.map((o) => ({
-    itemType: o.itemType as ItemType,
+    itemType: o.itemType,
     quantity: o.quantity,
     total: o.total,
-    status: o.status as OrderStatus,
+    status: o.status,
     submittedDate: o.submittedDate as Date,
   }));
   const f = deriveFigures(facts);

@@ -56,7 +56,7 @@ export async function gatherCustomerExport(
   const answers = await Promise.allSettled(
     privacyExportServices.map((service) => ctx.bus.request(privacyExportSubject(service), question, { schema: privacyExportPartSchema, timeout: exportTimeoutMs })),
   );
-  const missing = privacyExportServices.filter((_, i) => answers[i]!.status === 'rejected');
+  const missing = privacyExportServices.filter((_, i) => answers[i].status === 'rejected');
   if (missing.length) {
     for (const [i, a] of answers.entries()) {
       if (a.status === 'rejected') ctx.log.warn({ err: a.reason, service: privacyExportServices[i] }, 'privacy export: a service did not answer');

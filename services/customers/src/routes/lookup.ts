@@ -51,7 +51,7 @@ function refuse(
 function firstIssue(schema: z.ZodType, body: unknown): { field: string; message: string } | undefined {
   const parsed = schema.safeParse(body ?? {});
   if (parsed.success) return undefined;
-  const issue = parsed.error.issues[0]!;
+  const issue = parsed.error.issues[0];
   return { field: issue.path.map(String).join('.') || 'input', message: issue.message.startsWith('Invalid input') ? messages.emailRequired : issue.message };
 }
 
@@ -77,7 +77,7 @@ export function toVerifiedCustomer(profile: CustomerDoc): VerifiedCustomer {
     // lastShippingAddress (storefront §3).
     shippingAddress: address,
     lastShippingAddress: address,
-    customerCategory: profile.customerCategory as VerifiedCustomer['customerCategory'],
+    customerCategory: profile.customerCategory,
     orderCount: profile.orderCount,
     lastOrderAt: profile.lastOrderAt ? profile.lastOrderAt.toISOString() : null,
   };

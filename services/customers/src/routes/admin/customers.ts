@@ -64,7 +64,7 @@ export function customerView(c: StoredCustomer, now: Date, thresholds: StatusSet
     averageOrderValue: c.averageOrderValue,
     firstOrderDate: iso(c.firstOrderAt),
     lastOrderDate: iso(c.lastOrderAt),
-    preferredItemType: (c.preferredItemType as ItemType | null | undefined) ?? null,
+    preferredItemType: (c.preferredItemType) ?? null,
     lifetimeStats: { completedOrders: c.completedOrders, avgDaysBetweenOrders: c.avgDaysBetweenOrders },
     ...(c.erasedAt ? { erasedAt: new Date(c.erasedAt).toISOString() } : {}),
   };
@@ -74,10 +74,10 @@ export function orderView(o: CustomerOrderDoc & { _id: string }): CustomerOrder 
   return {
     id: o._id,
     orderNumber: o.orderNumber,
-    itemType: o.itemType as ItemType,
+    itemType: o.itemType,
     total: o.total,
     quantity: o.quantity,
-    status: o.status as OrderStatus,
+    status: o.status,
     submittedDate: (o.submittedDate as Date).toISOString(),
   };
 }
