@@ -112,7 +112,7 @@ function loginFrom(address: string, email: string, password: string): Promise<{ 
       res.on('end', () =>
         resolve({
           status: res.statusCode ?? 0,
-          retryAfter: res.headers['retry-after'] as string | undefined,
+          retryAfter: res.headers['retry-after'],
           body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>,
         }),
       );
@@ -135,8 +135,8 @@ describe('first admin', () => {
     expect(users).toHaveLength(1);
     const [user] = users;
     expect(user).toMatchObject({ email: ADMIN.email, name: ADMIN.name, role: 'admin', lastLoginAt: null });
-    expect(user!.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
-    expect(user!.passwordHash).not.toContain(ADMIN.password);
+    expect(user.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
+    expect(user.passwordHash).not.toContain(ADMIN.password);
     // Plain reads never carry the hash.
     expect(await AdminUser.findOne({}).lean()).not.toHaveProperty('passwordHash');
   });
@@ -270,8 +270,8 @@ describe('throttling', () => {
     nextWindow();
     let last;
     for (let i = 1; i <= 5; i++) last = await loginFrom('127.0.0.5', 'ghost@shop.test', `Guess-${i}-aaaaaa`);
-    expect(last!.status).toBe(429);
-    expect(last!.body.error).toMatch(/Sign-in is locked/);
+    expect(last?.status).toBe(429);
+    expect(last?.body.error).toMatch(/Sign-in is locked/);
   });
 
   it('guesses from many addresses slow the account down, never lock it: the admin from their own address still gets in', async () => {
@@ -284,7 +284,7 @@ describe('throttling', () => {
     // 24 failures on the account: from the 11th attempt on, every answer waited, growing, within the cap.
     expect(pauses.length).toBe(24 - 10);
     expect(pauses[0]).toBe(accountSlowdownMs(10));
-    expect(pauses.every((ms, i) => i === 0 || ms >= pauses[i - 1]!)).toBe(true);
+    expect(pauses.every((ms, i) => i === 0 || ms >= pauses[i - 1])).toBe(true);
     expect(Math.max(...pauses)).toBe(ACCOUNT_SLOWDOWN_MAX_MS);
 
     const admin = await loginFrom(adminAddress, ADMIN.email, ADMIN.password);

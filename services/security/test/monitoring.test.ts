@@ -132,8 +132,8 @@ describe('dashboard', () => {
     const stats = await eventually(dashboard, (s) => s.totalRequests24h === before.totalRequests24h + 4);
     expect(stats.suspiciousActivity24h).toBe(before.suspiciousActivity24h + 3);
     expect(stats.requestTrends).toHaveLength(24);
-    const last = stats.requestTrends[23]!;
-    const previous = stats.requestTrends[22]!;
+    const last = stats.requestTrends[23];
+    const previous = stats.requestTrends[22];
     expect(new Date(last.hour).getTime()).toBe(Math.floor(Date.now() / 3_600_000) * 3_600_000);
     expect(last.errors).toBeGreaterThanOrEqual(2);
     expect(previous.total).toBeGreaterThanOrEqual(1);
@@ -154,14 +154,14 @@ describe('alert rules', () => {
     await sendBatch([fail('192.0.2.7'), fail('192.0.2.8')]);
     const raised = await eventually(async () => (await alerts('false')).filter((a) => a.type === 'brute_force'), (a) => a.length === 1);
     expect(raised[0]).toMatchObject({ ip: '192.0.2.7', severity: 'high', count: 5, resolved: false, resolvedBy: null });
-    expect(raised[0]!.description).toMatch(/5 failed admin sign-ins from 192\.0\.2\.7/);
+    expect(raised[0].description).toMatch(/5 failed admin sign-ins from 192\.0\.2\.7/);
     await sendBatch([fail('192.0.2.7'), fail('192.0.2.7'), fail('192.0.2.7')]);
     const repeated = await eventually(async () => (await alerts('false')).find((a) => a.type === 'brute_force'), (a) => a?.count === 8);
-    expect(repeated?.id).toBe(raised[0]!.id);
+    expect(repeated?.id).toBe(raised[0].id);
     const events = await reader((all) => all.some((e) => e.type === 'alert.raised'));
     const mine = events.map((e) => parseEvent('alert.raised', e)).filter((e) => e.data.type === 'brute_force');
     expect(mine).toHaveLength(1);
-    expect(mine[0]!.data).toMatchObject({ alertId: raised[0]!.id, severity: 'high', ip: '192.0.2.7' });
+    expect(mine[0].data).toMatchObject({ alertId: raised[0].id, severity: 'high', ip: '192.0.2.7' });
   });
 
   it('raises each documented rule at its threshold', async () => {
@@ -286,7 +286,7 @@ describe('bans', () => {
     // Signed in from 192.0.2.200, now calling from elsewhere: the session's address is protected too.
     const login = await service.app.inject({ method: 'POST', url: '/api/auth/login', headers: gatewayHeaders({ ip: '192.0.2.200' }), payload: ADMIN });
     expect(login.statusCode).toBe(200);
-    const cookie = String(login.headers['set-cookie']).split(';')[0]!;
+    const cookie = String(login.headers['set-cookie']).split(';')[0];
     const res = await ban({ ip: '192.0.2.200', reason: 'oops' }, { ...asAdmin, cookie });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toMatch(/192\.0\.2\.200/);

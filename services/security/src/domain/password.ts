@@ -28,8 +28,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
   const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
   if (![N, r, p].every((n) => Number.isInteger(n) && n > 0)) return false;
-  const salt = Buffer.from(parts[4]!, 'base64');
-  const expected = Buffer.from(parts[5]!, 'base64');
+  const salt = Buffer.from(parts[4], 'base64');
+  const expected = Buffer.from(parts[5], 'base64');
   const actual = await derive(password, salt, { N, r, p });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
