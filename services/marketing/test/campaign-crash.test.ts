@@ -81,7 +81,7 @@ it(`delivers a campaign to ${subscribers} subscribers exactly once through a SIG
   expect(atKill).toBeLessThan(subscribers);
   email = await startEmailProcess();
 
-  const done = await eventually(async () => ((await call(marketing!, 'GET', '/api/marketing/emails')).body as { campaigns: Campaign[] }).campaigns[0]!, (c) => c.status === 'sent', 600_000);
+  const done = await eventually(async () => ((await call(marketing!, 'GET', '/api/marketing/emails')).body as { campaigns: Campaign[] }).campaigns[0], (c) => c.status === 'sent', 600_000);
   expect(done).toMatchObject({ recipients: subscribers, sent: subscribers, failed: 0 });
 
   const messages = mailbox.messages();

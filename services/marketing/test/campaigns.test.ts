@@ -149,7 +149,7 @@ describe('campaigns', () => {
     expect(toAlpha).toHaveLength(1);
     expect(smtp.mails.filter((m) => m.to === 'bravo@example.com')).toHaveLength(1);
     expect(smtp.mails.some((m) => m.to === noEmail.email)).toBe(false);
-    const raw = toAlpha[0]!.raw.replace(/=\r\n/g, '').replace(/\r\n\s+/g, ' ');
+    const raw = toAlpha[0].raw.replace(/=\r\n/g, '').replace(/\r\n\s+/g, ' ');
     const unsubscribeUrl = /List-Unsubscribe: <([^>]+)>/i.exec(raw)?.[1];
     expect(unsubscribeUrl).toMatch(new RegExp(`^${shopUrl}/api/marketing/unsubscribe/[A-Za-z0-9_-]{16,}$`));
     expect(raw).toMatch(/List-Unsubscribe-Post: List-Unsubscribe=One-Click/i);
