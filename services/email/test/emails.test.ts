@@ -106,7 +106,7 @@ describe('order.created', () => {
       (docs) => docs.length === 2,
     );
     expect(announced.map((d) => (d.event as { data: { template: string } }).data.template).sort()).toEqual(['admin_new_order', 'order_confirmation']);
-    expect((announced[0]!.event as { data: Record<string, unknown> }).data).toMatchObject({
+    expect((announced[0].event as { data: Record<string, unknown> }).data).toMatchObject({
       orderId: data.orderId,
       orderNumber: data.orderNumber,
       preview: expect.stringContaining(data.orderNumber),

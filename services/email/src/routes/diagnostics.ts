@@ -132,13 +132,13 @@ export function diagnosticsRoutes(app: ServiceApp, ctx: ServiceContext<EmailMode
       request.log.info({ admin: request.headers['x-admin-email'], to }, 'test email queued');
       worker().wake();
       const deadline = Date.now() + TEST_WAIT_MS;
-      let doc = await Email.findById(email!._id).lean();
+      let doc = await Email.findById(email._id).lean();
       while (doc && (doc.status === 'queued' || doc.status === 'sending') && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 100));
-        doc = await Email.findById(email!._id).lean();
+        doc = await Email.findById(email._id).lean();
       }
       const status = doc?.status ?? 'queued';
-      const id = String(email!._id);
+      const id = String(email._id);
       if (status === 'sent') return { success: true, message: `Test email sent to ${to}`, emailId: id, status, error: null };
       if (status === 'failed') return { success: false, message: `Test email to ${to} could not be sent`, emailId: id, status, error: doc?.lastError ?? null };
       return { success: false, message: `Test email to ${to} is still waiting in the queue`, emailId: id, status, error: doc?.lastError ?? null };

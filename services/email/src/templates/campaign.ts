@@ -24,7 +24,7 @@ function paragraphHtml(text: string, linkUrl: (index: number) => string, start: 
     const url = raw.replace(/[.,;:!?]+$/, '');
     html += escapeHtml(text.slice(last, match.index));
     html += `<a href="${escapeHtml(linkUrl(start + links))}" style="color:#7a5c12">${escapeHtml(url)}</a>`;
-    last = match.index! + url.length;
+    last = match.index + url.length;
     links += 1;
   }
   html += escapeHtml(text.slice(last));
