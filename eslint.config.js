@@ -32,7 +32,12 @@ export default tseslint.config(
       // A leading underscore marks a binding that is unused on purpose (a counted iteration, a skipped tuple slot).
       '@typescript-eslint/no-unused-vars': [
         'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+        },
       ],
       // `async` without `await` is how this code implements Promise-returning interfaces (Fastify handlers, journal
       // and transport fakes): it also turns a synchronous throw into a rejection, which their callers rely on.

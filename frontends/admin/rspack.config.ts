@@ -10,5 +10,8 @@ export default (env: Record<string, unknown>) =>
     app: 'admin',
     dir,
     isDev: Boolean(env.RSPACK_SERVE),
-    exposes: { './AdminApp': './src/AdminApp.tsx', './EmailDiagnostics': './src/email-diagnostics/EmailDiagnosticsApp.tsx' },
+    exposes: {
+      './AdminApp': './src/AdminApp.tsx',
+      './EmailDiagnostics': './src/email-diagnostics/EmailDiagnosticsApp.tsx',
+    },
   });

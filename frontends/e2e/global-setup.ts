@@ -4,7 +4,16 @@ import { appendFileSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { GATEWAY, REPO_ROOT, SERVICES, prefixedConsole, readinessTable, runGatewaySigningKey, startStack, type Stack } from '@shop/local';
+import {
+  GATEWAY,
+  REPO_ROOT,
+  SERVICES,
+  prefixedConsole,
+  readinessTable,
+  runGatewaySigningKey,
+  startStack,
+  type Stack,
+} from '@shop/local';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -51,7 +60,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // Generous: on a 2-core CI machine nine processes start at once next to the other test projects.
   // Every child's lines go to one file (and to the terminal with SHOP_E2E_LOGS), so a test can read them.
   const stackLogFile = join(mkdtempSync(join(tmpdir(), 'shop-e2e-logs-')), 'stack.log');
-  const print = process.env.SHOP_E2E_LOGS ? prefixedConsole([...SERVICES.map((s) => s.name), GATEWAY.name, 'mongodb', 'nats']) : undefined;
+  const print = process.env.SHOP_E2E_LOGS
+    ? prefixedConsole([...SERVICES.map((s) => s.name), GATEWAY.name, 'mongodb', 'nats'])
+    : undefined;
   stack = await startStack({
     readyTimeoutMs: 120_000,
     log: (name, line, stream) => {

@@ -4,4 +4,5 @@ import { createAppConfig } from '@shop/ui/rspack';
 
 const dir = path.dirname(fileURLToPath(import.meta.url));
 
-export default (env: Record<string, unknown>) => createAppConfig({ app: 'shell', dir, isDev: Boolean(env.RSPACK_SERVE) });
+export default (env: Record<string, unknown>) =>
+  createAppConfig({ app: 'shell', dir, isDev: Boolean(env.RSPACK_SERVE) });

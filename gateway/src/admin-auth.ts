@@ -5,7 +5,15 @@
 // admin call that was let through (or refused as cross-site) becomes a `gateway.admin_action` event.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { adminIdentityHeaderPrefix, adminSessionCookie, errorCodes, gatewayTokenHeader, readCookie, type GatewayTokenAdmin, type VerifiedAdmin } from '@shop/contracts';
+import {
+  adminIdentityHeaderPrefix,
+  adminSessionCookie,
+  errorCodes,
+  gatewayTokenHeader,
+  readCookie,
+  type GatewayTokenAdmin,
+  type VerifiedAdmin,
+} from '@shop/contracts';
 import { AppError } from '@shop/service-kit';
 import { accessFor, canonicalPath, ruleLabel, targetIdOf, type AccessRule } from './admin-routes.js';
 import type { SessionChecker } from './admin-bus.js';
@@ -31,7 +39,11 @@ const SESSION_CACHE_MAX = 10_000;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export const crossSiteRefused = () =>
-  new AppError(403, errorCodes.FORBIDDEN, 'This request did not come from the shop\'s own pages, so it was refused. Please use the back office at this address.');
+  new AppError(
+    403,
+    errorCodes.FORBIDDEN,
+    "This request did not come from the shop's own pages, so it was refused. Please use the back office at this address.",
+  );
 const signInRequired = () => new AppError(401, errorCodes.UNAUTHORIZED, 'Please sign in to continue.');
 
 export function sessionHashOf(sessionId: string): string {
@@ -89,7 +101,11 @@ export function registerAdminAuth(app: FastifyInstance, config: GatewayConfig, c
     if (!isProxied(request)) return;
     const path = canonicalPath(request.url);
     if (path === undefined) {
-      throw new AppError(400, errorCodes.BAD_REQUEST, 'The address is not valid: it contains an encoded path separator or a dot segment.');
+      throw new AppError(
+        400,
+        errorCodes.BAD_REQUEST,
+        'The address is not valid: it contains an encoded path separator or a dot segment.',
+      );
     }
     const { access, rule } = accessFor(request.method, path);
     request.accessRule = rule ?? null;

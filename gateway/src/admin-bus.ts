@@ -29,7 +29,12 @@ export interface SessionChecker {
 }
 
 const unavailable = () =>
-  new AppError(503, errorCodes.SERVICE_UNAVAILABLE, 'Admin sign-in cannot be checked right now. Please try again in a moment.', { service: 'security' });
+  new AppError(
+    503,
+    errorCodes.SERVICE_UNAVAILABLE,
+    'Admin sign-in cannot be checked right now. Please try again in a moment.',
+    { service: 'security' },
+  );
 
 /** Audit events waiting for NATS; beyond this the oldest are dropped (and logged) rather than eat memory. */
 const MAX_PENDING_EVENTS = 10_000;
@@ -40,7 +45,10 @@ export class NatsSessionChecker implements SessionChecker {
   private readonly ownsConnection: boolean;
   private closing = false;
   /** Each event with the trace context of the admin call it records (kept until NATS takes it). */
-  private readonly pending: Array<{ event: ReturnType<typeof createEvent<'gateway.admin_action'>>; trace: Record<string, string> }> = [];
+  private readonly pending: Array<{
+    event: ReturnType<typeof createEvent<'gateway.admin_action'>>;
+    trace: Record<string, string>;
+  }> = [];
   private flushing = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private readonly listeners: Array<(hash: string) => void> = [];
@@ -96,7 +104,12 @@ export class NatsSessionChecker implements SessionChecker {
     let raw: unknown;
     try {
       // Trace context travels like on every other message, so the security service's check is part of the admin call's trace.
-      raw = (await nc.request(sessionVerifySubject, JSON.stringify({ sessionHash }), { timeout: this.timeoutMs, headers: toNatsHeaders(currentTraceCarrier()) })).json();
+      raw = (
+        await nc.request(sessionVerifySubject, JSON.stringify({ sessionHash }), {
+          timeout: this.timeoutMs,
+          headers: toNatsHeaders(currentTraceCarrier()),
+        })
+      ).json();
     } catch (err) {
       const noResponders = err instanceof RequestError && err.isNoResponders();
       const timeout = err instanceof TimeoutError || (err instanceof Error && err.cause instanceof TimeoutError);
@@ -106,7 +119,8 @@ export class NatsSessionChecker implements SessionChecker {
     const reply = rpcReplySchema.safeParse(raw);
     if (!reply.success) throw unavailable();
     if (!reply.data.ok) {
-      if (reply.data.error.status === 401) throw new AppError(401, errorCodes.UNAUTHORIZED, 'Please sign in to continue.');
+      if (reply.data.error.status === 401)
+        throw new AppError(401, errorCodes.UNAUTHORIZED, 'Please sign in to continue.');
       this.log.warn({ error: reply.data.error }, 'security service refused the session check');
       throw unavailable();
     }
@@ -120,7 +134,10 @@ export class NatsSessionChecker implements SessionChecker {
     this.pending.push({ event: createEvent('gateway.admin_action', 'gateway', data), trace: currentTraceCarrier() });
     if (this.pending.length > MAX_PENDING_EVENTS) {
       const dropped = this.pending.shift()!.event;
-      this.log.error({ eventId: dropped.id, admin: dropped.data.adminEmail, path: dropped.data.path }, 'audit event dropped: NATS has been away too long');
+      this.log.error(
+        { eventId: dropped.id, admin: dropped.data.adminEmail, path: dropped.data.path },
+        'audit event dropped: NATS has been away too long',
+      );
     }
     this.flush();
   }
@@ -134,7 +151,11 @@ export class NatsSessionChecker implements SessionChecker {
         let js;
         while (this.pending.length && (js = this.nats.jetstream)) {
           const { event, trace } = this.pending[0]!;
-          await js.publish(event.type, JSON.stringify(event), { msgID: event.id, timeout: 5_000, headers: toNatsHeaders(trace) });
+          await js.publish(event.type, JSON.stringify(event), {
+            msgID: event.id,
+            timeout: 5_000,
+            headers: toNatsHeaders(trace),
+          });
           this.pending.shift();
         }
       } catch (err) {
@@ -151,10 +172,12 @@ export class NatsSessionChecker implements SessionChecker {
   /** Waits briefly for queued audit events, then closes the connection if it is its own. */
   async close() {
     const deadline = Date.now() + 2_000;
-    while (this.pending.length && this.nats.connection && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (this.pending.length && this.nats.connection && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     this.closing = true;
     clearTimeout(this.retryTimer);
-    if (this.pending.length) this.log.error({ pending: this.pending.length }, 'gateway stopped with audit events not published');
+    if (this.pending.length)
+      this.log.error({ pending: this.pending.length }, 'gateway stopped with audit events not published');
     if (this.ownsConnection) await this.nats.close();
   }
 }

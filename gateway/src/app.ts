@@ -61,7 +61,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   // Bans before anything else (bans.ts); every answered request to the request log (request-log.ts).
   const securityLink = options.securityLink ?? new GatewaySecurityLink(nats, app.log as unknown as Logger);
   registerBanCheck(app, securityLink.bans);
-  if (options.requestLog !== false) registerRequestLog(app, new RequestLogBuffer(securityLink, app.log as unknown as Logger, options.requestLog));
+  if (options.requestLog !== false)
+    registerRequestLog(app, new RequestLogBuffer(securityLink, app.log as unknown as Logger, options.requestLog));
   if (!options.securityLink) {
     securityLink.start();
     app.addHook('onClose', async () => securityLink.close());

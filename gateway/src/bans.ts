@@ -103,7 +103,11 @@ function refuse(request: FastifyRequest, reply: FastifyReply) {
   const path = request.url.split('?', 1)[0]!;
   const wantsPage = !path.startsWith('/api/') && (request.headers.accept ?? '').includes('text/html');
   if (wantsPage) {
-    return reply.code(403).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(bannedPage());
+    return reply
+      .code(403)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(bannedPage());
   }
   reply.header('cache-control', 'no-store');
   return sendError(request, reply, 403, errorCodes.FORBIDDEN, bannedAddressMessage);
@@ -162,12 +166,23 @@ export class GatewaySecurityLink implements RequestLogSink {
       this.subscription = nc.subscribe('ban.changed', {
         callback: (err, msg) => {
           if (err) return;
-          const parsed = banChangedSchema.safeParse((() => { try { return msg.json(); } catch { return undefined; } })());
+          const parsed = banChangedSchema.safeParse(
+            (() => {
+              try {
+                return msg.json();
+              } catch {
+                return undefined;
+              }
+            })(),
+          );
           if (!parsed.success) return;
           const { ip, action, expiresAt } = parsed.data.data;
           if (action === 'banned') this.bans.add(ip, expiresAt);
           else this.bans.remove(ip);
-          this.log.info({ ip, action, expiresAt }, action === 'banned' ? 'address banned at the gateway' : 'address unbanned at the gateway');
+          this.log.info(
+            { ip, action, expiresAt },
+            action === 'banned' ? 'address banned at the gateway' : 'address unbanned at the gateway',
+          );
         },
       });
       void this.reload();
@@ -184,7 +199,9 @@ export class GatewaySecurityLink implements RequestLogSink {
     const nc = this.nats.connection;
     if (!nc || this.closing) return false;
     try {
-      const reply = rpcReplySchema.parse((await nc.request(activeBansSubject, '{}', { timeout: this.timeoutMs })).json());
+      const reply = rpcReplySchema.parse(
+        (await nc.request(activeBansSubject, '{}', { timeout: this.timeoutMs })).json(),
+      );
       if (!reply.ok) throw new Error(reply.error.message);
       const { bans } = activeBansReplySchema.parse(reply.data);
       this.bans.replaceAll(bans);

@@ -83,14 +83,18 @@ function trustProxy(raw: string | undefined): GatewayConfig['trustProxy'] {
     const hops = Number(raw);
     return (_address, hop) => hop < hops;
   }
-  return raw.split(',').map((s) => s.trim()).filter(Boolean);
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function natsUrl(raw: string | undefined): string {
   const value = raw?.trim() || 'nats://127.0.0.1:4222';
   // A comma list of servers is allowed (a cluster); each must be a nats:// or tls:// address.
   for (const server of value.split(',')) {
-    if (!/^(nats|tls|ws|wss):\/\/[^\s/]+$/.test(server.trim())) throw new ConfigError(`NATS_URL must be like nats://127.0.0.1:4222, got "${raw}"`);
+    if (!/^(nats|tls|ws|wss):\/\/[^\s/]+$/.test(server.trim()))
+      throw new ConfigError(`NATS_URL must be like nats://127.0.0.1:4222, got "${raw}"`);
   }
   return value;
 }
@@ -106,7 +110,9 @@ function publicOrigins(raw: string | undefined): string[] {
       throw new ConfigError(`PUBLIC_ORIGIN must be an origin such as https://shop.example.com, got "${value}"`);
     }
     if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.origin !== value.replace(/\/+$/, '')) {
-      throw new ConfigError(`PUBLIC_ORIGIN must be an origin such as https://shop.example.com (no path), got "${value}"`);
+      throw new ConfigError(
+        `PUBLIC_ORIGIN must be an origin such as https://shop.example.com (no path), got "${value}"`,
+      );
     }
     return parsed.origin.toLowerCase();
   });
@@ -116,7 +122,8 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 function logLevel(raw: string | undefined): string {
   const value = raw?.trim() || 'info';
-  if (!LOG_LEVELS.includes(value)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  if (!LOG_LEVELS.includes(value))
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
   return value;
 }
 
@@ -176,7 +183,9 @@ export function configFromEnv(env: Env): GatewayConfig {
     port: integer('PORT', env.PORT, defaultGatewayPort, 0),
     logLevel: logLevel(env.LOG_LEVEL),
     nodeEnv: env.NODE_ENV?.trim() || 'development',
-    otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() ? url('OTEL_EXPORTER_OTLP_ENDPOINT', env.OTEL_EXPORTER_OTLP_ENDPOINT, 'http://127.0.0.1:4318') : undefined,
+    otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim()
+      ? url('OTEL_EXPORTER_OTLP_ENDPOINT', env.OTEL_EXPORTER_OTLP_ENDPOINT, 'http://127.0.0.1:4318')
+      : undefined,
     services: {
       orders: url('ORDERS_URL', env.ORDERS_URL, local('orders')),
       payments: url('PAYMENTS_URL', env.PAYMENTS_URL, local('payments')),

@@ -50,7 +50,13 @@ export function rewriteForGateway(doc: OpenApiDocument, service: ServiceName): O
         path,
         Object.fromEntries(
           Object.entries(item ?? {}).map(([method, op]) => {
-            if (!HTTP_METHODS.includes(method) || !op || typeof op !== 'object' || operationAccess(method, path) !== 'admin') return [method, op];
+            if (
+              !HTTP_METHODS.includes(method) ||
+              !op ||
+              typeof op !== 'object' ||
+              operationAccess(method, path) !== 'admin'
+            )
+              return [method, op];
             anyAdmin = true;
             return [method, { ...op, security: [{ [ADMIN_SESSION_SCHEME]: [] }] }];
           }),
@@ -64,7 +70,12 @@ export function rewriteForGateway(doc: OpenApiDocument, service: ServiceName): O
       ...components,
       securitySchemes: {
         ...components.securitySchemes,
-        [ADMIN_SESSION_SCHEME]: { type: 'apiKey', in: 'cookie', name: adminSessionCookie, description: 'The admin session of POST /api/auth/login' },
+        [ADMIN_SESSION_SCHEME]: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: adminSessionCookie,
+          description: 'The admin session of POST /api/auth/login',
+        },
       },
     };
   }
@@ -90,7 +101,12 @@ async function fetchDocument(config: GatewayConfig, service: ServiceName, reques
   }
   const body = (await response.json().catch(() => null)) as OpenApiDocument | null;
   if (!response.ok || !body || typeof body !== 'object' || (!body.openapi && !body.swagger)) {
-    throw new AppError(502, 'BAD_GATEWAY', `The ${service} service did not return an OpenAPI document (status ${response.status}).`, { service });
+    throw new AppError(
+      502,
+      'BAD_GATEWAY',
+      `The ${service} service did not return an OpenAPI document (status ${response.status}).`,
+      { service },
+    );
   }
   return body;
 }
@@ -127,11 +143,17 @@ function indexEntries() {
 
 function indexPage(): string {
   const rows = indexEntries()
-    .map((e) => `<tr><td><a href="${e.page}">${e.service}</a></td><td>${e.paths.map((p) => `<code>${escapeHtml(p)}</code>`).join(', ')}</td><td><a href="${e.document}">${e.service}.json</a></td></tr>`)
+    .map(
+      (e) =>
+        `<tr><td><a href="${e.page}">${e.service}</a></td><td>${e.paths.map((p) => `<code>${escapeHtml(p)}</code>`).join(', ')}</td><td><a href="${e.document}">${e.service}.json</a></td></tr>`,
+    )
     .join('');
-  return page('Shop API documentation', `<h1>Shop API documentation</h1>
+  return page(
+    'Shop API documentation',
+    `<h1>Shop API documentation</h1>
 <p>Every service's OpenAPI document, as served through this gateway.</p>
-<table><thead><tr><th>Service</th><th>Public paths</th><th>OpenAPI</th></tr></thead><tbody>${rows}</tbody></table>`);
+<table><thead><tr><th>Service</th><th>Public paths</th><th>OpenAPI</th></tr></thead><tbody>${rows}</tbody></table>`,
+  );
 }
 
 function servicePage(service: ServiceName, doc: OpenApiDocument): string {
@@ -145,11 +167,14 @@ function servicePage(service: ServiceName, doc: OpenApiDocument): string {
       }),
   );
   const title = doc.info?.title ?? `${service} service`;
-  return page(`${title}: API`, `<p><a href="/api/docs">All services</a></p>
+  return page(
+    `${title}: API`,
+    `<p><a href="/api/docs">All services</a></p>
 <h1>${escapeHtml(title)} <small>${escapeHtml(doc.info?.version ?? '')}</small></h1>
 ${doc.info?.description ? `<p>${escapeHtml(doc.info.description)}</p>` : ''}
 <p>Machine-readable: <a href="/api/docs/${service}.json">${service}.json</a></p>
-${operations.length ? `<table><thead><tr><th>Method</th><th>Path</th><th>Who may call</th><th>Summary</th></tr></thead><tbody>${operations.join('')}</tbody></table>` : '<p>This service publishes no public operations yet.</p>'}`);
+${operations.length ? `<table><thead><tr><th>Method</th><th>Path</th><th>Who may call</th><th>Summary</th></tr></thead><tbody>${operations.join('')}</tbody></table>` : '<p>This service publishes no public operations yet.</p>'}`,
+  );
 }
 
 export function registerDocsRoutes(app: FastifyInstance, config: GatewayConfig): void {
@@ -163,7 +188,11 @@ export function registerDocsRoutes(app: FastifyInstance, config: GatewayConfig):
     const asJson = file.endsWith('.json');
     const service = asJson ? file.slice(0, -'.json'.length) : file;
     if (!isServiceName(service)) {
-      throw new AppError(404, errorCodes.NOT_FOUND, `There is no service called "${service}". Known services: ${SERVICE_NAMES.join(', ')}.`);
+      throw new AppError(
+        404,
+        errorCodes.NOT_FOUND,
+        `There is no service called "${service}". Known services: ${SERVICE_NAMES.join(', ')}.`,
+      );
     }
     const doc = rewriteForGateway(await fetchDocument(config, service, request.id), service);
     reply.header('cache-control', 'no-cache');

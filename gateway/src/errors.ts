@@ -20,11 +20,31 @@ function label(service: string): string {
 export function bodyTooLarge(limitBytes: number): AppError {
   const mb = limitBytes / (1024 * 1024);
   const size = mb >= 1 ? `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB` : `${Math.round(limitBytes / 1024)} KB`;
-  return new AppError(413, errorCodes.PAYLOAD_TOO_LARGE, `The request is too large. The most this address accepts is ${size}.`);
+  return new AppError(
+    413,
+    errorCodes.PAYLOAD_TOO_LARGE,
+    `The request is too large. The most this address accepts is ${size}.`,
+  );
 }
 
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED', 'FST_REPLY_FROM_SERVICE_UNAVAILABLE']);
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', 'FST_REPLY_FROM_GATEWAY_TIMEOUT', 'FST_REPLY_FROM_TIMEOUT']);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CLOSED',
+  'UND_ERR_DESTROYED',
+  'FST_REPLY_FROM_SERVICE_UNAVAILABLE',
+]);
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ETIMEDOUT',
+  'FST_REPLY_FROM_GATEWAY_TIMEOUT',
+  'FST_REPLY_FROM_TIMEOUT',
+]);
 
 /** The error and its causes, outermost first (reply-from wraps the network error it got). */
 function causeChain(error: unknown): unknown[] {
@@ -46,12 +66,27 @@ export function upstreamFailure(service: string, error: unknown): AppError {
   if (ours) return ours; // e.g. the body limit stopped a chunked upload mid-way
   const codes = chain.map(codeOf).filter((c): c is string => typeof c === 'string');
   if (codes.some((c) => UNREACHABLE_CODES.has(c))) {
-    return new AppError(503, errorCodes.SERVICE_UNAVAILABLE, `The ${label(service)} is not available right now. Please try again in a moment.`, { service });
+    return new AppError(
+      503,
+      errorCodes.SERVICE_UNAVAILABLE,
+      `The ${label(service)} is not available right now. Please try again in a moment.`,
+      { service },
+    );
   }
   if (codes.some((c) => TIMEOUT_CODES.has(c)) || (chain[0] as { statusCode?: unknown })?.statusCode === 504) {
-    return new AppError(504, errorCodes.UPSTREAM_TIMEOUT, `The ${label(service)} took too long to answer. Please try again.`, { service });
+    return new AppError(
+      504,
+      errorCodes.UPSTREAM_TIMEOUT,
+      `The ${label(service)} took too long to answer. Please try again.`,
+      { service },
+    );
   }
-  return new AppError(502, 'BAD_GATEWAY', `The ${label(service)} sent an answer the shop could not read. Please try again.`, { service });
+  return new AppError(
+    502,
+    'BAD_GATEWAY',
+    `The ${label(service)} sent an answer the shop could not read. Please try again.`,
+    { service },
+  );
 }
 
 export function apiNotFound(method: string, path: string): AppError {

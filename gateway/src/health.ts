@@ -34,14 +34,19 @@ async function checkService(baseUrl: string, timeoutMs: number, requestId: strin
       headers: { accept: 'application/json', 'x-request-id': requestId },
     });
     const body = (await response.json().catch(() => null)) as { status?: unknown; checks?: unknown } | null;
-    const checks = body && typeof body.checks === 'object' && body.checks !== null ? (body.checks as Record<string, unknown>) : {};
+    const checks =
+      body && typeof body.checks === 'object' && body.checks !== null ? (body.checks as Record<string, unknown>) : {};
     if (response.ok && body?.status === 'ready') return { status: 'ready', checks, latencyMs: elapsed() };
-    const failing = Object.entries(checks).filter(([, v]) => v !== 'up').map(([k]) => k);
+    const failing = Object.entries(checks)
+      .filter(([, v]) => v !== 'up')
+      .map(([k]) => k);
     return {
       status: 'not_ready',
       checks,
       latencyMs: elapsed(),
-      error: failing.length ? `not ready: ${failing.join(', ')} down` : `answered ${response.status} to its readiness check`,
+      error: failing.length
+        ? `not ready: ${failing.join(', ')} down`
+        : `answered ${response.status} to its readiness check`,
     };
   } catch (error) {
     return { status: 'unreachable', checks: {}, latencyMs: elapsed(), error: describeFailure(error, timeoutMs) };
@@ -50,7 +55,9 @@ async function checkService(baseUrl: string, timeoutMs: number, requestId: strin
 
 export async function shopHealth(config: GatewayConfig, requestId: string): Promise<ShopHealth> {
   const results = await Promise.all(
-    SERVICE_NAMES.map(async (name) => [name, await checkService(config.services[name], config.healthTimeoutMs, requestId)] as const),
+    SERVICE_NAMES.map(
+      async (name) => [name, await checkService(config.services[name], config.healthTimeoutMs, requestId)] as const,
+    ),
   );
   const services = Object.fromEntries(results) as Record<ServiceName, ServiceHealth>;
   const allReady = results.every(([, health]) => health.status === 'ready');
@@ -65,7 +72,8 @@ export async function shopHealth(config: GatewayConfig, requestId: string): Prom
 export function cachedShopHealth(config: GatewayConfig): (requestId: string) => Promise<ShopHealth> {
   let round: { answer: Promise<ShopHealth>; answeredAt?: number } | undefined;
   return (requestId) => {
-    const fresh = round && (round.answeredAt === undefined || performance.now() - round.answeredAt < config.healthCacheMs);
+    const fresh =
+      round && (round.answeredAt === undefined || performance.now() - round.answeredAt < config.healthCacheMs);
     if (!fresh) {
       const current: NonNullable<typeof round> = { answer: shopHealth(config, requestId) };
       void current.answer.then(() => (current.answeredAt = performance.now()));

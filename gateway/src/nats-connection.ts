@@ -56,9 +56,20 @@ export class GatewayNats {
   private async run() {
     let nc: NatsConnection;
     try {
-      nc = await connect({ servers: this.url, name: 'shop-gateway', waitOnFirstConnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 500, pingInterval: 10_000 });
+      nc = await connect({
+        servers: this.url,
+        name: 'shop-gateway',
+        waitOnFirstConnect: true,
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: 500,
+        pingInterval: 10_000,
+      });
     } catch (err) {
-      if (!this.closing) this.log.error({ err }, 'gateway could not connect to NATS: no bans loaded, request logs dropped, admin calls answer 503');
+      if (!this.closing)
+        this.log.error(
+          { err },
+          'gateway could not connect to NATS: no bans loaded, request logs dropped, admin calls answer 503',
+        );
       return;
     }
     if (this.closing) {
@@ -68,8 +79,13 @@ export class GatewayNats {
     this.nc = nc;
     this.js = jetstream(nc);
     // The stream for request logs and audit events exists even before the first service started.
-    await ensureStream(await jetstreamManager(nc), 'GATEWAY', this.log).catch((err) => this.log.warn({ err }, 'could not ensure the GATEWAY stream; services will'));
-    this.log.info({ server: nc.getServer() }, 'gateway connected to NATS (bans, request logs, admin sessions, audit events)');
+    await ensureStream(await jetstreamManager(nc), 'GATEWAY', this.log).catch((err) =>
+      this.log.warn({ err }, 'could not ensure the GATEWAY stream; services will'),
+    );
+    this.log.info(
+      { server: nc.getServer() },
+      'gateway connected to NATS (bans, request logs, admin sessions, audit events)',
+    );
     for (const listener of this.connectListeners) listener(nc);
     this.markConnected();
     void (async () => {

@@ -104,7 +104,11 @@ export async function registerServiceProxies(app: FastifyInstance, config: Gatew
             'x-request-id': request.id,
             // The identity the service trusts: the verified admin (admin calls) and the client's address
             // as the gateway decided it (honouring TRUST_PROXY), signed for this request only.
-            [gatewayTokenHeader]: signGatewayToken(config.signingKey, { sub: signedAdmin(request), ip: clientIp, rid: request.id }),
+            [gatewayTokenHeader]: signGatewayToken(config.signingKey, {
+              sub: signedAdmin(request),
+              ip: clientIp,
+              rid: request.id,
+            }),
             // For readers of the service's traffic; services never trust it (only the signed token).
             'x-forwarded-for': clientIp,
             'x-forwarded-proto': request.protocol,
@@ -113,7 +117,8 @@ export async function registerServiceProxies(app: FastifyInstance, config: Gatew
         },
         onError: (reply, { error }) => {
           const failure = upstreamFailure(row.service, error);
-          if (failure.statusCode >= 500) reply.request.log.warn({ err: error, service: row.service }, 'service call failed');
+          if (failure.statusCode >= 500)
+            reply.request.log.warn({ err: error, service: row.service }, 'service call failed');
           reply.send(failure);
         },
       },

@@ -38,7 +38,12 @@ const injectionPatterns = [
   /(;|\||&&|`|\$\()\s*(cat|ls|id|whoami|wget|curl|nc|bash|sh)\b/i,
 ];
 /** Path traversal and probes for files no shop serves. */
-const traversalPatterns = [/(^|[/\\])\.\.([/\\]|$)/, /%2e%2e|%252e/i, /\/etc\/(passwd|shadow)|\/proc\/self|win\.ini|boot\.ini/i, /(^|\/)\.(env|git|aws|ssh|htaccess)(\/|$)/i];
+const traversalPatterns = [
+  /(^|[/\\])\.\.([/\\]|$)/,
+  /%2e%2e|%252e/i,
+  /\/etc\/(passwd|shadow)|\/proc\/self|win\.ini|boot\.ini/i,
+  /(^|\/)\.(env|git|aws|ssh|htaccess)(\/|$)/i,
+];
 /** Each list as one expression per flag set (one pass over the text instead of one per pattern). */
 const combine = (patterns: RegExp[]) =>
   ['i', ''].flatMap((flags) => {
@@ -94,16 +99,32 @@ export function assessRequest(facts: RequestFacts): { riskLevel: RiskLevel; sign
   if (facts.banned) signals.push('banned');
   const status = facts.statusCode;
   const method = facts.method.toUpperCase();
-  if (path === '/api/auth/login' && method === 'POST' && (status === 401 || status === 429)) signals.push('failed_sign_in');
-  else if (path === '/api/customers/verify' && method === 'POST' && (status === 400 || status === 401 || status === 429)) signals.push('code_guess');
-  else if (!facts.banned && (status === 401 || status === 403) && path !== '/api/auth/me' && accessFor(method, path).access === 'admin') signals.push('admin_refused');
+  if (path === '/api/auth/login' && method === 'POST' && (status === 401 || status === 429))
+    signals.push('failed_sign_in');
+  else if (
+    path === '/api/customers/verify' &&
+    method === 'POST' &&
+    (status === 400 || status === 401 || status === 429)
+  )
+    signals.push('code_guess');
+  else if (
+    !facts.banned &&
+    (status === 401 || status === 403) &&
+    path !== '/api/auth/me' &&
+    accessFor(method, path).access === 'admin'
+  )
+    signals.push('admin_refused');
   if (status === 429) signals.push('rate_limited');
   if (status === 404) signals.push(facts.recentNotFound >= NOT_FOUND_BURST ? 'not_found_burst' : 'not_found');
   const high: RequestSignal[] = ['injection', 'traversal', 'banned', 'admin_refused'];
   const medium: RequestSignal[] = ['failed_sign_in', 'code_guess', 'rate_limited', 'not_found_burst'];
   // A 404 burst also counts towards the 404 alert.
   if (signals.includes('not_found_burst')) signals.push('not_found');
-  const riskLevel: RiskLevel = signals.some((s) => high.includes(s)) ? 'high' : signals.some((s) => medium.includes(s)) ? 'medium' : 'low';
+  const riskLevel: RiskLevel = signals.some((s) => high.includes(s))
+    ? 'high'
+    : signals.some((s) => medium.includes(s))
+      ? 'medium'
+      : 'low';
   return { riskLevel, signals };
 }
 
@@ -180,7 +201,13 @@ function isoTime(ms: number): string {
 
 /** The log entry of one request: risk rules, redaction and formatting (at flush time, not per request). */
 export function entryOf(f: RequestFactsRaw): RequestLogEntry {
-  const { riskLevel, signals } = assessRequest({ method: f.method, url: f.url, statusCode: f.statusCode, banned: f.banned, recentNotFound: f.recentNotFound });
+  const { riskLevel, signals } = assessRequest({
+    method: f.method,
+    url: f.url,
+    statusCode: f.statusCode,
+    banned: f.banned,
+    recentNotFound: f.recentNotFound,
+  });
   return {
     timestamp: isoTime(Math.round(f.finishedAt - f.elapsed)),
     ip: f.ip,
@@ -257,7 +284,18 @@ export class RequestLogBuffer {
   }
 
   /** Copies one request's facts in (the hook's only work); the oldest is dropped when full. */
-  record(finishedAt: number, elapsed: number, ip: string, method: string, url: string, userAgent: string | undefined, statusCode: number, banned: boolean, recentNotFound: number, requestId: string) {
+  record(
+    finishedAt: number,
+    elapsed: number,
+    ip: string,
+    method: string,
+    url: string,
+    userAgent: string | undefined,
+    statusCode: number,
+    banned: boolean,
+    recentNotFound: number,
+    requestId: string,
+  ) {
     if (this.next - this.first === this.capacity) this.dropOldest();
     const i = this.next % this.capacity;
     this.next += 1;
@@ -290,7 +328,10 @@ export class RequestLogBuffer {
     const now = Date.now();
     if (now - this.lastWarnAt > 10_000) {
       this.lastWarnAt = now;
-      this.log.warn({ droppedTotal: this.droppedTotal, capacity: this.capacity }, 'request log entries dropped: NATS cannot take them now');
+      this.log.warn(
+        { droppedTotal: this.droppedTotal, capacity: this.capacity },
+        'request log entries dropped: NATS cannot take them now',
+      );
     }
   }
 
@@ -326,7 +367,13 @@ export class RequestLogBuffer {
           const data: GatewayRequestsLoggedData = { gateway: this.sink.gatewayName, entries, dropped };
           // Built by hand rather than parsed: the entries were made by this file, and the security
           // service checks every event against the contract anyway.
-          const event = { id: randomUUID(), type: 'gateway.requests_logged', occurredAt: new Date().toISOString(), source: 'gateway', data };
+          const event = {
+            id: randomUUID(),
+            type: 'gateway.requests_logged',
+            occurredAt: new Date().toISOString(),
+            source: 'gateway',
+            data,
+          };
           this.publishing = { start, end, overwritten: 0 };
           try {
             await this.sink.publish(event, JSON.stringify(event));
@@ -386,7 +433,18 @@ export function registerRequestLog(app: FastifyInstance, buffer: RequestLogBuffe
       const ip = clientIpOf(request);
       const status = reply.statusCode;
       const ua = request.headers['user-agent'];
-      buffer.record(now, reply.elapsedTime, ip, request.method, url, ua, status, bannedRequests.has(request), status === 404 ? notFound.hit(ip, now) : 0, String(request.id));
+      buffer.record(
+        now,
+        reply.elapsedTime,
+        ip,
+        request.method,
+        url,
+        ua,
+        status,
+        bannedRequests.has(request),
+        status === 404 ? notFound.hit(ip, now) : 0,
+        String(request.id),
+      );
     }
     done();
   });

@@ -21,7 +21,12 @@ export interface RouteRow {
   purpose: string;
 }
 
-function row(prefix: string, service: ServiceName, purpose: string, opts: Partial<Pick<RouteRow, 'body' | 'timeout'>> = {}): RouteRow {
+function row(
+  prefix: string,
+  service: ServiceName,
+  purpose: string,
+  opts: Partial<Pick<RouteRow, 'body' | 'timeout'>> = {},
+): RouteRow {
   return { prefix, service, purpose, body: opts.body ?? 'json', timeout: opts.timeout ?? 'normal' };
 }
 
@@ -33,7 +38,11 @@ export const ROUTES: readonly RouteRow[] = [
   row('/api/ai', 'orders', 'AI design generator', { timeout: 'slow' }),
   row('/api/payments', 'payments', 'payment intents, Stripe webhook, payment confirmation'),
   row('/api/config/business', 'payments', 'business registration details'),
-  row('/api/customers', 'customers', 'returning-customer lookup and verification, admin customer list and details, privacy export and erasure'),
+  row(
+    '/api/customers',
+    'customers',
+    'returning-customer lookup and verification, admin customer list and details, privacy export and erasure',
+  ),
   row('/api/support', 'support', 'support messages and replies'),
   row('/api/config/contact', 'support', 'public and admin contact details'),
   row('/api/returns', 'support', 'returns and exchanges requests (with photos)', { body: 'upload', timeout: 'slow' }),

@@ -50,8 +50,12 @@ function exempt(request: FastifyRequest): boolean {
 export async function registerSecurity(app: FastifyInstance, config: GatewayConfig): Promise<void> {
   // Helmet's middleware is built once here; @fastify/helmet rebuilt it (parsing the policy again) on
   // every request, a measurable share of the gateway's time under load (load-tests/RESULTS.md, Gateway).
-  const securityHeaders = helmet({ contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY } });
-  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)));
+  const securityHeaders = helmet({
+    contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
+  });
+  app.addHook('onRequest', (request, reply, done) =>
+    securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)),
+  );
 
   await app.register(rateLimit, {
     global: true,

@@ -17,7 +17,8 @@ export function escapeHtml(text: string): string {
 
 /** The head tags for the site's SEO content, every value escaped. */
 export function seoTags(seo: Seo): string {
-  const meta = (attr: 'name' | 'property', key: string, value: string) => (value ? `<meta ${attr}="${key}" content="${escapeHtml(value)}" />` : '');
+  const meta = (attr: 'name' | 'property', key: string, value: string) =>
+    value ? `<meta ${attr}="${key}" content="${escapeHtml(value)}" />` : '';
   return [
     `<title>${escapeHtml(seo.title)}</title>`,
     meta('name', 'description', seo.description),
@@ -48,7 +49,10 @@ export function seoSource(marketingUrl: string, now: () => number = Date.now) {
 
   async function load(): Promise<Seo> {
     try {
-      const res = await fetch(new URL(contentPaths.public, marketingUrl), { signal: AbortSignal.timeout(MARKETING_TIMEOUT_MS), headers: { accept: 'application/json' } });
+      const res = await fetch(new URL(contentPaths.public, marketingUrl), {
+        signal: AbortSignal.timeout(MARKETING_TIMEOUT_MS),
+        headers: { accept: 'application/json' },
+      });
       if (!res.ok) return defaultSiteContent.seo;
       const parsed = contentResponseSchema.safeParse(await res.json());
       return parsed.success ? parsed.data.content.seo : defaultSiteContent.seo;

@@ -93,7 +93,8 @@ describe('the access table', () => {
       ['GET', '/api/email/_service', 'public'],
       ['POST', '/api/security/_service', 'admin'],
     ];
-    for (const [method, path, access] of table) expect(accessFor(method, path).access, `${method} ${path}`).toBe(access);
+    for (const [method, path, access] of table)
+      expect(accessFor(method, path).access, `${method} ${path}`).toBe(access);
   });
 
   it('reads paths the way the router does: decoded, no encoded separators or dot segments', () => {
@@ -141,11 +142,16 @@ describe('admin calls through the gateway', () => {
 
   it('a made-up session, or the encoded spelling of an admin path, gets no further', async () => {
     const before = totalSeen(stack);
-    const forged = await fetch(`${stack.url}/api/admin/settings`, { headers: { cookie: 'shop_admin_session=made-up' } });
+    const forged = await fetch(`${stack.url}/api/admin/settings`, {
+      headers: { cookie: 'shop_admin_session=made-up' },
+    });
     expect(forged.status).toBe(401);
     const encoded = await fetch(`${stack.url}/api/admin/%73ettings`);
     expect(encoded.status).toBe(401);
-    const separator = await fetch(`${stack.url}/api/orders/${ID}%2Fstatus`, { method: 'PATCH', headers: stack.adminHeaders() });
+    const separator = await fetch(`${stack.url}/api/orders/${ID}%2Fstatus`, {
+      method: 'PATCH',
+      headers: stack.adminHeaders(),
+    });
     expect(separator.status).toBe(400);
     expect(totalSeen(stack)).toBe(before);
   });
@@ -164,7 +170,11 @@ describe('admin calls through the gateway', () => {
       ['GET', '/api/orders/export.csv?itemType=coin'],
     ];
     for (const [method, path, body] of calls) {
-      const res = await fetch(`${stack.url}${path}`, { method, headers: stack.adminHeaders(body ? { 'content-type': 'application/json' } : {}), body });
+      const res = await fetch(`${stack.url}${path}`, {
+        method,
+        headers: stack.adminHeaders(body ? { 'content-type': 'application/json' } : {}),
+        body,
+      });
       expect(res.status, `${method} ${path}`).toBe(200);
       const seen = stack.upstreams.orders.seen.at(-1)!;
       expect(seen, `${method} ${path}`).toMatchObject({ method, url: path });
@@ -179,7 +189,7 @@ describe('admin calls through the gateway', () => {
     expect((await fetch(`${stack.url}/api/debug/mailbox`, { headers: stack.adminHeaders() })).status).toBe(200);
   });
 
-  it('forwards with a session, with the verified admin signed for the service and the client\'s own x-admin-* and token removed', async () => {
+  it("forwards with a session, with the verified admin signed for the service and the client's own x-admin-* and token removed", async () => {
     const res = await fetch(`${stack.url}/api/security/audit?limit=5`, {
       headers: stack.adminHeaders({
         'x-admin-email': 'intruder@evil.example',
@@ -194,18 +204,29 @@ describe('admin calls through the gateway', () => {
     const seen = stack.upstreams.security.seen.at(-1)!;
     expect(seen.url).toBe('/api/security/audit?limit=5');
     const identity = signedIdentityOf(stack, seen);
-    expect(identity.sub).toEqual({ id: 'admin-1', email: 'chief@shop.test', name: 'Chief Quartermaster', role: 'admin' });
+    expect(identity.sub).toEqual({
+      id: 'admin-1',
+      email: 'chief@shop.test',
+      name: 'Chief Quartermaster',
+      role: 'admin',
+    });
     // The address the gateway saw (no TRUST_PROXY here), not the one the client claimed.
     expect(identity.ip).toBe('127.0.0.1');
     expect(identity.rid).toBe(res.headers.get('x-request-id'));
     expect(identity.exp - identity.iat).toBeLessThanOrEqual(60);
-    for (const name of ['x-admin-id', 'x-admin-email', 'x-admin-name', 'x-admin-role', 'x-admin-impersonate']) expect(seen.headers[name], name).toBeUndefined();
+    for (const name of ['x-admin-id', 'x-admin-email', 'x-admin-name', 'x-admin-role', 'x-admin-impersonate'])
+      expect(seen.headers[name], name).toBeUndefined();
   });
 
   it('strips client x-admin-* headers on public calls too, and keeps the admin cookie away from other services', async () => {
     await fetch(`${stack.url}/api/orders/track`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-admin-id': 'admin-1', 'x-admin-email': 'chief@shop.test', cookie: `theme=dark; shop_admin_session=${stack.security.sessionId}` },
+      headers: {
+        'content-type': 'application/json',
+        'x-admin-id': 'admin-1',
+        'x-admin-email': 'chief@shop.test',
+        cookie: `theme=dark; shop_admin_session=${stack.security.sessionId}`,
+      },
       body: '{}',
     });
     const seen = stack.upstreams.orders.seen.at(-1)!;
@@ -219,12 +240,20 @@ describe('admin calls through the gateway', () => {
     expect(identity.ip).toBe('127.0.0.1');
   });
 
-  it('writes from the shop\'s own page are forwarded; Referer stands in for a missing Origin', async () => {
-    const put = await fetch(`${stack.url}/api/orders/${ID}/status`, { method: 'PUT', headers: stack.adminHeaders({ 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' }), body: '{"status":"shipped"}' });
+  it("writes from the shop's own page are forwarded; Referer stands in for a missing Origin", async () => {
+    const put = await fetch(`${stack.url}/api/orders/${ID}/status`, {
+      method: 'PUT',
+      headers: stack.adminHeaders({ 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' }),
+      body: '{"status":"shipped"}',
+    });
     expect(put.status).toBe(200);
     expect(stack.upstreams.orders.seen.at(-1)).toMatchObject({ method: 'PUT', url: `/api/orders/${ID}/status` });
     const { origin: _origin, ...noOrigin } = stack.adminHeaders();
-    const viaReferer = await fetch(`${stack.url}/api/admin/settings`, { method: 'PUT', headers: { ...noOrigin, referer: `${stack.url}/admin`, 'content-type': 'application/json' }, body: '{}' });
+    const viaReferer = await fetch(`${stack.url}/api/admin/settings`, {
+      method: 'PUT',
+      headers: { ...noOrigin, referer: `${stack.url}/admin`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(viaReferer.status).toBe(200);
   });
 
@@ -240,43 +269,83 @@ describe('admin calls through the gateway', () => {
     ];
     const before = totalSeen(stack);
     for (const headers of attempts) {
-      for (const [method, path] of [['DELETE', `/api/orders/${ID}`], ['POST', '/api/email/test'], ['PUT', '/api/admin/settings']] as const) {
-        const res = await fetch(`${stack.url}${path}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body: '{}' });
+      for (const [method, path] of [
+        ['DELETE', `/api/orders/${ID}`],
+        ['POST', '/api/email/test'],
+        ['PUT', '/api/admin/settings'],
+      ] as const) {
+        const res = await fetch(`${stack.url}${path}`, {
+          method,
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: '{}',
+        });
         expect(res.status, `${method} ${path} ${JSON.stringify(headers)}`).toBe(403);
         expect(await res.json()).toMatchObject({ code: 'FORBIDDEN' });
       }
     }
     expect(totalSeen(stack)).toBe(before);
     // Reads are not state changes: a cross-site GET cannot read the answer anyway (no CORS).
-    expect((await fetch(`${stack.url}/api/admin/settings`, { headers: stack.adminHeaders({ origin: 'https://evil.example' }) })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${stack.url}/api/admin/settings`, {
+          headers: stack.adminHeaders({ origin: 'https://evil.example' }),
+        })
+      ).status,
+    ).toBe(200);
   });
 
-  it('refuses a cross-site sign-in or sign-out (no login CSRF) but forwards them from the shop\'s page', async () => {
-    const evil = await fetch(`${stack.url}/api/auth/login`, { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{}' });
+  it("refuses a cross-site sign-in or sign-out (no login CSRF) but forwards them from the shop's page", async () => {
+    const evil = await fetch(`${stack.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(evil.status).toBe(403);
-    const ours = await fetch(`${stack.url}/api/auth/login`, { method: 'POST', headers: { origin: stack.url, 'content-type': 'application/json' }, body: '{}' });
+    const ours = await fetch(`${stack.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { origin: stack.url, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(ours.status).toBe(200);
     expect((await fetch(`${stack.url}/api/auth/me`)).status).toBe(200);
   });
 
-  it('takes the payment page\'s writes only from the shop\'s own pages, and the Stripe webhook from anywhere', async () => {
+  it("takes the payment page's writes only from the shop's own pages, and the Stripe webhook from anywhere", async () => {
     for (const path of ['/api/payments/create-intent', '/api/payments/test-mode/confirm']) {
       const before = stack.upstreams.payments.seen.length;
-      const evil = await fetch(`${stack.url}${path}`, { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{}' });
+      const evil = await fetch(`${stack.url}${path}`, {
+        method: 'POST',
+        headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(evil.status, path).toBe(403);
-      const bare = await fetch(`${stack.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const bare = await fetch(`${stack.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(bare.status, path).toBe(403);
       expect(stack.upstreams.payments.seen.length, path).toBe(before);
-      const ours = await fetch(`${stack.url}${path}`, { method: 'POST', headers: { origin: stack.url, 'content-type': 'application/json' }, body: '{}' });
+      const ours = await fetch(`${stack.url}${path}`, {
+        method: 'POST',
+        headers: { origin: stack.url, 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(ours.status, path).toBe(200);
       expect(stack.upstreams.payments.seen.at(-1)!.url).toBe(path);
     }
-    const webhook = await fetch(`${stack.url}/api/payments/webhook`, { method: 'POST', headers: { origin: 'https://hooks.stripe.com', 'content-type': 'application/json' }, body: '{}' });
+    const webhook = await fetch(`${stack.url}/api/payments/webhook`, {
+      method: 'POST',
+      headers: { origin: 'https://hooks.stripe.com', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(webhook.status).toBe(200);
-    expect((await fetch(`${stack.url}/api/payments/config`, { headers: { origin: 'https://evil.example' } })).status).toBe(200);
+    expect(
+      (await fetch(`${stack.url}/api/payments/config`, { headers: { origin: 'https://evil.example' } })).status,
+    ).toBe(200);
   });
 
-  it('keeps the storefront\'s calls public (the Stripe webhook has no Origin at all)', async () => {
+  it("keeps the storefront's calls public (the Stripe webhook has no Origin at all)", async () => {
     for (const [method, path] of [
       ['POST', '/api/orders'],
       ['POST', '/api/orders/track'],
@@ -290,7 +359,11 @@ describe('admin calls through the gateway', () => {
       ['GET', '/api/payments/config'],
       ['POST', '/api/upload'],
     ] as const) {
-      const res = await fetch(`${stack.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: method === 'GET' ? undefined : '{}' });
+      const res = await fetch(`${stack.url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: method === 'GET' ? undefined : '{}',
+      });
       expect(res.status, `${method} ${path}`).toBe(200);
     }
   });
@@ -303,7 +376,9 @@ describe('admin calls through the gateway', () => {
     expect((await fetch(`${stack.url}/api/email/queue/stats`, { headers })).status).toBe(200);
     expect(stack.security.verifyCalls - calls).toBe(1);
     stack.security.revoke(sessionId);
-    await expect.poll(async () => (await fetch(`${stack.url}/api/email/queue/stats`, { headers })).status, { timeout: 3_000 }).toBe(401);
+    await expect
+      .poll(async () => (await fetch(`${stack.url}/api/email/queue/stats`, { headers })).status, { timeout: 3_000 })
+      .toBe(401);
   });
 
   it('a sign-out through the gateway drops the cached session at once', async () => {
@@ -316,19 +391,44 @@ describe('admin calls through the gateway', () => {
   });
 
   it('publishes who did what, to which target, from where and how it ended, for every admin call', async () => {
-    await fetch(`${stack.url}/api/orders/${ID}/tracking`, { method: 'PUT', headers: stack.adminHeaders({ 'content-type': 'application/json', 'user-agent': 'audit-test' }), body: '{}' });
-    await fetch(`${stack.url}/api/orders/${ID}`, { method: 'DELETE', headers: stack.adminHeaders({ origin: 'https://evil.example', 'user-agent': 'audit-test' }) });
+    await fetch(`${stack.url}/api/orders/${ID}/tracking`, {
+      method: 'PUT',
+      headers: stack.adminHeaders({ 'content-type': 'application/json', 'user-agent': 'audit-test' }),
+      body: '{}',
+    });
+    await fetch(`${stack.url}/api/orders/${ID}`, {
+      method: 'DELETE',
+      headers: stack.adminHeaders({ origin: 'https://evil.example', 'user-agent': 'audit-test' }),
+    });
     await expect
-      .poll(async () => (await stack.security.auditEvents()).filter((e) => (e.data as { userAgent?: string }).userAgent === 'audit-test').length, { timeout: 10_000 })
+      .poll(
+        async () =>
+          (await stack.security.auditEvents()).filter(
+            (e) => (e.data as { userAgent?: string }).userAgent === 'audit-test',
+          ).length,
+        { timeout: 10_000 },
+      )
       .toBe(2)
       .catch(async (err) => {
         console.log(JSON.stringify((await stack.security.auditEvents()).map((e) => e.data)));
         throw err;
       });
-    const events = (await stack.security.auditEvents()).filter((e) => (e.data as { userAgent?: string }).userAgent === 'audit-test');
+    const events = (await stack.security.auditEvents()).filter(
+      (e) => (e.data as { userAgent?: string }).userAgent === 'audit-test',
+    );
     expect(events.map((e) => e.source)).toEqual(['gateway', 'gateway']);
     expect(events.map((e) => e.data)).toEqual([
-      expect.objectContaining({ adminId: 'admin-1', adminEmail: 'chief@shop.test', method: 'PUT', path: `/api/orders/${ID}/tracking`, route: 'PUT /api/orders/**', targetId: ID, ip: '127.0.0.1', statusCode: 200, outcome: 'success' }),
+      expect.objectContaining({
+        adminId: 'admin-1',
+        adminEmail: 'chief@shop.test',
+        method: 'PUT',
+        path: `/api/orders/${ID}/tracking`,
+        route: 'PUT /api/orders/**',
+        targetId: ID,
+        ip: '127.0.0.1',
+        statusCode: 200,
+        outcome: 'success',
+      }),
       expect.objectContaining({ method: 'DELETE', path: `/api/orders/${ID}`, statusCode: 403, outcome: 'refused' }),
     ]);
     // Calls without a session are not attributed to anyone.
@@ -337,7 +437,7 @@ describe('admin calls through the gateway', () => {
   });
 });
 
-describe('the gateway\'s own origin', () => {
+describe("the gateway's own origin", () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack({ PUBLIC_ORIGIN: 'https://shop.example.com' });
@@ -347,9 +447,17 @@ describe('the gateway\'s own origin', () => {
   });
 
   it('behind a proxy that rewrites Host, PUBLIC_ORIGIN names it', async () => {
-    const ok = await fetch(`${stack.url}/api/admin/settings`, { method: 'PUT', headers: stack.adminHeaders({ origin: 'https://shop.example.com' }), body: '' });
+    const ok = await fetch(`${stack.url}/api/admin/settings`, {
+      method: 'PUT',
+      headers: stack.adminHeaders({ origin: 'https://shop.example.com' }),
+      body: '',
+    });
     expect(ok.status).toBe(200);
-    const hostDerived = await fetch(`${stack.url}/api/admin/settings`, { method: 'PUT', headers: stack.adminHeaders(), body: '' });
+    const hostDerived = await fetch(`${stack.url}/api/admin/settings`, {
+      method: 'PUT',
+      headers: stack.adminHeaders(),
+      body: '',
+    });
     expect(hostDerived.status).toBe(403);
   });
 
@@ -360,12 +468,25 @@ describe('the gateway\'s own origin', () => {
     expect(stack.upstreams.email.seen.length).toBe(before);
   });
 
-  it('answers admin calls 503 while the session cannot be checked, and keeps the shop\'s public calls working', async () => {
+  it("answers admin calls 503 while the session cannot be checked, and keeps the shop's public calls working", async () => {
     await stack.security.nats.stop();
     const sessionId = stack.security.addSession();
-    const res = await fetch(`${stack.url}/api/admin/settings`, { headers: { cookie: `shop_admin_session=${sessionId}` } });
+    const res = await fetch(`${stack.url}/api/admin/settings`, {
+      headers: { cookie: `shop_admin_session=${sessionId}` },
+    });
     expect(res.status).toBe(503);
-    expect(await res.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE', error: 'Admin sign-in cannot be checked right now. Please try again in a moment.' });
-    expect((await fetch(`${stack.url}/api/orders/track`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      error: 'Admin sign-in cannot be checked right now. Please try again in a moment.',
+    });
+    expect(
+      (
+        await fetch(`${stack.url}/api/orders/track`, {
+          method: 'POST',
+          body: '{}',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(200);
   });
 });

@@ -21,7 +21,9 @@ const checkHeaders: Array<string | undefined> = [];
 beforeAll(async () => {
   security = await startSecurityStandIn();
   // Listens beside the stand-in (which answers) to see the headers each session check carries.
-  security.nc.subscribe(sessionVerifySubject, { callback: (_err, msg) => void checkHeaders.push(msg.headers?.get('traceparent')) });
+  security.nc.subscribe(sessionVerifySubject, {
+    callback: (_err, msg) => void checkHeaders.push(msg.headers?.get('traceparent')),
+  });
   await security.nc.flush();
   checker = new NatsSessionChecker(security.nats.url, createLogger({ service: 'gateway', level: 'silent' }));
   await checker.connect();
@@ -34,7 +36,7 @@ afterAll(async () => {
 
 const tracer = trace.getTracer('gateway-trace-test');
 
-it('the session check continues the admin call\'s trace', async () => {
+it("the session check continues the admin call's trace", async () => {
   const traceId = await tracer.startActiveSpan('admin call', async (span) => {
     const admin = await checker.verify(sessionHashOf(security.sessionId));
     expect(admin.email).toBe('chief@shop.test');

@@ -52,8 +52,13 @@ async function startGateway(host: string): Promise<{ child: ChildProcess; url: s
     RATE_LIMIT_MAX: '10000',
     GATEWAY_SIGNING_KEY: process.env.GATEWAY_SIGNING_KEY!,
   };
-  for (const name of SERVICE_NAMES) env[`${name.toUpperCase()}_URL`] = name === 'security' ? securityUrl : upstreams[name]!.url;
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/main.ts'], { cwd: gatewayDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const name of SERVICE_NAMES)
+    env[`${name.toUpperCase()}_URL`] = name === 'security' ? securityUrl : upstreams[name]!.url;
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/main.ts'], {
+    cwd: gatewayDir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const lines = createInterface({ input: child.stdout });
@@ -108,10 +113,22 @@ let cookie = '';
 
 beforeAll(async () => {
   [mongo, nats] = await Promise.all([startMongo(), startNats()]);
-  upstreams = Object.fromEntries(await Promise.all(SERVICE_NAMES.filter((n) => n !== 'security').map(async (n) => [n, await startUpstream(n)] as const)));
+  upstreams = Object.fromEntries(
+    await Promise.all(
+      SERVICE_NAMES.filter((n) => n !== 'security').map(async (n) => [n, await startUpstream(n)] as const),
+    ),
+  );
   const { loadConfig } = await import('@shop/security-service/config');
   security = await buildSecurityService(
-    loadConfig({ PORT: '0', HOST: '127.0.0.1', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }),
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      MONGO_URL: mongo.uri,
+      NATS_URL: nats.url,
+      LOG_LEVEL: 'silent',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+    }),
   );
   securityUrl = await security.start();
   // Two replicas at once, on two loopback addresses.
@@ -164,7 +181,10 @@ describe('a ban on two gateway processes', () => {
 
   it('an unban through the other gateway lets the address in again on the first within a second', async () => {
     const [first, second] = [gateways[0], gateways[1]];
-    const res = await fetch(`${second.url}/api/security/banned-ips/${banId}`, { method: 'DELETE', headers: { cookie, origin: second.url } });
+    const res = await fetch(`${second.url}/api/security/banned-ips/${banId}`, {
+      method: 'DELETE',
+      headers: { cookie, origin: second.url },
+    });
     expect(res.status).toBe(200);
     const took = await within(1_000, async () => (await marketing(first.url, '127.0.0.3')).status === 200);
     expect(took).toBeLessThan(1_000);

@@ -25,7 +25,13 @@ let stack: Stack;
 let standInBans: ActiveBan[] = [];
 
 async function publishBan(ip: string, action: 'banned' | 'unbanned', expiresAt: string | null = null) {
-  const event = createEvent('ban.changed', 'security', { ip, action, expiresAt, changedBy: 'chief@shop.test', changedAt: new Date().toISOString() });
+  const event = createEvent('ban.changed', 'security', {
+    ip,
+    action,
+    expiresAt,
+    changedBy: 'chief@shop.test',
+    changedAt: new Date().toISOString(),
+  });
   await jetstream(stack.security.nc).publish(event.type, JSON.stringify(event), { msgID: event.id });
 }
 
@@ -36,10 +42,19 @@ beforeAll(async () => {
     { ip: '127.0.0.64/30', expiresAt: new Date(Date.now() + 3_600_000).toISOString() },
   ];
   stack = await startStack({}, { logger: false, requestLog: false });
-  stack.security.nc.subscribe(activeBansSubject, { callback: (_e, msg) => void msg.respond(JSON.stringify({ ok: true, data: { bans: standInBans } })) });
-  await ensureStream(await jetstreamManager(stack.security.nc), 'SECURITY', createLogger({ service: 'security', level: 'silent' }));
+  stack.security.nc.subscribe(activeBansSubject, {
+    callback: (_e, msg) => void msg.respond(JSON.stringify({ ok: true, data: { bans: standInBans } })),
+  });
+  await ensureStream(
+    await jetstreamManager(stack.security.nc),
+    'SECURITY',
+    createLogger({ service: 'security', level: 'silent' }),
+  );
   // The gateway asked before the stand-in answered, and asks again each second.
-  await within(5_000, async () => (await requestFrom('127.0.0.6', `${stack.url}/api/marketing/_service`)).status === 403);
+  await within(
+    5_000,
+    async () => (await requestFrom('127.0.0.6', `${stack.url}/api/marketing/_service`)).status === 403,
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -74,7 +89,12 @@ describe('the ban list', () => {
 
   it('looks an exact address up in constant time however many bans there are', () => {
     const bans = new BanList();
-    bans.replaceAll(Array.from({ length: 100_000 }, (_, i) => ({ ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, expiresAt: null })));
+    bans.replaceAll(
+      Array.from({ length: 100_000 }, (_, i) => ({
+        ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+        expiresAt: null,
+      })),
+    );
     const start = process.hrtime.bigint();
     let hits = 0;
     for (let i = 0; i < 100_000; i++) if (bans.isBanned(i % 2 ? '10.0.1.1' : '172.16.0.1')) hits++;
@@ -97,7 +117,10 @@ describe('bans at the gateway', () => {
     expect((await requestFrom('127.0.0.3', `${stack.url}/api/marketing/_service`)).status).toBe(200);
     const started = Date.now();
     await publishBan('127.0.0.3', 'banned', new Date(Date.now() + 3_600_000).toISOString());
-    const took = await within(1_000, async () => (await requestFrom('127.0.0.3', `${stack.url}/api/marketing/_service`)).status === 403);
+    const took = await within(
+      1_000,
+      async () => (await requestFrom('127.0.0.3', `${stack.url}/api/marketing/_service`)).status === 403,
+    );
     expect(took).toBeLessThan(1_000);
     expect(Date.now() - started).toBeLessThan(1_500);
     const url = stack.url;
@@ -114,20 +137,31 @@ describe('bans at the gateway', () => {
     // Another loopback address is untouched.
     expect((await requestFrom('127.0.0.4', `${url}/api/marketing/_service`)).status).toBe(200);
     // Nothing from the banned address reached a service after the ban.
-    const reached = stack.upstreams.marketing.seen.slice(before).filter((s) => s.headers['x-forwarded-for'] === '127.0.0.3');
+    const reached = stack.upstreams.marketing.seen
+      .slice(before)
+      .filter((s) => s.headers['x-forwarded-for'] === '127.0.0.3');
     expect(reached.length).toBeLessThanOrEqual(1 + Math.ceil(took / 20));
   });
 
   it('an unban lets the address in again within a second', async () => {
     await publishBan('127.0.0.3', 'unbanned');
-    const took = await within(1_000, async () => (await requestFrom('127.0.0.3', `${stack.url}/api/marketing/_service`)).status === 200);
+    const took = await within(
+      1_000,
+      async () => (await requestFrom('127.0.0.3', `${stack.url}/api/marketing/_service`)).status === 200,
+    );
     expect(took).toBeLessThan(1_000);
   });
 
   it('a ban lifts itself at its expiry, without any event', async () => {
     await publishBan('127.0.0.5', 'banned', new Date(Date.now() + 1_200).toISOString());
-    await within(1_000, async () => (await requestFrom('127.0.0.5', `${stack.url}/api/marketing/_service`)).status === 403);
-    await within(2_500, async () => (await requestFrom('127.0.0.5', `${stack.url}/api/marketing/_service`)).status === 200);
+    await within(
+      1_000,
+      async () => (await requestFrom('127.0.0.5', `${stack.url}/api/marketing/_service`)).status === 403,
+    );
+    await within(
+      2_500,
+      async () => (await requestFrom('127.0.0.5', `${stack.url}/api/marketing/_service`)).status === 200,
+    );
   });
 
   it('a replica that starts later loads the bans changed meanwhile', async () => {

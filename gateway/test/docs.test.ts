@@ -45,7 +45,11 @@ describe('/api/docs', () => {
   it("returns a service's document with the gateway as server and only the paths it routes there", async () => {
     const res = await fetch(`${stack.url}/api/docs/orders.json`);
     expect(res.status).toBe(200);
-    const doc = (await res.json()) as { servers: Array<{ url: string }>; paths: Record<string, unknown>; info: { version: string } };
+    const doc = (await res.json()) as {
+      servers: Array<{ url: string }>;
+      paths: Record<string, unknown>;
+      info: { version: string };
+    };
     expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) }]);
     expect(Object.keys(doc.paths).sort()).toEqual(['/api/orders', '/api/orders/{id}', '/api/upload']);
     expect(doc.info.version).toBe('1.2.0');
@@ -62,10 +66,18 @@ describe('/api/docs', () => {
     expect(doc.paths['/api/orders'].get.security).toEqual(admin);
     expect(doc.paths['/api/orders/{id}'].get.security).toBeUndefined();
     expect(doc.paths['/api/orders/{id}'].delete.security).toEqual(admin);
-    expect(doc.components.securitySchemes.adminSession).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'shop_admin_session' });
+    expect(doc.components.securitySchemes.adminSession).toMatchObject({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'shop_admin_session',
+    });
     const html = await (await fetch(`${stack.url}/api/docs/orders`, { headers: { accept: 'text/html' } })).text();
-    expect(html).toContain('<td class="m">get</td><td><code>/api/orders</code></td><td>admin session</td><td>Orders table</td>');
-    expect(html).toContain('<td class="m">post</td><td><code>/api/orders</code></td><td>public</td><td>Submit a quote request</td>');
+    expect(html).toContain(
+      '<td class="m">get</td><td><code>/api/orders</code></td><td>admin session</td><td>Orders table</td>',
+    );
+    expect(html).toContain(
+      '<td class="m">post</td><td><code>/api/orders</code></td><td>public</td><td>Submit a quote request</td>',
+    );
   });
 
   it("renders a service's operations as a page, escaping what the service wrote", async () => {
@@ -84,7 +96,10 @@ describe('/api/docs', () => {
 
     const down = await fetch(`${stack.url}/api/docs/marketing.json`);
     expect(down.status).toBe(503);
-    expect(await down.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE', error: expect.stringContaining('marketing service') });
+    expect(await down.json()).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      error: expect.stringContaining('marketing service'),
+    });
   });
 
   it('answers 502 when a service serves something that is not an OpenAPI document', async () => {

@@ -48,7 +48,9 @@ function postExpecting(path: string, body: Buffer, headers: Record<string, strin
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), continued, bodySent }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), continued, bodySent }),
+      );
     });
     req.on('error', reject);
     req.setTimeout(10_000, () => req.destroy(new Error('no answer within 10 s')));
@@ -59,7 +61,10 @@ function postExpecting(path: string, body: Buffer, headers: Record<string, strin
 function multipart(name: string, data: Buffer): { body: Buffer; type: string } {
   const boundary = '----expectcontinue7f3a';
   const head = `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`;
-  return { body: Buffer.concat([Buffer.from(head), data, Buffer.from(`\r\n--${boundary}--\r\n`)]), type: `multipart/form-data; boundary=${boundary}` };
+  return {
+    body: Buffer.concat([Buffer.from(head), data, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    type: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 describe('Expect: 100-continue', () => {
@@ -95,7 +100,9 @@ describe('Expect: 100-continue', () => {
   });
 
   it('an admin call without a session is refused with 401 before the client sends the body', async () => {
-    const answer = await postExpecting('/api/marketing/campaigns', Buffer.alloc(64 * 1024, 32), { 'content-type': 'application/json' });
+    const answer = await postExpecting('/api/marketing/campaigns', Buffer.alloc(64 * 1024, 32), {
+      'content-type': 'application/json',
+    });
     expect(answer.status).toBe(401);
     expect(answer.bodySent).toBe(false);
   });
@@ -104,9 +111,13 @@ describe('Expect: 100-continue', () => {
     const file = join(dir, 'coin.png');
     const data = Buffer.alloc(3 * 1024 * 1024, 9);
     await writeFile(file, data);
-    const { stdout } = await promisify(execFile)('curl', ['-sS', '-v', '-F', `files=@${file};type=image/png`, '-w', '\n%{http_code}', `${stack.url}/api/upload`], {
-      maxBuffer: 16 * 1024 * 1024,
-    }).catch((err: { stdout?: string; stderr?: string }) => {
+    const { stdout } = await promisify(execFile)(
+      'curl',
+      ['-sS', '-v', '-F', `files=@${file};type=image/png`, '-w', '\n%{http_code}', `${stack.url}/api/upload`],
+      {
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    ).catch((err: { stdout?: string; stderr?: string }) => {
       throw new Error(`curl failed: ${err.stderr ?? ''}`);
     });
     const lines = stdout.trim().split('\n');

@@ -23,7 +23,11 @@ async function envelope(res: Response) {
 
 describe('when a service fails', () => {
   it('answers 503 with a human message when the service is down', async () => {
-    const res = await fetch(`${stack.url}/api/customers/lookup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"a@b.co"}' });
+    const res = await fetch(`${stack.url}/api/customers/lookup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"email":"a@b.co"}',
+    });
     expect(res.status).toBe(503);
     const body = await envelope(res);
     expect(body.code).toBe('SERVICE_UNAVAILABLE');
@@ -47,7 +51,11 @@ describe('when a service fails', () => {
   });
 
   it('other services keep answering', async () => {
-    const res = await fetch(`${stack.url}/api/orders/track`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const res = await fetch(`${stack.url}/api/orders/track`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(200);
   });
 });
@@ -61,7 +69,12 @@ function postChunked(path: string, contentType: string, chunks: Uint8Array[]): P
       else controller.close();
     },
   });
-  return fetch(`${stack.url}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body, duplex: 'half' });
+  return fetch(`${stack.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': contentType },
+    body,
+    duplex: 'half',
+  });
 }
 
 describe('body size limits', () => {
@@ -93,7 +106,10 @@ describe('body size limits', () => {
   });
 
   it('stops a chunked body (no Content-Length) at the limit', async () => {
-    const res = await postChunked('/api/support', 'application/octet-stream', [new Uint8Array(800), new Uint8Array(800)]);
+    const res = await postChunked('/api/support', 'application/octet-stream', [
+      new Uint8Array(800),
+      new Uint8Array(800),
+    ]);
     expect(res.status).toBe(413);
     expect((await envelope(res)).code).toBe('PAYLOAD_TOO_LARGE');
   });

@@ -17,7 +17,10 @@ beforeEach(() => {
   }
 });
 
-type Health = { status: string; services: Record<string, { status: string; checks: Record<string, string>; latencyMs: number; error?: string }> };
+type Health = {
+  status: string;
+  services: Record<string, { status: string; checks: Record<string, string>; latencyMs: number; error?: string }>;
+};
 
 describe('GET /api/health', () => {
   it('is 200 "ready" with every service and its checks when all are ready', async () => {
@@ -34,12 +37,19 @@ describe('GET /api/health', () => {
   });
 
   it('is 503 "degraded" naming the service whose database is down', async () => {
-    stack.upstreams.payments.readiness = { status: 503, body: { status: 'not_ready', checks: { mongo: 'down', nats: 'up' } } };
+    stack.upstreams.payments.readiness = {
+      status: 503,
+      body: { status: 'not_ready', checks: { mongo: 'down', nats: 'up' } },
+    };
     const res = await fetch(`${stack.url}/api/health`);
     expect(res.status).toBe(503);
     const body = (await res.json()) as Health;
     expect(body.status).toBe('degraded');
-    expect(body.services.payments).toMatchObject({ status: 'not_ready', checks: { mongo: 'down', nats: 'up' }, error: 'not ready: mongo down' });
+    expect(body.services.payments).toMatchObject({
+      status: 'not_ready',
+      checks: { mongo: 'down', nats: 'up' },
+      error: 'not ready: mongo down',
+    });
     expect(body.services.orders.status).toBe('ready');
   });
 
@@ -58,7 +68,11 @@ describe('GET /api/health', () => {
       const res = await fetch(`${down.url}/api/health`);
       expect(res.status).toBe(503);
       const body = (await res.json()) as Health;
-      expect(body.services.security).toMatchObject({ status: 'unreachable', error: 'not running (connection refused)', checks: {} });
+      expect(body.services.security).toMatchObject({
+        status: 'unreachable',
+        error: 'not running (connection refused)',
+        checks: {},
+      });
     } finally {
       await down.close();
     }
@@ -73,7 +87,10 @@ describe('GET /api/health', () => {
       // Concurrent polls share the round in flight: the same latencies, measured once.
       expect(new Set(bodies.map((b) => JSON.stringify(b))).size).toBe(1);
       // A service going down within the cache time is not asked again yet.
-      cached.upstreams.payments.readiness = { status: 503, body: { status: 'not_ready', checks: { mongo: 'down', nats: 'up' } } };
+      cached.upstreams.payments.readiness = {
+        status: 503,
+        body: { status: 'not_ready', checks: { mongo: 'down', nats: 'up' } },
+      };
       const later = await fetch(`${cached.url}/api/health`);
       expect(later.status).toBe(200);
       expect(await later.json()).toEqual(bodies[0]);
@@ -83,7 +100,10 @@ describe('GET /api/health', () => {
   });
 
   it('has its own liveness and readiness probes that do not depend on the services', async () => {
-    stack.upstreams.orders.readiness = { status: 503, body: { status: 'not_ready', checks: { mongo: 'down', nats: 'down' } } };
+    stack.upstreams.orders.readiness = {
+      status: 503,
+      body: { status: 'not_ready', checks: { mongo: 'down', nats: 'down' } },
+    };
     expect(await (await fetch(`${stack.url}/healthz`)).json()).toEqual({ status: 'ok' });
     const ready = await fetch(`${stack.url}/readyz`);
     expect(ready.status).toBe(200);

@@ -72,7 +72,9 @@ export async function startUpstream(name: string): Promise<Upstream> {
     },
   };
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 200 * 1024 * 1024 }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 200 * 1024 * 1024 }, (_req, body, done) =>
+    done(null, body),
+  );
 
   app.get('/readyz', async (_req, reply) => {
     if (state.readiness.delayMs) await new Promise((r) => setTimeout(r, state.readiness.delayMs));
@@ -91,7 +93,14 @@ export async function startUpstream(name: string): Promise<Upstream> {
     }
     const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     state.seen.push({ service: name, method: request.method, url: request.url, headers: request.headers, body });
-    return { service: name, method: request.method, url: request.url, bodySha256: sha(body), bodyLength: body.length, headers: request.headers };
+    return {
+      service: name,
+      method: request.method,
+      url: request.url,
+      bodySha256: sha(body),
+      bodyLength: body.length,
+      headers: request.headers,
+    };
   });
   state.url = await app.listen({ host: '127.0.0.1', port: 0 });
   return state;
@@ -212,7 +221,10 @@ export interface Stack {
 }
 
 /** Seven upstreams and a gateway in front of them. `env` overrides the gateway's settings. */
-export async function startStack(env: Record<string, string> = {}, options: BuildOptions = { logger: false }): Promise<Stack> {
+export async function startStack(
+  env: Record<string, string> = {},
+  options: BuildOptions = { logger: false },
+): Promise<Stack> {
   const upstreams = Object.fromEntries(
     await Promise.all(SERVICE_NAMES.map(async (name) => [name, await startUpstream(name)] as const)),
   ) as Record<ServiceName, Upstream>;
@@ -254,13 +266,19 @@ export async function startStack(env: Record<string, string> = {}, options: Buil
 /** The signed identity a stand-in service received, checked the way service-kit checks it (throws when invalid). */
 export function signedIdentityOf(stack: Pick<Stack, 'config'>, seen: SeenRequest): GatewayTokenClaims {
   const token = seen.headers[gatewayTokenHeader];
-  const check = verifyGatewayToken({ current: stack.config.signingKey, previous: undefined }, typeof token === 'string' ? token : undefined, String(seen.headers['x-request-id']));
+  const check = verifyGatewayToken(
+    { current: stack.config.signingKey, previous: undefined },
+    typeof token === 'string' ? token : undefined,
+    String(seen.headers['x-request-id']),
+  );
   if (!check.ok) throw new Error(`the service got no valid gateway identity: ${check.reason}`);
   return check.claims;
 }
 
 /** A frontends folder laid out like a build: files given as relative path -> content. */
-export async function makeFrontends(files: Record<string, string | Uint8Array>): Promise<{ dir: string; remove(): Promise<void> }> {
+export async function makeFrontends(
+  files: Record<string, string | Uint8Array>,
+): Promise<{ dir: string; remove(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'shop-frontends-'));
   for (const [path, content] of Object.entries(files)) {
     const full = join(dir, path);

@@ -20,7 +20,9 @@ let url: string;
 const logs: LogLine[] = [];
 
 beforeAll(async () => {
-  upstreams = Object.fromEntries(await Promise.all(SERVICE_NAMES.map(async (n) => [n, await startUpstream(n)] as const))) as Record<ServiceName, Upstream>;
+  upstreams = Object.fromEntries(
+    await Promise.all(SERVICE_NAMES.map(async (n) => [n, await startUpstream(n)] as const)),
+  ) as Record<ServiceName, Upstream>;
   security = await startSecurityStandIn();
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
@@ -33,7 +35,11 @@ beforeAll(async () => {
     NATS_URL: security.nats.url,
   };
   for (const name of SERVICE_NAMES) env[`${name.toUpperCase()}_URL`] = upstreams[name].url;
-  child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/main.ts'], { cwd: gatewayDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/main.ts'], {
+    cwd: gatewayDir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const lines = createInterface({ input: child.stdout! });
@@ -81,7 +87,11 @@ describe('gateway process', () => {
   it("continues the caller's trace into the service, with the gateway's own span as parent", async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const callerSpan = '00f067aa0ba902b7';
-    const res = await fetch(`${url}/api/orders/track`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json', traceparent: traceparent(traceId, callerSpan) } });
+    const res = await fetch(`${url}/api/orders/track`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json', traceparent: traceparent(traceId, callerSpan) },
+    });
     expect(res.status).toBe(200);
     const received = parse(upstreams.orders.seen.at(-1)!.headers.traceparent);
     expect(received?.traceId).toBe(traceId);
@@ -89,7 +99,11 @@ describe('gateway process', () => {
   });
 
   it('starts a trace when the caller has none: the service gets the trace id the gateway logs', async () => {
-    const res = await fetch(`${url}/api/customers/lookup`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const res = await fetch(`${url}/api/customers/lookup`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(200);
     const requestId = res.headers.get('x-request-id')!;
     const seen = upstreams.customers.seen.at(-1)!;

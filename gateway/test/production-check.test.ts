@@ -5,7 +5,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { productionCheckPath, productionCheckReplySchema, type ReadinessFacts, type ServiceName } from '@shop/contracts';
+import {
+  productionCheckPath,
+  productionCheckReplySchema,
+  type ReadinessFacts,
+  type ServiceName,
+} from '@shop/contracts';
 import { createLogger, ensureAllStreams } from '@shop/service-kit';
 import { SERVICE_NAMES } from '../src/routes.js';
 import { deadUrl, startStack, type Stack } from './helpers.js';
@@ -34,9 +39,24 @@ function baseFacts(service: ServiceName): ReadinessFacts {
     marketing: {},
     security: { cookieSecure: false, devPasswordAdmins: [] },
     email: {
-      email: { transport: 'smtp', host: 'smtp.example.com', port: 587, sender: 'Shop <orders@shop.example>', secure: false, authConfigured: true },
+      email: {
+        transport: 'smtp',
+        host: 'smtp.example.com',
+        port: 587,
+        sender: 'Shop <orders@shop.example>',
+        secure: false,
+        authConfigured: true,
+      },
       smtp: { ok: true, error: null },
-      queue: { pending: 0, processing: 0, sentLast24h: 3, failedLast24h: 0, failedTotal: 0, oldestPendingAgeSeconds: null, sentLastHour: 1 },
+      queue: {
+        pending: 0,
+        processing: 0,
+        sentLast24h: 3,
+        failedLast24h: 0,
+        failedTotal: 0,
+        oldestPendingAgeSeconds: null,
+        sentLastHour: 1,
+      },
     },
   };
   return {
@@ -57,7 +77,12 @@ async function startStandIn(service: ServiceName): Promise<StandIn> {
     url: '',
     facts: baseFacts(service),
     factsDelayMs: 0,
-    contact: { supportEmail: 'help@tacticalgear.example', supportPhone: '', showPhone: false, supportHours: { weekday: '', weekend: '', showHours: false } },
+    contact: {
+      supportEmail: 'help@tacticalgear.example',
+      supportPhone: '',
+      showPhone: false,
+      supportHours: { weekday: '', weekend: '', showHours: false },
+    },
     app,
   };
   app.get('/readyz', async () => ({ status: 'ready', checks: { mongo: 'up', nats: 'up' } }));
@@ -74,7 +99,9 @@ let standIns: Record<ServiceName, StandIn>;
 let stack: Stack | undefined;
 
 beforeAll(async () => {
-  standIns = Object.fromEntries(await Promise.all(SERVICE_NAMES.map(async (n) => [n, await startStandIn(n)] as const))) as Record<ServiceName, StandIn>;
+  standIns = Object.fromEntries(
+    await Promise.all(SERVICE_NAMES.map(async (n) => [n, await startStandIn(n)] as const)),
+  ) as Record<ServiceName, StandIn>;
 });
 
 afterEach(async () => {
@@ -130,19 +157,32 @@ describe('GET /api/health/production-check', () => {
   it('fails every stream before the services created them, then passes them with consumer counts', async () => {
     stack = await startStack(envFor());
     const before = await runCheck(stack);
-    expect(before.find('JetStream ORDERS')).toMatchObject({ status: 'fail', critical: true, message: expect.stringMatching(/Stream ORDERS is missing/) });
+    expect(before.find('JetStream ORDERS')).toMatchObject({
+      status: 'fail',
+      critical: true,
+      message: expect.stringMatching(/Stream ORDERS is missing/),
+    });
 
     await createStreams(stack.security.nats.url);
     const { report, find } = await runCheck(stack);
-    expect(find('JetStream ORDERS')).toMatchObject({ status: 'pass', message: expect.stringMatching(/consumer\(s\), 0 pending/) });
+    expect(find('JetStream ORDERS')).toMatchObject({
+      status: 'pass',
+      message: expect.stringMatching(/consumer\(s\), 0 pending/),
+    });
     // Development: test-mode payments are expected; the local generator and no telemetry are warnings.
     expect(find('Stripe keys')).toMatchObject({ status: 'pass', message: expect.stringMatching(/Test mode/) });
-    expect(find('OpenAI key')).toMatchObject({ status: 'warning', recommendation: expect.stringMatching(/OPENAI_API_KEY/) });
+    expect(find('OpenAI key')).toMatchObject({
+      status: 'warning',
+      recommendation: expect.stringMatching(/OPENAI_API_KEY/),
+    });
     expect(find('Telemetry export')).toMatchObject({ status: 'warning' });
     expect(find('MongoDB replica set')).toMatchObject({ status: 'pass', message: 'Replica set rs0' });
     expect(find('orders service')).toMatchObject({ status: 'pass' });
     expect(find('Rate limits')).toMatchObject({ status: 'pass' });
-    expect(find('Contact details')).toMatchObject({ status: 'pass', message: expect.stringMatching(/help@tacticalgear\.example/) });
+    expect(find('Contact details')).toMatchObject({
+      status: 'pass',
+      message: expect.stringMatching(/help@tacticalgear\.example/),
+    });
     expect(report.overall).toBe('issues');
     expect(report.summary.total).toBe(report.results.length);
     expect(report.summary.passed + report.summary.warnings + report.summary.failed).toBe(report.summary.total);
@@ -152,14 +192,36 @@ describe('GET /api/health/production-check', () => {
 
   it('is critical in production with test-mode payments, the development password, the local mailbox and no Secure cookie', async () => {
     standIns.security.facts.own = { cookieSecure: false, devPasswordAdmins: ['admin@shop.local'] };
-    standIns.email.facts.own = { ...standIns.email.facts.own, email: { transport: 'dev-mailbox', host: '127.0.0.1', port: 2525, sender: 'x', secure: false, authConfigured: false } };
+    standIns.email.facts.own = {
+      ...standIns.email.facts.own,
+      email: {
+        transport: 'dev-mailbox',
+        host: '127.0.0.1',
+        port: 2525,
+        sender: 'x',
+        secure: false,
+        authConfigured: false,
+      },
+    };
     standIns.support.contact = { supportEmail: 'support@shop.local', supportPhone: '', showPhone: false };
     stack = await startStack(envFor({}, { NODE_ENV: 'production' }));
     const { report, find } = await runCheck(stack);
     expect(report.overall).toBe('critical');
-    expect(find('Stripe keys')).toMatchObject({ status: 'fail', critical: true, message: 'Payments are in test mode in production: no real charge is taken' });
-    expect(find('Admin passwords')).toMatchObject({ status: 'fail', critical: true, message: expect.stringMatching(/admin@shop\.local/) });
-    expect(find('SMTP')).toMatchObject({ status: 'fail', critical: true, message: expect.stringMatching(/local development mailbox/) });
+    expect(find('Stripe keys')).toMatchObject({
+      status: 'fail',
+      critical: true,
+      message: 'Payments are in test mode in production: no real charge is taken',
+    });
+    expect(find('Admin passwords')).toMatchObject({
+      status: 'fail',
+      critical: true,
+      message: expect.stringMatching(/admin@shop\.local/),
+    });
+    expect(find('SMTP')).toMatchObject({
+      status: 'fail',
+      critical: true,
+      message: expect.stringMatching(/local development mailbox/),
+    });
     expect(find('Secure session cookie')).toMatchObject({ status: 'fail', critical: true });
     expect(find('PUBLIC_ORIGIN')).toMatchObject({ status: 'warning' });
     expect(find('TRUST_PROXY')).toMatchObject({ status: 'warning' });
@@ -168,17 +230,33 @@ describe('GET /api/health/production-check', () => {
   });
 
   it('passes live Stripe keys with a webhook secret in production, and flags a mixed pair', async () => {
-    standIns.payments.facts.own = { ...standIns.payments.facts.own, paymentMode: 'stripe', stripe: { secretKey: 'live', publishableKey: 'live', webhookSecretSet: true } };
-    stack = await startStack(envFor({}, { NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://shop.example.com', TRUST_PROXY: '1' }));
+    standIns.payments.facts.own = {
+      ...standIns.payments.facts.own,
+      paymentMode: 'stripe',
+      stripe: { secretKey: 'live', publishableKey: 'live', webhookSecretSet: true },
+    };
+    stack = await startStack(
+      envFor({}, { NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://shop.example.com', TRUST_PROXY: '1' }),
+    );
     let check = await runCheck(stack);
-    expect(check.find('Stripe keys')).toMatchObject({ status: 'pass', message: 'Stripe live keys, as NODE_ENV expects' });
+    expect(check.find('Stripe keys')).toMatchObject({
+      status: 'pass',
+      message: 'Stripe live keys, as NODE_ENV expects',
+    });
     expect(check.find('Stripe webhook secret')).toMatchObject({ status: 'pass' });
     expect(check.find('PUBLIC_ORIGIN')).toMatchObject({ status: 'pass' });
     expect(check.find('TRUST_PROXY')).toMatchObject({ status: 'pass' });
 
-    standIns.payments.facts.own = { ...standIns.payments.facts.own, stripe: { secretKey: 'test', publishableKey: 'live', webhookSecretSet: true } };
+    standIns.payments.facts.own = {
+      ...standIns.payments.facts.own,
+      stripe: { secretKey: 'test', publishableKey: 'live', webhookSecretSet: true },
+    };
     check = await runCheck(stack);
-    expect(check.find('Stripe keys')).toMatchObject({ status: 'fail', critical: true, message: expect.stringMatching(/test key but the publishable key a live key/) });
+    expect(check.find('Stripe keys')).toMatchObject({
+      status: 'fail',
+      critical: true,
+      message: expect.stringMatching(/test key but the publishable key a live key/),
+    });
   });
 
   it('reports outbox backlogs, failed emails, SMTP not answering, an incomplete registration and permits expiring', async () => {
@@ -188,25 +266,58 @@ describe('GET /api/health/production-check', () => {
     standIns.email.facts.own = {
       ...standIns.email.facts.own,
       smtp: { ok: false, error: 'connect ECONNREFUSED 10.0.0.5:587' },
-      queue: { pending: 0, processing: 0, sentLast24h: 0, failedLast24h: 2, failedTotal: 5, oldestPendingAgeSeconds: null, sentLastHour: 0 },
+      queue: {
+        pending: 0,
+        processing: 0,
+        sentLast24h: 0,
+        failedLast24h: 2,
+        failedTotal: 5,
+        oldestPendingAgeSeconds: null,
+        sentLastHour: 0,
+      },
     };
     standIns.payments.facts.own = {
       ...standIns.payments.facts.own,
-      business: { missing: ['EIN'], expiringPermits: [{ jurisdiction: 'Texas', permitNumber: 'TX-1', expirationDate: day(12) }] },
+      business: {
+        missing: ['EIN'],
+        expiringPermits: [{ jurisdiction: 'Texas', permitNumber: 'TX-1', expirationDate: day(12) }],
+      },
     };
     standIns.support.facts.mongo = { up: true, replicaSet: null };
     stack = await startStack(envFor());
     let { find } = await runCheck(stack);
-    expect(find('orders outbox')).toMatchObject({ status: 'warning', message: '4 event(s) waiting, the oldest for 120 s' });
-    expect(find('customers outbox')).toMatchObject({ status: 'fail', recommendation: expect.stringMatching(/cannot publish to JetStream/) });
+    expect(find('orders outbox')).toMatchObject({
+      status: 'warning',
+      message: '4 event(s) waiting, the oldest for 120 s',
+    });
+    expect(find('customers outbox')).toMatchObject({
+      status: 'fail',
+      recommendation: expect.stringMatching(/cannot publish to JetStream/),
+    });
     expect(find('marketing outbox')).toMatchObject({ status: 'pass' });
     expect(find('SMTP')).toMatchObject({ status: 'fail', message: expect.stringMatching(/ECONNREFUSED/) });
-    expect(find('Failed emails')).toMatchObject({ status: 'warning', message: expect.stringMatching(/^5 email\(s\) failed/) });
+    expect(find('Failed emails')).toMatchObject({
+      status: 'warning',
+      message: expect.stringMatching(/^5 email\(s\) failed/),
+    });
     expect(find('Business registration')).toMatchObject({ status: 'warning', message: 'Incomplete: EIN missing' });
-    expect(find('Tax permits')).toMatchObject({ status: 'warning', message: `Expiring within 30 days: Texas TX-1 (${day(12)})` });
-    expect(find('MongoDB replica set')).toMatchObject({ status: 'fail', critical: true, message: 'MongoDB is not a replica set for: support' });
+    expect(find('Tax permits')).toMatchObject({
+      status: 'warning',
+      message: `Expiring within 30 days: Texas TX-1 (${day(12)})`,
+    });
+    expect(find('MongoDB replica set')).toMatchObject({
+      status: 'fail',
+      critical: true,
+      message: 'MongoDB is not a replica set for: support',
+    });
 
-    standIns.payments.facts.own = { ...standIns.payments.facts.own, business: { missing: [], expiringPermits: [{ jurisdiction: 'Ohio', permitNumber: 'OH-9', expirationDate: day(-2) }] } };
+    standIns.payments.facts.own = {
+      ...standIns.payments.facts.own,
+      business: {
+        missing: [],
+        expiringPermits: [{ jurisdiction: 'Ohio', permitNumber: 'OH-9', expirationDate: day(-2) }],
+      },
+    };
     ({ find } = await runCheck(stack));
     expect(find('Tax permits')).toMatchObject({ status: 'fail', message: `Expired: Ohio OH-9 (${day(-2)})` });
     expect(find('Business registration')).toMatchObject({ status: 'pass' });
@@ -217,9 +328,16 @@ describe('GET /api/health/production-check', () => {
     stack = await startStack(envFor({ email: await deadUrl() }));
     const { report, find, tookMs } = await runCheck(stack);
     expect(tookMs).toBeLessThan(15_000);
-    expect(find('email service')).toMatchObject({ status: 'fail', critical: true, message: expect.stringMatching(/email service is unreachable: not running/) });
+    expect(find('email service')).toMatchObject({
+      status: 'fail',
+      critical: true,
+      message: expect.stringMatching(/email service is unreachable: not running/),
+    });
     expect(find('SMTP')).toMatchObject({ status: 'fail', message: expect.stringMatching(/email service not running/) });
-    expect(find('OpenAI key')).toMatchObject({ status: 'fail', message: expect.stringMatching(/orders service no answer within 5000 ms/) });
+    expect(find('OpenAI key')).toMatchObject({
+      status: 'fail',
+      message: expect.stringMatching(/orders service no answer within 5000 ms/),
+    });
     expect(find('orders outbox')).toMatchObject({ status: 'fail' });
     expect(report.overall).toBe('critical');
   }, 30_000);

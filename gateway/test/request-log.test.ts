@@ -10,12 +10,25 @@ import { createLogger } from '@shop/service-kit';
 import { freePort, startNats, type StartedNats } from '@shop/test-support';
 import { buildApp } from '../src/app.js';
 import { GatewaySecurityLink } from '../src/bans.js';
-import { assessRequest, NOT_FOUND_BURST, redactPath, RequestLogBuffer, type RequestLogSink } from '../src/request-log.js';
+import {
+  assessRequest,
+  NOT_FOUND_BURST,
+  redactPath,
+  RequestLogBuffer,
+  type RequestLogSink,
+} from '../src/request-log.js';
 import { configFromEnv } from '../src/config.js';
 import { requestFrom } from './client-address.js';
 import { startStack, type Stack } from './helpers.js';
 
-const facts = (over: Partial<Parameters<typeof assessRequest>[0]>) => ({ method: 'GET', url: '/', statusCode: 200, banned: false, recentNotFound: 0, ...over });
+const facts = (over: Partial<Parameters<typeof assessRequest>[0]>) => ({
+  method: 'GET',
+  url: '/',
+  statusCode: 200,
+  banned: false,
+  recentNotFound: 0,
+  ...over,
+});
 
 describe('risk rules', () => {
   it.each([
@@ -33,13 +46,19 @@ describe('risk rules', () => {
     [facts({ method: 'POST', url: '/api/customers/verify', statusCode: 400 }), 'medium', ['code_guess']],
     [facts({ url: '/api/content', statusCode: 429 }), 'medium', ['rate_limited']],
     [facts({ url: '/missing.js', statusCode: 404, recentNotFound: 1 }), 'low', ['not_found']],
-    [facts({ url: '/missing.js', statusCode: 404, recentNotFound: NOT_FOUND_BURST }), 'medium', ['not_found_burst', 'not_found']],
+    [
+      facts({ url: '/missing.js', statusCode: 404, recentNotFound: NOT_FOUND_BURST }),
+      'medium',
+      ['not_found_burst', 'not_found'],
+    ],
   ] as const)('%o -> %s %o', (input, risk, signals) => {
     expect(assessRequest(input)).toEqual({ riskLevel: risk, signals: [...signals] });
   });
 
   it('redacts secret query values and keeps the rest', () => {
-    expect(redactPath('/api/orders/track?orderNumber=CC-1&email=a%40b.c&token=abc&code=123456')).toBe('/api/orders/track?orderNumber=CC-1&email=[redacted]&token=[redacted]&code=[redacted]');
+    expect(redactPath('/api/orders/track?orderNumber=CC-1&email=a%40b.c&token=abc&code=123456')).toBe(
+      '/api/orders/track?orderNumber=CC-1&email=[redacted]&token=[redacted]&code=[redacted]',
+    );
     expect(redactPath('/order/pay/123?session_id=xyz&step=2')).toBe('/order/pay/123?session_id=[redacted]&step=2');
     expect(redactPath('/plain')).toBe('/plain');
   });
@@ -51,12 +70,26 @@ describe('the buffer', () => {
     const waiting: Array<{ body: string; settle: (ok: boolean) => void }> = [];
     const sink: RequestLogSink = {
       gatewayName: 'test:1',
-      publish: (_event, body) => new Promise<void>((resolve, reject) => waiting.push({ body, settle: (ok) => (ok ? resolve() : reject(new Error('NATS away'))) })),
+      publish: (_event, body) =>
+        new Promise<void>((resolve, reject) =>
+          waiting.push({ body, settle: (ok) => (ok ? resolve() : reject(new Error('NATS away'))) }),
+        ),
     };
     return { sink, waiting };
   }
   const record = (buffer: RequestLogBuffer, n: number) =>
-    buffer.record(Date.now(), 1.5, '127.0.0.9', 'GET', `/api/orders/track?n=${n}&token=secret`, 'probe/1', 200, false, 0, `req-${n}`);
+    buffer.record(
+      Date.now(),
+      1.5,
+      '127.0.0.9',
+      'GET',
+      `/api/orders/track?n=${n}&token=secret`,
+      'probe/1',
+      200,
+      false,
+      0,
+      `req-${n}`,
+    );
   const batchOf = (body: string) => parseEvent('gateway.requests_logged', JSON.parse(body)).data;
   const log = createLogger({ service: 'gateway', level: 'silent' });
 
@@ -70,8 +103,18 @@ describe('the buffer', () => {
     await vi.waitFor(() => expect(waiting).toHaveLength(1));
     const batch = batchOf(waiting[0].body);
     expect(batch.dropped).toBe(2);
-    expect(batch.entries.map((e) => e.path)).toEqual([2, 3, 4, 5].map((n) => `/api/orders/track?n=${n}&token=[redacted]`));
-    expect(batch.entries[0]).toMatchObject({ ip: '127.0.0.9', method: 'GET', userAgent: 'probe/1', statusCode: 200, responseTime: 1.5, riskLevel: 'low', requestId: 'req-2' });
+    expect(batch.entries.map((e) => e.path)).toEqual(
+      [2, 3, 4, 5].map((n) => `/api/orders/track?n=${n}&token=[redacted]`),
+    );
+    expect(batch.entries[0]).toMatchObject({
+      ip: '127.0.0.9',
+      method: 'GET',
+      userAgent: 'probe/1',
+      statusCode: 200,
+      responseTime: 1.5,
+      riskLevel: 'low',
+      requestId: 'req-2',
+    });
     expect(Date.parse(batch.entries[0].timestamp)).toBeGreaterThan(Date.now() - 5_000);
     waiting[0].settle(true);
     await flushed;
@@ -132,7 +175,9 @@ describe('request log batches on NATS', () => {
 
   it('reports every request with the client address, redacted path, agent, status, time and risk within 250 ms or so', async () => {
     const started = Date.now();
-    await requestFrom('127.0.0.7', `${stack.url}/api/marketing/_service?token=secret-value`, { 'user-agent': 'scanner/1.0' });
+    await requestFrom('127.0.0.7', `${stack.url}/api/marketing/_service?token=secret-value`, {
+      'user-agent': 'scanner/1.0',
+    });
     await requestFrom('127.0.0.7', `${stack.url}/api/orders?id=1'+OR+'1'='1`);
     let found: RequestLogEntry[] = [];
     while (Date.now() - started < 3_000) {
@@ -142,7 +187,14 @@ describe('request log batches on NATS', () => {
     }
     expect(Date.now() - started).toBeLessThan(1_500);
     const [first, second] = found;
-    expect(first).toMatchObject({ ip: '127.0.0.7', method: 'GET', path: '/api/marketing/_service?token=[redacted]', userAgent: 'scanner/1.0', statusCode: 200, riskLevel: 'low' });
+    expect(first).toMatchObject({
+      ip: '127.0.0.7',
+      method: 'GET',
+      path: '/api/marketing/_service?token=[redacted]',
+      userAgent: 'scanner/1.0',
+      statusCode: 200,
+      riskLevel: 'low',
+    });
     expect(first.responseTime).toBeGreaterThan(0);
     expect(Math.abs(new Date(first.timestamp).getTime() - started)).toBeLessThan(2_000);
     expect(second).toMatchObject({ statusCode: 401, riskLevel: 'high' });
@@ -175,12 +227,24 @@ describe('with NATS away', () => {
 
   it('never slows requests; drops the oldest entries, counts them, and reports the count once NATS is back', async () => {
     port = await freePort();
-    const config = configFromEnv({ NATS_URL: `nats://127.0.0.1:${port}`, FRONTENDS_DIR: '/nonexistent-frontends', RATE_LIMIT_MAX: '100000' });
-    const off = await buildApp(config, { logger: false, requestLog: false, securityLink: new GatewaySecurityLink(config.natsUrl, log) });
+    const config = configFromEnv({
+      NATS_URL: `nats://127.0.0.1:${port}`,
+      FRONTENDS_DIR: '/nonexistent-frontends',
+      RATE_LIMIT_MAX: '100000',
+    });
+    const off = await buildApp(config, {
+      logger: false,
+      requestLog: false,
+      securityLink: new GatewaySecurityLink(config.natsUrl, log),
+    });
     const offUrl = await off.listen({ host: '127.0.0.1', port: 0 });
     const link = new GatewaySecurityLink(config.natsUrl, log);
     link.start();
-    const on = await buildApp(config, { logger: false, securityLink: link, requestLog: { capacity: 50, flushMs: 250 } });
+    const on = await buildApp(config, {
+      logger: false,
+      securityLink: link,
+      requestLog: { capacity: 50, flushMs: 250 },
+    });
     const onUrl = await on.listen({ host: '127.0.0.1', port: 0 });
     // Warm both up, then compare: logging with NATS away costs nothing visible.
     await timeRequests(offUrl, 20);
@@ -202,7 +266,8 @@ describe('with NATS away', () => {
       if (info && info.state.messages > 0) {
         for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
           const msg = await jsm.streams.getMessage('GATEWAY', { seq }).catch(() => null);
-          if (msg?.subject === 'gateway.requests_logged') seen.push(parseEvent('gateway.requests_logged', msg.json()).data);
+          if (msg?.subject === 'gateway.requests_logged')
+            seen.push(parseEvent('gateway.requests_logged', msg.json()).data);
         }
       }
       if (seen.reduce((n, b) => n + b.entries.length, 0) >= 50) break;

@@ -49,13 +49,16 @@ describe('routing table', () => {
 
   it('every row of the table has a path in this test', () => {
     for (const row of ROUTES) {
-      expect(expected.some(([path]) => path === row.prefix || path.startsWith(`${row.prefix}/`)), row.prefix).toBe(true);
+      expect(
+        expected.some(([path]) => path === row.prefix || path.startsWith(`${row.prefix}/`)),
+        row.prefix,
+      ).toBe(true);
     }
   });
 
   it.each(expected)('POST %s reaches %s with path, query and body intact', async (path, service) => {
     expect(routeForPath(path)?.service).toBe(service);
-    const body = JSON.stringify({ note: 'keep  this   spacing', unicode: 'Médaille ★', n: 1.50 });
+    const body = JSON.stringify({ note: 'keep  this   spacing', unicode: 'Médaille ★', n: 1.5 });
     // Signed in and from the shop's own page: admin rows (most of these) need both.
     const res = await fetch(`${stack.url}${path}?page=2&q=a%20b`, {
       method: 'POST',
@@ -110,7 +113,10 @@ describe('routing table', () => {
 
   it('a chunked webhook body (no Content-Length, through the body-limit stream) arrives byte for byte, and a gzip one stays gzip', async () => {
     // Bytes a re-serialising proxy would change: key order, spacing, CRLF, escapes, non-ASCII, a BOM.
-    const raw = Buffer.from('\ufeff{"type":"payment_intent.succeeded","id":"evt_2",\r\n "data":{"object":{"id":"pi_1","amount":201147,"description":"Médaille \\u2605 ★"}}}\n', 'utf8');
+    const raw = Buffer.from(
+      '\ufeff{"type":"payment_intent.succeeded","id":"evt_2",\r\n "data":{"object":{"id":"pi_1","amount":201147,"description":"Médaille \\u2605 ★"}}}\n',
+      'utf8',
+    );
     const signature = 't=1700000001,v1=' + 'ab'.repeat(32);
     const chunks = [raw.subarray(0, 7), raw.subarray(7, 40), raw.subarray(40)];
     const res = await fetch(`${stack.url}/api/payments/webhook`, {
@@ -142,7 +148,9 @@ describe('routing table', () => {
   });
 
   it('cookies and the client address reach the service; a forged x-forwarded-for does not', async () => {
-    await fetch(`${stack.url}/api/auth/me`, { headers: { cookie: 'shop_session=abc', 'x-forwarded-for': '203.0.113.9' } });
+    await fetch(`${stack.url}/api/auth/me`, {
+      headers: { cookie: 'shop_session=abc', 'x-forwarded-for': '203.0.113.9' },
+    });
     const seen = lastSeen('security')!;
     expect(seen.headers.cookie).toBe('shop_session=abc');
     expect(seen.headers['x-forwarded-for']).toBe('127.0.0.1');
@@ -152,7 +160,11 @@ describe('routing table', () => {
   it('unknown /api paths get a 404 envelope and reach no service', async () => {
     const before = Object.values(stack.upstreams).reduce((n, u) => n + u.seen.length, 0);
     for (const path of ['/api/nothing', '/api/ordersX', '/api/config/other', '/api/health/nope', '/api']) {
-      const res = await fetch(`${stack.url}${path}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+      const res = await fetch(`${stack.url}${path}`, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.status, path).toBe(404);
       const body = (await res.json()) as Record<string, unknown>;
       expect(body).toMatchObject({ code: 'NOT_FOUND' });
@@ -169,7 +181,10 @@ describe('malformed addresses', () => {
     for (const path of ['/api/orders/%E0%A4%A', '/%E0%A4%A']) {
       const res = await fetch(`${stack.url}${path}`, { headers: { accept: 'text/html' } });
       expect(res.status, path).toBe(400);
-      expect(await res.json()).toMatchObject({ code: 'BAD_REQUEST', error: 'The address is not valid: it contains a broken %-escape.' });
+      expect(await res.json()).toMatchObject({
+        code: 'BAD_REQUEST',
+        error: 'The address is not valid: it contains a broken %-escape.',
+      });
     }
   });
 

@@ -13,7 +13,12 @@ describe('security headers', () => {
   it('sends a CSP that allows only same-origin scripts (and Stripe.js for the card field), and the usual hardening headers', async () => {
     const res = await fetch(`${stack.url}/api/docs`);
     const csp = res.headers.get('content-security-policy') ?? '';
-    const directives = Object.fromEntries(csp.split(';').map((d) => { const [k, ...v] = d.trim().split(' '); return [k, v.join(' ')]; }));
+    const directives = Object.fromEntries(
+      csp.split(';').map((d) => {
+        const [k, ...v] = d.trim().split(' ');
+        return [k, v.join(' ')];
+      }),
+    );
     expect(directives['default-src']).toBe("'self'");
     expect(directives['script-src']).toBe("'self' https://js.stripe.com");
     expect(directives['script-src-attr']).toBe("'none'");
@@ -30,7 +35,11 @@ describe('security headers', () => {
   });
 
   it('also sends them on answers proxied from a service', async () => {
-    const res = await fetch(`${stack.url}/api/orders/track`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const res = await fetch(`${stack.url}/api/orders/track`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self' https://js.stripe.com;");
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });
@@ -55,7 +64,9 @@ describe('rate limiting', () => {
     expect(statuses).toEqual([200, 200, 200, 429]);
     const body = (await last!.json()) as { error: string; code: string; requestId: string };
     expect(body.code).toBe('RATE_LIMITED');
-    expect(body.error).toMatch(/^Too many requests from your address: the limit is 3 per minute\. Please wait \d+ seconds? and try again\.$/);
+    expect(body.error).toMatch(
+      /^Too many requests from your address: the limit is 3 per minute\. Please wait \d+ seconds? and try again\.$/,
+    );
     expect(body.requestId).toBe(last!.headers.get('x-request-id'));
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
   });

@@ -29,7 +29,13 @@ beforeAll(async () => {
   marketing = Fastify({ logger: false });
   marketing.get(contentPaths.public, async () => {
     reads++;
-    return { success: true, content: { ...defaultSiteContent, seo }, version: 3, updatedAt: new Date().toISOString(), updatedBy: 'admin:ops@shop.local' };
+    return {
+      success: true,
+      content: { ...defaultSiteContent, seo },
+      version: 3,
+      updatedAt: new Date().toISOString(),
+      updatedBy: 'admin:ops@shop.local',
+    };
   });
   const marketingUrl = await marketing.listen({ host: '127.0.0.1', port: 0 });
   frontends = await makeFrontends({ 'shell/dist/index.html': SHELL_HTML });

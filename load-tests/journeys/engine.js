@@ -17,7 +17,8 @@ export function fill(template, vars) {
   if (typeof template === 'string') {
     const whole = /^\{\{(\w+)\}\}$/.exec(template);
     if (whole) {
-      if (!(whole[1] in vars)) throw new Error(`journey variable "${whole[1]}" is not set (an earlier step did not save it)`);
+      if (!(whole[1] in vars))
+        throw new Error(`journey variable "${whole[1]}" is not set (an earlier step did not save it)`);
       return vars[whole[1]];
     }
     return template.replace(/\{\{(\w+)\}\}/g, (_, name) => {
@@ -67,7 +68,9 @@ export function judge(step, answer) {
   const expect = step.expect || {};
   const statuses = expect.status || [200];
   if (statuses.indexOf(answer.status) === -1) {
-    failures.push(`status ${answer.status}, expected ${statuses.join(' or ')}: ${String(answer.body || '').slice(0, 200)}`);
+    failures.push(
+      `status ${answer.status}, expected ${statuses.join(' or ')}: ${String(answer.body || '').slice(0, 200)}`,
+    );
     return { failures, saved };
   }
   if (expect.bodyIncludes && String(answer.body || '').indexOf(expect.bodyIncludes) === -1) {

@@ -81,7 +81,9 @@ export const journeys = [
         name: 'artwork upload',
         method: 'POST',
         path: '/api/upload',
-        multipart: { files: [{ field: 'files', filename: 'artwork.png', contentType: 'image/png', base64: ARTWORK_PNG_BASE64 }] },
+        multipart: {
+          files: [{ field: 'files', filename: 'artwork.png', contentType: 'image/png', base64: ARTWORK_PNG_BASE64 }],
+        },
         expect: { status: [200], json: ['files.0.url'] },
         save: { artwork: 'files.0' },
       },
@@ -114,8 +116,18 @@ export const journeys = [
     description: 'An admin signs in and opens the orders list (page 1, newest first) and a status tab',
     steps: [
       signIn,
-      { name: 'orders list', method: 'GET', path: '/api/orders?page=1&pageSize=20', expect: { status: [200], json: ['orders'] } },
-      { name: 'orders list, pending tab', method: 'GET', path: '/api/orders?page=1&pageSize=20&status=pending', expect: { status: [200], json: ['orders'] } },
+      {
+        name: 'orders list',
+        method: 'GET',
+        path: '/api/orders?page=1&pageSize=20',
+        expect: { status: [200], json: ['orders'] },
+      },
+      {
+        name: 'orders list, pending tab',
+        method: 'GET',
+        path: '/api/orders?page=1&pageSize=20&status=pending',
+        expect: { status: [200], json: ['orders'] },
+      },
     ],
   },
   {

@@ -13,7 +13,9 @@ import { judge, prepare, stepName, uniqueId } from '../journeys/engine.js';
 const BASE_URL = (__ENV.BASE_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
 const VUS = Number(__ENV.VUS || 5);
 const DURATION = __ENV.DURATION || '1m';
-const SELECTED = __ENV.JOURNEYS ? __ENV.JOURNEYS.split(',').map((name) => name.trim()) : journeys.map((journey) => journey.name);
+const SELECTED = __ENV.JOURNEYS
+  ? __ENV.JOURNEYS.split(',').map((name) => name.trim())
+  : journeys.map((journey) => journey.name);
 // The local runner's development admin unless the deployment's own is given.
 const ADMIN_EMAIL = __ENV.ADMIN_EMAIL || 'admin@shop.local';
 const ADMIN_PASSWORD = __ENV.ADMIN_PASSWORD || 'Shop-Local-Dev-2026!';
@@ -21,9 +23,16 @@ const ADMIN_PASSWORD = __ENV.ADMIN_PASSWORD || 'Shop-Local-Dev-2026!';
 const scenarios = {};
 for (const journey of journeys) {
   if (SELECTED.indexOf(journey.name) === -1) continue;
-  scenarios[journey.name] = { executor: 'constant-vus', vus: VUS, duration: DURATION, exec: 'run', env: { JOURNEY: journey.name } };
+  scenarios[journey.name] = {
+    executor: 'constant-vus',
+    vus: VUS,
+    duration: DURATION,
+    exec: 'run',
+    env: { JOURNEY: journey.name },
+  };
 }
-if (Object.keys(scenarios).length === 0) throw new Error(`JOURNEYS names none of: ${journeys.map((j) => j.name).join(', ')}`);
+if (Object.keys(scenarios).length === 0)
+  throw new Error(`JOURNEYS names none of: ${journeys.map((j) => j.name).join(', ')}`);
 
 export const options = { scenarios, thresholds };
 
@@ -33,7 +42,8 @@ function send(request, tag) {
     const body = {};
     for (const name of Object.keys(request.multipart.fields || {})) body[name] = request.multipart.fields[name];
     // k6 sends an object body with http.file values as multipart/form-data (one file per field here).
-    for (const file of request.multipart.files) body[file.field] = http.file(encoding.b64decode(file.base64), file.filename, file.contentType);
+    for (const file of request.multipart.files)
+      body[file.field] = http.file(encoding.b64decode(file.base64), file.filename, file.contentType);
     return http.request(request.method, request.url, body, params);
   }
   const body = request.json === undefined ? null : JSON.stringify(request.json);

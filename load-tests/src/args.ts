@@ -26,7 +26,8 @@ npm run bench -w load-tests -- --url http://127.0.0.1:8080 [--path /api/health .
 function positiveInteger(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number of at least 1, got "${raw}"`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`--${name} must be a whole number of at least 1, got "${raw}"`);
   return value;
 }
 
@@ -56,7 +57,8 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     }
     url = parsed.origin;
   }
-  if (values.path !== undefined && url === undefined) throw new Error('--path goes with --url (the full run measures the issue-20 rows)');
+  if (values.path !== undefined && url === undefined)
+    throw new Error('--path goes with --url (the full run measures the issue-20 rows)');
   const paths = values.path ?? DEFAULT_PATHS;
   for (const path of paths) {
     if (!path.startsWith('/')) throw new Error(`--path must start with "/", got "${path}"`);

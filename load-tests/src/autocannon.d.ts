@@ -11,7 +11,13 @@ declare module 'autocannon' {
     method?: string;
     body?: string;
     /** Each request in turn; setupRequest may change a request before it is sent (a fresh body per request). */
-    requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string; setupRequest?: (request: any) => any }[];
+    requests?: {
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string;
+      setupRequest?: (request: any) => any;
+    }[];
   }
   interface Result {
     requests: { average: number; total: number };

@@ -31,8 +31,17 @@ export interface LoadShape {
   durationSeconds: number;
 }
 
-function run(baseUrl: string, request: LoadRequest, connections: number, seconds: number, latencies?: number[]): Promise<LoadResult> {
-  const headers = { ...(request.body || request.fresh ? { 'content-type': 'application/json' } : {}), ...request.headers };
+function run(
+  baseUrl: string,
+  request: LoadRequest,
+  connections: number,
+  seconds: number,
+  latencies?: number[],
+): Promise<LoadResult> {
+  const headers = {
+    ...(request.body || request.fresh ? { 'content-type': 'application/json' } : {}),
+    ...request.headers,
+  };
   const { body, fresh } = request;
   const requests = [
     {
@@ -51,12 +60,20 @@ function run(baseUrl: string, request: LoadRequest, connections: number, seconds
     },
   ];
   return new Promise<LoadResult>((resolve, reject) => {
-    const instance = autocannon({ url: baseUrl, connections, duration: seconds, requests }, (error, result) => (error ? reject(error) : resolve(result)));
-    if (latencies) instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms));
+    const instance = autocannon({ url: baseUrl, connections, duration: seconds, requests }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
+    if (latencies)
+      instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms));
   });
 }
 
-export async function measure(baseUrl: string, request: LoadRequest, shape: LoadShape, options: { warmup?: boolean } = {}): Promise<Measurement> {
+export async function measure(
+  baseUrl: string,
+  request: LoadRequest,
+  shape: LoadShape,
+  options: { warmup?: boolean } = {},
+): Promise<Measurement> {
   if (options.warmup !== false) await run(baseUrl, request, shape.connections, 1); // connections, JIT, keep-alive pools
   const latencies: number[] = [];
   const startedAt = Date.now();

@@ -23,7 +23,13 @@ export interface Child {
 }
 
 /** `stdout: 'keep'`: its output is kept with stderr's (a service logs its start-up failure there). */
-function spawnChild(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, stdout: 'pipe' | 'keep'): Child {
+function spawnChild(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  stdout: 'pipe' | 'keep',
+): Child {
   const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (d: Buffer) => (output = (output + d).slice(-8_000));
@@ -44,7 +50,13 @@ export async function stopChild(child: Child | undefined): Promise<void> {
 
 /** A Node child that prints one JSON line when ready (stand-ins.ts, proxy-peer.ts). */
 async function startReporting<T>(script: string, env: NodeJS.ProcessEnv): Promise<{ info: T; child: Child }> {
-  const child = spawnChild(process.execPath, ['--conditions=source', '--import', 'tsx', script], loadTestsDir, { PATH: process.env.PATH ?? '', ...env }, 'pipe');
+  const child = spawnChild(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', script],
+    loadTestsDir,
+    { PATH: process.env.PATH ?? '', ...env },
+    'pipe',
+  );
   const lines = createInterface({ input: child.process.stdout! });
   const info = await new Promise<T>((resolve, reject) => {
     child.process.once('exit', (code) => reject(new Error(`${script} exited with code ${code}:\n${child.stderr()}`)));
@@ -68,9 +80,17 @@ export async function startProxyPeer(upstream: string): Promise<{ url: string; c
 async function waitFor(url: string, child: Child, what: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.process.exitCode !== null) throw new Error(`${what} exited with code ${child.process.exitCode}:\n${child.stderr()}`);
-    if (Date.now() > deadline) throw new Error(`${what} did not answer within ${timeoutMs / 1000} s:\n${child.stderr()}`);
-    if (await fetch(url).then((r) => r.status < 500, () => false)) return;
+    if (child.process.exitCode !== null)
+      throw new Error(`${what} exited with code ${child.process.exitCode}:\n${child.stderr()}`);
+    if (Date.now() > deadline)
+      throw new Error(`${what} did not answer within ${timeoutMs / 1000} s:\n${child.stderr()}`);
+    if (
+      await fetch(url).then(
+        (r) => r.status < 500,
+        () => false,
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -79,7 +99,10 @@ async function waitFor(url: string, child: Child, what: string, timeoutMs: numbe
  * The real gateway (its build, else src/main.ts) in its own process, in front of the stand-ins, as in
  * production: everything on, the request log publishing to NATS (natsUrl).
  */
-export async function startGateway(services: Record<string, string>, natsUrl: string): Promise<{ url: string; child: Child; fromBuild: boolean }> {
+export async function startGateway(
+  services: Record<string, string>,
+  natsUrl: string,
+): Promise<{ url: string; child: Child; fromBuild: boolean }> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH ?? '',
@@ -95,7 +118,11 @@ export async function startGateway(services: Record<string, string>, natsUrl: st
   };
   for (const [service, url] of Object.entries(services)) env[`${service.toUpperCase()}_URL`] = url;
 
-  const fromBuild = ['gateway/dist/main.js', 'packages/service-kit/dist/index.js', 'packages/contracts/dist/index.js'].every((f) => existsSync(`${repoRoot}${f}`));
+  const fromBuild = [
+    'gateway/dist/main.js',
+    'packages/service-kit/dist/index.js',
+    'packages/contracts/dist/index.js',
+  ].every((f) => existsSync(`${repoRoot}${f}`));
   const args = fromBuild ? ['dist/main.js'] : ['--conditions=source', '--import', 'tsx', 'src/main.ts'];
   const child = spawnChild(process.execPath, args, `${repoRoot}gateway`, env, 'keep');
   const url = `http://127.0.0.1:${port}`;
@@ -146,7 +173,13 @@ http {
 }
 `;
   writeFileSync(join(dir, 'nginx.conf'), config);
-  const child = spawnChild(binary, ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf')], dir, { PATH: process.env.PATH ?? '' }, 'keep');
+  const child = spawnChild(
+    binary,
+    ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf')],
+    dir,
+    { PATH: process.env.PATH ?? '' },
+    'keep',
+  );
   child.cleanup = () => rmSync(dir, { recursive: true, force: true });
   const url = `http://127.0.0.1:${port}`;
   try {

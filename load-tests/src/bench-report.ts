@@ -48,7 +48,10 @@ export function markdownTable(rows: ReportRow[]): string {
   return [
     '| path | figure | beside, same run | goal | |',
     '|---|---|---|---|---|',
-    ...rows.map((r) => `| ${escape(r.path)} | ${escape(r.figure)} | ${escape(r.beside)} | ${escape(r.goal)} | ${verdict(r.met)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${escape(r.path)} | ${escape(r.figure)} | ${escape(r.beside)} | ${escape(r.goal)} | ${verdict(r.met)} |`,
+    ),
   ].join('\n');
 }
 
@@ -91,5 +94,8 @@ export function recordRun(resultsPath: string, run: string): void {
   const insertAt = firstRun === -1 ? sectionEnd : bodyStart + firstRun;
   const before = text.slice(0, insertAt);
   const after = text.slice(insertAt);
-  writeFileSync(resultsPath, `${before}${before.endsWith('\n\n') ? '' : '\n'}${run}${after.startsWith('\n') || after === '' ? '' : '\n'}${after}`);
+  writeFileSync(
+    resultsPath,
+    `${before}${before.endsWith('\n\n') ? '' : '\n'}${run}${after.startsWith('\n') || after === '' ? '' : '\n'}${after}`,
+  );
 }

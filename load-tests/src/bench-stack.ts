@@ -30,7 +30,12 @@ export async function startBenchStack(): Promise<Stack> {
  * (here, the bench's, beside the load generator), so it is not in the sum.
  */
 export function stackRssBytes(stack: Stack): { bytes: number; processes: number } {
-  const groups = new Set(stack.children().map((child) => child.process.pid).filter((pid): pid is number => pid !== undefined));
+  const groups = new Set(
+    stack
+      .children()
+      .map((child) => child.process.pid)
+      .filter((pid): pid is number => pid !== undefined),
+  );
   let bytes = 0;
   let processes = 0;
   for (const entry of readdirSync('/proc')) {
@@ -67,14 +72,18 @@ async function post(url: string, path: string, body: unknown, headers: Record<st
 /** The baseline answers POSTs to `path` with what the real shop answered (stand-ins.ts). */
 async function recordOnBaseline(baselineUrl: string, path: string, answer: Answer): Promise<void> {
   const recorded = await post(baselineUrl, '/_bench/answers', { path, status: answer.status, body: answer.body });
-  if (recorded.status !== 200) throw new Error(`the baseline refused the recorded answer for ${path}: ${JSON.stringify(recorded.body)}`);
+  if (recorded.status !== 200)
+    throw new Error(`the baseline refused the recorded answer for ${path}: ${JSON.stringify(recorded.body)}`);
 }
 
 let quoteCounter = 0;
 /** A new customer's quote request with its own Idempotency-Key, as the storefront sends it. */
 function freshQuote(run: string): { body: string; headers: Record<string, string> } {
   const email = `bench-${run}-${++quoteCounter}@example.com`;
-  return { body: JSON.stringify(coinOrder({ email, customerName: 'Bench Customer', subscribeEmail: false })), headers: { [idempotencyKeyHeader]: randomUUID() } };
+  return {
+    body: JSON.stringify(coinOrder({ email, customerName: 'Bench Customer', subscribeEmail: false })),
+    headers: { [idempotencyKeyHeader]: randomUUID() },
+  };
 }
 
 async function mailboxTotal(mailboxUrl: string): Promise<number> {
@@ -125,9 +134,15 @@ export interface StackRows {
   loadedRss: { bytes: number; processes: number };
 }
 
-export async function measureStack(stack: Stack, baselineUrl: string, shape: LoadShape, log: (line: string) => void): Promise<StackRows> {
+export async function measureStack(
+  stack: Stack,
+  baselineUrl: string,
+  shape: LoadShape,
+  log: (line: string) => void,
+): Promise<StackRows> {
   const mailboxUrl = stack.mailbox?.httpUrl;
-  if (!mailboxUrl) throw new Error('the stack has no development mailbox (SMTP_URL is set): the email row needs it; unset SMTP_URL');
+  if (!mailboxUrl)
+    throw new Error('the stack has no development mailbox (SMTP_URL is set): the email row needs it; unset SMTP_URL');
   const run = Date.now().toString(36);
 
   // Idle: nothing asked of the shop yet but the readiness checks; let start-up work settle first.
@@ -139,25 +154,41 @@ export async function measureStack(stack: Stack, baselineUrl: string, shape: Loa
   await clearMailbox(mailboxUrl);
   const first = freshQuote(run);
   const placed = await post(stack.url, '/api/orders', JSON.parse(first.body), first.headers);
-  if (placed.status !== 201 && placed.status !== 200) throw new Error(`the first quote request answered ${placed.status}: ${JSON.stringify(placed.body)}`);
+  if (placed.status !== 201 && placed.status !== 200)
+    throw new Error(`the first quote request answered ${placed.status}: ${JSON.stringify(placed.body)}`);
   const perQuote = await settledMailbox(mailboxUrl, 1_500, 15_000);
   const trackBody = { orderNumber: placed.body.order.orderNumber, email: JSON.parse(first.body).email };
   const tracked = await post(stack.url, '/api/orders/track', trackBody);
-  if (tracked.status !== 200) throw new Error(`tracking the first order answered ${tracked.status}: ${JSON.stringify(tracked.body)}`);
+  if (tracked.status !== 200)
+    throw new Error(`tracking the first order answered ${tracked.status}: ${JSON.stringify(tracked.body)}`);
   await recordOnBaseline(baselineUrl, '/api/orders/track', tracked);
   await recordOnBaseline(baselineUrl, '/api/orders', placed);
 
-  const trackRequest = { method: 'POST' as const, path: '/api/orders/track', body: JSON.stringify(trackBody), headers: { origin: stack.url } };
+  const trackRequest = {
+    method: 'POST' as const,
+    path: '/api/orders/track',
+    body: JSON.stringify(trackBody),
+    headers: { origin: stack.url },
+  };
   log('tracking read: bare Fastify with the same answer...');
   const trackBaseline = await measure(baselineUrl, trackRequest, shape);
   log('tracking read: through the whole stack...');
   const track = await measure(stack.url, trackRequest, shape);
 
   log('quote request: bare Fastify with the same answer...');
-  const quoteBaseline = await measure(baselineUrl, { method: 'POST', path: '/api/orders', fresh: () => freshQuote(run) }, shape);
+  const quoteBaseline = await measure(
+    baselineUrl,
+    { method: 'POST', path: '/api/orders', fresh: () => freshQuote(run) },
+    shape,
+  );
   await clearMailbox(mailboxUrl);
   log('quote requests: through the whole stack (no warm-up: every request is a real order)...');
-  const quote = await measure(stack.url, { method: 'POST', path: '/api/orders', headers: { origin: stack.url }, fresh: () => freshQuote(run) }, shape, { warmup: false });
+  const quote = await measure(
+    stack.url,
+    { method: 'POST', path: '/api/orders', headers: { origin: stack.url }, fresh: () => freshQuote(run) },
+    shape,
+    { warmup: false },
+  );
 
   // The confirmations: wait until all of them are in and no more arrive for 2 s (requests still in flight
   // when autocannon stopped placed orders too), at most 60 s after the load; note when the last arrived.
@@ -179,9 +210,11 @@ export async function measureStack(stack: Stack, baselineUrl: string, shape: Loa
     delivered,
     backlogAtLoadEnd,
     drainAfterLoadMs: drained ? Math.max(0, lastArrival - quote.endedAt) : null,
-    emailsPerSecond: delivered / (Math.max(lastArrival, quote.endedAt) - quote.startedAt) * 1000,
+    emailsPerSecond: (delivered / (Math.max(lastArrival, quote.endedAt) - quote.startedAt)) * 1000,
   };
   const loadedRss = stackRssBytes(stack);
-  log(`stack after the quote load: ${(loadedRss.bytes / 2 ** 30).toFixed(2)} GiB over ${loadedRss.processes} processes`);
+  log(
+    `stack after the quote load: ${(loadedRss.bytes / 2 ** 30).toFixed(2)} GiB over ${loadedRss.processes} processes`,
+  );
   return { track, trackBaseline, quote, quoteBaseline, emails, idleRss, loadedRss };
 }

@@ -14,7 +14,16 @@ import type { Stack } from '@shop/local';
 import { startNats } from '@shop/test-support';
 import { parseBenchArgs, USAGE, type BenchOptions } from './args.js';
 import { measure, type Measurement } from './bench-measure.js';
-import { findNginx, repoRoot, startGateway, startNginx, startProxyPeer, startStandIns, stopChild, type Child } from './bench-peers.js';
+import {
+  findNginx,
+  repoRoot,
+  startGateway,
+  startNginx,
+  startProxyPeer,
+  startStandIns,
+  stopChild,
+  type Child,
+} from './bench-peers.js';
 import { int, markdownTable, ms, pct, perSecond, recordRun, runMarkdown, type ReportRow } from './bench-report.js';
 import { measureStack, startBenchStack, type StackRows } from './bench-stack.js';
 
@@ -22,14 +31,20 @@ const resultsPath = fileURLToPath(new URL('../RESULTS.md', import.meta.url));
 const GiB = 2 ** 30;
 const log = (line: string) => console.log(line);
 
-const figure = (m: Measurement) => `${perSecond(m.requestsPerSecond)}, p50 ${ms(m.p50)} ms, p99 ${ms(m.p99)} ms${m.failures ? `, ${m.failures} of ${m.total} failed` : ''}`;
+const figure = (m: Measurement) =>
+  `${perSecond(m.requestsPerSecond)}, p50 ${ms(m.p50)} ms, p99 ${ms(m.p99)} ms${m.failures ? `, ${m.failures} of ${m.total} failed` : ''}`;
 
 function notMeasured(path: string, goal: string, why: string): ReportRow {
   return { path, figure: `not measured: ${why}`, beside: '', goal, met: undefined };
 }
 
 /** Rows 1 and 2: the gateway in front of the stand-in services, beside bare Fastify and two proxies. */
-async function gatewayRows(baselineUrl: string, services: Record<string, string>, options: BenchOptions, notes: string[]): Promise<ReportRow[]> {
+async function gatewayRows(
+  baselineUrl: string,
+  services: Record<string, string>,
+  options: BenchOptions,
+  notes: string[],
+): Promise<ReportRow[]> {
   const shape = { connections: options.connections, durationSeconds: options.durationSeconds };
   const children: Child[] = [];
   let nats: { url: string; stop: () => Promise<void> } | undefined;
@@ -37,7 +52,10 @@ async function gatewayRows(baselineUrl: string, services: Record<string, string>
     nats = await startNats();
     const gateway = await startGateway(services, nats.url);
     children.push(gateway.child);
-    if (!gateway.fromBuild) notes.push('The gateway ran from its TypeScript sources (no build): run `npx turbo run build` first to bench what ships.');
+    if (!gateway.fromBuild)
+      notes.push(
+        'The gateway ran from its TypeScript sources (no build): run `npx turbo run build` first to bench what ships.',
+      );
     const proxyPeer = await startProxyPeer(services.orders!);
     children.push(proxyPeer.child);
     const nginxBinary = findNginx();
@@ -64,7 +82,10 @@ async function gatewayRows(baselineUrl: string, services: Record<string, string>
     const healthBare = await measure(baselineUrl, { path: '/api/health' }, shape);
     const health = await measure(gateway.url, { path: '/api/health' }, shape);
 
-    const peers = [`bare Fastify ${perSecond(bare.requestsPerSecond)}`, `minimal @fastify/http-proxy ${pct(viaProxy.requestsPerSecond, bare.requestsPerSecond)}`];
+    const peers = [
+      `bare Fastify ${perSecond(bare.requestsPerSecond)}`,
+      `minimal @fastify/http-proxy ${pct(viaProxy.requestsPerSecond, bare.requestsPerSecond)}`,
+    ];
     if (viaNginx) peers.push(`nginx, 1 worker, ${pct(viaNginx.requestsPerSecond, bare.requestsPerSecond)}`);
     return [
       {
@@ -84,7 +105,10 @@ async function gatewayRows(baselineUrl: string, services: Record<string, string>
     ];
   } catch (error) {
     const why = (error as Error).message.split('\n')[0]!;
-    return [notMeasured('gateway proxying a read to a stand-in service', 'at least 30% of bare Fastify', why), notMeasured('`GET /api/health` through the gateway', 'at least 25% of bare Fastify', why)];
+    return [
+      notMeasured('gateway proxying a read to a stand-in service', 'at least 30% of bare Fastify', why),
+      notMeasured('`GET /api/health` through the gateway', 'at least 25% of bare Fastify', why),
+    ];
   } finally {
     for (const child of children.reverse()) await stopChild(child);
     await nats?.stop();
@@ -100,7 +124,10 @@ function stackReportRows(r: StackRows): ReportRow[] {
       figure: `${pct(r.track.requestsPerSecond, r.trackBaseline.requestsPerSecond)} of bare Fastify: ${figure(r.track)}`,
       beside: `bare Fastify with the same answer ${perSecond(r.trackBaseline.requestsPerSecond)}`,
       goal: 'at least 12% of bare Fastify, p99 under 30 ms',
-      met: r.track.failures === 0 && r.track.requestsPerSecond >= 0.12 * r.trackBaseline.requestsPerSecond && r.track.p99 < 30,
+      met:
+        r.track.failures === 0 &&
+        r.track.requestsPerSecond >= 0.12 * r.trackBaseline.requestsPerSecond &&
+        r.track.p99 < 30,
     },
     {
       path: '`POST /api/orders` quote requests (write, outbox), a new customer each',
@@ -115,7 +142,7 @@ function stackReportRows(r: StackRows): ReportRow[] {
         e.perQuote === 0
           ? 'no email arrived for a quote request within 15 s'
           : `${int(e.emailsPerSecond)} per second: ${int(e.delivered)} emails (${e.perQuote} per quote request) from the load's start to the last one; ${int(e.backlogAtLoadEnd)} still to arrive when the load ended, ${e.drainAfterLoadMs === null ? `${int(e.expected - e.delivered)} missing 60 s later` : `the last ${(e.drainAfterLoadMs / 1000).toFixed(1)} s later`}`,
-      beside: `the quote load itself: ${int(r.quote.ok * e.perQuote / ((r.quote.endedAt - r.quote.startedAt) / 1000))} emails per second to send`,
+      beside: `the quote load itself: ${int((r.quote.ok * e.perQuote) / ((r.quote.endedAt - r.quote.startedAt) / 1000))} emails per second to send`,
       goal: 'at least 200 per second (keeps up)',
       met: e.perQuote > 0 && e.drainAfterLoadMs !== null && e.emailsPerSecond >= 200,
     },
@@ -129,7 +156,6 @@ function stackReportRows(r: StackRows): ReportRow[] {
   ];
 }
 
-
 /**
  * Row 4: first-load weights of the storefront home and the admin, from src/frontend-weight.ts
  * (bench:frontend, issue 20's "light storefront"). The hook: when that module exports
@@ -142,18 +168,24 @@ async function frontendRows(stackUrl: string | undefined, notes: string[]): Prom
   const storefrontGoal = 'at most 150 KiB of compressed script, served compressed';
   const adminGoal = 'at most 300 KiB compressed';
   const module = fileURLToPath(new URL('./frontend-weight.ts', import.meta.url));
-  const exported = existsSync(module) && /export (async )?function measureFirstLoadWeights\b/.test(readFileSync(module, 'utf8'));
+  const exported =
+    existsSync(module) && /export (async )?function measureFirstLoadWeights\b/.test(readFileSync(module, 'utf8'));
   if (!exported) {
     const why = existsSync(module)
       ? 'see `npm run bench:frontend` (src/frontend-weight.ts does not export measureFirstLoadWeights(baseUrl) for this run yet)'
       : 'src/frontend-weight.ts (bench:frontend) is not in this checkout yet';
     notes.push(`First-load weights: ${why}.`);
-    return [notMeasured('storefront home, first load', storefrontGoal, why), notMeasured('admin, first load', adminGoal, why)];
+    return [
+      notMeasured('storefront home, first load', storefrontGoal, why),
+      notMeasured('admin, first load', adminGoal, why),
+    ];
   }
   try {
     if (!stackUrl) throw new Error('the stack did not start');
     const weights = (await import(pathToFileURL(module).href)) as {
-      measureFirstLoadWeights: (baseUrl: string) => Promise<Record<'storefront' | 'admin', { scriptGzipBytes: number; compressed: boolean }>>;
+      measureFirstLoadWeights: (
+        baseUrl: string,
+      ) => Promise<Record<'storefront' | 'admin', { scriptGzipBytes: number; compressed: boolean }>>;
     };
     const w = await weights.measureFirstLoadWeights(stackUrl);
     const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
@@ -165,11 +197,20 @@ async function frontendRows(stackUrl: string | undefined, notes: string[]): Prom
         goal: storefrontGoal,
         met: w.storefront.scriptGzipBytes <= 150 * 1024 && w.storefront.compressed,
       },
-      { path: 'admin, first load', figure: `${kib(w.admin.scriptGzipBytes)} compressed`, beside: '', goal: adminGoal, met: w.admin.scriptGzipBytes <= 300 * 1024 },
+      {
+        path: 'admin, first load',
+        figure: `${kib(w.admin.scriptGzipBytes)} compressed`,
+        beside: '',
+        goal: adminGoal,
+        met: w.admin.scriptGzipBytes <= 300 * 1024,
+      },
     ];
   } catch (error) {
     const why = (error as Error).message.split('\n')[0]!;
-    return [notMeasured('storefront home, first load', storefrontGoal, why), notMeasured('admin, first load', adminGoal, why)];
+    return [
+      notMeasured('storefront home, first load', storefrontGoal, why),
+      notMeasured('admin, first load', adminGoal, why),
+    ];
   }
 }
 
@@ -180,7 +221,12 @@ async function measureRunningGateway(url: string, baselineUrl: string, options: 
   for (const path of options.paths) {
     const bare = await measure(baselineUrl, { path }, shape);
     const gateway = await measure(url, { path }, shape);
-    rows.push({ path, gateway: figure(gateway), 'bare Fastify': figure(bare), 'vs bare Fastify': pct(gateway.requestsPerSecond, bare.requestsPerSecond) });
+    rows.push({
+      path,
+      gateway: figure(gateway),
+      'bare Fastify': figure(bare),
+      'vs bare Fastify': pct(gateway.requestsPerSecond, bare.requestsPerSecond),
+    });
   }
   console.table(rows);
 }

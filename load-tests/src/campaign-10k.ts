@@ -43,8 +43,13 @@ const { values } = parseArgs({
 const subscriberCount = Number(values.subscribers);
 const rawCount = Number(values.raw);
 const baselineCount = Number(values.baseline);
-for (const [name, v] of [['subscribers', subscriberCount], ['raw', rawCount], ['baseline', baselineCount]] as const) {
-  if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} must be a whole number of at least 1, got ${String(v)}`);
+for (const [name, v] of [
+  ['subscribers', subscriberCount],
+  ['raw', rawCount],
+  ['baseline', baselineCount],
+] as const) {
+  if (!Number.isInteger(v) || v < 1)
+    throw new Error(`--${name} must be a whole number of at least 1, got ${String(v)}`);
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -53,7 +58,11 @@ const root = path.resolve(here, '../..');
 const campaignGoalSeconds = 120;
 const rawGoalPerSecond = 200;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' / ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ');
 
 /** A loopback SMTP server that counts messages, per recipient and per Message-ID. */
 async function startCountingSmtp() {
@@ -77,7 +86,8 @@ async function startCountingSmtp() {
         firstAt ||= lastAt;
         const id = /^message-id:\s*(\S+)/im.exec(head.split(/\r?\n\r?\n/, 1)[0] ?? '')?.[1];
         if (id) messageIds.add(id);
-        for (const r of session.envelope.rcptTo) perRecipient.set(r.address.toLowerCase(), (perRecipient.get(r.address.toLowerCase()) ?? 0) + 1);
+        for (const r of session.envelope.rcptTo)
+          perRecipient.set(r.address.toLowerCase(), (perRecipient.get(r.address.toLowerCase()) ?? 0) + 1);
         callback();
       });
     },
@@ -112,10 +122,22 @@ async function startCountingSmtp() {
 /** The embedded MongoDB as its own process (as the local runner runs it), with its journal in `dbPath`. */
 async function startMongoProcess(dbPath: string) {
   const port = await freePort();
-  const child = spawn(path.join(root, 'node_modules/.bin/node'), [path.join(root, 'packages/embedded-mongo/bin/embedded-mongo.mjs'), '--port', String(port), '--replset', 'rs0', '--dbpath', dbPath], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    detached: true,
-  });
+  const child = spawn(
+    path.join(root, 'node_modules/.bin/node'),
+    [
+      path.join(root, 'packages/embedded-mongo/bin/embedded-mongo.mjs'),
+      '--port',
+      String(port),
+      '--replset',
+      'rs0',
+      '--dbpath',
+      dbPath,
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    },
+  );
   const errors: string[] = [];
   child.stderr!.on('data', (c: Buffer) => errors.push(c.toString('utf8')));
   for (let waited = 0; ; waited += 100) {
@@ -164,11 +186,23 @@ async function main() {
   let db: mongoose.Connection | undefined;
   try {
     // Admin calls carry the gateway's signed identity, signed with the key the services are given.
-    const common = { MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'warn', NODE_ENV: 'test', GATEWAY_SIGNING_KEY: testGatewayKey() };
+    const common = {
+      MONGO_URL: mongo.uri,
+      NATS_URL: nats.url,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'test',
+      GATEWAY_SIGNING_KEY: testGatewayKey(),
+    };
     const asAdmin = adminHeaders('bench@shop.local');
     const email = await spawnServiceProcess({
       packageDir: path.join(root, 'services/email'),
-      env: { ...common, PORT: String(await freePort()), SMTP_URL: smtp.url, SHOP_URL: 'http://127.0.0.1:8080', ...pick(process.env, /^EMAIL_/) },
+      env: {
+        ...common,
+        PORT: String(await freePort()),
+        SMTP_URL: smtp.url,
+        SHOP_URL: 'http://127.0.0.1:8080',
+        ...pick(process.env, /^EMAIL_/),
+      },
     });
     children.push(email);
     const marketing = await spawnServiceProcess({
@@ -182,14 +216,26 @@ async function main() {
     const concurrency = Number(process.env.EMAIL_SEND_CONCURRENCY ?? 8);
 
     // 1. Baseline: nodemailer alone, the same pool size, no queue.
-    const transport = nodemailer.createTransport({ url: smtp.url, ignoreTLS: true, pool: true, maxConnections: concurrency, maxMessages: 100 });
+    const transport = nodemailer.createTransport({
+      url: smtp.url,
+      ignoreTLS: true,
+      pool: true,
+      maxConnections: concurrency,
+      maxMessages: 100,
+    });
     let t = performance.now();
     let next = 0;
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
         while (next < baselineCount) {
           const i = next++;
-          await transport.sendMail({ from: 'bench@shop.local', to: `base${i}@example.com`, subject: 'Baseline', text: `Baseline message ${i}`, html: `<p>Baseline message ${i}</p>` });
+          await transport.sendMail({
+            from: 'bench@shop.local',
+            to: `base${i}@example.com`,
+            subject: 'Baseline',
+            text: `Baseline message ${i}`,
+            html: `<p>Baseline message ${i}</p>`,
+          });
         }
       }),
     );
@@ -216,7 +262,8 @@ async function main() {
       createdAt: now,
       updatedAt: now,
     }));
-    for (let i = 0; i < subscribers.length; i += 1000) await marketingDb.collection<{ _id: string }>('subscribers').insertMany(subscribers.slice(i, i + 1000));
+    for (let i = 0; i < subscribers.length; i += 1000)
+      await marketingDb.collection<{ _id: string }>('subscribers').insertMany(subscribers.slice(i, i + 1000));
     const api = async (method: string, url: string, body?: unknown) => {
       const res = await fetch(`${marketing.url}${url}`, {
         method,
@@ -226,19 +273,33 @@ async function main() {
       if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
       return res.json() as Promise<any>;
     };
-    const created = await api('POST', '/api/marketing/emails', { name: 'Benchmark newsletter', type: 'newsletter', subject: 'Our new coins', content: 'New challenge coins are in.\n\nSee them at https://shop.example.com/coins' });
+    const created = await api('POST', '/api/marketing/emails', {
+      name: 'Benchmark newsletter',
+      type: 'newsletter',
+      subject: 'Our new coins',
+      content: 'New challenge coins are in.\n\nSee them at https://shop.example.com/coins',
+    });
     const id = created.campaign.id as string;
     const loadSamples: number[] = [];
     const sampler = setInterval(() => loadSamples.push(os.loadavg()[0]!), 5000);
     t = performance.now();
     await api('POST', `/api/marketing/emails/${id}/send`);
-    await waitFor('one campaign email per subscriber at the SMTP server', () => smtp.recipients('sub').length >= subscriberCount, 600_000);
+    await waitFor(
+      'one campaign email per subscriber at the SMTP server',
+      () => smtp.recipients('sub').length >= subscriberCount,
+      600_000,
+    );
     const campaignMs = performance.now() - t;
     let campaign: any;
-    await waitFor('the campaign shown as sent', async () => {
-      campaign = (await api('GET', '/api/marketing/emails')).campaigns.find((c: { id: string }) => c.id === id);
-      return campaign?.status === 'sent';
-    }, 600_000, 500);
+    await waitFor(
+      'the campaign shown as sent',
+      async () => {
+        campaign = (await api('GET', '/api/marketing/emails')).campaigns.find((c: { id: string }) => c.id === id);
+        return campaign?.status === 'sent';
+      },
+      600_000,
+      500,
+    );
     const settledMs = performance.now() - t;
     clearInterval(sampler);
     const twins = smtp.recipients('sub').filter(([, n]) => n > 1).length;
@@ -260,13 +321,19 @@ async function main() {
       createdAt: new Date(),
       updatedAt: new Date(),
     }));
-    for (let i = 0; i < rawDocs.length; i += 1000) await emailDb.collection('emails').insertMany(rawDocs.slice(i, i + 1000));
+    for (let i = 0; i < rawDocs.length; i += 1000)
+      await emailDb.collection('emails').insertMany(rawDocs.slice(i, i + 1000));
     t = performance.now();
     await emailDb.collection('emails').updateMany({ nextAttemptAt: far }, { $set: { nextAttemptAt: new Date() } });
     await waitFor('the raw queue at the SMTP server', () => smtp.messages >= rawCount, 300_000);
     const rawMs = performance.now() - t;
     const rawSteadyMs = smtp.lastAt - smtp.firstAt;
-    await waitFor('the raw queue recorded as sent', async () => (await emailDb.collection('emails').countDocuments({ status: 'sent', template: 'test' })) >= rawCount, 120_000, 250);
+    await waitFor(
+      'the raw queue recorded as sent',
+      async () => (await emailDb.collection('emails').countDocuments({ status: 'sent', template: 'test' })) >= rawCount,
+      120_000,
+      250,
+    );
     const rawRecordedMs = performance.now() - t;
     const rawDuplicates = smtp.messages - smtp.messageIds.size;
 
@@ -276,18 +343,40 @@ async function main() {
       node: process.version,
       cores: os.cpus().length,
       loadAtStart,
-      loadDuringCampaign: loadSamples.length ? `${Math.min(...loadSamples).toFixed(1)} to ${Math.max(...loadSamples).toFixed(1)}` : load(),
+      loadDuringCampaign: loadSamples.length
+        ? `${Math.min(...loadSamples).toFixed(1)} to ${Math.max(...loadSamples).toFixed(1)}`
+        : load(),
       concurrency,
       claimBatch: Number(process.env.EMAIL_CLAIM_BATCH_SIZE ?? 50),
       campaignBatch: Number(process.env.CAMPAIGN_BATCH_SIZE ?? 200),
       baseline: { count: baselineCount, ms: baselineMs, rate: perSecond(baselineCount, baselineMs) },
-      raw: { count: rawCount, ms: rawMs, rate: perSecond(rawCount, rawMs), steadyRate: perSecond(rawCount - 1, rawSteadyMs), recordedMs: rawRecordedMs, duplicates: rawDuplicates },
-      campaign: { subscribers: subscriberCount, ms: campaignMs, rate: perSecond(subscriberCount, campaignMs), settledMs, twins, sent: campaign.sent, recipients: campaign.recipients, failed: campaign.failed },
+      raw: {
+        count: rawCount,
+        ms: rawMs,
+        rate: perSecond(rawCount, rawMs),
+        steadyRate: perSecond(rawCount - 1, rawSteadyMs),
+        recordedMs: rawRecordedMs,
+        duplicates: rawDuplicates,
+      },
+      campaign: {
+        subscribers: subscriberCount,
+        ms: campaignMs,
+        rate: perSecond(subscriberCount, campaignMs),
+        settledMs,
+        twins,
+        sent: campaign.sent,
+        recipients: campaign.recipients,
+        failed: campaign.failed,
+      },
     };
     const report = render(figures);
     process.stdout.write(`${report}\n`);
     if (values.record) await record(report);
-    const met = campaignMs / 1000 < campaignGoalSeconds && rawCount / (rawMs / 1000) >= rawGoalPerSecond && twins === 0 && campaign.sent === subscriberCount;
+    const met =
+      campaignMs / 1000 < campaignGoalSeconds &&
+      rawCount / (rawMs / 1000) >= rawGoalPerSecond &&
+      twins === 0 &&
+      campaign.sent === subscriberCount;
     process.exitCode = met ? 0 : 1;
   } finally {
     await db?.close();
@@ -300,7 +389,9 @@ async function main() {
 }
 
 function pick(env: NodeJS.ProcessEnv, name: RegExp): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => name.test(e[0]) && e[1] !== undefined));
+  return Object.fromEntries(
+    Object.entries(env).filter((e): e is [string, string] => name.test(e[0]) && e[1] !== undefined),
+  );
 }
 
 type Figures = {
@@ -315,7 +406,16 @@ type Figures = {
   campaignBatch: number;
   baseline: { count: number; ms: number; rate: string };
   raw: { count: number; ms: number; rate: string; steadyRate: string; recordedMs: number; duplicates: number };
-  campaign: { subscribers: number; ms: number; rate: string; settledMs: number; twins: number; sent: number; recipients: number; failed: number };
+  campaign: {
+    subscribers: number;
+    ms: number;
+    rate: string;
+    settledMs: number;
+    twins: number;
+    sent: number;
+    recipients: number;
+    failed: number;
+  };
 };
 
 function render(f: Figures): string {
@@ -361,7 +461,10 @@ async function record(report: string) {
     runs = first >= 0 ? body.slice(first).trim() : '';
   }
   const section = `${sectionStart}\n${heading}\n\n${intro}\n\n${report}\n${runs ? `\n${runs}\n` : ''}${sectionEnd}`;
-  const next = start >= 0 && end > start ? text.slice(0, start) + section + text.slice(end + sectionEnd.length) : `${text.trimEnd()}\n\n${section}\n`;
+  const next =
+    start >= 0 && end > start
+      ? text.slice(0, start) + section + text.slice(end + sectionEnd.length)
+      : `${text.trimEnd()}\n\n${section}\n`;
   await writeFile(file, next);
 }
 

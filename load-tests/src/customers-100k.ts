@@ -38,13 +38,27 @@ const customerCount = Number(values.customers);
 const ordersPerCustomer = Number(values['orders-per-customer']);
 const reps = Number(values.reps);
 const warmup = Number(values.warmup);
-for (const [name, v] of [['customers', customerCount], ['orders-per-customer', ordersPerCustomer], ['reps', reps], ['warmup', warmup]] as const) {
+for (const [name, v] of [
+  ['customers', customerCount],
+  ['orders-per-customer', ordersPerCustomer],
+  ['reps', reps],
+  ['warmup', warmup],
+] as const) {
   if (!Number.isInteger(v) || v < 0) throw new Error(`--${name} must be a whole number, got ${String(v)}`);
 }
 
 const statusWeights: Record<OrderStatus, number> = {
-  pending: 3, pending_quote: 20, quote_sent: 8, awaiting_payment: 3, paid: 4, in_progress: 5, design_review: 3,
-  production: 5, shipped: 6, completed: 35, cancelled: 8,
+  pending: 3,
+  pending_quote: 20,
+  quote_sent: 8,
+  awaiting_payment: 3,
+  paid: 4,
+  in_progress: 5,
+  design_review: 3,
+  production: 5,
+  shipped: 6,
+  completed: 35,
+  cancelled: 8,
 } as Record<OrderStatus, number>;
 const statuses = orderStatuses.filter((s) => (statusWeights[s] ?? 0) > 0);
 const itemTypes = ['coin', 'patch', 'shirt'] as const;
@@ -54,7 +68,11 @@ const dayMs = 86_400_000;
 
 // A seeded generator so two runs seed the same customers.
 const { rand, pick, weighted } = seededRandom(0x9e3779b9);
-const weightedStatus = () => weighted(statuses, statuses.map((s) => statusWeights[s]));
+const weightedStatus = () =>
+  weighted(
+    statuses,
+    statuses.map((s) => statusWeights[s]),
+  );
 
 const now = Date.now();
 const thresholds = loadCustomersConfig({}).status;
@@ -75,7 +93,12 @@ function customer(i: number) {
     for (let c = 0; c < 8; c++) code += alphabet[Math.floor(rand() * 32)];
     const submittedDate = new Date(now - Math.floor(rand() * 900 * dayMs));
     const quantity = itemType === 'shirt' ? 6 + Math.floor(rand() * 60) : 25 + Math.floor(rand() * 975);
-    const total = Math.round(quantity * (itemType === 'coin' ? 4 + rand() * 8 : itemType === 'patch' ? 1.5 + rand() * 3 : 14 + rand() * 12) * 100) / 100;
+    const total =
+      Math.round(
+        quantity *
+          (itemType === 'coin' ? 4 + rand() * 8 : itemType === 'patch' ? 1.5 + rand() * 3 : 14 + rand() * 12) *
+          100,
+      ) / 100;
     const status = weightedStatus();
     orders.push({
       _id: randomBytes(12).toString('hex'),
@@ -93,13 +116,28 @@ function customer(i: number) {
       __v: 0,
     });
   }
-  const f = deriveFigures(orders.map((o) => ({ itemType: o.itemType, quantity: o.quantity, total: o.total, status: o.status, submittedDate: o.submittedDate })));
+  const f = deriveFigures(
+    orders.map((o) => ({
+      itemType: o.itemType,
+      quantity: o.quantity,
+      total: o.total,
+      status: o.status,
+      submittedDate: o.submittedDate,
+    })),
+  );
   const newest = orders.reduce((a, b) => (b.submittedDate > a.submittedDate ? b : a));
   const profile = {
     email,
     customerName: name,
     phone,
-    lastShippingAddress: { line1: `${1 + (i % 999)} Main St`, line2: '', city: pick(['Austin', 'Norfolk', 'San Diego', 'Tacoma']), state: pick(['TX', 'VA', 'CA', 'WA']), postalCode: '78701', country: 'US' },
+    lastShippingAddress: {
+      line1: `${1 + (i % 999)} Main St`,
+      line2: '',
+      city: pick(['Austin', 'Norfolk', 'San Diego', 'Tacoma']),
+      state: pick(['TX', 'VA', 'CA', 'WA']),
+      postalCode: '78701',
+      country: 'US',
+    },
     customerCategory: pick(['general', 'general', 'military', 'first_responder']),
     orderCount: f.totalOrders,
     firstOrderAt: f.firstOrderDate,
@@ -113,7 +151,10 @@ function customer(i: number) {
     completedOrders: f.completedOrders,
     avgDaysBetweenOrders: f.avgDaysBetweenOrders,
     vip: isVip(f, thresholds),
-    ...searchFieldsOf({ customerName: name, email, phone }, orders.map((o) => o.orderNumber)),
+    ...searchFieldsOf(
+      { customerName: name, email, phone },
+      orders.map((o) => o.orderNumber),
+    ),
     createdAt: f.firstOrderDate,
     updatedAt: f.lastOrderDate,
     __v: 0,
@@ -121,7 +162,10 @@ function customer(i: number) {
   return { profile, orders };
 }
 
-interface Case { name: string; path: string }
+interface Case {
+  name: string;
+  path: string;
+}
 const base = '/api/customers';
 const cases: Case[] = [
   { name: 'default (page 1, all, last order desc)', path: base },
@@ -138,18 +182,33 @@ const cases: Case[] = [
 ];
 const chosen = values.case?.length ? cases.filter((c) => values.case!.some((n) => c.name.includes(n))) : cases;
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function main() {
   const t0 = performance.now();
   const [mongo, nats] = await Promise.all([startMongo(), startNats()]);
   // The services read their config from the environment, exactly as deployed; each listens on a free port.
   // One gateway signing key shared by the gateway and the services (a fresh one per run).
-  Object.assign(process.env, { PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', GATEWAY_SIGNING_KEY: randomBytes(32).toString('base64url') });
+  Object.assign(process.env, {
+    PORT: '0',
+    MONGO_URL: mongo.uri,
+    NATS_URL: nats.url,
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+    GATEWAY_SIGNING_KEY: randomBytes(32).toString('base64url'),
+  });
   const customersService = await buildCustomers();
   const security = await buildSecurity();
   const [customersUrl, securityUrl] = await Promise.all([customersService.start(), security.start()]);
-  const gatewayConfig = configFromEnv({ PORT: '0', LOG_LEVEL: 'silent', NATS_URL: nats.url, CUSTOMERS_URL: customersUrl, SECURITY_URL: securityUrl, RATE_LIMIT_MAX: '1000000', GATEWAY_SIGNING_KEY: process.env.GATEWAY_SIGNING_KEY });
+  const gatewayConfig = configFromEnv({
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    NATS_URL: nats.url,
+    CUSTOMERS_URL: customersUrl,
+    SECURITY_URL: securityUrl,
+    RATE_LIMIT_MAX: '1000000',
+    GATEWAY_SIGNING_KEY: process.env.GATEWAY_SIGNING_KEY,
+  });
   const gateway = await buildGateway(gatewayConfig, { logger: false });
   const gatewayUrl = await gateway.listen({ host: '127.0.0.1', port: 0 });
   try {
@@ -168,10 +227,20 @@ async function main() {
       orderTotal += orders.length;
       await Customer.collection.insertMany(profiles, { ordered: false });
       // Order ids are strings (the orders service's ids), the driver's default typing expects ObjectIds.
-      await (CustomerOrder.collection as unknown as { insertMany(d: object[], o: object): Promise<unknown> }).insertMany(orders, { ordered: false });
+      await (
+        CustomerOrder.collection as unknown as { insertMany(d: object[], o: object): Promise<unknown> }
+      ).insertMany(orders, { ordered: false });
     }
-    const [seededCustomers, seededOrders] = await Promise.all([Customer.estimatedDocumentCount(), CustomerOrder.estimatedDocumentCount()]);
-    console.log(`seeded ${seededCustomers} customers and ${seededOrders} orders (${orderTotal} generated) in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    const [seededCustomers, seededOrders] = await Promise.all([
+      Customer.estimatedDocumentCount(),
+      CustomerOrder.estimatedDocumentCount(),
+    ]);
+    console.log(
+      `seeded ${seededCustomers} customers and ${seededOrders} orders (${orderTotal} generated) in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${os.cpus().length} cores, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
 
     // Sign in through the gateway, as the back office does: every measured request carries the session cookie.
     const login = await fetch(`${gatewayUrl}/api/auth/login`, {
@@ -180,11 +249,27 @@ async function main() {
       body: JSON.stringify({ email: 'admin@shop.local', password: 'Shop-Local-Dev-2026!' }),
     });
     if (login.status !== 200) throw new Error(`sign-in failed: ${login.status} ${await login.text()}`);
-    const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
 
     const inspector = values.profile ? new (await import('node:inspector/promises')).Session() : undefined;
-    if (inspector) { inspector.connect(); await inspector.post('Profiler.enable'); await inspector.post('Profiler.start'); }
-    const rows: { name: string; p50: number; p95: number; min: number; max: number; cpu: number; bytes: number; total: unknown }[] = [];
+    if (inspector) {
+      inspector.connect();
+      await inspector.post('Profiler.enable');
+      await inspector.post('Profiler.start');
+    }
+    const rows: {
+      name: string;
+      p50: number;
+      p95: number;
+      min: number;
+      max: number;
+      cpu: number;
+      bytes: number;
+      total: unknown;
+    }[] = [];
     for (const c of chosen) {
       const times: number[] = [];
       let bytes = 0;
@@ -204,18 +289,35 @@ async function main() {
       // CPU of this whole process (client, gateway, services and database) per request.
       const cpu = process.cpuUsage(cpuStart);
       times.sort((a, b) => a - b);
-      rows.push({ name: c.name, p50: pct(times, 50), p95: pct(times, 95), min: times[0]!, max: times[times.length - 1]!, cpu: (cpu.user + cpu.system) / 1000 / Math.max(1, reps), bytes, total });
+      rows.push({
+        name: c.name,
+        p50: pct(times, 50),
+        p95: pct(times, 95),
+        min: times[0]!,
+        max: times[times.length - 1]!,
+        cpu: (cpu.user + cpu.system) / 1000 / Math.max(1, reps),
+        bytes,
+        total,
+      });
     }
     if (inspector) {
       const { profile } = await inspector.post('Profiler.stop');
       (await import('node:fs')).writeFileSync(values.profile!, JSON.stringify(profile));
       inspector.disconnect();
     }
-    const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
-    console.log(`\n${seededCustomers} customers, ${seededOrders} orders, through the gateway with an admin session; ${reps} timed requests per case after ${warmup} warm-up, one at a time; ${os.cpus().length} cores, load average ${load}\n`);
+    const load = os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
+    console.log(
+      `\n${seededCustomers} customers, ${seededOrders} orders, through the gateway with an admin session; ${reps} timed requests per case after ${warmup} warm-up, one at a time; ${os.cpus().length} cores, load average ${load}\n`,
+    );
     console.log(`| case | p50 ms | p95 ms | min ms | max ms | CPU ms/request | matched | response bytes |`);
     console.log(`|---|---:|---:|---:|---:|---:|---:|---:|`);
-    for (const r of rows) console.log(`| ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.min.toFixed(1)} | ${r.max.toFixed(1)} | ${r.cpu.toFixed(1)} | ${String(r.total)} | ${r.bytes} |`);
+    for (const r of rows)
+      console.log(
+        `| ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.min.toFixed(1)} | ${r.max.toFixed(1)} | ${r.cpu.toFixed(1)} | ${String(r.total)} | ${r.bytes} |`,
+      );
   } finally {
     await gateway.close();
     await Promise.all([customersService.stop(), security.stop()]);

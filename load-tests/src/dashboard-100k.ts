@@ -28,16 +28,41 @@ const { values } = parseArgs({
 const orderCount = Number(values.orders);
 const reps = Number(values.reps);
 const warmup = Number(values.warmup);
-for (const [name, v] of [['orders', orderCount], ['reps', reps], ['warmup', warmup]] as const) {
+for (const [name, v] of [
+  ['orders', orderCount],
+  ['reps', reps],
+  ['warmup', warmup],
+] as const) {
   if (!Number.isInteger(v) || v < 0) throw new Error(`--${name} must be a whole number, got ${String(v)}`);
 }
 
-const statuses = ['pending', 'pending_quote', 'quote_sent', 'awaiting_payment', 'paid', 'in_progress', 'design_review', 'production', 'shipped', 'completed', 'cancelled'] as const;
+const statuses = [
+  'pending',
+  'pending_quote',
+  'quote_sent',
+  'awaiting_payment',
+  'paid',
+  'in_progress',
+  'design_review',
+  'production',
+  'shipped',
+  'completed',
+  'cancelled',
+] as const;
 // Most orders end completed or waiting for a quote; a long tail in between (a live shop's shape).
 const statusWeights = [3, 20, 8, 3, 4, 5, 3, 5, 6, 35, 8];
 const itemTypes = ['coin', 'patch', 'shirt'] as const;
 const prefixes = { coin: 'CC', patch: 'PT', shirt: 'TS' } as const;
-const units = ['1st Battalion', 'VFW Post 112', 'Engine 7', 'Troop 42', 'Alpha Company', 'Station 19', 'Harbor Patrol', 'Rangers'];
+const units = [
+  '1st Battalion',
+  'VFW Post 112',
+  'Engine 7',
+  'Troop 42',
+  'Alpha Company',
+  'Station 19',
+  'Harbor Patrol',
+  'Rangers',
+];
 const alphabet = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 const dayMs = 86_400_000;
 
@@ -54,7 +79,12 @@ function order(i: number) {
   const createdAt = new Date(now - Math.floor(rand() * 730 * dayMs));
   const updatedAt = new Date(Math.min(now, createdAt.getTime() + Math.floor(rand() * 30 * dayMs)));
   const quantity = itemType === 'shirt' ? 6 + Math.floor(rand() * 60) : 25 + Math.floor(rand() * 975);
-  const estimatedTotal = Math.round(quantity * (itemType === 'coin' ? 4 + rand() * 8 : itemType === 'patch' ? 1.5 + rand() * 3 : 14 + rand() * 12) * 100) / 100;
+  const estimatedTotal =
+    Math.round(
+      quantity *
+        (itemType === 'coin' ? 4 + rand() * 8 : itemType === 'patch' ? 1.5 + rand() * 3 : 14 + rand() * 12) *
+        100,
+    ) / 100;
   let code = '';
   for (let k = 0; k < 8; k++) code += alphabet[Math.floor(rand() * 32)];
   const quoted = !['pending', 'pending_quote'].includes(status);
@@ -69,7 +99,9 @@ function order(i: number) {
     designMethod: pick(['upload', 'describe', 'team', 'ai']),
     description: `${pick(units)} ${itemType} with our crest, motto and ${pick(['gold', 'silver', 'black'])} accents`,
     quantity,
-    ...(itemType === 'shirt' ? { sizeBreakdown: { M: Math.ceil(quantity / 2), L: Math.floor(quantity / 2) } } : { size: pick(['1.5', '1.75', '2', '2.5']), shape: 'Round', edge: 'rope' }),
+    ...(itemType === 'shirt'
+      ? { sizeBreakdown: { M: Math.ceil(quantity / 2), L: Math.floor(quantity / 2) } }
+      : { size: pick(['1.5', '1.75', '2', '2.5']), shape: 'Round', edge: 'rope' }),
     colors: [pick(['Gold', 'Silver', 'Black', 'Red']), pick(['Blue', 'White', 'Green'])],
     finish: pick(['antique_gold', 'polished_silver', 'performance', 'embroidered']),
     features: rand() < 0.3 ? ['Enamel Fill'] : [],
@@ -77,7 +109,14 @@ function order(i: number) {
     aiGenerated: false,
     subscribeEmail: rand() < 0.5,
     subscribeSMS: false,
-    shippingAddress: { line1: `${1 + (i % 999)} Main St`, line2: '', city: pick(['Austin', 'Norfolk', 'San Diego', 'Tacoma']), state: pick(['TX', 'VA', 'CA', 'WA']), postalCode: '78701', country: 'US' },
+    shippingAddress: {
+      line1: `${1 + (i % 999)} Main St`,
+      line2: '',
+      city: pick(['Austin', 'Norfolk', 'San Diego', 'Tacoma']),
+      state: pick(['TX', 'VA', 'CA', 'WA']),
+      postalCode: '78701',
+      country: 'US',
+    },
     customerCategory: pick(['general', 'general', 'military', 'first_responder']),
     taxExempt: false,
     customizer: false,
@@ -87,9 +126,19 @@ function order(i: number) {
       { status: 'pending_quote', date: createdAt, changedBy: 'customer', note: 'Quote request submitted' },
       ...(status !== 'pending_quote' ? [{ status, date: updatedAt, changedBy: 'admin:ops@example.com' }] : []),
     ],
-    quote: quoted ? { amount: estimatedTotal, taxRate: 0.0825, taxAmount: Math.round(estimatedTotal * 8.25) / 100, finalAmount: Math.round(estimatedTotal * 108.25) / 100, sentAt: updatedAt, expiresAt: new Date(updatedAt.getTime() + 30 * dayMs) } : null,
+    quote: quoted
+      ? {
+          amount: estimatedTotal,
+          taxRate: 0.0825,
+          taxAmount: Math.round(estimatedTotal * 8.25) / 100,
+          finalAmount: Math.round(estimatedTotal * 108.25) / 100,
+          sentAt: updatedAt,
+          expiresAt: new Date(updatedAt.getTime() + 30 * dayMs),
+        }
+      : null,
     discount: null,
-    tracking: status === 'shipped' || status === 'completed' ? { carrier: 'UPS', trackingNumber: `1Z${code}${i}` } : null,
+    tracking:
+      status === 'shipped' || status === 'completed' ? { carrier: 'UPS', trackingNumber: `1Z${code}${i}` } : null,
     emailHistory: [],
     createdAt,
     updatedAt,
@@ -97,7 +146,10 @@ function order(i: number) {
   };
 }
 
-interface Case { name: string; path: string }
+interface Case {
+  name: string;
+  path: string;
+}
 const base = '/api/orders';
 const cases: Case[] = [
   { name: 'default (page 1, all, date desc)', path: base },
@@ -106,20 +158,29 @@ const cases: Case[] = [
   { name: 'sort by total desc', path: `${base}?sortBy=total&sortDir=desc` },
   { name: 'sort by customer name asc', path: `${base}?sortBy=customerName&sortDir=asc` },
   { name: 'search "garcia"', path: `${base}?search=garcia` },
-  { name: 'item type + date range', path: `${base}?itemType=patch&startDate=${new Date(now - 200 * dayMs).toISOString().slice(0, 10)}&endDate=${new Date(now - 20 * dayMs).toISOString().slice(0, 10)}` },
+  {
+    name: 'item type + date range',
+    path: `${base}?itemType=patch&startDate=${new Date(now - 200 * dayMs).toISOString().slice(0, 10)}&endDate=${new Date(now - 20 * dayMs).toISOString().slice(0, 10)}`,
+  },
   { name: 'page 500', path: `${base}?page=500` },
   { name: 'analytics 30d', path: '/api/orders/analytics?period=30d' },
   { name: 'analytics total', path: '/api/orders/analytics?period=total' },
 ];
 const chosen = values.case?.length ? cases.filter((c) => values.case!.some((n) => c.name.includes(n))) : cases;
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function main() {
   const t0 = performance.now();
   const [mongo, nats] = await Promise.all([startMongo(), startNats()]);
   // buildApp() reads its config from the environment, exactly as the deployed service does.
-  Object.assign(process.env, { PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent' });
+  Object.assign(process.env, {
+    PORT: '0',
+    MONGO_URL: mongo.uri,
+    NATS_URL: nats.url,
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+  });
   const service = await buildApp();
   const url = await service.start();
   try {
@@ -130,15 +191,35 @@ async function main() {
       const docs = [];
       for (let j = i; j < Math.min(orderCount, i + batch); j++) docs.push(order(j));
       // Order ids are strings (see the orders model), the driver's default typing expects ObjectIds.
-      await (Order.collection as unknown as { insertMany(d: object[], o: object): Promise<unknown> }).insertMany(docs, { ordered: false });
+      await (Order.collection as unknown as { insertMany(d: object[], o: object): Promise<unknown> }).insertMany(docs, {
+        ordered: false,
+      });
     }
     const seeded = await Order.estimatedDocumentCount();
-    console.log(`seeded ${seeded} orders in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `seeded ${seeded} orders in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${os.cpus().length} cores, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
 
     // --profile FILE: a CPU profile of the measured requests only (not the seed), for Chrome DevTools.
     const inspector = values.profile ? new (await import('node:inspector/promises')).Session() : undefined;
-    if (inspector) { inspector.connect(); await inspector.post('Profiler.enable'); await inspector.post('Profiler.start'); }
-    const rows: { name: string; p50: number; p95: number; min: number; max: number; cpu: number; bytes: number; total: unknown }[] = [];
+    if (inspector) {
+      inspector.connect();
+      await inspector.post('Profiler.enable');
+      await inspector.post('Profiler.start');
+    }
+    const rows: {
+      name: string;
+      p50: number;
+      p95: number;
+      min: number;
+      max: number;
+      cpu: number;
+      bytes: number;
+      total: unknown;
+    }[] = [];
     for (const c of chosen) {
       const times: number[] = [];
       let bytes = 0;
@@ -159,18 +240,35 @@ async function main() {
       // CPU of this whole process (client, service and database) per request: moves less with the machine's load.
       const cpu = process.cpuUsage(cpuStart);
       times.sort((a, b) => a - b);
-      rows.push({ name: c.name, p50: pct(times, 50), p95: pct(times, 95), min: times[0]!, max: times[times.length - 1]!, cpu: (cpu.user + cpu.system) / 1000 / Math.max(1, reps), bytes, total });
+      rows.push({
+        name: c.name,
+        p50: pct(times, 50),
+        p95: pct(times, 95),
+        min: times[0]!,
+        max: times[times.length - 1]!,
+        cpu: (cpu.user + cpu.system) / 1000 / Math.max(1, reps),
+        bytes,
+        total,
+      });
     }
     if (inspector) {
       const { profile } = await inspector.post('Profiler.stop');
       (await import('node:fs')).writeFileSync(values.profile!, JSON.stringify(profile));
       inspector.disconnect();
     }
-    const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
-    console.log(`\n${orderCount} orders, ${reps} timed requests per case after ${warmup} warm-up, one at a time; ${os.cpus().length} cores, load average ${load}\n`);
+    const load = os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
+    console.log(
+      `\n${orderCount} orders, ${reps} timed requests per case after ${warmup} warm-up, one at a time; ${os.cpus().length} cores, load average ${load}\n`,
+    );
     console.log(`| case | p50 ms | p95 ms | min ms | max ms | CPU ms/request | matched | response bytes |`);
     console.log(`|---|---:|---:|---:|---:|---:|---:|---:|`);
-    for (const r of rows) console.log(`| ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.min.toFixed(1)} | ${r.max.toFixed(1)} | ${r.cpu.toFixed(1)} | ${String(r.total)} | ${r.bytes} |`);
+    for (const r of rows)
+      console.log(
+        `| ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.min.toFixed(1)} | ${r.max.toFixed(1)} | ${r.cpu.toFixed(1)} | ${String(r.total)} | ${r.bytes} |`,
+      );
   } finally {
     await service.stop();
     await Promise.all([nats.stop(), mongo.stop()]);

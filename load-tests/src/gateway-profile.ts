@@ -20,7 +20,11 @@ import type { StandIns } from './stand-ins.js';
 const loadTestsDir = fileURLToPath(new URL('../', import.meta.url));
 const gatewayDir = fileURLToPath(new URL('../../gateway/', import.meta.url));
 
-function spawnChild(args: string[], cwd: string, env: NodeJS.ProcessEnv): { process: ChildProcess; stderr: () => string } {
+function spawnChild(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): { process: ChildProcess; stderr: () => string } {
   const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
@@ -47,15 +51,24 @@ function load(url: string, connections: number, seconds: number): Promise<LoadRe
   });
 }
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
 
 /** Top self and inclusive times of a .cpuprofile, by function (file:line). */
 function summarise(path: string, top = 30): void {
-  const profile = JSON.parse(readFileSync(path, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  const profile = JSON.parse(readFileSync(path, 'utf8')) as {
+    nodes: ProfileNode[];
+    samples: number[];
+    timeDeltas: number[];
+  };
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const key = (n: ProfileNode) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*node_modules\//, '~/').replace(/^file:\/\/.*\/work\/main\//, '')}:${n.callFrame.lineNumber + 1}`;
+  const key = (n: ProfileNode) =>
+    `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*node_modules\//, '~/').replace(/^file:\/\/.*\/work\/main\//, '')}:${n.callFrame.lineNumber + 1}`;
   const self = new Map<string, number>();
   const inclusive = new Map<string, number>();
   let total = 0;
@@ -74,7 +87,8 @@ function summarise(path: string, top = 30): void {
   });
   const print = (title: string, m: Map<string, number>) => {
     console.log(`\n${title} (of ${(total / 1000).toFixed(0)} ms sampled)`);
-    for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`);
+    for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top))
+      console.log(`${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`);
   };
   print('self', self);
   print('inclusive', inclusive);
@@ -99,7 +113,9 @@ async function main() {
   try {
     const urls = await new Promise<StandIns>((resolve, reject) => {
       standIns.process.once('exit', (code) => reject(new Error(`stand-ins exited ${code}: ${standIns.stderr()}`)));
-      createInterface({ input: standIns.process.stdout! }).once('line', (line) => resolve(JSON.parse(line) as StandIns));
+      createInterface({ input: standIns.process.stdout! }).once('line', (line) =>
+        resolve(JSON.parse(line) as StandIns),
+      );
     });
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     const env: NodeJS.ProcessEnv = {
@@ -114,7 +130,13 @@ async function main() {
     };
     for (const [service, url] of Object.entries(urls.services)) env[`${service.toUpperCase()}_URL`] = url;
     const profileDir = values['cpu-prof'] ? mkdtempSync(join(tmpdir(), 'gateway-prof-')) : undefined;
-    const args = [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--conditions=source', '--import', 'tsx', 'src/main.ts'];
+    const args = [
+      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+      '--conditions=source',
+      '--import',
+      'tsx',
+      'src/main.ts',
+    ];
     gateway = spawnChild(args, gatewayDir, env);
     const gatewayUrl = `http://127.0.0.1:${port}`;
     await waitReady(`${gatewayUrl}/readyz`, gateway.stderr);
@@ -122,7 +144,10 @@ async function main() {
     await load(`${gatewayUrl}/api/orders/_service`, connections, 2);
     await load(`${urls.baseline}/api/orders/_service`, connections, 2);
     const only = new Set(values.only.split(','));
-    for (const [name, path] of [['read', '/api/orders/_service'], ['health', '/api/health']] as const) {
+    for (const [name, path] of [
+      ['read', '/api/orders/_service'],
+      ['health', '/api/health'],
+    ] as const) {
       if (!only.has(name)) continue;
       const bare = await load(`${urls.baseline}${path}`, connections, duration);
       const via = await load(`${gatewayUrl}${path}`, connections, duration);

@@ -21,7 +21,10 @@ export interface JourneyCredentials {
   adminPassword: string;
 }
 
-async function send(request: PreparedRequest, cookies: Map<string, string>): Promise<{ status: number; body: string; ms: number }> {
+async function send(
+  request: PreparedRequest,
+  cookies: Map<string, string>,
+): Promise<{ status: number; body: string; ms: number }> {
   const headers = { ...request.headers };
   if (cookies.size) headers.cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   let body: string | FormData | undefined;
@@ -30,13 +33,23 @@ async function send(request: PreparedRequest, cookies: Map<string, string>): Pro
     const form = new FormData();
     for (const [name, value] of Object.entries(request.multipart.fields ?? {})) form.append(name, value);
     for (const file of request.multipart.files) {
-      form.append(file.field, new Blob([Buffer.from(file.base64, 'base64')], { type: file.contentType }), file.filename);
+      form.append(
+        file.field,
+        new Blob([Buffer.from(file.base64, 'base64')], { type: file.contentType }),
+        file.filename,
+      );
     }
     body = form; // fetch sets the multipart content-type with its boundary
   }
   const t0 = performance.now();
   try {
-    const response = await fetch(request.url, { method: request.method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(30_000) });
+    const response = await fetch(request.url, {
+      method: request.method,
+      headers,
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(30_000),
+    });
     const text = await response.text();
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(';');
@@ -51,7 +64,12 @@ async function send(request: PreparedRequest, cookies: Map<string, string>): Pro
 }
 
 /** One run of a journey, as one visitor (own cookies, own unique value). Stops at the first failed step. */
-export async function runJourney(baseUrl: string, journey: Journey, credentials: JourneyCredentials, unique: string): Promise<StepOutcome[]> {
+export async function runJourney(
+  baseUrl: string,
+  journey: Journey,
+  credentials: JourneyCredentials,
+  unique: string,
+): Promise<StepOutcome[]> {
   const vars: Record<string, unknown> & { baseUrl: string } = { baseUrl, unique, ...credentials };
   const cookies = new Map<string, string>();
   const outcomes: StepOutcome[] = [];
@@ -98,19 +116,28 @@ export async function runJourneys(options: RunOptions): Promise<StepSummary[]> {
   await Promise.all(
     Array.from({ length: options.vus }, async (_, vu) => {
       for (let iteration = 0; iteration < options.iterations; iteration++) {
-        for (const journey of selected) outcomes.push(...(await runJourney(options.url, journey, options.credentials, uniqueId(`vu${vu}`, iteration))));
+        for (const journey of selected)
+          outcomes.push(
+            ...(await runJourney(options.url, journey, options.credentials, uniqueId(`vu${vu}`, iteration))),
+          );
       }
     }),
   );
   // Every step has a row, also one never reached because an earlier step of its journey failed.
   const order = selected.flatMap((journey) => journey.steps.map((step) => stepName(journey, step)));
-  return order
-    .map((step) => {
-      const mine = outcomes.filter((o) => o.step === step);
-      const times = mine.map((o) => o.ms).sort((a, b) => a - b);
-      const errors = [...new Set(mine.flatMap((o) => o.failures))].slice(0, 5);
-      return { step, requests: mine.length, failed: mine.filter((o) => o.failures.length).length, p50: percentile(times, 50), p99: percentile(times, 99), errors };
-    });
+  return order.map((step) => {
+    const mine = outcomes.filter((o) => o.step === step);
+    const times = mine.map((o) => o.ms).sort((a, b) => a - b);
+    const errors = [...new Set(mine.flatMap((o) => o.failures))].slice(0, 5);
+    return {
+      step,
+      requests: mine.length,
+      failed: mine.filter((o) => o.failures.length).length,
+      p50: percentile(times, 50),
+      p99: percentile(times, 99),
+      errors,
+    };
+  });
 }
 
 /** The latency goals of journeys.js's k6 thresholds (p(99)<N on a step) that a summary misses. */
@@ -125,7 +152,8 @@ export function missedLatencyGoals(summary: StepSummary[]): string[] {
       const goal = /^p\((\d+)\)<(\d+)$/.exec(rule);
       if (!goal) continue;
       const times = Number(goal[1]) === 99 ? row.p99 : row.p50;
-      if (times >= Number(goal[2])) missed.push(`${step}: p${goal[1]} ${times.toFixed(1)} ms, goal under ${goal[2]} ms`);
+      if (times >= Number(goal[2]))
+        missed.push(`${step}: p${goal[1]} ${times.toFixed(1)} ms, goal under ${goal[2]} ms`);
     }
   }
   return missed;
@@ -167,12 +195,23 @@ async function main(): Promise<void> {
   const { DEV_ADMIN } = await import('@shop/local');
   const summary = await runJourneys({
     url: values.url.replace(/\/+$/, ''),
-    credentials: { adminEmail: process.env.ADMIN_EMAIL || DEV_ADMIN.email, adminPassword: process.env.ADMIN_PASSWORD || DEV_ADMIN.password },
+    credentials: {
+      adminEmail: process.env.ADMIN_EMAIL || DEV_ADMIN.email,
+      adminPassword: process.env.ADMIN_PASSWORD || DEV_ADMIN.password,
+    },
     vus,
     iterations,
     journeys: values.journey ? allJourneys.filter((j) => values.journey!.includes(j.name)) : undefined,
   });
-  console.table(summary.map((r) => ({ step: r.step, requests: r.requests, failed: r.failed, 'p50 ms': r.p50.toFixed(1), 'p99 ms': r.p99.toFixed(1) })));
+  console.table(
+    summary.map((r) => ({
+      step: r.step,
+      requests: r.requests,
+      failed: r.failed,
+      'p50 ms': r.p50.toFixed(1),
+      'p99 ms': r.p99.toFixed(1),
+    })),
+  );
   const failed = summary.filter((r) => r.failed > 0);
   for (const row of failed) console.error(`${row.step}: ${row.failed} failed: ${row.errors.join(' | ')}`);
   const missed = values.thresholds ? missedLatencyGoals(summary) : [];

@@ -63,7 +63,12 @@ interface Figures {
   failures: number;
 }
 
-function load(url: string, connections: number, seconds: number, request: { path: string; body?: string; fresh?: () => { body: string; headers: Record<string, string> } }): Promise<Figures> {
+function load(
+  url: string,
+  connections: number,
+  seconds: number,
+  request: { path: string; body?: string; fresh?: () => { body: string; headers: Record<string, string> } },
+): Promise<Figures> {
   const latencies: number[] = [];
   const requests = [
     {
@@ -85,8 +90,15 @@ function load(url: string, connections: number, seconds: number, request: { path
     const instance = autocannon({ url, connections, duration: seconds, requests }, (error, result) => {
       if (error) return reject(error);
       latencies.sort((a, b) => a - b);
-      const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
-      resolve({ rps: result.requests.average, p50: at(50), p99: at(99), ok: result['2xx'], failures: result.non2xx + result.errors + result.timeouts });
+      const at = (p: number) =>
+        latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+      resolve({
+        rps: result.requests.average,
+        p50: at(50),
+        p99: at(99),
+        ok: result['2xx'],
+        failures: result.non2xx + result.errors + result.timeouts,
+      });
     });
     instance.on('response', (_c: unknown, _s: number, _b: number, ms: number) => latencies.push(ms));
   });
@@ -95,7 +107,10 @@ function load(url: string, connections: number, seconds: number, request: { path
 let quoteCounter = 0;
 function freshQuote(run: string): { body: string; headers: Record<string, string> } {
   const email = `quote-${run}-${++quoteCounter}@example.com`;
-  return { body: JSON.stringify(coinOrder({ email, customerName: 'Bench Customer' })), headers: { [idempotencyKeyHeader]: randomUUID() } };
+  return {
+    body: JSON.stringify(coinOrder({ email, customerName: 'Bench Customer' })),
+    headers: { [idempotencyKeyHeader]: randomUUID() },
+  };
 }
 
 /** Top self-time and inclusive-time functions of a V8 .cpuprofile, as text. */
@@ -111,7 +126,8 @@ export function summariseProfile(file: string, top = 25): string {
   const selfUs = new Map<number, number>();
   profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
   const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
-  const label = (n: Node) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/(node_modules|work\/main)\//, '')}:${n.callFrame.lineNumber + 1}`;
+  const label = (n: Node) =>
+    `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/(node_modules|work\/main)\//, '')}:${n.callFrame.lineNumber + 1}`;
   const self = new Map<string, number>();
   const inclusive = new Map<string, number>();
   const walk = (id: number, onStack: Set<string>): number => {
@@ -155,10 +171,15 @@ async function main() {
   });
   const duration = Number(values.duration);
   const connections = Number(values.connections);
-  for (const [name, v] of [['duration', duration], ['connections', connections]] as const) {
-    if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} must be a whole number of at least 1, got ${String(v)}`);
+  for (const [name, v] of [
+    ['duration', duration],
+    ['connections', connections],
+  ] as const) {
+    if (!Number.isInteger(v) || v < 1)
+      throw new Error(`--${name} must be a whole number of at least 1, got ${String(v)}`);
   }
-  if (values.only !== undefined && values.only !== 'quote' && values.only !== 'track') throw new Error(`--only must be "quote" or "track", got "${values.only}"`);
+  if (values.only !== undefined && values.only !== 'quote' && values.only !== 'track')
+    throw new Error(`--only must be "quote" or "track", got "${values.only}"`);
   const profile = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['profile-dir']] : [];
   const self = fileURLToPath(import.meta.url);
   const baseEnv = { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', NODE_ENV: 'production' };
@@ -167,7 +188,19 @@ async function main() {
   const children: Child[] = [];
   const scratch = values.dbpath ? undefined : undefined;
   try {
-    const mongo = spawnChild([...profile, '--conditions=source', '--import', 'tsx', self, '--serve-mongo', values.dbpath ?? '', values['mongo-module'] ?? ''], baseEnv);
+    const mongo = spawnChild(
+      [
+        ...profile,
+        '--conditions=source',
+        '--import',
+        'tsx',
+        self,
+        '--serve-mongo',
+        values.dbpath ?? '',
+        values['mongo-module'] ?? '',
+      ],
+      baseEnv,
+    );
     children.push(mongo);
     const { uri } = await firstLine<{ uri: string }>(mongo, 'the embedded MongoDB');
     const orders = spawnChild([...profile, '--conditions=source', '--import', 'tsx', self, '--serve-orders'], {
@@ -182,25 +215,49 @@ async function main() {
     children.push(orders);
     const baseline = spawnChild(['--import', 'tsx', self, '--serve-baseline'], baseEnv);
     children.push(baseline);
-    const [{ url }, { url: baselineUrl }] = await Promise.all([firstLine<{ url: string }>(orders, 'the orders service'), firstLine<{ url: string }>(baseline, 'bare Fastify')]);
+    const [{ url }, { url: baselineUrl }] = await Promise.all([
+      firstLine<{ url: string }>(orders, 'the orders service'),
+      firstLine<{ url: string }>(baseline, 'bare Fastify'),
+    ]);
     const run = randomUUID().slice(0, 8);
-    console.log(`orders ${url} (pid ${orders.process.pid}), embedded MongoDB ${uri} (pid ${mongo.process.pid}, ${values.dbpath ? `journal in ${values.dbpath}` : 'in memory'}), nats ${nats.url}; ${connections} connections, ${duration} s; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(2)}; Node ${process.version}`);
+    console.log(
+      `orders ${url} (pid ${orders.process.pid}), embedded MongoDB ${uri} (pid ${mongo.process.pid}, ${values.dbpath ? `journal in ${values.dbpath}` : 'in memory'}), nats ${nats.url}; ${connections} connections, ${duration} s; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(2)}; Node ${process.version}`,
+    );
 
     // One order to track, made through the route itself.
     const first = freshQuote(run);
-    const created = await fetch(`${url}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json', ...first.headers }, body: first.body });
+    const created = await fetch(`${url}/api/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...first.headers },
+      body: first.body,
+    });
     const createdBody = (await created.json()) as { order?: { orderNumber: string } };
-    if (created.status !== 201 || !createdBody.order) throw new Error(`the first quote request was answered ${created.status}: ${JSON.stringify(createdBody)}`);
-    const trackBody = JSON.stringify({ orderNumber: createdBody.order.orderNumber, email: (JSON.parse(first.body) as { email: string }).email });
-    const trackAnswer = await (await fetch(`${url}/api/orders/track`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: trackBody })).text();
+    if (created.status !== 201 || !createdBody.order)
+      throw new Error(`the first quote request was answered ${created.status}: ${JSON.stringify(createdBody)}`);
+    const trackBody = JSON.stringify({
+      orderNumber: createdBody.order.orderNumber,
+      email: (JSON.parse(first.body) as { email: string }).email,
+    });
+    const trackAnswer = await (
+      await fetch(`${url}/api/orders/track`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: trackBody,
+      })
+    ).text();
     const quoteAnswer = JSON.stringify(createdBody);
 
     const rows: string[] = [];
     const row = (name: string, f: Figures, base: Figures) =>
-      rows.push(`| ${name} | ${Math.round(f.rps)} | ${f.p50} | ${f.p99} | ${Math.round(base.rps)} | ${((100 * f.rps) / base.rps).toFixed(1)}% | ${f.failures} |`);
+      rows.push(
+        `| ${name} | ${Math.round(f.rps)} | ${f.p50} | ${f.p99} | ${Math.round(base.rps)} | ${((100 * f.rps) / base.rps).toFixed(1)}% | ${f.failures} |`,
+      );
     for (const what of ['quote', 'track'] as const) {
       if (values.only && values.only !== what) continue;
-      const request = what === 'quote' ? { path: '/api/orders', fresh: () => freshQuote(run) } : { path: '/api/orders/track', body: trackBody };
+      const request =
+        what === 'quote'
+          ? { path: '/api/orders', fresh: () => freshQuote(run) }
+          : { path: '/api/orders/track', body: trackBody };
       const baselineRequest = { path: '/answer', body: what === 'quote' ? quoteAnswer : trackAnswer };
       await load(url, connections, 2, request); // warm-up: JIT, keep-alive
       await load(baselineUrl, connections, 1, baselineRequest);
@@ -208,7 +265,9 @@ async function main() {
       const base = await load(baselineUrl, connections, duration, baselineRequest);
       row(what === 'quote' ? 'POST /api/orders (quote request)' : 'POST /api/orders/track', measured, base);
     }
-    console.log(`\n| route | req/s | p50 ms | p99 ms | bare Fastify req/s | of bare | failures |\n|---|---:|---:|---:|---:|---:|---:|\n${rows.join('\n')}`);
+    console.log(
+      `\n| route | req/s | p50 ms | p99 ms | bare Fastify req/s | of bare | failures |\n|---|---:|---:|---:|---:|---:|---:|\n${rows.join('\n')}`,
+    );
   } finally {
     for (const child of children.reverse()) await stopChild(child);
     await nats.stop();
@@ -219,14 +278,22 @@ async function main() {
 
 const mode = process.argv[2];
 if (mode === '--serve-mongo') {
-  const { startEmbeddedMongo } = (process.argv[4] ? await import(process.argv[4]) : await import('@shop/embedded-mongo')) as typeof import('@shop/embedded-mongo');
+  const { startEmbeddedMongo } = (
+    process.argv[4] ? await import(process.argv[4]) : await import('@shop/embedded-mongo')
+  ) as typeof import('@shop/embedded-mongo');
   const dbPath = process.argv[3] || undefined;
   const dir = dbPath ?? undefined;
-  const mongo = await startEmbeddedMongo({ port: 0, replSet: 'rs0', ...(dir ? { dbPath: mkdtempSync(join(dir, 'quote-path-')) } : {}) });
+  const mongo = await startEmbeddedMongo({
+    port: 0,
+    replSet: 'rs0',
+    ...(dir ? { dbPath: mkdtempSync(join(dir, 'quote-path-')) } : {}),
+  });
   process.on('SIGINT', () => void mongo.stop().then(() => process.exit(0)));
   console.log(JSON.stringify({ uri: mongo.uri }));
 } else if (mode === '--serve-orders') {
-  const { loadConfig } = (await import(`${ordersDir}src/config.ts`)) as typeof import('../../services/orders/src/config.js');
+  const { loadConfig } = (await import(
+    `${ordersDir}src/config.ts`
+  )) as typeof import('../../services/orders/src/config.js');
   const { buildApp } = (await import(`${ordersDir}src/app.ts`)) as typeof import('../../services/orders/src/app.js');
   const service = await buildApp(loadConfig(), { unusedFileSweep: false });
   const url = await service.start();

@@ -25,7 +25,10 @@ import type { StandIns } from './stand-ins.js';
 const loadTestsDir = fileURLToPath(new URL('../', import.meta.url));
 const gatewayDir = fileURLToPath(new URL('../../gateway/', import.meta.url));
 
-interface Child { process: ChildProcess; stderr: () => string }
+interface Child {
+  process: ChildProcess;
+  stderr: () => string;
+}
 
 function spawnChild(args: string[], cwd: string, env: NodeJS.ProcessEnv): Child {
   const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -90,14 +93,22 @@ async function main() {
   const rounds = Number(values.rounds);
   const duration = Number(values.duration);
   const connections = Number(values.connections);
-  for (const [name, v] of [['rounds', rounds], ['duration', duration], ['connections', connections]] as const) {
-    if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} must be a whole number of at least 1, got ${String(v)}`);
+  for (const [name, v] of [
+    ['rounds', rounds],
+    ['duration', duration],
+    ['connections', connections],
+  ] as const) {
+    if (!Number.isInteger(v) || v < 1)
+      throw new Error(`--${name} must be a whole number of at least 1, got ${String(v)}`);
   }
   if (!values.path.startsWith('/')) throw new Error(`--path must start with "/", got "${values.path}"`);
 
   const nats = await startNats();
   const standIns = spawnChild(['--import', 'tsx', 'src/stand-ins.ts'], loadTestsDir, { PATH: process.env.PATH ?? '' });
-  const gateways: Record<'on' | 'off', { child: Child; url: string; pid: number } | undefined> = { on: undefined, off: undefined };
+  const gateways: Record<'on' | 'off', { child: Child; url: string; pid: number } | undefined> = {
+    on: undefined,
+    off: undefined,
+  };
   try {
     const urls = await firstLine<StandIns>(standIns, 'the stand-in services');
     const env: NodeJS.ProcessEnv = {
@@ -114,17 +125,36 @@ async function main() {
     };
     for (const [service, url] of Object.entries(urls.services)) env[`${service.toUpperCase()}_URL`] = url;
     for (const mode of ['on', 'off'] as const) {
-      const child = spawnChild(['--conditions=source', '--import', 'tsx', fileURLToPath(import.meta.url), '--serve-gateway', mode], loadTestsDir, env);
-      const { url, pid } = await firstLine<{ url: string; pid: number }>(child, `the gateway with the request log ${mode}`);
+      const child = spawnChild(
+        ['--conditions=source', '--import', 'tsx', fileURLToPath(import.meta.url), '--serve-gateway', mode],
+        loadTestsDir,
+        env,
+      );
+      const { url, pid } = await firstLine<{ url: string; pid: number }>(
+        child,
+        `the gateway with the request log ${mode}`,
+      );
       gateways[mode] = { child, url, pid };
     }
     const on = gateways.on!;
     const off = gateways.off!;
-    console.log(`gateways: request log on ${on.url} (pid ${on.pid}), off ${off.url} (pid ${off.pid}); nats ${nats.url}; ${connections} connections, ${duration} s per run, ${rounds} rounds, ${values.path}`);
+    console.log(
+      `gateways: request log on ${on.url} (pid ${on.pid}), off ${off.url} (pid ${off.pid}); nats ${nats.url}; ${connections} connections, ${duration} s per run, ${rounds} rounds, ${values.path}`,
+    );
 
     // Warm-up of both (JIT, keep-alive pools to the stand-ins, the first NATS batches).
     for (const g of [on, off]) await load(`${g.url}${values.path}`, connections, 2);
-    const rows: Array<{ round: number; on: number; off: number; ratio: number; onTotal: number; offTotal: number; failures: number; onCpu: number; offCpu: number }> = [];
+    const rows: Array<{
+      round: number;
+      on: number;
+      off: number;
+      ratio: number;
+      onTotal: number;
+      offTotal: number;
+      failures: number;
+      onCpu: number;
+      offCpu: number;
+    }> = [];
     let answeredByOn = 0;
     for (let round = 1; round <= rounds; round++) {
       const order = round % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const);
@@ -139,8 +169,20 @@ async function main() {
       const r = { on: result.on!, off: result.off! };
       answeredByOn += r.on.requests.total;
       const failures = r.on.non2xx + r.on.errors + r.on.timeouts + r.off.non2xx + r.off.errors + r.off.timeouts;
-      rows.push({ round, on: r.on.requests.average, off: r.off.requests.average, ratio: r.on.requests.average / r.off.requests.average, onTotal: r.on.requests.total, offTotal: r.off.requests.total, failures, onCpu: cpu.on!, offCpu: cpu.off! });
-      console.log(`round ${round} (${order.join(' then ')}): on ${Math.round(r.on.requests.average)} req/s, off ${Math.round(r.off.requests.average)} req/s, on/off ${(100 * rows.at(-1)!.ratio).toFixed(1)}%; gateway CPU µs/request on ${(1000 * cpu.on!).toFixed(1)}, off ${(1000 * cpu.off!).toFixed(1)}`);
+      rows.push({
+        round,
+        on: r.on.requests.average,
+        off: r.off.requests.average,
+        ratio: r.on.requests.average / r.off.requests.average,
+        onTotal: r.on.requests.total,
+        offTotal: r.off.requests.total,
+        failures,
+        onCpu: cpu.on!,
+        offCpu: cpu.off!,
+      });
+      console.log(
+        `round ${round} (${order.join(' then ')}): on ${Math.round(r.on.requests.average)} req/s, off ${Math.round(r.off.requests.average)} req/s, on/off ${(100 * rows.at(-1)!.ratio).toFixed(1)}%; gateway CPU µs/request on ${(1000 * cpu.on!).toFixed(1)}, off ${(1000 * cpu.off!).toFixed(1)}`,
+      );
     }
 
     // Every answered request of the logging gateway reached the GATEWAY stream; none of the other's.
@@ -158,22 +200,40 @@ async function main() {
       dropped += data.dropped;
     }
     await nc.close();
-    const loggedOn = Object.entries(logged).filter(([name]) => name.endsWith(`:${on.pid}`)).reduce((n, [, c]) => n + c, 0);
-    const loggedOff = Object.entries(logged).filter(([name]) => name.endsWith(`:${off.pid}`)).reduce((n, [, c]) => n + c, 0);
+    const loggedOn = Object.entries(logged)
+      .filter(([name]) => name.endsWith(`:${on.pid}`))
+      .reduce((n, [, c]) => n + c, 0);
+    const loggedOff = Object.entries(logged)
+      .filter(([name]) => name.endsWith(`:${off.pid}`))
+      .reduce((n, [, c]) => n + c, 0);
 
     const sumOn = rows.reduce((n, r) => n + r.onTotal, 0);
     const sumOff = rows.reduce((n, r) => n + r.offTotal, 0);
-    const load1 = os.loadavg().map((l) => l.toFixed(2)).join(' ');
-    console.log(`\n${values.path}, ${connections} connections, ${rounds} alternating rounds of ${duration} s; ${os.cpus().length} cores, load average ${load1}; Node ${process.version}\n`);
+    const load1 = os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
+    console.log(
+      `\n${values.path}, ${connections} connections, ${rounds} alternating rounds of ${duration} s; ${os.cpus().length} cores, load average ${load1}; Node ${process.version}\n`,
+    );
     const cpuOn = rows.reduce((n, r) => n + r.onCpu * r.onTotal, 0) / sumOn;
     const cpuOff = rows.reduce((n, r) => n + r.offCpu * r.offTotal, 0) / sumOff;
     console.log('| round | log on req/s | log off req/s | on / off | gateway CPU µs/request on | off |');
     console.log('|---:|---:|---:|---:|---:|---:|');
-    for (const r of rows) console.log(`| ${r.round} | ${Math.round(r.on)} | ${Math.round(r.off)} | ${(100 * r.ratio).toFixed(1)}% | ${(1000 * r.onCpu).toFixed(1)} | ${(1000 * r.offCpu).toFixed(1)} |`);
+    for (const r of rows)
+      console.log(
+        `| ${r.round} | ${Math.round(r.on)} | ${Math.round(r.off)} | ${(100 * r.ratio).toFixed(1)}% | ${(1000 * r.onCpu).toFixed(1)} | ${(1000 * r.offCpu).toFixed(1)} |`,
+      );
     console.log(`| median of rounds | | | ${(100 * median(rows.map((r) => r.ratio))).toFixed(1)}% | | |`);
-    console.log(`| all rounds (total requests) | ${sumOn} | ${sumOff} | ${((100 * sumOn) / sumOff).toFixed(1)}% | ${(1000 * cpuOn).toFixed(1)} | ${(1000 * cpuOff).toFixed(1)} |`);
-    console.log(`\nthe request log costs the gateway ${((100 * (cpuOn - cpuOff)) / cpuOff).toFixed(1)}% more CPU per request (${(1000 * (cpuOn - cpuOff)).toFixed(1)} µs)`);
-    console.log(`\nrequest log: ${loggedOn} entries from the logging gateway in the GATEWAY stream (it answered ${answeredByOn} measured requests plus the warm-up), ${loggedOff} from the other, ${dropped} dropped`);
+    console.log(
+      `| all rounds (total requests) | ${sumOn} | ${sumOff} | ${((100 * sumOn) / sumOff).toFixed(1)}% | ${(1000 * cpuOn).toFixed(1)} | ${(1000 * cpuOff).toFixed(1)} |`,
+    );
+    console.log(
+      `\nthe request log costs the gateway ${((100 * (cpuOn - cpuOff)) / cpuOff).toFixed(1)}% more CPU per request (${(1000 * (cpuOn - cpuOff)).toFixed(1)} µs)`,
+    );
+    console.log(
+      `\nrequest log: ${loggedOn} entries from the logging gateway in the GATEWAY stream (it answered ${answeredByOn} measured requests plus the warm-up), ${loggedOff} from the other, ${dropped} dropped`,
+    );
     const failed = rows.reduce((n, r) => n + r.failures, 0);
     if (failed > 0) {
       console.error(`${failed} requests failed`);
@@ -195,13 +255,18 @@ async function main() {
 // is defined.
 if (process.argv[2] === '--serve-gateway') {
   const requestLog = process.argv[3] === 'on';
-  const { loadConfig } = (await import(`${gatewayDir}src/config.ts`)) as { loadConfig(): { host: string; port: number; logLevel: string } };
+  const { loadConfig } = (await import(`${gatewayDir}src/config.ts`)) as {
+    loadConfig(): { host: string; port: number; logLevel: string };
+  };
   const { buildApp } = (await import(`${gatewayDir}src/app.ts`)) as {
     buildApp(config: unknown, options: object): Promise<{ listen(o: object): Promise<string>; close(): Promise<void> }>;
   };
   const { createLogger } = await import('@shop/service-kit');
   const config = loadConfig();
-  const app = await buildApp(config, { logger: createLogger({ service: 'gateway', level: config.logLevel }), ...(requestLog ? {} : { requestLog: false }) });
+  const app = await buildApp(config, {
+    logger: createLogger({ service: 'gateway', level: config.logLevel }),
+    ...(requestLog ? {} : { requestLog: false }),
+  });
   const url = await app.listen({ host: config.host, port: config.port });
   process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
   console.log(JSON.stringify({ url, pid: process.pid }));

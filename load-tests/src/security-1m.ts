@@ -36,7 +36,12 @@ const logCount = Number(values.logs);
 const days = Number(values.days);
 const reps = Number(values.reps);
 const warmup = Number(values.warmup);
-for (const [name, v] of [['logs', logCount], ['days', days], ['reps', reps], ['warmup', warmup]] as const) {
+for (const [name, v] of [
+  ['logs', logCount],
+  ['days', days],
+  ['reps', reps],
+  ['warmup', warmup],
+] as const) {
   if (!Number.isInteger(v) || v < 0) throw new Error(`--${name} must be a whole number, got ${String(v)}`);
 }
 if (days < 1) throw new Error('--days must be at least 1');
@@ -45,10 +50,32 @@ if (days < 1) throw new Error('--days must be at least 1');
 const { rand, pick } = seededRandom(0x2545f491);
 
 // 5,000 visitors (IPv4 and some IPv6) and 40 scanners that send most of the risky traffic.
-const visitors = Array.from({ length: 5_000 }, (_, i) => (i % 10 === 9 ? `2001:db8:${(i >> 8).toString(16)}::${(i & 255).toString(16)}` : `198.51.${(i >> 8) & 255}.${i & 255}`));
+const visitors = Array.from({ length: 5_000 }, (_, i) =>
+  i % 10 === 9 ? `2001:db8:${(i >> 8).toString(16)}::${(i & 255).toString(16)}` : `198.51.${(i >> 8) & 255}.${i & 255}`,
+);
 const scanners = Array.from({ length: 40 }, (_, i) => `203.0.113.${10 + i}`);
-const pages = ['/', '/coins', '/patches', '/shirts', '/gallery', '/faq', '/contact', '/orders/track', '/quote', '/api/marketing/testimonials', '/api/marketing/content', '/api/orders/track', '/api/customers/lookup', '/main.js', '/styles.css'];
-const agents = ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36', 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_6) AppleWebKit/605.1.15 Version/18.1 Safari/605.1.15'];
+const pages = [
+  '/',
+  '/coins',
+  '/patches',
+  '/shirts',
+  '/gallery',
+  '/faq',
+  '/contact',
+  '/orders/track',
+  '/quote',
+  '/api/marketing/testimonials',
+  '/api/marketing/content',
+  '/api/orders/track',
+  '/api/customers/lookup',
+  '/main.js',
+  '/styles.css',
+];
+const agents = [
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148',
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_6) AppleWebKit/605.1.15 Version/18.1 Safari/605.1.15',
+];
 const probes: Array<{ path: string; status: number; risk: RiskLevel; signals: RequestSignal[] }> = [
   { path: '/.env', status: 404, risk: 'high', signals: ['traversal', 'not_found'] },
   { path: '/api/orders?id=1%27%20OR%20%271%27=%271', status: 400, risk: 'high', signals: ['injection'] },
@@ -67,14 +94,39 @@ function entry(i: number): RequestLogEntry {
   const timestamp = new Date(start + Math.floor(((i + rand()) * spanMs) / logCount)).toISOString();
   if (rand() < 0.04) {
     const p = pick(probes);
-    return { timestamp, ip: pick(scanners), method: p.path === '/api/auth/login' || p.path === '/api/customers/verify' ? 'POST' : 'GET', path: p.path, userAgent: 'sqlmap/1.8', statusCode: p.status, responseTime: 1 + rand() * 5, riskLevel: p.risk, signals: p.signals, requestId: `req-${i}` };
+    return {
+      timestamp,
+      ip: pick(scanners),
+      method: p.path === '/api/auth/login' || p.path === '/api/customers/verify' ? 'POST' : 'GET',
+      path: p.path,
+      userAgent: 'sqlmap/1.8',
+      statusCode: p.status,
+      responseTime: 1 + rand() * 5,
+      riskLevel: p.risk,
+      signals: p.signals,
+      requestId: `req-${i}`,
+    };
   }
   const r = rand();
   const statusCode = r < 0.93 ? 200 : r < 0.97 ? 304 : r < 0.99 ? 404 : 500;
-  return { timestamp, ip: pick(visitors), method: 'GET', path: pick(pages), userAgent: pick(agents), statusCode, responseTime: Math.round((2 + rand() * 60) * 100) / 100, riskLevel: 'low', signals: statusCode === 404 ? ['not_found'] : [], requestId: `req-${i}` };
+  return {
+    timestamp,
+    ip: pick(visitors),
+    method: 'GET',
+    path: pick(pages),
+    userAgent: pick(agents),
+    statusCode,
+    responseTime: Math.round((2 + rand() * 60) * 100) / 100,
+    riskLevel: 'low',
+    signals: statusCode === 404 ? ['not_found'] : [],
+    requestId: `req-${i}`,
+  };
 }
 
-interface Case { name: string; path: string }
+interface Case {
+  name: string;
+  path: string;
+}
 const cases: Case[] = [
   { name: 'dashboard', path: '/api/security/dashboard' },
   { name: 'logs (newest 100)', path: '/api/security/logs' },
@@ -89,7 +141,8 @@ const chosen = values.case?.length ? cases.filter((c) => values.case!.some((n) =
 const gatewayDir = fileURLToPath(new URL('../../gateway/', import.meta.url));
 const admin = { email: 'bench@shop.test', password: 'Bench-Brass-Coin-Vault-42!' };
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function main() {
   const t0 = performance.now();
@@ -108,12 +161,21 @@ async function main() {
   const service = await buildApp();
   const securityUrl = await service.start();
   // The gateway's sources, by path (the gateway is an application, not a library).
-  const { configFromEnv } = (await import(`${gatewayDir}src/config.ts`)) as { configFromEnv(env: Record<string, string | undefined>): unknown };
+  const { configFromEnv } = (await import(`${gatewayDir}src/config.ts`)) as {
+    configFromEnv(env: Record<string, string | undefined>): unknown;
+  };
   const { buildApp: buildGateway } = (await import(`${gatewayDir}src/app.ts`)) as {
     buildApp(config: unknown, options: object): Promise<{ listen(o: object): Promise<string>; close(): Promise<void> }>;
   };
   const gateway = await buildGateway(
-    configFromEnv({ PORT: '0', LOG_LEVEL: 'silent', NATS_URL: nats.url, SECURITY_URL: securityUrl, RATE_LIMIT_MAX: '1000000', GATEWAY_SIGNING_KEY: process.env.GATEWAY_SIGNING_KEY }),
+    configFromEnv({
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      NATS_URL: nats.url,
+      SECURITY_URL: securityUrl,
+      RATE_LIMIT_MAX: '1000000',
+      GATEWAY_SIGNING_KEY: process.env.GATEWAY_SIGNING_KEY,
+    }),
     { logger: false, requestLog: false },
   );
   const url = await gateway.listen({ host: '127.0.0.1', port: 0 });
@@ -127,27 +189,68 @@ async function main() {
     for (let i = 0; i < logCount; i += batch) {
       const entries: RequestLogEntry[] = [];
       for (let j = i; j < Math.min(logCount, i + batch); j++) entries.push(entry(j));
-      const docs = entries.map((e, k) => ({ _id: `seed-${i + k}`, ...e, timestamp: new Date(e.timestamp), gateway: 'seed:1', userAgent: e.userAgent ?? '' }));
+      const docs = entries.map((e, k) => ({
+        _id: `seed-${i + k}`,
+        ...e,
+        timestamp: new Date(e.timestamp),
+        gateway: 'seed:1',
+        userAgent: e.userAgent ?? '',
+      }));
       // Log ids are strings (see the request log model), the driver's default typing expects ObjectIds.
-      await (RequestLog.collection as unknown as { insertMany(d: object[], o: object): Promise<unknown> }).insertMany(docs, { ordered: false });
+      await (RequestLog.collection as unknown as { insertMany(d: object[], o: object): Promise<unknown> }).insertMany(
+        docs,
+        { ordered: false },
+      );
       const recent = entries.filter((e) => Date.parse(e.timestamp) >= countedSince);
-      last24h += entries.filter((e) => Date.parse(e.timestamp) >= Math.floor(now / 3_600_000) * 3_600_000 - 23 * 3_600_000).length;
+      last24h += entries.filter(
+        (e) => Date.parse(e.timestamp) >= Math.floor(now / 3_600_000) * 3_600_000 - 23 * 3_600_000,
+      ).length;
       if (recent.length) {
         const { hourly, addresses } = hourlyIncrements(recent, 0, new Date(now));
         await HourlyStats.bulkWrite(hourly, { ordered: false });
         await AddressHour.bulkWrite(addresses, { ordered: false });
       }
     }
-    const [seeded, addressHours] = await Promise.all([RequestLog.estimatedDocumentCount(), AddressHour.estimatedDocumentCount()]);
-    console.log(`seeded ${seeded} log entries over ${days} days (${addressHours} address-hour counters) in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    const [seeded, addressHours] = await Promise.all([
+      RequestLog.estimatedDocumentCount(),
+      AddressHour.estimatedDocumentCount(),
+    ]);
+    console.log(
+      `seeded ${seeded} log entries over ${days} days (${addressHours} address-hour counters) in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${os.cpus().length} cores, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
 
     // Signed in through the gateway, as the back office is: every measured request carries the session cookie.
-    const login = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: url }, body: JSON.stringify(admin) });
+    const login = await fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: url },
+      body: JSON.stringify(admin),
+    });
     if (login.status !== 200) throw new Error(`sign-in failed: ${login.status} ${await login.text()}`);
-    const headers = { cookie: login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ') };
+    const headers = {
+      cookie: login.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; '),
+    };
     const inspector = values.profile ? new (await import('node:inspector/promises')).Session() : undefined;
-    if (inspector) { inspector.connect(); await inspector.post('Profiler.enable'); await inspector.post('Profiler.start'); }
-    const rows: { name: string; p50: number; p95: number; min: number; max: number; cpu: number; bytes: number; matched: string }[] = [];
+    if (inspector) {
+      inspector.connect();
+      await inspector.post('Profiler.enable');
+      await inspector.post('Profiler.start');
+    }
+    const rows: {
+      name: string;
+      p50: number;
+      p95: number;
+      min: number;
+      max: number;
+      cpu: number;
+      bytes: number;
+      matched: string;
+    }[] = [];
     for (const c of chosen) {
       const times: number[] = [];
       let bytes = 0;
@@ -165,24 +268,44 @@ async function main() {
         const body = JSON.parse(text) as { stats?: { totalRequests24h: number }; logs?: unknown[] };
         if (body.stats) {
           // The counters must say what the seed put in the last 24 hours, or the timing means nothing.
-          if (body.stats.totalRequests24h !== last24h) throw new Error(`dashboard counts ${body.stats.totalRequests24h} requests in 24 h, the seed put ${last24h}`);
+          if (body.stats.totalRequests24h !== last24h)
+            throw new Error(
+              `dashboard counts ${body.stats.totalRequests24h} requests in 24 h, the seed put ${last24h}`,
+            );
           matched = `${body.stats.totalRequests24h} in 24 h`;
         } else matched = `${body.logs?.length ?? 0} rows`;
       }
       const cpu = process.cpuUsage(cpuStart);
       times.sort((a, b) => a - b);
-      rows.push({ name: c.name, p50: pct(times, 50), p95: pct(times, 95), min: times[0]!, max: times[times.length - 1]!, cpu: (cpu.user + cpu.system) / 1000 / Math.max(1, reps), bytes, matched });
+      rows.push({
+        name: c.name,
+        p50: pct(times, 50),
+        p95: pct(times, 95),
+        min: times[0]!,
+        max: times[times.length - 1]!,
+        cpu: (cpu.user + cpu.system) / 1000 / Math.max(1, reps),
+        bytes,
+        matched,
+      });
     }
     if (inspector) {
       const { profile } = await inspector.post('Profiler.stop');
       (await import('node:fs')).writeFileSync(values.profile!, JSON.stringify(profile));
       inspector.disconnect();
     }
-    const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
-    console.log(`\n${logCount} log entries over ${days} days, ${reps} timed requests per case after ${warmup} warm-up, one at a time through the gateway; ${os.cpus().length} cores, load average ${load}; Node ${process.version}\n`);
+    const load = os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
+    console.log(
+      `\n${logCount} log entries over ${days} days, ${reps} timed requests per case after ${warmup} warm-up, one at a time through the gateway; ${os.cpus().length} cores, load average ${load}; Node ${process.version}\n`,
+    );
     console.log(`| case | p50 ms | p95 ms | min ms | max ms | CPU ms/request | answer | response bytes |`);
     console.log(`|---|---:|---:|---:|---:|---:|---:|---:|`);
-    for (const r of rows) console.log(`| ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.min.toFixed(1)} | ${r.max.toFixed(1)} | ${r.cpu.toFixed(1)} | ${r.matched} | ${r.bytes} |`);
+    for (const r of rows)
+      console.log(
+        `| ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.min.toFixed(1)} | ${r.max.toFixed(1)} | ${r.cpu.toFixed(1)} | ${r.matched} | ${r.bytes} |`,
+      );
   } finally {
     await gateway.close();
     await service.stop();

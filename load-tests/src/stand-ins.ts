@@ -25,7 +25,8 @@ baseline.get('/api/health', async () => ({
   status: 'ready',
   services: Object.fromEntries(SERVICES.map((s) => [s, { ...readiness, latencyMs: 1 }])),
 }));
-for (const service of SERVICES) baseline.get(`/api/${service}/_service`, async () => ({ service, version: '0.1.0', startedAt }));
+for (const service of SERVICES)
+  baseline.get(`/api/${service}/_service`, async () => ({ service, version: '0.1.0', startedAt }));
 // Any other path asked with --path: a small JSON answer, so every measured path has a baseline.
 baseline.get('/*', async (request) => ({ path: request.url }));
 // Answers the whole stack's rows are compared with: the bench records what the real shop answered

@@ -9,12 +9,31 @@ const k6Script = fileURLToPath(new URL('../k6/gateway-smoke.js', import.meta.url
 
 describe('bench arguments', () => {
   it('defaults to the full run, 10 s, 50 connections, recorded in RESULTS.md', () => {
-    expect(parseBenchArgs([])).toEqual({ url: undefined, durationSeconds: 10, connections: 50, paths: DEFAULT_PATHS, record: true });
+    expect(parseBenchArgs([])).toEqual({
+      url: undefined,
+      durationSeconds: 10,
+      connections: 50,
+      paths: DEFAULT_PATHS,
+      record: true,
+    });
     expect(parseBenchArgs(['--duration', '3', '--no-record'])).toMatchObject({ durationSeconds: 3, record: false });
   });
 
   it('takes a gateway URL, duration, connections and repeated paths', () => {
-    expect(parseBenchArgs(['--url', 'http://127.0.0.1:8080/', '--duration', '30', '--connections', '100', '--path', '/api/docs', '--path', '/'])).toEqual({
+    expect(
+      parseBenchArgs([
+        '--url',
+        'http://127.0.0.1:8080/',
+        '--duration',
+        '30',
+        '--connections',
+        '100',
+        '--path',
+        '/api/docs',
+        '--path',
+        '/',
+      ]),
+    ).toEqual({
       url: 'http://127.0.0.1:8080',
       durationSeconds: 30,
       connections: 100,
@@ -25,9 +44,13 @@ describe('bench arguments', () => {
 
   it('refuses bad values with a message naming the option', () => {
     expect(() => parseBenchArgs(['--url', 'localhost:8080'])).toThrow(/--url must be an http\(s\) URL/);
-    expect(() => parseBenchArgs(['--duration', '0'])).toThrow('--duration must be a whole number of at least 1, got "0"');
+    expect(() => parseBenchArgs(['--duration', '0'])).toThrow(
+      '--duration must be a whole number of at least 1, got "0"',
+    );
     expect(() => parseBenchArgs(['--connections', 'many'])).toThrow(/--connections must be a whole number/);
-    expect(() => parseBenchArgs(['--url', 'http://127.0.0.1:8080', '--path', 'api/health'])).toThrow('--path must start with "/"');
+    expect(() => parseBenchArgs(['--url', 'http://127.0.0.1:8080', '--path', 'api/health'])).toThrow(
+      '--path must start with "/"',
+    );
     expect(() => parseBenchArgs(['--rps', '5'])).toThrow(/rps/);
     expect(() => parseBenchArgs(['--path', '/api/health'])).toThrow('--path goes with --url');
   });

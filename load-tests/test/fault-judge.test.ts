@@ -17,7 +17,14 @@ let judge: Judge;
 /** One message over plain SMTP, the way the email service hands mail to the mailbox. */
 function sendMail(to: string, subject: string): Promise<void> {
   const port = Number(new URL(mailbox.smtpUrl).port);
-  const lines = ['EHLO judge.test', 'MAIL FROM:<orders@shop.local>', `RCPT TO:<${to}>`, 'DATA', `Subject: ${subject}\r\nTo: ${to}\r\n\r\nHello\r\n.`, 'QUIT'];
+  const lines = [
+    'EHLO judge.test',
+    'MAIL FROM:<orders@shop.local>',
+    `RCPT TO:<${to}>`,
+    'DATA',
+    `Subject: ${subject}\r\nTo: ${to}\r\n\r\nHello\r\n.`,
+    'QUIT',
+  ];
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let step = 0;
@@ -88,7 +95,9 @@ describe('fault suite judge', () => {
     const result = await judge.check([quote('lost@example.com', 'CC-0'), quote('twice@example.com', 'CC-2')]);
     expect(result.lost).toBe(1);
     expect(result.duplicates).toBe(2);
-    expect(result.problems.map((p) => p.what).join('\n')).toMatch(/order of quote request CC-0 \(lost@example.com\): none/);
+    expect(result.problems.map((p) => p.what).join('\n')).toMatch(
+      /order of quote request CC-0 \(lost@example.com\): none/,
+    );
   });
 
   it('counts a missing confirmation and customer figures that do not match the orders as undelivered', async () => {

@@ -16,11 +16,17 @@ const k6Script = fileURLToPath(new URL('../k6/journeys.js', import.meta.url));
 
 describe('journey definitions (one source for k6 and the Node runner)', () => {
   it('cover the journeys issue 20 asks for', () => {
-    expect(journeys.map((j) => j.name)).toEqual(['browse', 'quote-with-upload', 'tracking', 'admin-dashboard', 'test-mode-payment']);
+    expect(journeys.map((j) => j.name)).toEqual([
+      'browse',
+      'quote-with-upload',
+      'tracking',
+      'admin-dashboard',
+      'test-mode-payment',
+    ]);
     expect(journeys.find((j) => j.name === 'quote-with-upload')!.steps[0].multipart).toBeDefined();
   });
 
-  it('use the contracts\' test-mode card', () => {
+  it("use the contracts' test-mode card", () => {
     expect(TEST_MODE_CARD_SUCCEEDS).toBe(testModeCards.succeeds);
   });
 
@@ -33,13 +39,22 @@ describe('journey definitions (one source for k6 and the Node runner)', () => {
   });
 
   it('fill variables (whole values keep their type) and refuse a missing one', () => {
-    expect(fill({ files: ['{{f}}'], to: 'a-{{u}}@x' }, { f: { url: '/x' }, u: 7 })).toEqual({ files: [{ url: '/x' }], to: 'a-7@x' });
+    expect(fill({ files: ['{{f}}'], to: 'a-{{u}}@x' }, { f: { url: '/x' }, u: 7 })).toEqual({
+      files: [{ url: '/x' }],
+      to: 'a-7@x',
+    });
     expect(() => fill('/api/orders/{{orderId}}', {})).toThrow('journey variable "orderId" is not set');
     expect(lookup({ files: [{ url: '/u' }] }, 'files.0.url')).toBe('/u');
   });
 
   it('judge a wrong status, a missing field and a body that is not JSON as failures', () => {
-    const step = { name: 's', method: 'GET' as const, path: '/', expect: { status: [200], json: ['order.id'] }, save: { id: 'order.id' } };
+    const step = {
+      name: 's',
+      method: 'GET' as const,
+      path: '/',
+      expect: { status: [200], json: ['order.id'] },
+      save: { id: 'order.id' },
+    };
     expect(judge(step, { status: 200, body: '{"order":{"id":"o1"}}' })).toEqual({ failures: [], saved: { id: 'o1' } });
     expect(judge(step, { status: 503, body: 'down' }).failures[0]).toMatch(/^status 503, expected 200/);
     expect(judge(step, { status: 200, body: '{"order":{}}' }).failures).toContain('the answer has no order.id');
@@ -60,7 +75,11 @@ describe('journey definitions (one source for k6 and the Node runner)', () => {
 describe('journeys against the whole shop (CI smoke: errors fail, speed does not)', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ quiet: true, readyTimeoutMs: 90_000, env: { ...process.env, RATE_LIMIT_MAX: '100000', LOG_LEVEL: 'warn' } });
+    stack = await startStack({
+      quiet: true,
+      readyTimeoutMs: 90_000,
+      env: { ...process.env, RATE_LIMIT_MAX: '100000', LOG_LEVEL: 'warn' },
+    });
   }, 120_000);
   afterAll(async () => {
     await stack?.stop();
@@ -73,7 +92,9 @@ describe('journeys against the whole shop (CI smoke: errors fail, speed does not
       vus: 2,
       iterations: 1,
     });
-    const report = summary.map((r) => `${r.step}: ${r.requests} requests, ${r.failed} failed ${r.errors.join(' | ')}`).join('\n');
+    const report = summary
+      .map((r) => `${r.step}: ${r.requests} requests, ${r.failed} failed ${r.errors.join(' | ')}`)
+      .join('\n');
     for (const row of summary) {
       expect(row.failed, report).toBe(0);
       expect(row.requests, report).toBe(2);

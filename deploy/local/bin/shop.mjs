@@ -15,7 +15,10 @@ const COMMANDS = ['start', 'dev', 'test', 'bench', 'faults'];
 
 /** True when `version` (like "v20.20.2") is at least MIN_NODE. */
 export function nodeIsRecentEnough(version = process.version) {
-  const parts = version.replace(/^v/, '').split('.').map((part) => Number.parseInt(part, 10) || 0);
+  const parts = version
+    .replace(/^v/, '')
+    .split('.')
+    .map((part) => Number.parseInt(part, 10) || 0);
   for (let index = 0; index < MIN_NODE.length; index++) {
     if (parts[index] !== MIN_NODE[index]) return parts[index] > MIN_NODE[index];
   }
@@ -111,7 +114,9 @@ async function main(argv) {
   env.PATH = `${join(ROOT, 'node_modules', '.bin')}${delimiter}${env.PATH ?? ''}`;
   const runtime = await runtimeVersion(env);
   if (!runtime.startsWith(`v${RUNTIME_MAJOR}.`)) {
-    console.error(`The installed runtime is ${runtime || 'missing'}; node_modules/.bin/node must be Node ${RUNTIME_MAJOR} (run npm ci).`);
+    console.error(
+      `The installed runtime is ${runtime || 'missing'}; node_modules/.bin/node must be Node ${RUNTIME_MAJOR} (run npm ci).`,
+    );
     process.exit(1);
   }
   console.log(`> runtime: Node ${runtime} (node_modules/.bin/node)`);
@@ -125,20 +130,31 @@ async function main(argv) {
     case 'dev':
       code = await run(bin('node'), [...tsx, command], { env });
       break;
-    case 'test':
-      // Lint first (ESLint with type information, then prettier --check): a lint error fails CI in about a
-      // minute instead of after the whole suite. SHOP_LINT=1 turns it on until the repository-wide Prettier pass.
-      if (process.env.SHOP_LINT === '1') await step('lint (npm run lint)', process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'lint'], env);
+    case 'test': {
+      // Formatting first (prettier --check, ~15 s): a badly formatted file fails CI at once. ESLint with type
+      // information (npm run lint:code) joins it once the repository is at 0 errors; SHOP_LINT=1 runs it now.
+      const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+      await step('format check (npm run lint:format)', npm, ['run', 'lint:format'], env);
+      if (process.env.SHOP_LINT === '1') await step('lint (npm run lint:code)', npm, ['run', 'lint:code'], env);
       // All vitest projects; extra args (a --project, a file filter) pass straight through.
       code = await run(bin('vitest'), ['run', ...rest], { env });
       break;
+    }
     case 'bench':
       // Every workspace with a "bench" script (embedded-mongo, load-tests), one after the other.
-      code = await run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'bench', '--workspaces', '--if-present', ...(rest.length ? ['--', ...rest] : [])], { env });
+      code = await run(
+        process.platform === 'win32' ? 'npm.cmd' : 'npm',
+        ['run', 'bench', '--workspaces', '--if-present', ...(rest.length ? ['--', ...rest] : [])],
+        { env },
+      );
       break;
     case 'faults':
       // The fault suite (load-tests/src/faults): kills and pauses each part of a running shop under load.
-      code = await run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'faults', '-w', 'load-tests', ...(rest.length ? ['--', ...rest] : [])], { env });
+      code = await run(
+        process.platform === 'win32' ? 'npm.cmd' : 'npm',
+        ['run', 'faults', '-w', 'load-tests', ...(rest.length ? ['--', ...rest] : [])],
+        { env },
+      );
       break;
   }
   process.exit(code);

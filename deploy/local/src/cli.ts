@@ -58,7 +58,9 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal
 
 async function main(): Promise<void> {
   const port = gatewayPort();
-  console.log(`starting the shop (${mode}): MongoDB, NATS, 7 services, the gateway${mode === 'dev' ? ', 3 dev servers' : ''}...`);
+  console.log(
+    `starting the shop (${mode}): MongoDB, NATS, 7 services, the gateway${mode === 'dev' ? ', 3 dev servers' : ''}...`,
+  );
   stack = await startStack({
     mode,
     port,
@@ -78,7 +80,8 @@ async function main(): Promise<void> {
   console.log('\nOpen:');
   if (mode === 'dev') {
     console.log(`  shop (hot reload)  ${stack.frontends.shell}/`);
-    for (const app of FRONTENDS.filter((name) => name !== 'shell')) console.log(`  ${app} dev server ${stack.frontends[app]}/`);
+    for (const app of FRONTENDS.filter((name) => name !== 'shell'))
+      console.log(`  ${app} dev server ${stack.frontends[app]}/`);
     console.log(`  built shop         ${web}/`);
   } else {
     console.log(`  shop          ${web}/`);
@@ -86,10 +89,16 @@ async function main(): Promise<void> {
   }
   console.log(`  health        ${web}/api/health`);
   console.log(`  API docs      ${web}/api/docs`);
-  console.log(`  MongoDB       ${redactUrl(stack.mongoUrl)} (${stack.infrastructure.mongo}${stack.infrastructure.mongo === 'embedded' ? ', data in .data/mongo' : ''})`);
-  console.log(`  NATS          ${stack.natsUrl} (${stack.infrastructure.nats}${stack.infrastructure.nats === 'started' ? ', JetStream store in .data/nats' : ''})`);
+  console.log(
+    `  MongoDB       ${redactUrl(stack.mongoUrl)} (${stack.infrastructure.mongo}${stack.infrastructure.mongo === 'embedded' ? ', data in .data/mongo' : ''})`,
+  );
+  console.log(
+    `  NATS          ${stack.natsUrl} (${stack.infrastructure.nats}${stack.infrastructure.nats === 'started' ? ', JetStream store in .data/nats' : ''})`,
+  );
   if (stack.mailbox) {
-    console.log(`  mail          ${web}/api/debug/mailbox (signed in as admin; local SMTP ${stack.mailbox.smtpUrl}: nothing is delivered; set SMTP_URL for real mail)`);
+    console.log(
+      `  mail          ${web}/api/debug/mailbox (signed in as admin; local SMTP ${stack.mailbox.smtpUrl}: nothing is delivered; set SMTP_URL for real mail)`,
+    );
   }
   const total = ((Date.now() - launchedAt) / 1000).toFixed(1);
   const own = ((Date.now() - runnerStartedAt) / 1000).toFixed(1);

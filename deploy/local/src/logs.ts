@@ -22,7 +22,8 @@ export function formatLine(line: string): string {
     return line;
   }
   if (typeof record.level !== 'number' && typeof record.level !== 'string') return line;
-  const level = typeof record.level === 'number' ? (LEVELS[record.level] ?? String(record.level)) : record.level.toUpperCase();
+  const level =
+    typeof record.level === 'number' ? (LEVELS[record.level] ?? String(record.level)) : record.level.toUpperCase();
   const parts = [level.padEnd(5), typeof record.msg === 'string' ? record.msg : ''];
   for (const [key, value] of Object.entries(record)) {
     if (SKIPPED.has(key) || value === undefined) continue;

@@ -61,7 +61,9 @@ export class ChildNotReadyError extends Error {
     summary: string,
     readonly lastLines: string[],
   ) {
-    super(lastLines.length ? `${summary}; its last lines:\n${lastLines.map((line) => `  ${line}`).join('\n')}` : summary);
+    super(
+      lastLines.length ? `${summary}; its last lines:\n${lastLines.map((line) => `  ${line}`).join('\n')}` : summary,
+    );
     this.name = 'ChildNotReadyError';
   }
 }
@@ -76,6 +78,10 @@ export function readinessTable(rows: ReadinessRow[]): string {
     row.readyAfterMs === undefined ? '-' : `${(row.readyAfterMs / 1000).toFixed(1)} s`,
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column].length)));
-  const format = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd();
+  const format = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column]))
+      .join('  ')
+      .trimEnd();
   return [format(header), widths.map((width) => '-'.repeat(width)).join('  '), ...lines.map(format)].join('\n');
 }

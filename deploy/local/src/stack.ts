@@ -146,7 +146,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       if (Date.now() - upSince > 60_000) attempt = 0;
       attempt += 1;
       const delayMs = productionRetryDelayMs(attempt);
-      log?.(name, `runner: ${name} ${why}; restarting it in ${(delayMs / 1000).toFixed(1)} s (restart ${attempt})`, 'stderr');
+      log?.(
+        name,
+        `runner: ${name} ${why}; restarting it in ${(delayMs / 1000).toFixed(1)} s (restart ${attempt})`,
+        'stderr',
+      );
       options.onRestart?.({ name, phase: 'scheduled', attempt, delayMs, at: Date.now() });
       const timer = setTimeout(async () => {
         restartTimers.delete(timer);
@@ -177,7 +181,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         started.splice(started.indexOf(child), 1);
         // What the crashed process left behind in its group (an npm script's child) goes with it.
         child.killNow();
-        if (options.restart !== false) restartLater(child.name, `exited (${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`})`);
+        if (options.restart !== false)
+          restartLater(child.name, `exited (${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`})`);
       });
     };
     watch(first);
@@ -191,7 +196,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       startNats(parentEnv, join(dataDir, 'nats'), repo, ports, log),
     ]);
     // Started before the stack runs, so stop() reaches them even when the other one failed.
-    for (const result of [mongoResult, natsResult]) if (result.status === 'fulfilled' && result.value.child) started.push(result.value.child);
+    for (const result of [mongoResult, natsResult])
+      if (result.status === 'fulfilled' && result.value.child) started.push(result.value.child);
     if (mongoResult.status === 'rejected') throw mongoResult.reason;
     if (natsResult.status === 'rejected') throw natsResult.reason;
     const mongo = mongoResult.value;
@@ -222,7 +228,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       serviceUrls[service.name] = `http://127.0.0.1:${servicePorts[service.name]}`;
     }
     const gatewayPort =
-      options.port === undefined || options.port === 0 ? await ports.take() : await ports.takeExactly(options.port, 'the gateway');
+      options.port === undefined || options.port === 0
+        ? await ports.take()
+        : await ports.takeExactly(options.port, 'the gateway');
     const url = `http://127.0.0.1:${gatewayPort}`;
 
     const frontends: Partial<Record<FrontendName, string>> = {};
@@ -261,9 +269,17 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const gateway = supervise(spawnGateway(), spawnGateway);
 
     const readiness: ReadinessRow[] = [
-      { name: 'mongodb', url: redactUrl(mongo.url), status: 'ready', readyAfterMs: mongo.readyAfterMs, detail: mongo.kind },
+      {
+        name: 'mongodb',
+        url: redactUrl(mongo.url),
+        status: 'ready',
+        readyAfterMs: mongo.readyAfterMs,
+        detail: mongo.kind,
+      },
       { name: 'nats', url: nats.url, status: 'ready', readyAfterMs: nats.readyAfterMs, detail: nats.kind },
-      ...(mailbox ? [{ name: 'mailbox', url: mailbox.smtpUrl, status: 'ready' as const, readyAfterMs: mailbox.readyAfterMs }] : []),
+      ...(mailbox
+        ? [{ name: 'mailbox', url: mailbox.smtpUrl, status: 'ready' as const, readyAfterMs: mailbox.readyAfterMs }]
+        : []),
     ];
     const backendRows = await Promise.all([
       ...serviceChildren.map((child) => waitReady(child, serviceUrls[child.name], { timeoutMs, startedAt })),
@@ -283,7 +299,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         });
       const devChildren = FRONTENDS.map((app) => supervise(spawnDevServer(app), () => spawnDevServer(app)));
       const devRows = await Promise.all(
-        devChildren.map((child) => waitAnswering(child, frontends[child.name as FrontendName]!, timeoutMs * 2, startedAt)),
+        devChildren.map((child) =>
+          waitAnswering(child, frontends[child.name as FrontendName]!, timeoutMs * 2, startedAt),
+        ),
       );
       readiness.push(...devRows);
     }
@@ -337,7 +355,13 @@ async function startMongo(
   if (env.MONGO_URL) return { url: env.MONGO_URL, kind: 'external', readyAfterMs: 0 };
   if (dbPath) mkdirSync(dbPath, { recursive: true });
   const port = await ports.take(preferredPort);
-  const args = [join(repo, 'packages/embedded-mongo/bin/embedded-mongo.mjs'), '--port', String(port), '--replset', 'rs0'];
+  const args = [
+    join(repo, 'packages/embedded-mongo/bin/embedded-mongo.mjs'),
+    '--port',
+    String(port),
+    '--replset',
+    'rs0',
+  ];
   if (dbPath) args.push('--dbpath', dbPath);
   const spawnMongo = async () => {
     let url: string | undefined;
@@ -364,15 +388,34 @@ async function startMongo(
     return { child, url };
   };
   const { child, url } = await spawnMongo();
-  return { url, kind: 'embedded', readyAfterMs: Date.now() - t0, child, respawn: async () => (await spawnMongo()).child };
+  return {
+    url,
+    kind: 'embedded',
+    readyAfterMs: Date.now() - t0,
+    child,
+    respawn: async () => (await spawnMongo()).child,
+  };
 }
 
 /** The development mailbox on 2525 (SMTP) and 2526 (HTTP) when free and wanted, else free ports. */
-async function startMailbox(ports: PortAllocator, preferred: (port: number) => number | undefined, maxMessages?: number) {
+async function startMailbox(
+  ports: PortAllocator,
+  preferred: (port: number) => number | undefined,
+  maxMessages?: number,
+) {
   const t0 = Date.now();
   const { startDevMailbox } = await import('@shop/dev-mailbox');
-  const mailbox = await startDevMailbox({ smtpPort: await ports.take(preferred(2525)), httpPort: await ports.take(preferred(2526)), maxMessages });
-  return { smtpUrl: mailbox.smtpUrl, httpUrl: mailbox.httpUrl, stop: () => mailbox.stop(), readyAfterMs: Date.now() - t0 };
+  const mailbox = await startDevMailbox({
+    smtpPort: await ports.take(preferred(2525)),
+    httpPort: await ports.take(preferred(2526)),
+    maxMessages,
+  });
+  return {
+    smtpUrl: mailbox.smtpUrl,
+    httpUrl: mailbox.httpUrl,
+    stop: () => mailbox.stop(),
+    readyAfterMs: Date.now() - t0,
+  };
 }
 
 /** NATS_URL when set; else nats-server -js from PATH on a free port (4222 is usually someone else's). */
@@ -390,18 +433,36 @@ async function startNats(
   const port = await ports.take();
   // nats-server prints a 20-line banner at start: show only its warnings and errors (all lines are still
   // kept for the error report when it fails).
-  const natsLog: LogSink | undefined = log && ((name, line, stream) => /\[(WRN|ERR|FTL)\]/.test(line) && log(name, line, stream));
+  const natsLog: LogSink | undefined =
+    log && ((name, line, stream) => /\[(WRN|ERR|FTL)\]/.test(line) && log(name, line, stream));
   const spawnNats = (): Promise<LocalNats> => startNatsServer({ binary, port, storeDir, cwd: repo, log: natsLog });
   const nats = await spawnNats();
-  return { url: nats.url, kind: 'started', readyAfterMs: Date.now() - t0, child: nats.child, respawn: async () => (await spawnNats()).child };
+  return {
+    url: nats.url,
+    kind: 'started',
+    readyAfterMs: Date.now() - t0,
+    child: nats.child,
+    respawn: async () => (await spawnNats()).child,
+  };
 }
 
 /** A dev server is up once it answers anything over HTTP. */
-async function waitAnswering(child: ManagedChild, base: string, timeoutMs: number, startedAt: number): Promise<ReadinessRow> {
+async function waitAnswering(
+  child: ManagedChild,
+  base: string,
+  timeoutMs: number,
+  startedAt: number,
+): Promise<ReadinessRow> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (!child.running) throw new ChildNotReadyError(child.name, `${child.name} dev server exited before it answered`, child.recentLines());
-    if (await probe(base + '/')) return { name: child.name, url: base, status: 'ready', readyAfterMs: Date.now() - startedAt };
+    if (!child.running)
+      throw new ChildNotReadyError(
+        child.name,
+        `${child.name} dev server exited before it answered`,
+        child.recentLines(),
+      );
+    if (await probe(base + '/'))
+      return { name: child.name, url: base, status: 'ready', readyAfterMs: Date.now() - startedAt };
     await delay(300);
   }
   throw new ChildNotReadyError(child.name, `${child.name} dev server did not answer on ${base}`, child.recentLines());
@@ -412,7 +473,10 @@ async function waitAnswering(child: ManagedChild, base: string, timeoutMs: numbe
  * binary, or (the Node 24 runtime from node_modules has no npm beside it) the machine's npm on PATH.
  */
 function npmCli(): string {
-  const onPath = (process.env.PATH ?? '').split(delimiter).map((folder) => join(folder, 'npm')).find((path) => existsSync(path));
+  const onPath = (process.env.PATH ?? '')
+    .split(delimiter)
+    .map((folder) => join(folder, 'npm'))
+    .find((path) => existsSync(path));
   const candidates = [
     process.env.npm_execpath,
     join(dirname(process.execPath), '../lib/node_modules/npm/bin/npm-cli.js'),

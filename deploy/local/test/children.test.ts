@@ -64,7 +64,10 @@ describe('a managed child', () => {
     const child = new ManagedChild({
       name: 'stubborn',
       command: process.execPath,
-      args: ['-e', "process.on('SIGTERM', () => console.log('ignoring')); console.log('up'); setInterval(() => {}, 1000)"],
+      args: [
+        '-e',
+        "process.on('SIGTERM', () => console.log('ignoring')); console.log('up'); setInterval(() => {}, 1000)",
+      ],
       cwd: dir,
       env: {},
     });
@@ -76,7 +79,13 @@ describe('a managed child', () => {
   });
 
   it('reports a command that cannot start instead of hanging', async () => {
-    const child = new ManagedChild({ name: 'ghost', command: join(dir, 'no-such-binary'), args: [], cwd: dir, env: {} });
+    const child = new ManagedChild({
+      name: 'ghost',
+      command: join(dir, 'no-such-binary'),
+      args: [],
+      cwd: dir,
+      env: {},
+    });
     const exit = await child.exited;
     expect(exit.code).toBe(127);
     expect(child.recentLines().join('\n')).toMatch(/could not start: .*ENOENT/);
@@ -85,7 +94,15 @@ describe('a managed child', () => {
 
 describe('log lines', () => {
   it('turns a pino line into level, message and fields', () => {
-    const line = JSON.stringify({ level: 40, time: 1, pid: 2, hostname: 'h', msg: 'slow answer', reqId: 'r-1', statusCode: 200 });
+    const line = JSON.stringify({
+      level: 40,
+      time: 1,
+      pid: 2,
+      hostname: 'h',
+      msg: 'slow answer',
+      reqId: 'r-1',
+      statusCode: 200,
+    });
     expect(formatLine(line)).toBe('WARN  slow answer reqId=r-1 statusCode=200');
   });
 

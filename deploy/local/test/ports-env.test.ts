@@ -56,7 +56,11 @@ describe('environment per part', () => {
     STRIPE_SECRET_KEY: 'sk_test_123',
     OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
   };
-  const common = { mongoUrl: 'mongodb://127.0.0.1:27017/?replicaSet=rs0', natsUrl: 'nats://127.0.0.1:4333', nodeEnv: 'production' };
+  const common = {
+    mongoUrl: 'mongodb://127.0.0.1:27017/?replicaSet=rs0',
+    natsUrl: 'nats://127.0.0.1:4333',
+    nodeEnv: 'production',
+  };
 
   it('gives a service the contract variables and passes the real-provider settings through', () => {
     const env = serviceEnv(parent, common, 4101);
@@ -81,15 +85,26 @@ describe('environment per part', () => {
   });
 
   it('tells the gateway where every service and the frontends are', () => {
-    const urls = Object.fromEntries(SERVICES.map((service, index) => [service.name, `http://127.0.0.1:${5000 + index}`]));
+    const urls = Object.fromEntries(
+      SERVICES.map((service, index) => [service.name, `http://127.0.0.1:${5000 + index}`]),
+    );
     const env = gatewayEnv(parent, common, 8081, urls, '/srv/frontends');
     for (const service of SERVICES) expect(env[serviceUrlVar(service.name)]).toBe(urls[service.name]);
-    expect(env).toMatchObject({ PORT: '8081', HOST: '127.0.0.1', FRONTENDS_DIR: '/srv/frontends', NATS_URL: common.natsUrl });
-    expect(Object.keys(env).filter((key) => /^[A-Z]+_URL$/.test(key) && !['MONGO_URL', 'NATS_URL'].includes(key))).toHaveLength(7);
+    expect(env).toMatchObject({
+      PORT: '8081',
+      HOST: '127.0.0.1',
+      FRONTENDS_DIR: '/srv/frontends',
+      NATS_URL: common.natsUrl,
+    });
+    expect(
+      Object.keys(env).filter((key) => /^[A-Z]+_URL$/.test(key) && !['MONGO_URL', 'NATS_URL'].includes(key)),
+    ).toHaveLength(7);
   });
 
   it('gives the gateway and every service one random signing key per run, unless you exported your own', () => {
-    const urls = Object.fromEntries(SERVICES.map((service, index) => [service.name, `http://127.0.0.1:${5000 + index}`]));
+    const urls = Object.fromEntries(
+      SERVICES.map((service, index) => [service.name, `http://127.0.0.1:${5000 + index}`]),
+    );
     expect(serviceEnv(parent, common, 4101).GATEWAY_SIGNING_KEY).toBe(runGatewaySigningKey);
     expect(gatewayEnv(parent, common, 8081, urls, '/srv/frontends').GATEWAY_SIGNING_KEY).toBe(runGatewaySigningKey);
     // Strong enough for NODE_ENV=production, which refuses keys under 32 characters.
@@ -118,8 +133,14 @@ describe('environment per part', () => {
 
 describe('securityEnv', () => {
   it('gives the security service the documented development admin outside production, unless you set your own', () => {
-    expect(securityEnv({}, 'development')).toEqual({ ADMIN_EMAIL: DEV_ADMIN.email, ADMIN_PASSWORD: DEV_ADMIN.password });
-    expect(securityEnv({ ADMIN_EMAIL: 'me@shop.test', ADMIN_PASSWORD: 'Mine-Very-Own-42!' }, 'development')).toEqual({ ADMIN_EMAIL: 'me@shop.test', ADMIN_PASSWORD: 'Mine-Very-Own-42!' });
+    expect(securityEnv({}, 'development')).toEqual({
+      ADMIN_EMAIL: DEV_ADMIN.email,
+      ADMIN_PASSWORD: DEV_ADMIN.password,
+    });
+    expect(securityEnv({ ADMIN_EMAIL: 'me@shop.test', ADMIN_PASSWORD: 'Mine-Very-Own-42!' }, 'development')).toEqual({
+      ADMIN_EMAIL: 'me@shop.test',
+      ADMIN_PASSWORD: 'Mine-Very-Own-42!',
+    });
     expect(securityEnv({}, 'production')).toEqual({});
   });
 });

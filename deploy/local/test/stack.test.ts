@@ -41,7 +41,11 @@ for (const part of [...SERVICES, GATEWAY]) {
 }
 afterAll(() => rmSync(repo, { recursive: true, force: true }));
 
-const baseEnv = { PATH: process.env.PATH ?? '', MONGO_URL: 'mongodb://127.0.0.1:27999/?replicaSet=rs0', STRIPE_SECRET_KEY: 'sk_test_abc' };
+const baseEnv = {
+  PATH: process.env.PATH ?? '',
+  MONGO_URL: 'mongodb://127.0.0.1:27999/?replicaSet=rs0',
+  STRIPE_SECRET_KEY: 'sk_test_abc',
+};
 
 function alive(pid: number): boolean {
   try {
@@ -68,7 +72,13 @@ describe('startStack', () => {
       expect(stack.infrastructure).toEqual({ mongo: 'external', nats: 'started' });
       expect(await answersInfo(Number(new URL(stack.natsUrl).port))).toBe(true);
       expect(Object.keys(stack.services).sort()).toEqual(SERVICES.map((service) => service.name).sort());
-      expect(stack.readiness.map((row) => row.name)).toEqual(['mongodb', 'nats', 'mailbox', ...SERVICES.map((s) => s.name), 'gateway']);
+      expect(stack.readiness.map((row) => row.name)).toEqual([
+        'mongodb',
+        'nats',
+        'mailbox',
+        ...SERVICES.map((s) => s.name),
+        'gateway',
+      ]);
       expect(new Set(stack.readiness.map((row) => row.status))).toEqual(new Set(['ready']));
 
       const gatewayEnv = (await (await fetch(`${stack.url}/env`)).json()) as Record<string, string>;
@@ -107,19 +117,29 @@ describe('startStack', () => {
       expect(stack.child('email')?.pid).not.toBe(firstEmail);
       let answered = false;
       for (let i = 0; i < 200 && !answered; i++) {
-        answered = await fetch(`${stack.services.email}/env`).then((res) => res.ok, () => false);
+        answered = await fetch(`${stack.services.email}/env`).then(
+          (res) => res.ok,
+          () => false,
+        );
         if (!answered) await delay(50);
       }
       expect(answered).toBe(true);
     } finally {
       const children = stack.children();
-      const grandchildren = [...SERVICES, GATEWAY].map((part) => Number(readFileSync(join(repo, part.dir, 'grandchild.pid'), 'utf8')));
+      const grandchildren = [...SERVICES, GATEWAY].map((part) =>
+        Number(readFileSync(join(repo, part.dir, 'grandchild.pid'), 'utf8')),
+      );
       await stack.stop();
       for (const child of children) expect(groupAlive(child.pid!), child.name).toBe(false);
       // The restarted email wrote its own grandchild's pid; the crashed one's group was killed at the crash.
       for (const pid of grandchildren) expect(alive(pid)).toBe(false);
     }
-    expect(await fetch(stack.url + '/readyz').then(() => 'answered', () => 'closed')).toBe('closed');
+    expect(
+      await fetch(stack.url + '/readyz').then(
+        () => 'answered',
+        () => 'closed',
+      ),
+    ).toBe('closed');
   });
 
   it('fails with the last lines of a part that exits before it is ready, and leaves nothing running', async () => {
@@ -145,7 +165,10 @@ describe('startStack', () => {
       .filter((entry) => /^\d+$/.test(entry) && !before.has(entry))
       .filter((pid) => {
         try {
-          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(repo) || readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('nats-server');
+          return (
+            readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(repo) ||
+            readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('nats-server')
+          );
         } catch {
           return false;
         }
@@ -168,7 +191,11 @@ describe('startStack', () => {
 
   it('uses the NATS server at NATS_URL and the SMTP server at SMTP_URL instead of starting them', async () => {
     const smtpUrl = 'smtp://mailer:secret@127.0.0.1:2599';
-    const stack = await startStack({ repoRoot: repo, env: { ...baseEnv, NATS_URL: 'nats://127.0.0.1:4999', SMTP_URL: smtpUrl }, quiet: true });
+    const stack = await startStack({
+      repoRoot: repo,
+      env: { ...baseEnv, NATS_URL: 'nats://127.0.0.1:4999', SMTP_URL: smtpUrl },
+      quiet: true,
+    });
     try {
       expect(stack.infrastructure.nats).toBe('external');
       expect(stack.natsUrl).toBe('nats://127.0.0.1:4999');

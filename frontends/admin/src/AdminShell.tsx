@@ -21,7 +21,15 @@ function initialView(): string {
   return ADMIN_VIEWS.some((v) => v.id === DEFAULT_VIEW_ID) ? DEFAULT_VIEW_ID : ADMIN_VIEWS[0].id;
 }
 
-export function AdminShell({ user, onSignOut, signingOut }: { user: AdminPublic; onSignOut: () => void; signingOut: boolean }) {
+export function AdminShell({
+  user,
+  onSignOut,
+  signingOut,
+}: {
+  user: AdminPublic;
+  onSignOut: () => void;
+  signingOut: boolean;
+}) {
   const [viewId, setViewId] = useState(initialView);
   const view = ADMIN_VIEWS.find((v) => v.id === viewId) ?? ADMIN_VIEWS[0];
   const choose = (id: string) => {
@@ -37,10 +45,16 @@ export function AdminShell({ user, onSignOut, signingOut }: { user: AdminPublic;
     <>
       <div className="border-b border-olive-700 bg-olive-900">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-4 px-4 py-4">
-          <Link to="/" className="flex items-center gap-3 rounded-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brass-300" title="Go to the shop's home page">
+          <Link
+            to="/"
+            className="flex items-center gap-3 rounded-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brass-300"
+            title="Go to the shop's home page"
+          >
             <ShieldHalf aria-hidden="true" className="size-7 text-brass-400" />
             <div>
-              <p className="font-display text-2xl font-bold uppercase tracking-wide text-khaki-50">Admin Command Center</p>
+              <p className="font-display text-2xl font-bold uppercase tracking-wide text-khaki-50">
+                Admin Command Center
+              </p>
               <p className="text-sm text-khaki-300">Back office of {shopName}</p>
             </div>
           </Link>

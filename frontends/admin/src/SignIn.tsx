@@ -46,12 +46,21 @@ export function SignIn({ onSignedIn }: { onSignedIn: (user: AdminPublic) => void
           </div>
           <form className="flex flex-col gap-4" onSubmit={submit} noValidate aria-label="Admin sign-in">
             <Field label="Email" required>
-              <Input type="email" name="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="admin@example.com" />
+              <Input
+                type="email"
+                name="email"
+                autoComplete="username"
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                placeholder="admin@example.com"
+              />
             </Field>
             <div className="flex flex-col gap-1.5">
               <label htmlFor="admin-password" className="text-sm font-semibold text-khaki-100">
                 Password
-                <span aria-hidden="true" className="ml-0.5 text-brass-400">*</span>
+                <span aria-hidden="true" className="ml-0.5 text-brass-400">
+                  *
+                </span>
               </label>
               <div className="relative">
                 <Input
@@ -72,7 +81,11 @@ export function SignIn({ onSignedIn }: { onSignedIn: (user: AdminPublic) => void
                   aria-controls="admin-password"
                   className="absolute inset-y-0 right-0 flex w-11 items-center justify-center rounded-r-md text-khaki-300 hover:text-khaki-50 focus-visible:outline-2 focus-visible:outline-brass-300"
                 >
-                  {showPassword ? <EyeOff aria-hidden="true" className="size-5" /> : <Eye aria-hidden="true" className="size-5" />}
+                  {showPassword ? (
+                    <EyeOff aria-hidden="true" className="size-5" />
+                  ) : (
+                    <Eye aria-hidden="true" className="size-5" />
+                  )}
                 </button>
               </div>
             </div>
@@ -85,7 +98,10 @@ export function SignIn({ onSignedIn }: { onSignedIn: (user: AdminPublic) => void
               Sign In
             </Button>
           </form>
-          <p className="flex items-start gap-2 rounded-md border border-olive-700 bg-ink-900 p-3 text-xs text-khaki-300" data-testid="access-notice">
+          <p
+            className="flex items-start gap-2 rounded-md border border-olive-700 bg-ink-900 p-3 text-xs text-khaki-300"
+            data-testid="access-notice"
+          >
             <Lock aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brass-400" />
             Authorized personnel only. Every sign-in attempt and admin action is logged with its time and address.
           </p>

@@ -21,7 +21,11 @@ const serviceTitles: Record<string, string> = {
 
 function checksText(checks: Record<string, unknown>): string {
   const entries = Object.entries(checks);
-  return entries.length ? entries.map(([name, state]) => `${name === 'mongo' ? 'MongoDB' : name === 'nats' ? 'NATS' : name} ${String(state)}`).join(' · ') : '';
+  return entries.length
+    ? entries
+        .map(([name, state]) => `${name === 'mongo' ? 'MongoDB' : name === 'nats' ? 'NATS' : name} ${String(state)}`)
+        .join(' · ')
+    : '';
 }
 
 const timeFormat = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', second: '2-digit' });
@@ -52,9 +56,18 @@ export function SystemStatus() {
         </div>
         <div className="flex items-center gap-3">
           {health.dataUpdatedAt ? (
-            <span className="hidden text-xs text-khaki-300 sm:inline">Updated {timeFormat.format(health.dataUpdatedAt)}</span>
+            <span className="hidden text-xs text-khaki-300 sm:inline">
+              Updated {timeFormat.format(health.dataUpdatedAt)}
+            </span>
           ) : null}
-          <Button variant="ghost" size="sm" onClick={() => health.refetch()} loading={health.isFetching} loadingText="Checking..." aria-label="Refresh system status">
+          <Button
+            variant="ghost"
+            size="sm"
+            onClick={() => health.refetch()}
+            loading={health.isFetching}
+            loadingText="Checking..."
+            aria-label="Refresh system status"
+          >
             <RefreshCw aria-hidden="true" className="size-4" />
             Refresh
           </Button>
@@ -82,7 +95,12 @@ export function SystemStatus() {
             {serviceRows(health.data).map(({ name, health: service }) => {
               const state = service ? statusText[service.status] : { label: 'Unknown', tone: 'neutral' as const };
               return (
-                <li key={name} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-3" data-service={name} data-status={service?.status ?? 'unknown'}>
+                <li
+                  key={name}
+                  className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-3"
+                  data-service={name}
+                  data-status={service?.status ?? 'unknown'}
+                >
                   <div className="min-w-40">
                     <p className="font-semibold text-khaki-50">{serviceTitles[name] ?? name}</p>
                     {service?.error ? <p className="text-sm text-alert-400">{service.error}</p> : null}

@@ -32,7 +32,11 @@ export async function adminFetch<T = unknown>(path: string, init: RequestInit & 
       credentials: 'same-origin',
       cache: 'no-store',
       ...rest,
-      headers: { accept: 'application/json', ...(json !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: {
+        accept: 'application/json',
+        ...(json !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
       body: json !== undefined ? JSON.stringify(json) : rest.body,
     });
   } catch (error) {
@@ -42,7 +46,12 @@ export async function adminFetch<T = unknown>(path: string, init: RequestInit & 
   const body = (await response.json().catch(() => null)) as { error?: string; code?: string; details?: unknown } | null;
   if (!response.ok) {
     if (response.status === 401 && !path.startsWith('/api/auth/')) window.dispatchEvent(new Event(SESSION_ENDED_EVENT));
-    throw new AdminApiError(body?.error ?? `The request failed (HTTP ${response.status}).`, response.status, body?.code, body?.details);
+    throw new AdminApiError(
+      body?.error ?? `The request failed (HTTP ${response.status}).`,
+      response.status,
+      body?.code,
+      body?.details,
+    );
   }
   return body as T;
 }
@@ -58,7 +67,9 @@ export async function fetchCurrentAdmin(signal?: AbortSignal): Promise<AdminPubl
 }
 
 export async function signIn(email: string, password: string): Promise<AdminPublic> {
-  return authUserResponseSchema.parse(await adminFetch('/api/auth/login', { method: 'POST', json: { email, password } })).user;
+  return authUserResponseSchema.parse(
+    await adminFetch('/api/auth/login', { method: 'POST', json: { email, password } }),
+  ).user;
 }
 
 export async function signOut(): Promise<void> {

@@ -24,7 +24,7 @@ export async function fetchShopHealth(signal?: AbortSignal): Promise<ShopHealth>
     if ((error as Error)?.name === 'AbortError') throw error;
     throw new HealthError('The gateway could not be reached. Check that the shop is running.');
   }
-  const body = (await response.json().catch(() => null)) as Partial<ShopHealth> & { error?: string } | null;
+  const body = (await response.json().catch(() => null)) as (Partial<ShopHealth> & { error?: string }) | null;
   if ((response.ok || response.status === 503) && body && typeof body.services === 'object' && body.services) {
     return { status: body.status === 'ready' ? 'ready' : 'degraded', services: body.services };
   }

@@ -3,7 +3,19 @@
 // dashboard, the spec's default view. A new view (support, config...) is one more entry here; the
 // browser test frontends/e2e/test/admin-layout.test.ts loads every entry at 1280 and 1024 px with axe.
 import type { ComponentType } from 'react';
-import { Activity, BarChart3, ClipboardList, FileText, LifeBuoy, Megaphone, Settings, ShieldAlert, ShieldCheck, Users, type LucideIcon } from 'lucide-react';
+import {
+  Activity,
+  BarChart3,
+  ClipboardList,
+  FileText,
+  LifeBuoy,
+  Megaphone,
+  Settings,
+  ShieldAlert,
+  ShieldCheck,
+  Users,
+  type LucideIcon,
+} from 'lucide-react';
 import { AnalyticsView } from './analytics/AnalyticsView.js';
 import { ContentView } from './content/ContentView.js';
 import { CustomersView } from './customers/CustomersView.js';

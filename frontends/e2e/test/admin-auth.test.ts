@@ -159,18 +159,34 @@ describe('admin APIs on the shared stack', () => {
     const headers = await adminApiHeaders(baseUrl);
     const first = await fetch(`${baseUrl}/api/security/audit?limit=50`, { headers });
     expect(first.status).toBe(200);
-    type Record = { actorEmail: string | null; action: string; method: string | null; path: string | null; ip: string | null; outcome: string; at: string };
+    type Record = {
+      actorEmail: string | null;
+      action: string;
+      method: string | null;
+      path: string | null;
+      ip: string | null;
+      outcome: string;
+      at: string;
+    };
     let records: Record[] = [];
     await expect
       .poll(
         async () => {
-          records = ((await (await fetch(`${baseUrl}/api/security/audit?limit=100`, { headers })).json()) as { records: Record[] }).records;
-          return records.some((r) => r.action === 'admin.call' && r.path === '/api/security/audit' && r.actorEmail === DEV_ADMIN.email);
+          records = (
+            (await (await fetch(`${baseUrl}/api/security/audit?limit=100`, { headers })).json()) as {
+              records: Record[];
+            }
+          ).records;
+          return records.some(
+            (r) => r.action === 'admin.call' && r.path === '/api/security/audit' && r.actorEmail === DEV_ADMIN.email,
+          );
         },
         { timeout: 15_000 },
       )
       .toBe(true);
-    expect(records.some((r) => r.action === 'auth.login' && r.outcome === 'success' && r.actorEmail === DEV_ADMIN.email)).toBe(true);
+    expect(
+      records.some((r) => r.action === 'auth.login' && r.outcome === 'success' && r.actorEmail === DEV_ADMIN.email),
+    ).toBe(true);
     expect(records.some((r) => r.action === 'auth.login' && r.outcome === 'failure')).toBe(true);
     expect(records.some((r) => r.action === 'auth.logout')).toBe(true);
     const call = records.find((r) => r.action === 'admin.call')!;

@@ -53,7 +53,12 @@ async function placeLongOrder(): Promise<string> {
 /** Waits until the view has drawn its data: nothing busy, no skeleton left, the network quiet. */
 async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
-  await expect.poll(() => page.locator('[data-remote="admin"] [aria-busy="true"], [data-remote="admin"] .animate-shimmer').count(), { timeout: 15_000 }).toBe(0);
+  await expect
+    .poll(
+      () => page.locator('[data-remote="admin"] [aria-busy="true"], [data-remote="admin"] .animate-shimmer').count(),
+      { timeout: 15_000 },
+    )
+    .toBe(0);
 }
 
 /** What sticks out sideways: the page itself, or any scroll box whose content is wider than the box. */
@@ -61,12 +66,15 @@ function horizontalOverflow(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const found: string[] = [];
     const root = document.documentElement;
-    if (root.scrollWidth > root.clientWidth) found.push(`the page scrolls sideways: ${root.scrollWidth} px of content in ${root.clientWidth} px`);
+    if (root.scrollWidth > root.clientWidth)
+      found.push(`the page scrolls sideways: ${root.scrollWidth} px of content in ${root.clientWidth} px`);
     for (const el of document.querySelectorAll<HTMLElement>('body *')) {
       const { overflowX } = getComputedStyle(el);
       if ((overflowX === 'auto' || overflowX === 'scroll') && el.scrollWidth > el.clientWidth + 1) {
         const name = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${[...el.classList].slice(0, 4).join('.')}`;
-        found.push(`${name} hides ${el.scrollWidth - el.clientWidth} px of its content (scrollWidth ${el.scrollWidth}, width ${el.clientWidth})`);
+        found.push(
+          `${name} hides ${el.scrollWidth - el.clientWidth} px of its content (scrollWidth ${el.scrollWidth}, width ${el.clientWidth})`,
+        );
       }
     }
     return found;
@@ -91,7 +99,9 @@ describe('the back office views', () => {
     await page.getByTestId('orders-dashboard').waitFor();
     const nav = page.getByRole('navigation', { name: 'Back office views' });
     expect(await nav.getByRole('button', { name: 'Orders' }).getAttribute('aria-current')).toBe('page');
-    expect(await nav.getByRole('button').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-view-id')))).toEqual(ADMIN_VIEWS.map((v) => v.id));
+    expect(
+      await nav.getByRole('button').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-view-id'))),
+    ).toEqual(ADMIN_VIEWS.map((v) => v.id));
     expect(pageErrors).toEqual([]);
     await close();
   });
@@ -111,12 +121,17 @@ describe('the back office views', () => {
           const quoteButton = page.getByRole('button', { name: /^Apply Quote to order/ }).first();
           await quoteButton.waitFor();
           const box = (await quoteButton.boundingBox())!;
-          const menu = (await page.getByRole('button', { name: /^More actions for order/ }).first().boundingBox())!;
+          const menu = (await page
+            .getByRole('button', { name: /^More actions for order/ })
+            .first()
+            .boundingBox())!;
           expect(box.x + box.width, 'Apply Quote inside the window').toBeLessThanOrEqual(width);
           expect(menu.x + menu.width, 'the more-actions menu inside the window').toBeLessThanOrEqual(width);
         }
-        for (const overflow of await horizontalOverflow(page)) problems.push(`${view.label} at ${width} px: ${overflow}`);
-        for (const violation of await axeViolations(page, { rules: 'all' })) problems.push(`${view.label} at ${width} px: ${violation}`);
+        for (const overflow of await horizontalOverflow(page))
+          problems.push(`${view.label} at ${width} px: ${overflow}`);
+        for (const violation of await axeViolations(page, { rules: 'all' }))
+          problems.push(`${view.label} at ${width} px: ${violation}`);
       }
       expect(problems).toEqual([]);
       expect(pageErrors).toEqual([]);

@@ -144,7 +144,9 @@ describe('the orders dashboard', () => {
     await line.getByRole('button', { name: `More Info for order #${first.orderNumber}` }).waitFor();
     expect(await page.getByTestId('count-all').innerText()).toBe('1');
     expect(await page.getByTestId('count-pending_quote').innerText()).toBe('1');
-    expect(Number((await page.getByTestId('summary-total-orders').innerText()).replaceAll(',', ''))).toBeGreaterThanOrEqual(3);
+    expect(
+      Number((await page.getByTestId('summary-total-orders').innerText()).replaceAll(',', '')),
+    ).toBeGreaterThanOrEqual(3);
 
     // The details overlay: sections of the spec, closed with Escape.
     await line.getByRole('button', { name: `Details of order #${first.orderNumber}` }).click();
@@ -164,13 +166,23 @@ describe('the orders dashboard', () => {
     await page.getByLabel('Search orders').fill('');
     await expect.poll(() => page.getByTestId('count-pending').innerText()).toMatch(/^\d/);
     // Unfiltered, the tab counts every order, as the cards do.
-    await expect.poll(async () => (await page.getByTestId('summary-pending').innerText()) === (await page.getByTestId('count-pending').innerText())).toBe(true);
+    await expect
+      .poll(
+        async () =>
+          (await page.getByTestId('summary-pending').innerText()) ===
+          (await page.getByTestId('count-pending').innerText()),
+      )
+      .toBe(true);
   });
 
   it('a failed load shows the error with Retry, and Retry loads the orders', async () => {
     const isList = (url: URL) => url.pathname === ordersAdminPaths.list;
     await page.route(isList, (route) =>
-      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'Orders service unavailable', code: 'UNAVAILABLE' }) }),
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: 'Orders service unavailable', code: 'UNAVAILABLE' }),
+      }),
     );
     await page.getByLabel('Search orders').fill(`${placed[1].orderNumber}`);
     await page.getByText('Orders fetch failed: Orders service unavailable').waitFor({ timeout: 15_000 });
@@ -186,7 +198,10 @@ describe('the orders dashboard', () => {
     await line.getByRole('button', { name: `Apply Quote to order #${first.orderNumber}` }).click();
     const dialog = page.getByRole('dialog', { name: 'Apply Quote' });
     // Spec: Apply Quote shows item, quantity, current estimate and description (rows do not carry it: loaded).
-    await dialog.getByTestId('order-description').getByText('regimental crest and the motto', { exact: false }).waitFor();
+    await dialog
+      .getByTestId('order-description')
+      .getByText('regimental crest and the motto', { exact: false })
+      .waitFor();
     const amount = dialog.getByLabel('Quote Amount');
     await amount.fill('0');
     expect(await dialog.getByRole('button', { name: 'Send Quote' }).isDisabled()).toBe(true);
@@ -196,10 +211,13 @@ describe('the orders dashboard', () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const quotePath = ordersAdminPaths.generateQuote(first.id);
-    await page.route((url) => url.pathname === quotePath, async (route) => {
-      await held;
-      await route.continue();
-    });
+    await page.route(
+      (url) => url.pathname === quotePath,
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
     const answered = page.waitForResponse((r) => new URL(r.url()).pathname === quotePath);
     await dialog.getByRole('button', { name: 'Send Quote' }).click();
     await dialog.getByRole('button', { name: /Applying\.\.\./ }).waitFor();
@@ -211,7 +229,11 @@ describe('the orders dashboard', () => {
     await page.getByText(`Quote of $1,875.50 sent to ${email}`).waitFor();
     await expect.poll(() => line.locator('[data-status]').getAttribute('data-status')).toBe('quote_sent');
 
-    const mail = await waitForMail(baseUrl, email, (m) => m.text.includes(first.orderNumber) && m.text.includes(orderPaymentPath(first.id)));
+    const mail = await waitForMail(
+      baseUrl,
+      email,
+      (m) => m.text.includes(first.orderNumber) && m.text.includes(orderPaymentPath(first.id)),
+    );
     const link = new RegExp(`https?://[^\\s"<>]+${orderPaymentPath(first.id)}`).exec(`${mail.text}\n${mail.html}`)?.[0];
     expect(link, mail.text).toBeTruthy();
     expect(mail.text).toContain('1,875.50');
@@ -252,7 +274,9 @@ describe('the orders dashboard', () => {
       body: JSON.stringify({ orderNumber: first.orderNumber, email }),
     });
     expect(tracked.status).toBe(200);
-    const { order } = (await tracked.json()) as { order: { tracking: { carrier: string; trackingNumber: string; estimatedDelivery: string | null } } };
+    const { order } = (await tracked.json()) as {
+      order: { tracking: { carrier: string; trackingNumber: string; estimatedDelivery: string | null } };
+    };
     expect(order.tracking).toMatchObject({ carrier: 'FEDEX', trackingNumber: '7712 3456 9081' });
     expect(order.tracking.estimatedDelivery?.slice(0, 10)).toBe('2026-12-18');
 
@@ -274,11 +298,18 @@ describe('the orders dashboard', () => {
   it("requests more information: the email goes out with the subject 'Additional Information Needed - Order #...'", async () => {
     const second = placed[1];
     await page.getByLabel('Search orders').fill(second.orderNumber);
-    await row(page, second.orderNumber).getByRole('button', { name: `More Info for order #${second.orderNumber}` }).click();
+    await row(page, second.orderNumber)
+      .getByRole('button', { name: `More Info for order #${second.orderNumber}` })
+      .click();
     const dialog = page.getByRole('dialog', { name: 'Request More Information' });
     await dialog.getByText(customerName).waitFor();
-    await dialog.getByTestId('order-description').getByText('Retirement coin, eagle and flag', { exact: false }).waitFor();
-    expect(await dialog.getByTestId('info-request-subject').innerText()).toContain(`Additional Information Needed - Order #${second.orderNumber}`);
+    await dialog
+      .getByTestId('order-description')
+      .getByText('Retirement coin, eagle and flag', { exact: false })
+      .waitFor();
+    expect(await dialog.getByTestId('info-request-subject').innerText()).toContain(
+      `Additional Information Needed - Order #${second.orderNumber}`,
+    );
     const message = dialog.getByLabel('Message');
     expect(await message.inputValue()).toMatch(/more details about your requirements/);
     await message.fill('   ');
@@ -287,14 +318,20 @@ describe('the orders dashboard', () => {
     await dialog.getByRole('button', { name: 'Send Request' }).click();
     await dialog.waitFor({ state: 'detached' });
     await page.getByText(`Information request sent to ${email}`).waitFor();
-    const mail = await waitForMail(baseUrl, email, (m) => m.subject === `Additional Information Needed - Order #${second.orderNumber}`);
+    const mail = await waitForMail(
+      baseUrl,
+      email,
+      (m) => m.subject === `Additional Information Needed - Order #${second.orderNumber}`,
+    );
     expect(mail.text).toContain('Which year should go on the rim');
   });
 
   it('edits an order in the details view (invalid quantity becomes 0, total read as a decimal), saves admin notes and emails the customer from the compose form', async () => {
     const third = placed[2];
     await page.getByLabel('Search orders').fill(third.orderNumber);
-    await row(page, third.orderNumber).getByRole('button', { name: `Details of order #${third.orderNumber}` }).click();
+    await row(page, third.orderNumber)
+      .getByRole('button', { name: `Details of order #${third.orderNumber}` })
+      .click();
     const details = page.getByTestId('order-details');
     await details.getByTestId('details-product').waitFor();
 
@@ -316,7 +353,9 @@ describe('the orders dashboard', () => {
 
     await details.getByTestId('details-admin-notes').getByRole('button', { name: 'Update Notes' }).click();
     const notes = page.getByRole('dialog', { name: 'Admin Notes' });
-    await notes.getByRole('textbox', { name: 'Notes' }).fill('Customer called: wants delivery before the change of command.');
+    await notes
+      .getByRole('textbox', { name: 'Notes' })
+      .fill('Customer called: wants delivery before the change of command.');
     await notes.getByRole('button', { name: 'Save Notes' }).click();
     await notes.waitFor({ state: 'detached' });
     await details.getByTestId('details-admin-notes').getByText('wants delivery before the change of command').waitFor();
@@ -339,7 +378,9 @@ describe('the orders dashboard', () => {
     const download = await downloading;
     // Spec §9: {product}-orders-{date}; the product is the shop.
     expect(download.suggestedFilename()).toMatch(/^tactical-gear-co-orders-\d{4}-\d{2}-\d{2}\.csv$/);
-    const rows = parseCsv((await readFile((await download.path()), 'utf8')).replace(/^\uFEFF/, '')).filter((r) => r.some((f) => f !== ''));
+    const rows = parseCsv((await readFile(await download.path(), 'utf8')).replace(/^\uFEFF/, '')).filter((r) =>
+      r.some((f) => f !== ''),
+    );
     expect(rows[0]).toEqual([...adminCsvColumns]);
     expect(rows).toHaveLength(1 + placed.length);
     const byNumber = new Map(rows.slice(1).map((r) => [r[0], r]));
@@ -386,14 +427,19 @@ describe('the orders dashboard', () => {
     await page.getByLabel('Select every order on this page').check();
     await expect.poll(() => page.getByTestId('selected-count').innerText()).toBe(`${placed.length} selected`);
     const bulk = page.getByLabel('New status for the selected orders');
-    const offered = await bulk.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
+    const offered = await bulk
+      .locator('option')
+      .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
     expect(offered).not.toContain('pending');
     expect(offered).not.toContain('cancelled');
     expect(offered).toHaveLength(9);
     await bulk.selectOption('production');
     await page.getByRole('region', { name: 'Bulk actions' }).getByRole('button', { name: 'Apply' }).click();
     await page.getByText(`${placed.length} orders set to In Production`).waitFor();
-    for (const o of placed) await expect.poll(() => row(page, o.orderNumber).locator('[data-status]').getAttribute('data-status')).toBe('production');
+    for (const o of placed)
+      await expect
+        .poll(() => row(page, o.orderNumber).locator('[data-status]').getAttribute('data-status'))
+        .toBe('production');
     await expect.poll(() => page.getByTestId('count-production').innerText()).toBe(String(placed.length));
     expect(await page.getByTestId('selected-count').count()).toBe(0);
     expect(shop.pageErrors).toEqual([]);
@@ -401,7 +447,8 @@ describe('the orders dashboard', () => {
   it('sorts by a column on the server (Qty ascending, then descending)', async () => {
     await searchCustomer(page);
     const header = page.getByRole('columnheader', { name: /Qty/ });
-    const numbers = () => page.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-order-number')));
+    const numbers = () =>
+      page.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-order-number')));
     await header.getByRole('button').click();
     await expect.poll(() => header.getAttribute('aria-sort')).toBe('ascending');
     // Quantities now: the third order was edited to 0, the second is 40, the first 150.
@@ -414,14 +461,32 @@ describe('the orders dashboard', () => {
   it('deletes one order from the more-actions menu and several at once, each after a confirmation', async () => {
     const otherEmail = uniqueEmail('admin.orders.delete');
     const created: Placed[] = [];
-    for (const text of ['Coin to delete from its menu', 'First coin of the bulk delete', 'Second coin of the bulk delete']) {
+    for (const text of [
+      'Coin to delete from its menu',
+      'First coin of the bulk delete',
+      'Second coin of the bulk delete',
+    ]) {
       const response = await fetch(`${baseUrl}/api/orders`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
         body: JSON.stringify({
-          customerName: 'Morgan Reyes', email: otherEmail, phone: '555-0123', itemType: 'patch', designMethod: 'describe', description: text,
-          quantity: 50, size: '3x3', colors: ['Black'], finish: 'embroidered', features: [], files: [], aiGenerated: false,
-          subscribeEmail: false, subscribeSMS: false, customerCategory: 'general', taxExempt: false,
+          customerName: 'Morgan Reyes',
+          email: otherEmail,
+          phone: '555-0123',
+          itemType: 'patch',
+          designMethod: 'describe',
+          description: text,
+          quantity: 50,
+          size: '3x3',
+          colors: ['Black'],
+          finish: 'embroidered',
+          features: [],
+          files: [],
+          aiGenerated: false,
+          subscribeEmail: false,
+          subscribeSMS: false,
+          customerCategory: 'general',
+          taxExempt: false,
           shippingAddress: { line1: '1 Depot St', city: 'Norfolk', state: 'VA', postalCode: '23511', country: 'US' },
         }),
       });
@@ -432,7 +497,9 @@ describe('the orders dashboard', () => {
     for (const o of created) await row(page, o.orderNumber).waitFor();
 
     const [single, ...bulk] = created as [Placed, ...Placed[]];
-    await row(page, single.orderNumber).getByRole('button', { name: `More actions for order #${single.orderNumber}` }).click();
+    await row(page, single.orderNumber)
+      .getByRole('button', { name: `More actions for order #${single.orderNumber}` })
+      .click();
     await page.getByRole('menuitem', { name: 'Delete Order' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete Order' });
     await confirm.getByRole('button', { name: 'Delete Order' }).click();
@@ -461,7 +528,9 @@ describe('the orders dashboard', () => {
     await narrow.page.getByRole('button', { name: 'Filters' }).click();
     await narrow.page.getByLabel('Item type').waitFor();
     expect(await axeViolations(narrow.page)).toEqual([]);
-    await row(narrow.page, placed[0].orderNumber).getByRole('button', { name: `Details of order #${placed[0].orderNumber}` }).click();
+    await row(narrow.page, placed[0].orderNumber)
+      .getByRole('button', { name: `Details of order #${placed[0].orderNumber}` })
+      .click();
     await narrow.page.getByTestId('details-product').waitFor();
     expect(await axeViolations(narrow.page)).toEqual([]);
     expect(narrow.pageErrors).toEqual([]);
@@ -486,22 +555,36 @@ describe('the orders dashboard', () => {
     await page.getByText('Settings saved successfully!').waitFor();
     await dialog.waitFor({ state: 'detached' });
     const stored = await page.evaluate(async () => (await fetch('/api/admin/settings')).json());
-    expect(stored.settings).toEqual({ notificationEmail: 'orders-desk@example.com', emailNotificationsEnabled: !wasOn });
+    expect(stored.settings).toEqual({
+      notificationEmail: 'orders-desk@example.com',
+      emailNotificationsEnabled: !wasOn,
+    });
 
     // Put back what the other tests expect.
     const restored = await page.evaluate(
-      async (body) => (await fetch('/api/admin/settings', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status,
+      async (body) =>
+        (
+          await fetch('/api/admin/settings', {
+            method: 'PUT',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          })
+        ).status,
       { notificationEmail: original, emailNotificationsEnabled: wasOn },
     );
     expect(restored).toBe(200);
   });
 
   it('shows the analytics of the chosen period with the orders just updated among the recent activity', async () => {
-    await page.getByRole('navigation', { name: 'Back office views' }).getByRole('button', { name: 'Analytics' }).click();
+    await page
+      .getByRole('navigation', { name: 'Back office views' })
+      .getByRole('button', { name: 'Analytics' })
+      .click();
     const view = page.getByTestId('analytics-view');
     await view.waitFor();
     const periods = view.getByRole('group', { name: 'Period' });
-    for (const label of ['7 days', '30 days', '6 months', '1 year', 'All time']) await periods.getByRole('button', { name: label }).waitFor();
+    for (const label of ['7 days', '30 days', '6 months', '1 year', 'All time'])
+      await periods.getByRole('button', { name: label }).waitFor();
     await periods.getByRole('button', { name: '7 days' }).click();
     await expect.poll(() => periods.getByRole('button', { name: '7 days' }).getAttribute('aria-pressed')).toBe('true');
     await view.getByTestId('analytics-revenue').waitFor();
@@ -512,7 +595,8 @@ describe('the orders dashboard', () => {
     await recent.getByText(placed[2].orderNumber, { exact: false }).waitFor();
     await view.getByTestId('status-distribution').getByText('In Production').waitFor();
     // No fixed badges: every change shown is a signed figure from the server.
-    for (const badge of await view.getByTestId('change-badge').allInnerTexts()) expect(badge).toMatch(/^[+-]?\d+\.\d%$/);
+    for (const badge of await view.getByTestId('change-badge').allInnerTexts())
+      expect(badge).toMatch(/^[+-]?\d+\.\d%$/);
     await page.getByRole('navigation', { name: 'Back office views' }).getByRole('button', { name: 'Orders' }).click();
     await page.getByTestId('orders-dashboard').waitFor();
     expect(shop.pageErrors).toEqual([]);

@@ -34,7 +34,9 @@ describe('admin (/admin)', () => {
     await list.waitFor();
     const rows = list.locator('[data-service]');
     expect(await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-service')))).toEqual(SERVICE_NAMES);
-    expect(await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-status')))).toEqual(SERVICE_NAMES.map(() => 'ready'));
+    expect(await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-status')))).toEqual(
+      SERVICE_NAMES.map(() => 'ready'),
+    );
     for (const name of SERVICE_NAMES) {
       expect(await list.locator(`[data-service="${name}"]`).innerText()).toMatch(/\d+ ms[\s\S]*Ready/i);
     }

@@ -63,7 +63,11 @@ async function placeOrder(description: string, quantity: number): Promise<Placed
 }
 
 async function adminCall(path: string, method: string, body: unknown) {
-  const res = await fetch(`${baseUrl}${path}`, { method, headers: { ...(await adminApiHeaders(baseUrl)), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { ...(await adminApiHeaders(baseUrl)), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   expect(res.status, text).toBe(200);
   return JSON.parse(text) as Record<string, any>;
@@ -82,9 +86,15 @@ beforeAll(async () => {
   paid = await placeOrder('Battalion coin with the unit crest, numbered on the rim', 120);
   open = await placeOrder('Retirement coin with the flag and a name on the back', 30);
   // The first order is quoted and paid; the second stays a quote request (not counted as spent).
-  await adminCall(ordersAdminPaths.generateQuote(paid.id), 'POST', { quoteAmount: 1650, quoteNotes: 'Two-sided, rope edge', sendEmail: true });
+  await adminCall(ordersAdminPaths.generateQuote(paid.id), 'POST', {
+    quoteAmount: 1650,
+    quoteNotes: 'Two-sided, rope edge',
+    sendEmail: true,
+  });
   await adminCall(ordersAdminPaths.status(paid.id), 'PUT', { status: 'paid' });
-  const list = await fetch(`${baseUrl}${ordersAdminPaths.list}?search=${paid.orderNumber}`, { headers: await adminApiHeaders(baseUrl) });
+  const list = await fetch(`${baseUrl}${ordersAdminPaths.list}?search=${paid.orderNumber}`, {
+    headers: await adminApiHeaders(baseUrl),
+  });
   const { orders } = (await list.json()) as { orders: { orderNumber: string; total: number }[] };
   paidTotal = orders.find((o) => o.orderNumber === paid.orderNumber)!.total;
   expect(paidTotal).toBeGreaterThanOrEqual(1650);
@@ -110,10 +120,16 @@ describe('the Customers view', () => {
     const row = page.getByTestId('customer-row').filter({ hasText: email });
     // The paid status travels as an event; Refresh until the customers service has it.
     await expect
-      .poll(async () => {
-        await page.getByRole('button', { name: 'Refresh' }).click();
-        return row.getByTestId('customer-spent').innerText().catch(() => '');
-      }, { timeout: 15_000 })
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          return row
+            .getByTestId('customer-spent')
+            .innerText()
+            .catch(() => '');
+        },
+        { timeout: 15_000 },
+      )
       .toBe(formatMoney(paidTotal));
     expect(await page.getByTestId('customer-row').count()).toBe(1);
     expect(await row.getByTestId('customer-orders').innerText()).toMatch(/^2\s+0 completed$/);
@@ -139,7 +155,12 @@ describe('the Customers view', () => {
     expect(await paidLine.innerText()).toContain('Paid');
     expect(await paidLine.innerText()).toContain(formatMoney(paidTotal));
     expect(await paidLine.innerText()).toContain('120');
-    expect(await history.locator('tr').filter({ hasText: `#${open.orderNumber}` }).innerText()).toContain('Quote Pending');
+    expect(
+      await history
+        .locator('tr')
+        .filter({ hasText: `#${open.orderNumber}` })
+        .innerText(),
+    ).toContain('Quote Pending');
     expect(await axeViolations(page)).toEqual([]);
     await detail.getByRole('button', { name: 'Back to Customers' }).click();
     await page.getByTestId('customers-table').waitFor();
@@ -150,11 +171,18 @@ describe('the Customers view', () => {
     await page.getByRole('button', { name: 'Export to CSV' }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^customers-\d{4}-\d{2}-\d{2}\.csv$/);
-    const lines = (await readFile((await download.path()), 'utf8')).split('\r\n').filter(Boolean);
+    const lines = (await readFile(await download.path(), 'utf8')).split('\r\n').filter(Boolean);
     expect(lines[0]).toBe(customerCsvColumns.join(','));
     expect(lines).toHaveLength(2);
     const [name, mail, phone, status, orders, spent, first, last] = lines[1].split(',');
-    expect({ name, mail, phone, status, orders, spent }).toEqual({ name: customerName, mail: email, phone: '555-0177', status: 'Active', orders: '2', spent: paidTotal.toFixed(2) });
+    expect({ name, mail, phone, status, orders, spent }).toEqual({
+      name: customerName,
+      mail: email,
+      phone: '555-0177',
+      status: 'Active',
+      orders: '2',
+      spent: paidTotal.toFixed(2),
+    });
     expect(first).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(last).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
@@ -168,7 +196,13 @@ describe('the Customers view', () => {
 
   it('shows "Error Loading Customers" when the list fails, and Retry loads it', async () => {
     const isList = (url: URL) => url.pathname === '/api/customers';
-    await page.route(isList, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'Customers service unavailable', code: 'UNAVAILABLE' }) }));
+    await page.route(isList, (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: 'Customers service unavailable', code: 'UNAVAILABLE' }),
+      }),
+    );
     await search(page, email);
     await page.getByRole('heading', { name: 'Error Loading Customers' }).waitFor({ timeout: 15_000 });
     await page.getByText('Failed to fetch customers').waitFor();

@@ -118,7 +118,9 @@ describe('discount codes', () => {
     expect(await modal.getByTestId('discount-picker').getByText(code).count()).toBe(0);
     await modal.getByLabel('Customer category').selectOption('military');
     await modal.getByTestId('discount-picker').getByText(code, { exact: false }).first().click();
-    const request = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === `/api/orders/${order.id}/discount`);
+    const request = page.waitForRequest(
+      (r) => r.method() === 'POST' && new URL(r.url()).pathname === `/api/orders/${order.id}/discount`,
+    );
     await apply.click();
     expect((await request).postDataJSON()).toEqual({ discountCode: code, customerCategory: 'military' });
     await modal.waitFor({ state: 'detached' });
@@ -139,8 +141,14 @@ describe('discount codes', () => {
     await shop.close();
 
     // The customer is emailed about the discount, with the new total.
-    const mail = await waitForMail(baseUrl, email, (m) => m.subject === `A discount was applied to your order #${order.orderNumber}`);
-    expect(mail.text).toContain(`Good news: the discount code ${code} takes $100.00 off your order. Your new total, tax included, is $400.00.`);
+    const mail = await waitForMail(
+      baseUrl,
+      email,
+      (m) => m.subject === `A discount was applied to your order #${order.orderNumber}`,
+    );
+    expect(mail.text).toContain(
+      `Good news: the discount code ${code} takes $100.00 off your order. Your new total, tax included, is $400.00.`,
+    );
 
     // The customer: /track shows the code and the discounted total.
     const customer = await browser.newPage({ width: 375 });
@@ -162,7 +170,9 @@ describe('discount codes', () => {
     expect(figures).toMatch(/Total\s+\$400\.00/);
     const cardForm = cp.getByRole('form', { name: 'Card payment' });
     await cardForm.getByLabel('Card number').fill('4242424242424242');
-    await cardForm.getByLabel('Expiry (MM / YY)').pressSequentially(`12${String((new Date().getFullYear() + 1) % 100).padStart(2, '0')}`);
+    await cardForm
+      .getByLabel('Expiry (MM / YY)')
+      .pressSequentially(`12${String((new Date().getFullYear() + 1) % 100).padStart(2, '0')}`);
     await cardForm.getByLabel('CVC').fill('123');
     const pay = cp.getByRole('button', { name: /^Pay \$400\.00/ });
     await expect.poll(() => pay.isEnabled()).toBe(true);
@@ -173,14 +183,19 @@ describe('discount codes', () => {
     await customer.close();
 
     await expect
-      .poll(async () => {
-        const res = await fetch(`${baseUrl}${ordersAdminPaths.details(order.id)}`, { headers: admin });
-        return ((await res.json()) as { order: { status: string } }).order.status;
-      }, { timeout: 15_000 })
+      .poll(
+        async () => {
+          const res = await fetch(`${baseUrl}${ordersAdminPaths.details(order.id)}`, { headers: admin });
+          return ((await res.json()) as { order: { status: string } }).order.status;
+        },
+        { timeout: 15_000 },
+      )
       .toBe('paid');
     // The code counted one use.
     const list = await fetch(`${baseUrl}/api/marketing/discounts`, { headers: admin });
-    const discount = ((await list.json()) as { discounts: { code: string; usedCount: number }[] }).discounts.find((d) => d.code === code);
+    const discount = ((await list.json()) as { discounts: { code: string; usedCount: number }[] }).discounts.find(
+      (d) => d.code === code,
+    );
     expect(discount?.usedCount).toBe(1);
   });
 });

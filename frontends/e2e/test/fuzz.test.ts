@@ -37,10 +37,17 @@ interface Answer {
 function post(path: string, sent: Sent, localAddress: string): Promise<Answer> {
   const url = new URL(path, baseUrl);
   return new Promise((resolve) => {
-    const headers: Record<string, string | number> = { origin: baseUrl, 'content-length': sent.body.length, accept: 'application/json' };
+    const headers: Record<string, string | number> = {
+      origin: baseUrl,
+      'content-length': sent.body.length,
+      accept: 'application/json',
+    };
     if (sent.contentType !== undefined) headers['content-type'] = sent.contentType;
     const req = http.request(url, { method: 'POST', headers, localAddress, agent: false });
-    const timer = setTimeout(() => req.destroy(new Error(`no answer within ${ANSWER_TIMEOUT_MS} ms`)), ANSWER_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => req.destroy(new Error(`no answer within ${ANSWER_TIMEOUT_MS} ms`)),
+      ANSWER_TIMEOUT_MS,
+    );
     req.on('response', (res) => {
       res.resume();
       res.on('end', () => {
@@ -94,7 +101,9 @@ function plausible(schema: JsonSchema | undefined, doc: OpenApi, depth = 0): unk
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
   switch (type) {
     case 'object':
-      return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, plausible(v, doc, depth + 1)]));
+      return Object.fromEntries(
+        Object.entries(schema.properties ?? {}).map(([k, v]) => [k, plausible(v, doc, depth + 1)]),
+      );
     case 'array':
       return [plausible(schema.items, doc, depth + 1)];
     case 'integer':
@@ -110,8 +119,16 @@ function plausible(schema: JsonSchema | undefined, doc: OpenApi, depth = 0): unk
   }
 }
 
-const json = (label: string, value: unknown, contentType = 'application/json'): Sent => ({ label, contentType, body: Buffer.from(JSON.stringify(value)) });
-const raw = (label: string, body: string | Buffer, contentType?: string): Sent => ({ label, contentType, body: Buffer.isBuffer(body) ? body : Buffer.from(body) });
+const json = (label: string, value: unknown, contentType = 'application/json'): Sent => ({
+  label,
+  contentType,
+  body: Buffer.from(JSON.stringify(value)),
+});
+const raw = (label: string, body: string | Buffer, contentType?: string): Sent => ({
+  label,
+  contentType,
+  body: Buffer.isBuffer(body) ? body : Buffer.from(body),
+});
 
 function deep(levels: number, leaf: unknown = 'x'): unknown {
   let value: unknown = leaf;
@@ -140,7 +157,8 @@ const badValues: [string, unknown][] = [
 /** Bodies that do not depend on the endpoint. */
 function genericBodies(): Sent[] {
   const boundary = '----fuzzboundary9f2e';
-  const part = (name: string, data: string) => `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n${data}`;
+  const part = (name: string, data: string) =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n${data}`;
   const bodies: Sent[] = [
     raw('empty JSON body', '', 'application/json'),
     raw('whitespace JSON body', '   \n ', 'application/json'),
@@ -163,9 +181,21 @@ function genericBodies(): Sent[] {
     raw('deep object nesting', JSON.stringify(deep(3000)), 'application/json'),
     raw('100 KB key', `{"${hundredKb}":1}`, 'application/json'),
     raw('100 KB string value', JSON.stringify({ a: hundredKb }), 'application/json'),
-    raw('many keys', JSON.stringify(Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, i]))), 'application/json'),
-    raw('invalid UTF-8 in a string', Buffer.concat([Buffer.from('{"email":"'), Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from('@x.co"}')]), 'application/json'),
-    raw('invalid UTF-8 as the body', Buffer.from([0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x28, 0xa1, 0xf0, 0x28, 0x8c, 0xbc]), 'application/json'),
+    raw(
+      'many keys',
+      JSON.stringify(Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, i]))),
+      'application/json',
+    ),
+    raw(
+      'invalid UTF-8 in a string',
+      Buffer.concat([Buffer.from('{"email":"'), Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from('@x.co"}')]),
+      'application/json',
+    ),
+    raw(
+      'invalid UTF-8 as the body',
+      Buffer.from([0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x28, 0xa1, 0xf0, 0x28, 0x8c, 0xbc]),
+      'application/json',
+    ),
     raw('lone surrogate escape', '{"a":"\\ud800"}', 'application/json'),
     raw('NUL bytes', '{"a":"\u0000\u0000"}', 'application/json'),
     raw('UTF-16 body declared', Buffer.from('\ufeff{"email":"a@b.co"}', 'utf16le'), 'application/json; charset=utf-16'),
@@ -185,12 +215,28 @@ function genericBodies(): Sent[] {
     raw('multipart without boundary', part('a.png', 'x'), 'multipart/form-data'),
     raw('multipart empty boundary', part('a.png', 'x'), 'multipart/form-data; boundary='),
     raw('multipart part never closed', part('a.png', '\x89PNG\r\n\x1a\n'), `multipart/form-data; boundary=${boundary}`),
-    raw('multipart header never ended', `--${boundary}\r\nContent-Disposition: form-data; name="files"`, `multipart/form-data; boundary=${boundary}`),
+    raw(
+      'multipart header never ended',
+      `--${boundary}\r\nContent-Disposition: form-data; name="files"`,
+      `multipart/form-data; boundary=${boundary}`,
+    ),
     raw('multipart empty', '', `multipart/form-data; boundary=${boundary}`),
     raw('multipart only the end', `--${boundary}--\r\n`, `multipart/form-data; boundary=${boundary}`),
-    raw('multipart __proto__ field', `--${boundary}\r\nContent-Disposition: form-data; name="__proto__"\r\n\r\nx\r\n--${boundary}--\r\n`, `multipart/form-data; boundary=${boundary}`),
-    raw('multipart JSON field', `--${boundary}\r\nContent-Disposition: form-data; name="email"\r\nContent-Type: application/json\r\n\r\n{bad\r\n--${boundary}--\r\n`, `multipart/form-data; boundary=${boundary}`),
-    raw('multipart with a huge header', `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${'a'.repeat(20000)}.png"\r\n\r\nx\r\n--${boundary}--\r\n`, `multipart/form-data; boundary=${boundary}`),
+    raw(
+      'multipart __proto__ field',
+      `--${boundary}\r\nContent-Disposition: form-data; name="__proto__"\r\n\r\nx\r\n--${boundary}--\r\n`,
+      `multipart/form-data; boundary=${boundary}`,
+    ),
+    raw(
+      'multipart JSON field',
+      `--${boundary}\r\nContent-Disposition: form-data; name="email"\r\nContent-Type: application/json\r\n\r\n{bad\r\n--${boundary}--\r\n`,
+      `multipart/form-data; boundary=${boundary}`,
+    ),
+    raw(
+      'multipart with a huge header',
+      `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${'a'.repeat(20000)}.png"\r\n\r\nx\r\n--${boundary}--\r\n`,
+      `multipart/form-data; boundary=${boundary}`,
+    ),
     raw('multipart sent as JSON', part('a.png', 'x'), 'application/json'),
     raw('JSON sent as multipart', '{"a":1}', `multipart/form-data; boundary=${boundary}`),
   ];
@@ -202,11 +248,16 @@ function schemaBodies(schema: JsonSchema | undefined, doc: OpenApi, othersCount:
   const base = plausible(schema, doc);
   const obj = base && typeof base === 'object' && !Array.isArray(base) ? (base as Record<string, unknown>) : {};
   const fields = Object.keys(obj).length ? Object.keys(obj) : ['email', 'id', 'name'];
-  const bodies: Sent[] = [json('all fields null', Object.fromEntries(fields.map((f) => [f, null]))), json('empty object', {})];
+  const bodies: Sent[] = [
+    json('all fields null', Object.fromEntries(fields.map((f) => [f, null]))),
+    json('empty object', {}),
+  ];
   const required = new Set(resolved(schema, doc)?.required ?? fields);
   // Random mixes of the bad values: at least 24, and enough for 110 bodies with the generic ones.
   const schemaSpecific = 2 + fields.length * (badValues.length + 1);
-  bodies.push(...randomBodies(fields, Math.max(24, 110 - othersCount - schemaSpecific), fields.join('|').length * 7919));
+  bodies.push(
+    ...randomBodies(fields, Math.max(24, 110 - othersCount - schemaSpecific), fields.join('|').length * 7919),
+  );
   for (const field of fields) {
     for (const [name, value] of badValues) bodies.push(json(`${field}: ${name}`, { ...obj, [field]: value }));
     if (!required.has(field)) continue;
@@ -228,11 +279,17 @@ function seeded(seed: number) {
 /** Random junk: odd JSON values under the endpoint's own field names, or raw bytes. */
 function randomBodies(fields: string[], count: number, seed: number): Sent[] {
   const random = seeded(seed);
-  const pick = <T,>(list: readonly T[]) => list[Math.floor(random() * list.length)];
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
   const bodies: Sent[] = [];
   for (let n = 0; n < count; n++) {
     if (n % 4 === 3) {
-      bodies.push(raw(`random bytes #${n}`, Buffer.from(Array.from({ length: 1 + Math.floor(random() * 400) }, () => Math.floor(random() * 256))), 'application/json'));
+      bodies.push(
+        raw(
+          `random bytes #${n}`,
+          Buffer.from(Array.from({ length: 1 + Math.floor(random() * 400) }, () => Math.floor(random() * 256))),
+          'application/json',
+        ),
+      );
       continue;
     }
     const body: Record<string, unknown> = {};
@@ -251,7 +308,9 @@ function concrete(path: string, sampleId: string): string {
 const allowsPost = (rule: AccessRule) => rule.methods === '*' || rule.methods.includes('POST');
 
 async function documentedPosts(): Promise<{ path: string; schema: JsonSchema | undefined; doc: OpenApi }[]> {
-  const index = (await (await fetch(`${baseUrl}/api/docs`, { headers: { accept: 'application/json' } })).json()) as { services: { document: string }[] };
+  const index = (await (await fetch(`${baseUrl}/api/docs`, { headers: { accept: 'application/json' } })).json()) as {
+    services: { document: string }[];
+  };
   const found: { path: string; schema: JsonSchema | undefined; doc: OpenApi }[] = [];
   for (const { document } of index.services) {
     const doc = (await (await fetch(`${baseUrl}${document}`)).json()) as OpenApi;
@@ -283,7 +342,13 @@ async function placeEarlierOrder(): Promise<{ id: string; orderNumber: string; e
       edge: 'rope',
       features: [],
       files: [],
-      shippingAddress: { line1: '7 Quartermaster Rd', city: 'Killeen', state: 'TX', postalCode: '76541', country: 'US' },
+      shippingAddress: {
+        line1: '7 Quartermaster Rd',
+        city: 'Killeen',
+        state: 'TX',
+        postalCode: '76541',
+        country: 'US',
+      },
       customerCategory: 'general',
     }),
   });
@@ -303,7 +368,8 @@ describe('malformed bodies on every public POST endpoint', () => {
     const endpoints = new Map<string, { schema: JsonSchema | undefined; doc: OpenApi }>();
     for (const op of documented) {
       const path = concrete(op.path, earlier.id);
-      if ((accessRuleFor('POST', path)?.access ?? 'public') === 'public') endpoints.set(path, { schema: op.schema, doc: op.doc });
+      if ((accessRuleFor('POST', path)?.access ?? 'public') === 'public')
+        endpoints.set(path, { schema: op.schema, doc: op.doc });
     }
     const publicPostRows = ACCESS_RULES.filter((r) => r.access === 'public' && allowsPost(r));
     for (const rule of publicPostRows) {
@@ -313,8 +379,13 @@ describe('malformed bodies on every public POST endpoint', () => {
         if (!endpoints.has(path)) endpoints.set(path, { schema: undefined, doc: {} });
       }
     }
-    const uncovered = publicPostRows.filter((rule) => ![...endpoints.keys()].some((path) => accessRuleFor('POST', path) === rule));
-    expect(uncovered.map((r) => r.pattern), 'public POST rows with no endpoint to fuzz').toEqual([]);
+    const uncovered = publicPostRows.filter(
+      (rule) => ![...endpoints.keys()].some((path) => accessRuleFor('POST', path) === rule),
+    );
+    expect(
+      uncovered.map((r) => r.pattern),
+      'public POST rows with no endpoint to fuzz',
+    ).toEqual([]);
     expect(endpoints.has('/api/upload')).toBe(true);
 
     // Every endpoint gets the same generic bodies plus the ones built from its own schema.
@@ -362,6 +433,8 @@ describe('malformed bodies on every public POST endpoint', () => {
     const health = await fetch(`${baseUrl}/api/health`);
     expect(health.status).toBe(200);
 
-    console.log(`fuzz: ${answers.length} malformed bodies on ${endpoints.size} endpoints in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `fuzz: ${answers.length} malformed bodies on ${endpoints.size} endpoints in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
   });
 });

@@ -58,16 +58,34 @@ it('no service and not the gateway logs a password, a session id, a verification
   const askedAt = new Date(Date.now() - 1_000).toISOString();
   // The customer profile is a projection of order.created: wait for it (admin list, no lookup limits).
   await expect
-    .poll(async () => ((await (await adminGet(baseUrl, `/api/customers?search=${encodeURIComponent(email)}`)).json()) as { customers: unknown[] }).customers.length, { timeout: 20_000, interval: 500 })
+    .poll(
+      async () =>
+        (
+          (await (await adminGet(baseUrl, `/api/customers?search=${encodeURIComponent(email)}`)).json()) as {
+            customers: unknown[];
+          }
+        ).customers.length,
+      { timeout: 20_000, interval: 500 },
+    )
     .toBe(1);
   expect((await send('/api/customers/lookup', { email })).verificationSent).toBe(true);
   const code = await verificationCode(baseUrl, email, askedAt);
   await send('/api/customers/verify', { email, verificationCode: code });
 
   // A test-mode card payment (the client secret travels to the page and back).
-  const created = await send(paymentPaths.createIntent, { amount: 1, currency: 'usd', customerInfo: { name: 'Sam Secret', email }, orderNumber: order.orderNumber, metadata: { orderId: order.id, orderNumber: order.orderNumber } });
+  const created = await send(paymentPaths.createIntent, {
+    amount: 1,
+    currency: 'usd',
+    customerInfo: { name: 'Sam Secret', email },
+    orderNumber: order.orderNumber,
+    metadata: { orderId: order.id, orderNumber: order.orderNumber },
+  });
   const intent = created.paymentIntent as { id: string; client_secret: string };
-  await send(paymentPaths.testModeConfirm, { paymentIntentId: intent.id, clientSecret: intent.client_secret, card: { number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '917' } });
+  await send(paymentPaths.testModeConfirm, {
+    paymentIntentId: intent.id,
+    clientSecret: intent.client_secret,
+    card: { number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '917' },
+  });
 
   // Logs are written as the calls finish; give the last lines a moment to reach the file.
   await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -89,5 +107,8 @@ it('no service and not the gateway logs a password, a session id, a verification
   }
   // Six digits may occur inside longer numbers (durations, ids): only the code on its own counts.
   const codeAlone = new RegExp(`(^|\\D)${code}(\\D|$)`);
-  expect(lines.filter((line) => codeAlone.test(line)), 'the verification code appears in the logs').toEqual([]);
+  expect(
+    lines.filter((line) => codeAlone.test(line)),
+    'the verification code appears in the logs',
+  ).toEqual([]);
 });

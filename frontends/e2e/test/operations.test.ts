@@ -40,15 +40,27 @@ describe('production readiness', () => {
     // The local stack: every service up, test-mode payments, the dev mailbox, the development password.
     expect(['issues', 'critical']).toContain(await report.getAttribute('data-overall'));
     await report.getByText(/^(Issues found|Critical issues)$/).waitFor();
-    for (const label of ['Total checks', 'Passed', 'Warnings', 'Failed']) await report.getByText(label, { exact: true }).waitFor();
+    for (const label of ['Total checks', 'Passed', 'Warnings', 'Failed'])
+      await report.getByText(label, { exact: true }).waitFor();
     await page.getByRole('heading', { level: 3, name: 'Recommendations' }).waitFor();
-    for (const category of ['Services', 'Database', 'Messaging', 'Email', 'Payments', 'Security', 'Site configuration']) {
+    for (const category of [
+      'Services',
+      'Database',
+      'Messaging',
+      'Email',
+      'Payments',
+      'Security',
+      'Site configuration',
+    ]) {
       await page.getByRole('heading', { level: 3, name: category, exact: true }).waitFor();
     }
     const orders = page.locator('[data-category="Services"] li', { hasText: 'orders service' });
     expect(await orders.getAttribute('data-status')).toBe('pass');
     await page.locator('[data-category="Messaging"] li', { hasText: 'JetStream ORDERS' }).getByText('Pass').waitFor();
-    await page.locator('[data-category="Payments"] li', { hasText: 'Stripe keys' }).getByText(/Test mode/).waitFor();
+    await page
+      .locator('[data-category="Payments"] li', { hasText: 'Stripe keys' })
+      .getByText(/Test mode/)
+      .waitFor();
     expect(await axeViolations(page)).toEqual([]);
     expect(shop.pageErrors).toEqual([]);
   }, 60_000);
@@ -57,14 +69,19 @@ describe('production readiness', () => {
     let calls = 0;
     await page.route('**/api/health/production-check', (route) => {
       calls += 1;
-      return calls === 1 ? route.fulfill({ status: 503, contentType: 'application/json', body: '{}' }) : route.continue();
+      return calls === 1
+        ? route.fulfill({ status: 503, contentType: 'application/json', body: '{}' })
+        : route.continue();
     });
     try {
       await page.getByRole('button', { name: 'Run Check' }).click();
       const panel = page.getByTestId('connection-error');
       await panel.getByText('Connection Error').waitFor();
       await panel.getByText(/^HTTP 503: \S/).waitFor();
-      await page.locator('[data-testid="production-report"][data-overall="critical"]').getByText('Critical issues').waitFor();
+      await page
+        .locator('[data-testid="production-report"][data-overall="critical"]')
+        .getByText('Critical issues')
+        .waitFor();
       await page.getByRole('heading', { level: 3, name: 'Connection', exact: true }).waitFor();
       expect(await axeViolations(page)).toEqual([]);
       await panel.getByRole('button', { name: 'Retry' }).click();
@@ -85,7 +102,9 @@ describe('site configuration', () => {
     await page.getByRole('tab', { name: 'Contact & Support' }).waitFor();
     // Phone and hours stay disabled until their show toggles are on.
     await page.getByLabel('Support email').waitFor();
-    expect(await page.getByLabel('Support phone').isDisabled()).toBe(!(await page.getByRole('switch', { name: 'Show phone number' }).isChecked()));
+    expect(await page.getByLabel('Support phone').isDisabled()).toBe(
+      !(await page.getByRole('switch', { name: 'Show phone number' }).isChecked()),
+    );
     expect(await axeViolations(page)).toEqual([]);
 
     await page.getByRole('tab', { name: 'Business Registration' }).click();
@@ -161,7 +180,10 @@ describe('/debug/email', () => {
       await full.getByText('"transport": "dev-mailbox"').waitFor();
 
       await p.getByRole('button', { name: 'Check Configuration' }).click();
-      await p.getByRole('status', { name: 'Configuration result' }).getByText(/Local development mailbox at 127\.0\.0\.1:\d+/).waitFor();
+      await p
+        .getByRole('status', { name: 'Configuration result' })
+        .getByText(/Local development mailbox at 127\.0\.0\.1:\d+/)
+        .waitFor();
 
       const to = uniqueEmail('diagnostics');
       const testForm = p.getByRole('form', { name: 'Send test email' });
@@ -175,7 +197,10 @@ describe('/debug/email', () => {
 
       await p.getByRole('button', { name: 'Retry Failed' }).click();
       // Other test files may have left failed emails in the shared stack: either answer is the spec's.
-      await p.getByRole('status', { name: 'Retry result' }).getByText(/No failed emails to retry|Queued \d+ of \d+ failed email/).waitFor();
+      await p
+        .getByRole('status', { name: 'Retry result' })
+        .getByText(/No failed emails to retry|Queued \d+ of \d+ failed email/)
+        .waitFor();
       expect(await axeViolations(p)).toEqual([]);
       expect(fresh.pageErrors, fresh.pageErrors.join('\n')).toEqual([]);
     } finally {

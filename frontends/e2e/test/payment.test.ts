@@ -7,12 +7,29 @@
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { contactConfigPaths, defaultSupportEmail, orderPaymentPath, ordersAdminPaths, paymentMessages, paymentPaths } from '@shop/contracts';
+import {
+  contactConfigPaths,
+  defaultSupportEmail,
+  orderPaymentPath,
+  ordersAdminPaths,
+  paymentMessages,
+  paymentPaths,
+} from '@shop/contracts';
 import { adminApiHeaders } from './support/admin.js';
 import { axeViolations } from './support/axe.js';
 import { launchBrowser, pathOf, type Browser } from './support/browser.js';
 import { stripeStubSource } from './support/stripe-stub.js';
-import { choose, clickContinue, fillContact, fillShipping, flow, requestQuote, uniqueEmail, waitForMail, type MailboxMessage } from './support/quote-flow.js';
+import {
+  choose,
+  clickContinue,
+  fillContact,
+  fillShipping,
+  flow,
+  requestQuote,
+  uniqueEmail,
+  waitForMail,
+  type MailboxMessage,
+} from './support/quote-flow.js';
 
 const baseUrl = inject('baseUrl');
 const mongoUrl = inject('mongoUrl');
@@ -38,7 +55,12 @@ interface Placed {
 }
 
 /** A quote request as the storefront sends it (POST /api/orders is public). */
-async function placeOrder(opts: { name: string; state: string; military?: boolean; quantity?: number }): Promise<Placed> {
+async function placeOrder(opts: {
+  name: string;
+  state: string;
+  military?: boolean;
+  quantity?: number;
+}): Promise<Placed> {
   const email = uniqueEmail('pay');
   const response = await fetch(`${baseUrl}/api/orders`, {
     method: 'POST',
@@ -59,7 +81,13 @@ async function placeOrder(opts: { name: string; state: string; military?: boolea
       aiGenerated: false,
       subscribeEmail: false,
       subscribeSMS: false,
-      shippingAddress: { line1: '1 Garrison Way', city: 'Springfield', state: opts.state, postalCode: '22150', country: 'US' },
+      shippingAddress: {
+        line1: '1 Garrison Way',
+        city: 'Springfield',
+        state: opts.state,
+        postalCode: '22150',
+        country: 'US',
+      },
       customerCategory: opts.military ? 'military' : 'general',
       taxExempt: Boolean(opts.military),
     }),
@@ -89,7 +117,10 @@ async function adminOrder(id: string): Promise<{ status: string; [key: string]: 
 
 /** Moves the quote's expiry (no call can: quotes expire 30 days after they are sent). */
 async function setQuoteExpiry(id: string, expiresAt: Date): Promise<void> {
-  const result = await mongo.db('shop_orders').collection<{ _id: string }>('orders').updateOne({ _id: id }, { $set: { 'quote.expiresAt': expiresAt } });
+  const result = await mongo
+    .db('shop_orders')
+    .collection<{ _id: string }>('orders')
+    .updateOne({ _id: id }, { $set: { 'quote.expiresAt': expiresAt } });
   expect(result.matchedCount).toBe(1);
 }
 
@@ -133,24 +164,31 @@ describe('quote payment (/order/pay/{orderId}), test mode', () => {
     await fillContact(page, { first: 'Rosa', last: 'Delgado', email });
     await clickContinue(page);
     const submitted = await requestQuote(page);
-    const created = (await (await submitted.request.response())!.json()) as { order: { id: string; orderNumber: string } };
+    const created = (await (await submitted.request.response())!.json()) as {
+      order: { id: string; orderNumber: string };
+    };
     const { id, orderNumber } = created.order;
     expect(orderNumber).toBe(submitted.orderNumber);
 
     // The team quotes $1,200.00; California's 7.25% comes on top.
     await applyQuote(id, 1200, 'Includes a two-sided die and velvet pouches.');
     const quoteMail = await waitForMail(baseUrl, email, (m) => m.text.includes(orderPaymentPath(id)));
-    const link = new RegExp(`https?://[^\\s"<>]+${orderPaymentPath(id)}`).exec(`${quoteMail.text}\n${quoteMail.html}`)?.[0];
+    const link = new RegExp(`https?://[^\\s"<>]+${orderPaymentPath(id)}`).exec(
+      `${quoteMail.text}\n${quoteMail.html}`,
+    )?.[0];
     expect(link, quoteMail.text).toBeTruthy();
 
     // The page says it is loading while the order is on its way.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const orderPath = `/api/orders/${id}`;
-    await page.route((url) => url.pathname === orderPath, async (route) => {
-      await held;
-      await route.continue();
-    });
+    await page.route(
+      (url) => url.pathname === orderPath,
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
     await page.goto(`${baseUrl}${new URL(link!).pathname}`);
     await page.getByText(paymentMessages.loadingOrder).first().waitFor();
     release();
@@ -164,13 +202,17 @@ describe('quote payment (/order/pay/{orderId}), test mode', () => {
     await summary.getByText('Includes a two-sided die and velvet pouches.').waitFor();
     await summary.getByText('Round coin, bear and star, motto EUREKA on the rim').waitFor();
     const details = page.getByTestId('payment-details');
-    expect(await details.innerText()).toMatch(/Subtotal\s+\$1,200\.00\s+Tax \(7\.25%\)\s+\$87\.00\s+Total\s+\$1,287\.00/);
+    expect(await details.innerText()).toMatch(
+      /Subtotal\s+\$1,200\.00\s+Tax \(7\.25%\)\s+\$87\.00\s+Total\s+\$1,287\.00/,
+    );
     await page.getByText(paymentMessages.testModeNotice).waitFor();
     await page.getByText(/4242 4242 4242 4242.*4000 0000 0000 0002/).waitFor();
     const help = page.getByTestId('pay-help');
     // The local stack runs with the support service's default address and no phone configured.
     await help.getByRole('link', { name: defaultSupportEmail }).waitFor();
-    expect(await help.getByRole('link', { name: defaultSupportEmail }).getAttribute('href')).toBe(`mailto:${defaultSupportEmail}`);
+    expect(await help.getByRole('link', { name: defaultSupportEmail }).getAttribute('href')).toBe(
+      `mailto:${defaultSupportEmail}`,
+    );
     expect(await help.innerText()).toMatch(/Quotes & support:/);
     expect(await help.locator('a[href^="tel:"]').count()).toBe(0);
     await help.getByText(/card details are never stored on our servers/i).waitFor();
@@ -187,12 +229,17 @@ describe('quote payment (/order/pay/{orderId}), test mode', () => {
     // "Processing Payment..." while it works; the browser's figure is the spec's body in cents.
     let releasePay!: () => void;
     const heldPay = new Promise<void>((resolve) => (releasePay = resolve));
-    await page.route((url) => url.pathname === paymentPaths.createIntent, async (route) => {
-      await heldPay;
-      await route.continue();
-    });
+    await page.route(
+      (url) => url.pathname === paymentPaths.createIntent,
+      async (route) => {
+        await heldPay;
+        await route.continue();
+      },
+    );
     const intentRequest = page.waitForRequest((r) => new URL(r.url()).pathname === paymentPaths.createIntent);
-    const statusUpdate = page.waitForRequest((r) => r.method() === 'PATCH' && new URL(r.url()).pathname === `/api/orders/${id}/status`);
+    const statusUpdate = page.waitForRequest(
+      (r) => r.method() === 'PATCH' && new URL(r.url()).pathname === `/api/orders/${id}/status`,
+    );
     await pay.click();
     await page.getByRole('button', { name: /Processing Payment\.\.\./ }).waitFor();
     expect(await page.getByRole('button', { name: /Processing Payment\.\.\./ }).isDisabled()).toBe(true);
@@ -220,7 +267,11 @@ describe('quote payment (/order/pay/{orderId}), test mode', () => {
     const receipt = await waitForMail(
       baseUrl,
       email,
-      (m: MailboxMessage) => m.id !== quoteMail.id && m.text.includes(orderNumber) && /receipt|payment/i.test(m.subject) && !/quote/i.test(m.subject),
+      (m: MailboxMessage) =>
+        m.id !== quoteMail.id &&
+        m.text.includes(orderNumber) &&
+        /receipt|payment/i.test(m.subject) &&
+        !/quote/i.test(m.subject),
     );
     expect(`${receipt.subject}\n${receipt.text}`).toMatch(/1,287\.00/);
 
@@ -280,7 +331,9 @@ describe('quote payment (/order/pay/{orderId}), test mode', () => {
     const cardError = page.getByTestId('card-error');
     await cardError.getByText(paymentMessages.cardDeclined).waitFor();
     expect(await cardError.getAttribute('role')).toBe('alert');
-    expect(await form.getByLabel('Card number').getAttribute('aria-describedby')).toBe(await cardError.getAttribute('id'));
+    expect(await form.getByLabel('Card number').getAttribute('aria-describedby')).toBe(
+      await cardError.getAttribute('id'),
+    );
     await expect.poll(() => pay.isEnabled()).toBe(true);
     expect(await page.getByTestId('pay-success').count()).toBe(0);
     expect((await adminOrder(order.id)).status).toBe('quote_sent');
@@ -310,15 +363,27 @@ describe('quote payment (/order/pay/{orderId}), test mode', () => {
     expect(await axeViolations(page)).toEqual([]);
 
     // The boxes name what the admin's contact config says: a shown phone becomes a tel: link in both.
-    await page.route((url) => url.pathname === contactConfigPaths.public, (route) =>
-      route.fulfill({ json: { supportEmail: 'desk@coins.example', supportPhone: '+1 (512) 555-0100', supportHours: { weekday: 'Mon-Fri 8am-6pm CT', weekend: 'Closed' } } }),
+    await page.route(
+      (url) => url.pathname === contactConfigPaths.public,
+      (route) =>
+        route.fulfill({
+          json: {
+            supportEmail: 'desk@coins.example',
+            supportPhone: '+1 (512) 555-0100',
+            supportHours: { weekday: 'Mon-Fri 8am-6pm CT', weekend: 'Closed' },
+          },
+        }),
     );
     await page.reload();
     await expired.getByRole('link', { name: 'desk@coins.example' }).waitFor();
-    expect(await expired.getByRole('link', { name: '+1 (512) 555-0100' }).getAttribute('href')).toBe('tel:+15125550100');
+    expect(await expired.getByRole('link', { name: '+1 (512) 555-0100' }).getAttribute('href')).toBe(
+      'tel:+15125550100',
+    );
     const help = page.getByTestId('pay-help');
     expect(await help.getByRole('link', { name: '+1 (512) 555-0100' }).getAttribute('href')).toBe('tel:+15125550100');
-    expect(await page.getByTestId('pay-help-hours').innerText()).toMatch(/Weekdays: Mon-Fri 8am-6pm CT\s+Weekends: Closed/);
+    expect(await page.getByTestId('pay-help-hours').innerText()).toMatch(
+      /Weekdays: Mon-Fri 8am-6pm CT\s+Weekends: Closed/,
+    );
     await page.unroute((url) => url.pathname === contactConfigPaths.public);
 
     // The contact config failing to load is only logged: the page points to the quote email, no made-up address.
@@ -326,7 +391,10 @@ describe('quote payment (/order/pay/{orderId}), test mode', () => {
     page.on('console', (message) => {
       if (message.type() === 'error') logged.push(message.text());
     });
-    await page.route((url) => url.pathname === contactConfigPaths.public, (route) => route.fulfill({ status: 503, json: { error: 'Service unavailable' } }));
+    await page.route(
+      (url) => url.pathname === contactConfigPaths.public,
+      (route) => route.fulfill({ status: 503, json: { error: 'Service unavailable' } }),
+    );
     await page.reload();
     await page.getByTestId('pay-help-reply').waitFor({ timeout: 15_000 });
     expect(await expired.innerText()).toContain('reply to your quote email for an updated quote');
@@ -362,10 +430,18 @@ describe('quote payment (/order/pay/{orderId}), test mode', () => {
     const shop = await browser.newPage({ width: 375 });
     const { page } = shop;
     // The shop as configured with Stripe keys; Stripe.js is the stand-in (test/support/stripe-stub.ts).
-    await page.route((url) => url.pathname === paymentPaths.config, (route) =>
-      route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ success: true, mode: 'stripe', publishableKey: 'pk_test_offline' }) }),
+    await page.route(
+      (url) => url.pathname === paymentPaths.config,
+      (route) =>
+        route.fulfill({
+          status: 200,
+          contentType: 'application/json',
+          body: JSON.stringify({ success: true, mode: 'stripe', publishableKey: 'pk_test_offline' }),
+        }),
     );
-    await page.route('https://js.stripe.com/**', (route) => route.fulfill({ status: 200, contentType: 'application/javascript', body: stripeStubSource }));
+    await page.route('https://js.stripe.com/**', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/javascript', body: stripeStubSource }),
+    );
     await page.goto(`${baseUrl}${orderPaymentPath(order.id)}`);
     const card = page.getByLabel('Stripe card number');
     await card.waitFor();
@@ -395,10 +471,14 @@ describe('quote payment (/order/pay/{orderId}), test mode', () => {
     expect((await adminOrder(order.id)).status).toBe('quote_sent');
 
     await card.fill('4242424242424242');
-    const statusUpdate = page.waitForRequest((r) => r.method() === 'PATCH' && new URL(r.url()).pathname === `/api/orders/${order.id}/status`);
+    const statusUpdate = page.waitForRequest(
+      (r) => r.method() === 'PATCH' && new URL(r.url()).pathname === `/api/orders/${order.id}/status`,
+    );
     await pay.click();
     await page.getByTestId('pay-success').getByRole('heading', { name: paymentMessages.successTitle }).waitFor();
-    const calls = (await page.evaluate(() => (window as unknown as { __stripeCalls: unknown[] }).__stripeCalls)) as Array<Record<string, unknown>>;
+    const calls = (await page.evaluate(
+      () => (window as unknown as { __stripeCalls: unknown[] }).__stripeCalls,
+    )) as Array<Record<string, unknown>>;
     expect(calls[0]).toEqual({ call: 'Stripe', publishableKey: 'pk_test_offline' });
     const confirms = calls.filter((c) => c.call === 'confirmCardPayment');
     expect(confirms).toHaveLength(3);
@@ -421,8 +501,14 @@ describe('quote payment (/order/pay/{orderId}), test mode', () => {
     const shop = await browser.newPage({ width: 375 });
     const { page } = shop;
     // The shop as configured with Stripe keys; Stripe's host is unreachable (we never go online).
-    await page.route((url) => url.pathname === paymentPaths.config, (route) =>
-      route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ success: true, mode: 'stripe', publishableKey: 'pk_test_offline' }) }),
+    await page.route(
+      (url) => url.pathname === paymentPaths.config,
+      (route) =>
+        route.fulfill({
+          status: 200,
+          contentType: 'application/json',
+          body: JSON.stringify({ success: true, mode: 'stripe', publishableKey: 'pk_test_offline' }),
+        }),
     );
     const stripeRequests: string[] = [];
     await page.route('https://js.stripe.com/**', (route) => {

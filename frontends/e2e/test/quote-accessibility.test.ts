@@ -42,7 +42,13 @@ describe('accessibility of the quote screens (axe, WCAG 2.1 A and AA)', () => {
     await choose(page, 'Polished Gold');
     await expectNoViolations('specifications');
     await clickContinue(page);
-    await fillShipping(page, { line1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701', category: 'Military Personnel' });
+    await fillShipping(page, {
+      line1: '1 Main St',
+      city: 'Austin',
+      state: 'TX',
+      postalCode: '78701',
+      category: 'Military Personnel',
+    });
     await expectNoViolations('shipping');
     await clickContinue(page);
     // An address the server refuses (not an email): the error region and its field list are checked too.

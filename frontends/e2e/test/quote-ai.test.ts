@@ -5,7 +5,16 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type Browser, type ShopPage } from './support/browser.js';
-import { choose, clickContinue, expectStep, fillContact, fillShipping, flow, requestQuote, uniqueEmail } from './support/quote-flow.js';
+import {
+  choose,
+  clickContinue,
+  expectStep,
+  fillContact,
+  fillShipping,
+  flow,
+  requestQuote,
+  uniqueEmail,
+} from './support/quote-flow.js';
 
 const baseUrl = inject('baseUrl');
 
@@ -40,7 +49,10 @@ describe('AI design generator (beta)', () => {
     expect(await counter.innerText()).toBe('3/500 (min 5)');
     expect(await counter.getAttribute('data-tone')).toBe('short');
     await tool.getByRole('button', { name: 'Generate Design' }).click();
-    await tool.getByRole('alert').getByText('Please provide a more detailed description (at least 5 characters)').waitFor();
+    await tool
+      .getByRole('alert')
+      .getByText('Please provide a more detailed description (at least 5 characters)')
+      .waitFor();
 
     await box.fill('x'.repeat(600));
     expect(await counter.innerText()).toBe('500/500');
@@ -71,7 +83,10 @@ describe('AI design generator (beta)', () => {
   });
 
   it('downloads the design as a file', async () => {
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^design-[A-Za-z0-9_-]+\.(jpg|png|svg|webp)$/);
     const path = await download.path();
     expect((await readFile(path)).length).toBeGreaterThan(100);
@@ -81,7 +96,8 @@ describe('AI design generator (beta)', () => {
     await page.getByRole('button', { name: 'Customize' }).click();
     const modal = page.getByRole('dialog', { name: 'Customize Custom Challenge Coins' });
     await modal.waitFor();
-    for (const step of ['Design', 'Text', 'Specifications', 'Review']) await modal.getByText(step, { exact: true }).first().waitFor();
+    for (const step of ['Design', 'Text', 'Specifications', 'Review'])
+      await modal.getByText(step, { exact: true }).first().waitFor();
     await modal.getByText('AI Generated').waitFor();
     await modal.getByText('Ready to Use').waitFor();
     await modal.getByText('Choose Your Color').waitFor();
@@ -133,7 +149,14 @@ describe('AI design generator (beta)', () => {
     await clickContinue(page);
     await flow(page).getByText('AI generated design').waitFor();
     const { body } = await requestQuote(page);
-    expect(body).toMatchObject({ designMethod: 'ai', aiGenerated: true, description: prompt, quantity: 50, size: '2', itemType: 'coin' });
+    expect(body).toMatchObject({
+      designMethod: 'ai',
+      aiGenerated: true,
+      description: prompt,
+      quantity: 50,
+      size: '2',
+      itemType: 'coin',
+    });
     expect(shop.pageErrors).toEqual([]);
   });
 });

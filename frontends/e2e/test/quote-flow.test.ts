@@ -34,7 +34,8 @@ beforeAll(async () => {
   shop = await browser.newPage({ width: 375 });
   page = shop.page;
   page.on('request', (r) => {
-    if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/orders') orderPosts.push(r.headers()['idempotency-key'] ?? '');
+    if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/orders')
+      orderPosts.push(r.headers()['idempotency-key'] ?? '');
   });
 });
 
@@ -50,7 +51,8 @@ describe('guided quote flow (/)', () => {
 
     // Step 1: the design method; Continue appears only once one is chosen.
     await expectStep(page, 1, 20);
-    for (const label of ['Design', 'Details', 'Options', 'Contact', 'Done']) await flow(page).getByText(label, { exact: true }).first().waitFor();
+    for (const label of ['Design', 'Details', 'Options', 'Contact', 'Done'])
+      await flow(page).getByText(label, { exact: true }).first().waitFor();
     expect(await continueButton(page).count()).toBe(0);
     await choose(page, /Describe Your Design/);
     await clickContinue(page);
@@ -67,7 +69,11 @@ describe('guided quote flow (/)', () => {
     // Step 3: size, colors, finish, edge, features, quantity and the estimate.
     await expectStep(page, 3, 60);
     expect(await continueButton(page).isDisabled()).toBe(true);
-    for (const size of ['Mini', 'Small', 'Medium', 'Large', 'XL', 'XXL']) await flow(page).getByRole('button', { name: new RegExp(`^${size}\\b`) }).first().waitFor();
+    for (const size of ['Mini', 'Small', 'Medium', 'Large', 'XL', 'XXL'])
+      await flow(page)
+        .getByRole('button', { name: new RegExp(`^${size}\\b`) })
+        .first()
+        .waitFor();
     await choose(page, /^Medium/);
     await choose(page, 'Shield');
     await choose(page, 'Gold');
@@ -94,9 +100,18 @@ describe('guided quote flow (/)', () => {
     // Step 4: shipping with the 50 states, US/Canada, and the military notes.
     await expectStep(page, 4, 80);
     expect(await flow(page).getByLabel('State').locator('option').count()).toBe(51);
-    expect(await flow(page).getByLabel('Country').locator('option').allInnerTexts()).toEqual(['United States', 'Canada']);
+    expect(await flow(page).getByLabel('Country').locator('option').allInnerTexts()).toEqual([
+      'United States',
+      'Canada',
+    ]);
     expect(await flow(page).getByLabel('Postal code').getAttribute('maxlength')).toBe('10');
-    await fillShipping(page, { line1: '100 Fort Rd', city: 'Killeen', state: 'TX', postalCode: '76544', category: 'Military Personnel' });
+    await fillShipping(page, {
+      line1: '100 Fort Rd',
+      city: 'Killeen',
+      state: 'TX',
+      postalCode: '76544',
+      category: 'Military Personnel',
+    });
     await flow(page).getByText('APO/FPO addresses are supported.').waitFor();
     await clickContinue(page);
 
@@ -134,7 +149,9 @@ describe('guided quote flow (/)', () => {
     await clickContinue(page);
     await choose(page, /Let Our Team Design/);
     await clickContinue(page);
-    await flow(page).getByLabel('Tell our design team what you need').fill('Unit crest on the chest, call sign on the back');
+    await flow(page)
+      .getByLabel('Tell our design team what you need')
+      .fill('Unit crest on the chest, call sign on the back');
     await clickContinue(page);
 
     await flow(page).getByText('Chest 38-40"').waitFor();
@@ -151,7 +168,13 @@ describe('guided quote flow (/)', () => {
     await estimate.getByText('$400.00').waitFor();
     await clickContinue(page);
 
-    await fillShipping(page, { line1: '12 Station St', city: 'Denver', state: 'CO', postalCode: '80202', category: 'First Responder' });
+    await fillShipping(page, {
+      line1: '12 Station St',
+      city: 'Denver',
+      state: 'CO',
+      postalCode: '80202',
+      category: 'First Responder',
+    });
     await clickContinue(page);
     await fillContact(page, { first: 'Dana', last: 'Lopez', email });
     await clickContinue(page);
@@ -164,14 +187,24 @@ describe('guided quote flow (/)', () => {
     await page.route('**/api/orders', (route) => (dropping ? route.abort('connectionreset') : route.fallback()));
     const before = orderPosts.length;
     await flow(page).getByRole('button', { name: 'Request Quote' }).click();
-    await flow(page).getByRole('alert').getByText('Error submitting order. Please try again or contact support.').waitFor({ timeout: 30_000 });
+    await flow(page)
+      .getByRole('alert')
+      .getByText('Error submitting order. Please try again or contact support.')
+      .waitFor({ timeout: 30_000 });
     expect(orderPosts.length - before).toBe(ORDER_SUBMIT_ATTEMPTS);
     dropping = false;
     const { orderNumber, body } = await requestQuote(page);
     await page.unroute('**/api/orders');
     expect(orderPosts.length - before).toBe(ORDER_SUBMIT_ATTEMPTS + 1);
     expect(new Set(orderPosts.slice(before)).size).toBe(1);
-    expect(body).toMatchObject({ itemType: 'shirt', quantity: 10, sizeBreakdown: { M: 4, XL: 6 }, finish: 'performance', customerCategory: 'first_responder', taxExempt: false });
+    expect(body).toMatchObject({
+      itemType: 'shirt',
+      quantity: 10,
+      sizeBreakdown: { M: 4, XL: 6 },
+      finish: 'performance',
+      customerCategory: 'first_responder',
+      taxExempt: false,
+    });
     expect(body).not.toHaveProperty('size');
     placed.push({ orderNumber, item: 'shirt' });
   });
@@ -185,12 +218,16 @@ describe('guided quote flow (/)', () => {
     const input = page.getByTestId('upload-input');
     await page.getByText('max 10MB each', { exact: false }).waitFor();
     await input.setInputFiles([{ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not artwork') }]);
-    await page.getByText('Some files were rejected. Please upload only JPG, PNG, PDF, AI, EPS, or SVG files.').waitFor();
+    await page
+      .getByText('Some files were rejected. Please upload only JPG, PNG, PDF, AI, EPS, or SVG files.')
+      .waitFor();
     expect(await continueButton(page).isDisabled()).toBe(true);
 
     // A text file renamed .png passes the browser (by name) but not the server (by content): the
     // upload failure blocks the order with its reason.
-    await input.setInputFiles([{ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('this is not a picture at all') }]);
+    await input.setInputFiles([
+      { name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('this is not a picture at all') },
+    ]);
     await page.getByText('1 file selected').waitFor();
     await clickContinue(page);
 
@@ -206,7 +243,10 @@ describe('guided quote flow (/)', () => {
     await clickContinue(page);
     const postsBefore = orderPosts.length;
     await flow(page).getByRole('button', { name: 'Request Quote' }).click();
-    await flow(page).getByRole('alert').getByText(/^File upload failed: .+/).waitFor({ timeout: 30_000 });
+    await flow(page)
+      .getByRole('alert')
+      .getByText(/^File upload failed: .+/)
+      .waitFor({ timeout: 30_000 });
     expect(orderPosts.length).toBe(postsBefore);
 
     // Back to the artwork (every answer kept), real files this time.
@@ -224,7 +264,9 @@ describe('guided quote flow (/)', () => {
     for (let i = 0; i < 4; i++) await clickContinue(page);
     await flow(page).getByText('crest.png, tab.svg').waitFor();
 
-    const uploaded = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/upload');
+    const uploaded = page.waitForResponse(
+      (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/upload',
+    );
     const { orderNumber, body } = await requestQuote(page);
     expect((await uploaded).ok()).toBe(true);
     expect(body.designMethod).toBe('upload');

@@ -10,7 +10,14 @@ const baseUrl = inject('baseUrl');
 const email = uniqueEmail('quote.lookup');
 // A second customer for the Back / "Didn't receive email?" checks: each email may ask for 3 codes per window.
 const otherEmail = uniqueEmail('quote.lookup.other');
-const address = { line1: '77 Harbor Blvd', line2: 'Apt 4', city: 'San Diego', state: 'CA', postalCode: '92101', country: 'US' };
+const address = {
+  line1: '77 Harbor Blvd',
+  line2: 'Apt 4',
+  city: 'San Diego',
+  state: 'CA',
+  postalCode: '92101',
+  country: 'US',
+};
 
 let browser: Browser;
 let shop: ShopPage;
@@ -110,7 +117,10 @@ describe('returning customer lookup', () => {
     // A wrong code is refused with the server's words (a different code than the one sent).
     await codeBox.fill(code === '000000' ? '111111' : '000000');
     await dialog.getByRole('button', { name: 'Verify Code' }).click();
-    await dialog.getByRole('alert').getByText(/^Invalid verification code/).waitFor();
+    await dialog
+      .getByRole('alert')
+      .getByText(/^Invalid verification code/)
+      .waitFor();
 
     await codeBox.fill(code);
     await dialog.getByRole('button', { name: 'Verify Code' }).click();
@@ -137,7 +147,9 @@ describe('returning customer lookup', () => {
     expect(await flow(page).getByLabel('City').inputValue()).toBe(address.city);
     expect(await flow(page).getByLabel('State').inputValue()).toBe(address.state);
     expect(await flow(page).getByLabel('Postal code').inputValue()).toBe(address.postalCode);
-    expect(await flow(page).getByRole('button', { name: 'Military Personnel' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await flow(page).getByRole('button', { name: 'Military Personnel' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
     await clickContinue(page);
     expect(await flow(page).getByLabel('First name').inputValue()).toBe('Nicole');
     expect(await flow(page).getByLabel('Last name').inputValue()).toBe('Hart');

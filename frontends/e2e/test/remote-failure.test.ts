@@ -33,7 +33,13 @@ async function startGateway(frontends: string): Promise<{ child: ManagedChild; u
     GATEWAY_SIGNING_KEY: gatewaySigningKey,
   };
   for (const [name, url] of Object.entries(services)) env[serviceUrlVar(name)] = url;
-  const child = new ManagedChild({ name: 'gateway (no admin remote)', command: process.execPath, args: ['dist/main.js'], cwd: join(REPO_ROOT, GATEWAY.dir), env });
+  const child = new ManagedChild({
+    name: 'gateway (no admin remote)',
+    command: process.execPath,
+    args: ['dist/main.js'],
+    cwd: join(REPO_ROOT, GATEWAY.dir),
+    env,
+  });
   const url = `http://127.0.0.1:${port}`;
   await waitReady(child, url, { timeoutMs: 60_000, startedAt: Date.now() });
   return { child, url };

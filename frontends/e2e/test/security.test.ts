@@ -21,14 +21,22 @@ let shop: ShopPage;
 let page: Page;
 
 /** A request from a chosen loopback client address. */
-function requestFrom(localAddress: string, path: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}) {
+function requestFrom(
+  localAddress: string,
+  path: string,
+  init: { method?: string; body?: string; headers?: Record<string, string> } = {},
+) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request(`${baseUrl}${path}`, { localAddress, method: init.method ?? 'GET', headers: init.headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = http.request(
+      `${baseUrl}${path}`,
+      { localAddress, method: init.method ?? 'GET', headers: init.headers, agent: false },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     req.end(init.body);
   });
@@ -57,7 +65,14 @@ describe('the Security view', () => {
     await counters.waitFor();
     // The browser's own requests (sign-in, the views) were logged: the current hour has them.
     await expect
-      .poll(async () => Number((await page.getByTestId('request-trends').locator('tbody tr').last().locator('td').first().textContent()) ?? 0), { timeout: 20_000, interval: 1000 })
+      .poll(
+        async () =>
+          Number(
+            (await page.getByTestId('request-trends').locator('tbody tr').last().locator('td').first().textContent()) ??
+              0,
+          ),
+        { timeout: 20_000, interval: 1000 },
+      )
       .toBeGreaterThan(0);
     expect(await page.getByTestId('request-trends').locator('tbody tr').count()).toBe(24);
     expect(await counters.innerText()).toMatch(/Requests \(24h\)/i);
@@ -65,20 +80,28 @@ describe('the Security view', () => {
   });
 
   it('lists the requests in the logs, filtered by address and risk', async () => {
-    await requestFrom(ATTACKER, '/api/orders?id=1%27%20OR%20%271%27=%271', { headers: { 'user-agent': 'e2e-scanner/1.0' } });
+    await requestFrom(ATTACKER, '/api/orders?id=1%27%20OR%20%271%27=%271', {
+      headers: { 'user-agent': 'e2e-scanner/1.0' },
+    });
     await tab('Logs').click();
     const table = page.getByTestId('security-logs');
     await table.waitFor({ timeout: 20_000 });
     await page.getByLabel('IP address').fill(ATTACKER);
-    await expect.poll(async () => table.locator(`tr[data-ip="${ATTACKER}"]`).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => table.locator(`tr[data-ip="${ATTACKER}"]`).count(), { timeout: 20_000 })
+      .toBeGreaterThan(0);
     const row = table.locator(`tr[data-ip="${ATTACKER}"]`).first();
     expect(await row.innerText()).toContain('e2e-scanner/1.0');
     expect((await row.innerText()).toLowerCase()).toContain('high');
     await page.getByLabel('Risk level').selectOption('low');
-    await expect.poll(async () => page.getByText('No requests match these filters.').count(), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(async () => page.getByText('No requests match these filters.').count(), { timeout: 10_000 })
+      .toBe(1);
     await page.getByLabel('Risk level').selectOption('all');
     await page.getByLabel('IP address').fill('');
-    await expect.poll(async () => table.locator('tr[data-ip="127.0.0.1"]').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => table.locator('tr[data-ip="127.0.0.1"]').count(), { timeout: 10_000 })
+      .toBeGreaterThan(0);
     expect(await axeViolations(page)).toEqual([]);
   });
 
@@ -100,8 +123,12 @@ describe('the Security view', () => {
     await row.waitFor();
     expect(await row.innerText()).toContain('Scripted scanning from the e2e test');
     // Within a second on the gateway; the admin's own address is not affected.
-    await expect.poll(async () => (await requestFrom(BANNED, '/api/support/_service')).status, { timeout: 1_000, interval: 50 }).toBe(403);
-    expect((await requestFrom(BANNED, '/admin', { headers: { accept: 'text/html' } })).body).toContain(bannedAddressMessage);
+    await expect
+      .poll(async () => (await requestFrom(BANNED, '/api/support/_service')).status, { timeout: 1_000, interval: 50 })
+      .toBe(403);
+    expect((await requestFrom(BANNED, '/admin', { headers: { accept: 'text/html' } })).body).toContain(
+      bannedAddressMessage,
+    );
     expect((await requestFrom('127.0.0.1', '/api/support/_service')).status).toBe(200);
     // A permanent ban shows "Never"; banning one's own address is refused with the reason.
     await page.getByRole('button', { name: 'Ban IP' }).click();
@@ -125,14 +152,17 @@ describe('the Security view', () => {
     await tab('Alerts').click();
     const alert = page.getByTestId('security-alert').filter({ hasText: `failed admin sign-ins from ${ATTACKER}` });
     await expect
-      .poll(async () => {
-        if ((await alert.count()) > 0) return 1;
-        // Opening the tab again loads the alerts again.
-        await tab('Dashboard').click();
-        await tab('Alerts').click();
-        await page.getByLabel('Show').waitFor();
-        return alert.count();
-      }, { timeout: 30_000, interval: 1000 })
+      .poll(
+        async () => {
+          if ((await alert.count()) > 0) return 1;
+          // Opening the tab again loads the alerts again.
+          await tab('Dashboard').click();
+          await tab('Alerts').click();
+          await page.getByLabel('Show').waitFor();
+          return alert.count();
+        },
+        { timeout: 30_000, interval: 1000 },
+      )
       .toBe(1);
     expect((await alert.innerText()).toLowerCase()).toContain('high');
     expect(await axeViolations(page)).toEqual([]);
@@ -148,6 +178,8 @@ describe('the Security view', () => {
     await tab('Bans').click();
     await page.getByRole('button', { name: `Unban ${BANNED}` }).click();
     await page.getByText(securityMessages.unbanned).waitFor();
-    await expect.poll(async () => (await requestFrom(BANNED, '/api/support/_service')).status, { timeout: 1_000, interval: 50 }).toBe(200);
+    await expect
+      .poll(async () => (await requestFrom(BANNED, '/api/support/_service')).status, { timeout: 1_000, interval: 50 })
+      .toBe(200);
   });
 });

@@ -7,7 +7,15 @@ import type { Page } from 'playwright-core';
 import { orderPaymentPath, ordersAdminPaths } from '@shop/contracts';
 import { adminApiHeaders } from './support/admin.js';
 import { launchBrowser, type Browser, type ShopPage } from './support/browser.js';
-import { choose, clickContinue, continueButton, fillContact, flow, requestQuote, uniqueEmail } from './support/quote-flow.js';
+import {
+  choose,
+  clickContinue,
+  continueButton,
+  fillContact,
+  flow,
+  requestQuote,
+  uniqueEmail,
+} from './support/quote-flow.js';
 
 const baseUrl = inject('baseUrl');
 const email = uniqueEmail('storefront.fixes');
@@ -123,7 +131,14 @@ describe('a Canadian address', () => {
     await f.getByText('1 Barrington St, Halifax, NS B3H 1A1, Canada').waitFor();
     await f.getByText('Large (2")').waitFor();
     placed = await requestQuote(page);
-    expect(placed.body.shippingAddress).toEqual({ line1: '1 Barrington St', line2: '', city: 'Halifax', state: 'NS', postalCode: 'B3H 1A1', country: 'CA' });
+    expect(placed.body.shippingAddress).toEqual({
+      line1: '1 Barrington St',
+      line2: '',
+      city: 'Halifax',
+      state: 'NS',
+      postalCode: 'B3H 1A1',
+      country: 'CA',
+    });
     expect(placed.body.quantity).toBe(75);
   });
 
@@ -176,7 +191,9 @@ describe('tracking the order', () => {
     await page.goto(`${baseUrl}${orderPaymentPath(order.id)}`);
     const card = page.getByRole('form', { name: 'Card payment' });
     await card.getByLabel('Card number').fill('4242424242424242');
-    await card.getByLabel('Expiry (MM / YY)').pressSequentially(`12${String((new Date().getFullYear() + 1) % 100).padStart(2, '0')}`);
+    await card
+      .getByLabel('Expiry (MM / YY)')
+      .pressSequentially(`12${String((new Date().getFullYear() + 1) % 100).padStart(2, '0')}`);
     await card.getByLabel('CVC').fill('123');
     await page.getByRole('button', { name: 'Pay $2,400.00' }).click();
     await page.getByText('Payment Successful!').waitFor({ timeout: 30_000 });
@@ -187,7 +204,10 @@ describe('tracking the order', () => {
     expect(await page.getByTestId('status-badge').innerText()).toMatch(/^paid$/i);
     expect(await page.getByTestId('progress-percent').innerText()).toBe('30%');
     expect(await reachedSteps()).toEqual(['Pending Review']);
-    await page.getByTestId('tracked-order').getByText('Your payment has been received. Work on your order begins now.').waitFor();
+    await page
+      .getByTestId('tracked-order')
+      .getByText('Your payment has been received. Work on your order begins now.')
+      .waitFor();
     expect(shop.pageErrors).toEqual([]);
   });
 });

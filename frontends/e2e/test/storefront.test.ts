@@ -33,7 +33,10 @@ describe('home (/)', () => {
     await remote.getByText('Quote in 24 hours').waitFor();
     expect(await remote.getByText('4.9/5 (3,247 reviews)').count()).toBeGreaterThan(0);
     // The remote's styles (Tailwind utilities) applied: the card title uses the display font size.
-    const titleSize = await cards.first().locator('h3').evaluate((el) => getComputedStyle(el).fontSize);
+    const titleSize = await cards
+      .first()
+      .locator('h3')
+      .evaluate((el) => getComputedStyle(el).fontSize);
     expect(titleSize).toBe('20px');
     expect(pageErrors).toEqual([]);
     await close();
@@ -115,25 +118,28 @@ describe('branch landing pages', () => {
     { path: '/airforce-patches', title: 'Air Force Patches' },
   ];
 
-  it.each(pages)('$path: hero, three feature cards, rating, three testimonials, links to start an order', async ({ path, title }) => {
-    const { page, pageErrors, close } = await browser.newPage();
-    await page.goto(`${baseUrl}${path}`);
-    await expectShellChrome(page);
-    await page.getByRole('heading', { level: 1, name: title }).waitFor();
-    const remote = page.locator('[data-remote="storefront"]');
-    expect(await remote.getByRole('list').first().getByRole('listitem').count()).toBe(3);
-    expect(await remote.locator('figure').count()).toBe(3);
-    await remote.getByText(/\d\.\d\/5 \([\d,]+ reviews\)/).waitFor();
+  it.each(pages)(
+    '$path: hero, three feature cards, rating, three testimonials, links to start an order',
+    async ({ path, title }) => {
+      const { page, pageErrors, close } = await browser.newPage();
+      await page.goto(`${baseUrl}${path}`);
+      await expectShellChrome(page);
+      await page.getByRole('heading', { level: 1, name: title }).waitFor();
+      const remote = page.locator('[data-remote="storefront"]');
+      expect(await remote.getByRole('list').first().getByRole('listitem').count()).toBe(3);
+      expect(await remote.locator('figure').count()).toBe(3);
+      await remote.getByText(/\d\.\d\/5 \([\d,]+ reviews\)/).waitFor();
 
-    for (const name of ['Start AI Design', 'Manual Design']) {
-      expect(await remote.getByRole('link', { name }).getAttribute('href')).toBe('/');
-    }
-    await remote.getByRole('link', { name: 'Manual Design' }).click();
-    await page.locator('[data-item="coin"]').waitFor();
-    expect(pathOf(page)).toBe('/');
-    expect(pageErrors).toEqual([]);
-    await close();
-  });
+      for (const name of ['Start AI Design', 'Manual Design']) {
+        expect(await remote.getByRole('link', { name }).getAttribute('href')).toBe('/');
+      }
+      await remote.getByRole('link', { name: 'Manual Design' }).click();
+      await page.locator('[data-item="coin"]').waitFor();
+      expect(pathOf(page)).toBe('/');
+      expect(pageErrors).toEqual([]);
+      await close();
+    },
+  );
 });
 
 describe('redirects of product-route variants', () => {

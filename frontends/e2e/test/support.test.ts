@@ -29,13 +29,36 @@ afterAll(async () => {
 
 const pages: [string, string, string[]][] = [
   ['/support', 'Contact Support', ['Reach Us Directly']],
-  ['/faq', 'Frequently Asked Questions', ['Ordering Process', 'Pricing & Payment', 'Production & Timeline', 'Shipping & Delivery', 'Quality & Specifications']],
+  [
+    '/faq',
+    'Frequently Asked Questions',
+    [
+      'Ordering Process',
+      'Pricing & Payment',
+      'Production & Timeline',
+      'Shipping & Delivery',
+      'Quality & Specifications',
+    ],
+  ],
   ['/returns', 'Returns and Exchanges', ['Label within 24 hours']],
   ['/privacy', 'Privacy Policy', ['Last updated August 24, 2025']],
-  ['/terms', 'Terms of Service', ['Last Updated: January 2025', 'Governing law and arbitration', 'AI-generated designs', 'Military and government orders']],
+  [
+    '/terms',
+    'Terms of Service',
+    [
+      'Last Updated: January 2025',
+      'Governing law and arbitration',
+      'AI-generated designs',
+      'Military and government orders',
+    ],
+  ],
   ['/sitemap', 'Sitemap', ['12 pages', '3 product lines', '3 support pages', '3 legal pages', 'Key Features']],
   ['/legal', 'Legal Disclaimers', ['No government affiliation', 'Tax estimates', 'Legal contact']],
-  ['/business', 'Business Information', ['Company overview', 'Licences', 'Tax compliance', 'Pricing and quotes', 'Quality standards']],
+  [
+    '/business',
+    'Business Information',
+    ['Company overview', 'Licences', 'Tax compliance', 'Pricing and quotes', 'Quality standards'],
+  ],
 ];
 
 describe('information pages', () => {
@@ -83,7 +106,9 @@ describe('a visitor and the support desk', () => {
     await form.getByLabel('Subject').fill(subject);
     await form.getByLabel('Message').fill('Can the coin edge be diamond cut?');
 
-    await page.route('**/api/support', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"down"}' }));
+    await page.route('**/api/support', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"down"}' }),
+    );
     await form.getByRole('button', { name: 'Send Message' }).click();
     await form.getByRole('alert').filter({ hasText: supportTexts.sendFailed }).waitFor();
     expect(await form.getByLabel('Subject').inputValue()).toBe(subject);
@@ -134,7 +159,9 @@ describe('a visitor and the support desk', () => {
 
   it('a failing inbox shows "Failed to fetch messages" in the list', async () => {
     const inbox = (url: URL) => url.pathname === '/api/support' && url.search !== '';
-    await page.route(inbox, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }));
+    await page.route(inbox, (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }),
+    );
     await page.getByRole('button', { name: 'Orders' }).click();
     await page.getByRole('button', { name: 'Support' }).click();
     await page.getByTestId('support-error').filter({ hasText: supportTexts.fetchFailed }).waitFor();
@@ -151,17 +178,36 @@ describe('returns', () => {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
       body: JSON.stringify({
-        customerName: 'Casey Ray', email, phone: '555-0142', itemType: 'coin', designMethod: 'describe',
-        description: 'Unit coin with an eagle and our motto', quantity: 50, size: '2', shape: 'Round', colors: ['Gold'],
-        finish: 'antique_gold', edge: 'rope', features: [], files: [], aiGenerated: false, subscribeEmail: false, subscribeSMS: false,
+        customerName: 'Casey Ray',
+        email,
+        phone: '555-0142',
+        itemType: 'coin',
+        designMethod: 'describe',
+        description: 'Unit coin with an eagle and our motto',
+        quantity: 50,
+        size: '2',
+        shape: 'Round',
+        colors: ['Gold'],
+        finish: 'antique_gold',
+        edge: 'rope',
+        features: [],
+        files: [],
+        aiGenerated: false,
+        subscribeEmail: false,
+        subscribeSMS: false,
         shippingAddress: { line1: '12 Garrison Way', city: 'Killeen', state: 'TX', postalCode: '76541', country: 'US' },
-        customerCategory: 'general', taxExempt: false,
+        customerCategory: 'general',
+        taxExempt: false,
       }),
     });
     expect(res.status).toBe(201);
     const { order } = (await res.json()) as { order: { id: string; orderNumber: string } };
     const headers = { ...(await adminApiHeaders(baseUrl)), 'content-type': 'application/json' };
-    const shipped = await fetch(`${baseUrl}${ordersAdminPaths.status(order.id)}`, { method: 'PUT', headers, body: JSON.stringify({ status: 'shipped' }) });
+    const shipped = await fetch(`${baseUrl}${ordersAdminPaths.status(order.id)}`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ status: 'shipped' }),
+    });
     expect(shipped.status, await shipped.text()).toBe(200);
     return order.orderNumber;
   }
@@ -190,15 +236,25 @@ describe('returns', () => {
     // The order may take a moment to reach support's projection of orders (events): retry like a customer would.
     let reference = '';
     await expect
-      .poll(async () => {
-        await form.getByRole('button', { name: 'Submit Return Request' }).click({ timeout: 1000 }).catch(() => undefined);
-        const ref = page.getByTestId('return-reference');
-        if (await ref.count()) reference = (await ref.textContent()) ?? '';
-        return reference;
-      }, { timeout: 30_000, interval: 1500 })
+      .poll(
+        async () => {
+          await form
+            .getByRole('button', { name: 'Submit Return Request' })
+            .click({ timeout: 1000 })
+            .catch(() => undefined);
+          const ref = page.getByTestId('return-reference');
+          if (await ref.count()) reference = (await ref.textContent()) ?? '';
+          return reference;
+        },
+        { timeout: 30_000, interval: 1500 },
+      )
       .toMatch(/^RET-\d{6}-[A-Z0-9]{4}$/);
     await page.getByText(supportTexts.returnPromise).waitFor();
-    const confirmation = await waitForMail(baseUrl, email, (m) => m.subject === `Return request ${reference} received for order #${orderNumber}`);
+    const confirmation = await waitForMail(
+      baseUrl,
+      email,
+      (m) => m.subject === `Return request ${reference} received for order #${orderNumber}`,
+    );
     expect(confirmation.text).toContain('Photos: 1');
 
     await signInAsAdmin(page, baseUrl);
@@ -209,7 +265,11 @@ describe('returns', () => {
     await card.getByLabel('Note for the customer (optional)').fill('Your label is attached.');
     await card.getByRole('button', { name: 'Approve and Send Label' }).click();
     await expect.poll(() => card.getByTestId('return-status').textContent()).toBe('Approved (label sent)');
-    const update = await waitForMail(baseUrl, email, (m) => m.subject === `Return ${reference} for order #${orderNumber}: Approved (label sent)`);
+    const update = await waitForMail(
+      baseUrl,
+      email,
+      (m) => m.subject === `Return ${reference} for order #${orderNumber}: Approved (label sent)`,
+    );
     expect(update.text).toContain('Your label is attached.');
     expect(await axeViolations(page)).toEqual([]);
   });

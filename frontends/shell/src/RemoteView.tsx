@@ -1,9 +1,25 @@
 // Draws one module of a remote inside the shell. A remote that cannot be fetched (server down, files
 // missing, chunk error) or that throws while rendering is contained here: the rest of the shell keeps
 // working and the area offers a Retry.
-import { Component, Suspense, lazy, useState, type ComponentType, type ErrorInfo, type LazyExoticComponent, type ReactNode } from 'react';
+import {
+  Component,
+  Suspense,
+  lazy,
+  useState,
+  type ComponentType,
+  type ErrorInfo,
+  type LazyExoticComponent,
+  type ReactNode,
+} from 'react';
 import { ErrorState, Skeleton, Spinner } from '@shop/ui';
-import { loadRemoteComponent, remoteAreaNames, remoteOf, resetRemote, type RemoteModuleId, type RemoteModules } from './remotes.js';
+import {
+  loadRemoteComponent,
+  remoteAreaNames,
+  remoteOf,
+  resetRemote,
+  type RemoteModuleId,
+  type RemoteModules,
+} from './remotes.js';
 
 type AnyComponent = ComponentType<any>;
 

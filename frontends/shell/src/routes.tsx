@@ -66,28 +66,38 @@ export function createRoutes(): RouteObject[] {
             { path: 'track', caseSensitive: true, element: <RemoteView module="storefront/Track" /> },
             { path: 'order/pay/:orderId', caseSensitive: true, element: <PayRoute /> },
             // The support desk and the information pages (storefront §2 route table).
-            ...infoPages.map(([path, module]): RouteObject => ({ path, caseSensitive: true, element: <RemoteView module={module} /> })),
+            ...infoPages.map(([path, module]): RouteObject => ({
+              path,
+              caseSensitive: true,
+              element: <RemoteView module={module} />,
+            })),
             // The admin remote owns everything below /admin (its own nested routes).
             { path: 'admin/*', caseSensitive: true, element: <RemoteView module="admin/AdminApp" /> },
             // Email diagnostics (admin part A §2): the admin remote's page, behind its sign-in.
             { path: 'debug/email', caseSensitive: true, element: <RemoteView module="admin/EmailDiagnostics" /> },
-            { path: 'army-patches', caseSensitive: true, element: <RemoteView module="storefront/BranchPage" props={{ branch: 'army' }} /> },
-            { path: 'navy-coins', caseSensitive: true, element: <RemoteView module="storefront/BranchPage" props={{ branch: 'navy' }} /> },
+            {
+              path: 'army-patches',
+              caseSensitive: true,
+              element: <RemoteView module="storefront/BranchPage" props={{ branch: 'army' }} />,
+            },
+            {
+              path: 'navy-coins',
+              caseSensitive: true,
+              element: <RemoteView module="storefront/BranchPage" props={{ branch: 'navy' }} />,
+            },
             {
               path: 'airforce-patches',
               caseSensitive: true,
               element: <RemoteView module="storefront/BranchPage" props={{ branch: 'airforce' }} />,
             },
-            ...Object.entries(productRedirects).map(
-              ([from, to]): RouteObject => ({
-                path: from,
-                // Route paths match case-insensitively by default; /Army-Patches must not be taken for
-                // /army-patches (it redirects) and /ARMY-PATCHES is not a known variant (404).
-                caseSensitive: true,
-                loader: () => replace(to),
-                HydrateFallback: Redirecting,
-              }),
-            ),
+            ...Object.entries(productRedirects).map(([from, to]): RouteObject => ({
+              path: from,
+              // Route paths match case-insensitively by default; /Army-Patches must not be taken for
+              // /army-patches (it redirects) and /ARMY-PATCHES is not a known variant (404).
+              caseSensitive: true,
+              loader: () => replace(to),
+              HydrateFallback: Redirecting,
+            })),
             { path: '*', element: <NotFound /> },
           ],
         },

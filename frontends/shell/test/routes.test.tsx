@@ -40,7 +40,17 @@ describe('shell route table', () => {
   });
 
   it('routes the information pages and /debug/email to their remotes (no 404)', async () => {
-    for (const path of ['/support', '/faq', '/returns', '/privacy', '/terms', '/sitemap', '/legal', '/business', '/debug/email']) {
+    for (const path of [
+      '/support',
+      '/faq',
+      '/returns',
+      '/privacy',
+      '/terms',
+      '/sitemap',
+      '/legal',
+      '/business',
+      '/debug/email',
+    ]) {
       const { html } = await visit(path);
       expect(html, path).not.toContain('Mission Not Found');
     }
@@ -57,7 +67,10 @@ describe('shell route table', () => {
   });
 
   it('renders the router error screen with status and message for a real route error (a form post no route accepts)', async () => {
-    const { html, context } = await visit('/track', { method: 'POST', body: new URLSearchParams({ orderNumber: 'X' }) });
+    const { html, context } = await visit('/track', {
+      method: 'POST',
+      body: new URLSearchParams({ orderNumber: 'X' }),
+    });
     expect(context?.statusCode).toBe(405);
     expect(html).toContain('Unexpected Application Error!');
     expect(html).toContain('405');

@@ -19,7 +19,13 @@ export async function loadSiteContent(): Promise<SiteContent> {
 
 /** Re-read every few seconds (the server answers 304 while nothing changed), so a change shows without a reload. */
 export function useSiteContent() {
-  return useQuery({ queryKey: siteContentKey, queryFn: loadSiteContent, staleTime: 5_000, refetchInterval: 10_000, refetchOnWindowFocus: true });
+  return useQuery({
+    queryKey: siteContentKey,
+    queryFn: loadSiteContent,
+    staleTime: 5_000,
+    refetchInterval: 10_000,
+    refetchOnWindowFocus: true,
+  });
 }
 
 export interface Testimonial {
@@ -32,17 +38,20 @@ export const homeRating = { score: '4.9', reviews: '3,247' };
 
 export const homeTestimonials: Testimonial[] = [
   {
-    quote: 'The coins for our battalion change of command came out sharper than the proof. Every soldier asked where we had them made.',
+    quote:
+      'The coins for our battalion change of command came out sharper than the proof. Every soldier asked where we had them made.',
     name: 'SFC Marcus R.',
     role: 'U.S. Army, 1st Cavalry Division',
   },
   {
-    quote: 'We sent a napkin sketch of our station logo and got back a patch design we approved the same day. The crew wears them with pride.',
+    quote:
+      'We sent a napkin sketch of our station logo and got back a patch design we approved the same day. The crew wears them with pride.',
     name: 'Capt. Dana L.',
     role: 'Fire Rescue, Station 14',
   },
   {
-    quote: 'Fifty shirts in four sizes, all correct, all on time for the reunion. The quote arrived the next morning like they promised.',
+    quote:
+      'Fifty shirts in four sizes, all correct, all on time for the reunion. The quote arrived the next morning like they promised.',
     name: 'Chief Petty Officer Ray T. (Ret.)',
     role: 'USS Enterprise Reunion Committee',
   },
@@ -80,9 +89,22 @@ export const branches: Record<Branch, BranchContent> = {
     ],
     rating: { score: '4.9', reviews: '1,284' },
     testimonials: [
-      { quote: 'Our company patches matched the OCP colors perfectly. The whole platoon ordered a second set.', name: 'SSG Kevin M.', role: '82nd Airborne Division' },
-      { quote: 'Fast quote, clean proof, and the embroidery held up through a full field exercise.', name: '1LT Sarah P.', role: '10th Mountain Division' },
-      { quote: 'They fixed our tab lettering in the proof before we even noticed it. Professional from start to finish.', name: 'CPT James W.', role: '3rd Infantry Division' },
+      {
+        quote: 'Our company patches matched the OCP colors perfectly. The whole platoon ordered a second set.',
+        name: 'SSG Kevin M.',
+        role: '82nd Airborne Division',
+      },
+      {
+        quote: 'Fast quote, clean proof, and the embroidery held up through a full field exercise.',
+        name: '1LT Sarah P.',
+        role: '10th Mountain Division',
+      },
+      {
+        quote:
+          'They fixed our tab lettering in the proof before we even noticed it. Professional from start to finish.',
+        name: 'CPT James W.',
+        role: '3rd Infantry Division',
+      },
     ],
   },
   navy: {
@@ -97,9 +119,21 @@ export const branches: Record<Branch, BranchContent> = {
     ],
     rating: { score: '4.9', reviews: '962' },
     testimonials: [
-      { quote: 'Our plank owner coins look incredible. The hull number and crest are crisp even at 1.75 inches.', name: 'CMDCM Luis A.', role: 'USS Gerald R. Ford' },
-      { quote: 'Ordered 200 coins for the change of command. Quote next day, delivered ahead of schedule.', name: 'LCDR Emily S.', role: 'Strike Fighter Squadron 103' },
-      { quote: 'The antique gold finish with the rope edge is exactly the old-school look we wanted.', name: 'BMC Tony D.', role: 'Naval Station Norfolk' },
+      {
+        quote: 'Our plank owner coins look incredible. The hull number and crest are crisp even at 1.75 inches.',
+        name: 'CMDCM Luis A.',
+        role: 'USS Gerald R. Ford',
+      },
+      {
+        quote: 'Ordered 200 coins for the change of command. Quote next day, delivered ahead of schedule.',
+        name: 'LCDR Emily S.',
+        role: 'Strike Fighter Squadron 103',
+      },
+      {
+        quote: 'The antique gold finish with the rope edge is exactly the old-school look we wanted.',
+        name: 'BMC Tony D.',
+        role: 'Naval Station Norfolk',
+      },
     ],
   },
   airforce: {
@@ -114,9 +148,21 @@ export const branches: Record<Branch, BranchContent> = {
     ],
     rating: { score: '4.8', reviews: '1,017' },
     testimonials: [
-      { quote: 'The woven detail on our squadron patch is better than the original from twenty years ago.', name: 'MSgt Andre F.', role: '355th Fighter Squadron' },
-      { quote: 'PVC morale patches for the whole flight, delivered in time for the deployment. Great team.', name: 'Capt. Nicole H.', role: '20th Fighter Wing' },
-      { quote: 'Clear communication, an honest quote and patches that look sharp on the flight suit.', name: 'TSgt Brian K.', role: 'Air Mobility Command' },
+      {
+        quote: 'The woven detail on our squadron patch is better than the original from twenty years ago.',
+        name: 'MSgt Andre F.',
+        role: '355th Fighter Squadron',
+      },
+      {
+        quote: 'PVC morale patches for the whole flight, delivered in time for the deployment. Great team.',
+        name: 'Capt. Nicole H.',
+        role: '20th Fighter Wing',
+      },
+      {
+        quote: 'Clear communication, an honest quote and patches that look sharp on the flight suit.',
+        name: 'TSgt Brian K.',
+        role: 'Air Mobility Command',
+      },
     ],
   },
 };

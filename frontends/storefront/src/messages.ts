@@ -1,5 +1,10 @@
 // Every message of the storefront spec (§5, §8) in one place, and the rules that choose between them.
-import { customerLookupMessages, trackMissingFieldsMessage, trackOrderNotFoundMessage, uploadRejectedMessage } from '@shop/contracts';
+import {
+  customerLookupMessages,
+  trackMissingFieldsMessage,
+  trackOrderNotFoundMessage,
+  uploadRejectedMessage,
+} from '@shop/contracts';
 import type { HttpResult } from './api/http.js';
 
 // Texts the services also answer with come from @shop/contracts, so both sides say the same words.
@@ -9,14 +14,16 @@ export const messages = {
   uploadFailedDefault: 'Upload failed',
   orderDefault: 'Failed to submit order to database',
   orderGeneric: 'Error submitting order. Please try again or contact support.',
-  customizerMissingContact: 'Please fill in your name and email address in the customization form before submitting your order.',
+  customizerMissingContact:
+    'Please fill in your name and email address in the customization form before submitting your order.',
   customizerNetwork: 'Network error. Please check your internet connection and try again.',
   customizer400: 'Invalid order data. Please check all fields and try again.',
   customizer500: 'Server error. Our team has been notified. Please try again in a few minutes.',
   aiTooShort: 'Please provide a more detailed description (at least 5 characters)',
   aiTooLong: 'Description is too long. Please keep it under 500 characters.',
   aiBadItem: 'Please select a valid item type',
-  aiInvalidParams: 'Please check your input: make sure your description is between 5-500 characters and an item type is selected.',
+  aiInvalidParams:
+    'Please check your input: make sure your description is between 5-500 characters and an item type is selected.',
   aiUnavailable: 'AI service temporarily unavailable. Please try again later.',
   aiBadRequest: 'Invalid request. Please check your description is detailed enough (at least 5 characters).',
   downloadFailed: 'Download failed. Please try again.',
@@ -44,7 +51,8 @@ export interface FieldProblem {
 }
 
 /** A detail from the server as text: strings as they are, a path array joined with dots, anything else empty. */
-const textOf = (v: unknown): string => (typeof v === 'string' ? v : Array.isArray(v) ? v.join('.') : typeof v === 'number' ? String(v) : '');
+const textOf = (v: unknown): string =>
+  typeof v === 'string' ? v : Array.isArray(v) ? v.join('.') : typeof v === 'number' ? String(v) : '';
 
 export function fieldProblems(details: unknown): FieldProblem[] {
   if (!Array.isArray(details)) return [];
@@ -66,7 +74,9 @@ export function orderFailureMessage(result: Pick<HttpResult<unknown>, 'ok' | 'ne
 }
 
 /** The customizer's order failure text (§8): by network, 400 and 500, else the server's own words. */
-export function customizerFailureMessage(result: Pick<HttpResult<unknown>, 'status' | 'networkError' | 'error'>): string {
+export function customizerFailureMessage(
+  result: Pick<HttpResult<unknown>, 'status' | 'networkError' | 'error'>,
+): string {
   if (result.networkError) return messages.customizerNetwork;
   if (result.status === 400) return messages.customizer400;
   if (result.status >= 500) return messages.customizer500;

@@ -16,7 +16,11 @@ describe('the flow with the site content', () => {
     expect(orderEstimate(form, prices)).toBe(estimatedTotal('coin', 120, 13.37));
     expect(orderEstimate(form, prices)).not.toBe(orderEstimate(form));
     expect(orderEstimate(form)).toBe(estimatedTotal('coin', 120, catalog.coin.basePrice));
-    const body = buildOrderBody({ ...form, designMethod: 'describe', size: '1.75', finish: 'antique_gold', colors: ['Gold'] }, [], prices);
+    const body = buildOrderBody(
+      { ...form, designMethod: 'describe', size: '1.75', finish: 'antique_gold', colors: ['Gold'] },
+      [],
+      prices,
+    );
     expect(body.estimatedTotal).toBe(estimatedTotal('coin', 120, 13.37));
   });
 

@@ -37,8 +37,12 @@ describe('Continue per step (§5)', () => {
   });
 
   it('upload needs a file; other methods a description of 5+ characters after trimming', () => {
-    expect(canContinue(STEP.content, coinForm({ designMethod: 'upload', description: 'long enough text' }))).toBe(false);
-    expect(canContinue(STEP.content, coinForm({ designMethod: 'upload', description: '', uploadedFiles: [file('a.png')] }))).toBe(true);
+    expect(canContinue(STEP.content, coinForm({ designMethod: 'upload', description: 'long enough text' }))).toBe(
+      false,
+    );
+    expect(
+      canContinue(STEP.content, coinForm({ designMethod: 'upload', description: '', uploadedFiles: [file('a.png')] })),
+    ).toBe(true);
     expect(canContinue(STEP.content, coinForm({ description: '  abcd  ' }))).toBe(false);
     expect(canContinue(STEP.content, coinForm({ description: ' abcde ' }))).toBe(true);
     expect(canContinue(STEP.content, coinForm({ designMethod: 'team', description: 'abc' }))).toBe(false);
@@ -85,7 +89,12 @@ describe('quantity and pricing (§5, §9)', () => {
   });
 
   it('labels and estimated total at 49, 50, 99, 100', () => {
-    expect([49, 50, 99, 100].map(quantityLabel)).toEqual(['Standard Pricing', 'Bulk Pricing Available', 'Bulk Pricing Available', 'Volume Discount Applied']);
+    expect([49, 50, 99, 100].map(quantityLabel)).toEqual([
+      'Standard Pricing',
+      'Bulk Pricing Available',
+      'Bulk Pricing Available',
+      'Volume Discount Applied',
+    ]);
     expect(orderEstimate(coinForm({ quantity: 49 }))).toBe(Math.round(25.99 * 49));
     expect(orderEstimate(coinForm({ quantity: 50 }))).toBe(Math.round(25.99 * 50 * 0.9));
     expect(orderEstimate(coinForm({ quantity: 100 }))).toBe(Math.round(25.99 * 100 * 0.8));
@@ -93,13 +102,16 @@ describe('quantity and pricing (§5, §9)', () => {
 
   it('shirts are priced on the sum of the size counts', () => {
     const f = coinForm({ itemType: 'shirt', quantity: 50 });
-    expect(orderEstimate({ ...f, sizeBreakdown: { ...f.sizeBreakdown, S: 10, M: 20, XXL: 30 } })).toBe(Math.round(39.99 * 60 * 0.9));
+    expect(orderEstimate({ ...f, sizeBreakdown: { ...f.sizeBreakdown, S: 10, M: 20, XXL: 30 } })).toBe(
+      Math.round(39.99 * 60 * 0.9),
+    );
   });
 });
 
 describe('uploads (§5)', () => {
   it('accepts JPG, JPEG, PNG, PDF, SVG, .ai and .eps by name, in any case', () => {
-    for (const name of ['a.jpg', 'b.JPEG', 'c.png', 'd.pdf', 'e.svg', 'logo.ai', 'art.EPS']) expect(isAcceptedUpload(name)).toBe(true);
+    for (const name of ['a.jpg', 'b.JPEG', 'c.png', 'd.pdf', 'e.svg', 'logo.ai', 'art.EPS'])
+      expect(isAcceptedUpload(name)).toBe(true);
     for (const name of ['a.gif', 'b.txt', 'noext', 'c.png.exe', 'd.webp']) expect(isAcceptedUpload(name)).toBe(false);
   });
 
@@ -111,7 +123,10 @@ describe('uploads (§5)', () => {
 
 describe('order body (§7)', () => {
   it('sends the spec fields for a coin: full name, size, rounded estimate, taxExempt from the category', () => {
-    const body = buildOrderBody(coinForm({ quantity: 120, customerCategory: 'military', shape: 'Shield', edge: 'rope', features: ['Spinner'] }), []);
+    const body = buildOrderBody(
+      coinForm({ quantity: 120, customerCategory: 'military', shape: 'Shield', edge: 'rope', features: ['Spinner'] }),
+      [],
+    );
     expect(body).toMatchObject({
       customerName: 'Dana Lopez',
       email: 'dana@example.com',
@@ -153,9 +168,11 @@ describe('order body (§7)', () => {
 
   it('a description under 5 characters becomes a default naming the files or the item', () => {
     expect(finalDescription(coinForm({ description: 'abc' }))).toBe('Custom coin design as specified');
-    expect(finalDescription(coinForm({ designMethod: 'upload', description: '', uploadedFiles: [file('crest.png'), file('motto.pdf')] }))).toBe(
-      'Custom coin design from uploaded files: crest.png, motto.pdf',
-    );
+    expect(
+      finalDescription(
+        coinForm({ designMethod: 'upload', description: '', uploadedFiles: [file('crest.png'), file('motto.pdf')] }),
+      ),
+    ).toBe('Custom coin design from uploaded files: crest.png, motto.pdf');
   });
 
   it('the fallback order number is a product prefix plus the last 6 digits of the time', () => {
@@ -179,7 +196,13 @@ describe('returning-customer prefill', () => {
         customerName: 'Ray Turner',
         email: 'ray@example.com',
         phone: '555-0199',
-        shippingAddress: { line1: '9 Dock Rd', city: 'Norfolk', state: 'VA', postalCode: '23511-12345678', country: 'US' },
+        shippingAddress: {
+          line1: '9 Dock Rd',
+          city: 'Norfolk',
+          state: 'VA',
+          postalCode: '23511-12345678',
+          country: 'US',
+        },
         customerCategory: 'military',
       },
       initialOrderForm(),
@@ -189,7 +212,14 @@ describe('returning-customer prefill', () => {
       lastName: 'Turner',
       phone: '555-0199',
       customerCategory: 'military',
-      shippingAddress: { line1: '9 Dock Rd', line2: '', city: 'Norfolk', state: 'VA', postalCode: '23511-1234', country: 'US' },
+      shippingAddress: {
+        line1: '9 Dock Rd',
+        line2: '',
+        city: 'Norfolk',
+        state: 'VA',
+        postalCode: '23511-1234',
+        country: 'US',
+      },
     });
   });
 });

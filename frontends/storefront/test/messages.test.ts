@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { changeQuantity, contactMissing, customizerOrderBody, draftPrice, initialDraft } from '../src/customizer/model.js';
+import {
+  changeQuantity,
+  contactMissing,
+  customizerOrderBody,
+  draftPrice,
+  initialDraft,
+} from '../src/customizer/model.js';
 import { designFileName } from '../src/ai/download.js';
 import {
   aiFailureMessage,
@@ -17,22 +23,36 @@ import { catalog } from '@shop/contracts';
 
 describe('order errors (§8)', () => {
   it('prefixes the server error with a cross mark, defaults without one, generic without an answer', () => {
-    expect(orderFailureMessage({ ok: false, networkError: false, data: { error: 'Email is invalid' } })).toBe('❌ Email is invalid');
-    expect(orderFailureMessage({ ok: false, networkError: false, data: null })).toBe('❌ Failed to submit order to database');
-    expect(orderFailureMessage({ ok: false, networkError: true, data: null })).toBe('Error submitting order. Please try again or contact support.');
+    expect(orderFailureMessage({ ok: false, networkError: false, data: { error: 'Email is invalid' } })).toBe(
+      '❌ Email is invalid',
+    );
+    expect(orderFailureMessage({ ok: false, networkError: false, data: null })).toBe(
+      '❌ Failed to submit order to database',
+    );
+    expect(orderFailureMessage({ ok: false, networkError: true, data: null })).toBe(
+      'Error submitting order. Please try again or contact support.',
+    );
     expect(uploadFailedMessage('File too large')).toBe('File upload failed: File too large');
     expect(uploadFailedMessage(null)).toBe('File upload failed: Upload failed');
   });
 
   it('reads field problems from details', () => {
-    expect(fieldProblems([{ field: 'email', message: 'Invalid email' }, 'junk', { message: '' }])).toEqual([{ field: 'email', message: 'Invalid email' }]);
+    expect(fieldProblems([{ field: 'email', message: 'Invalid email' }, 'junk', { message: '' }])).toEqual([
+      { field: 'email', message: 'Invalid email' },
+    ]);
     expect(fieldProblems({ not: 'a list' })).toEqual([]);
   });
 
   it('customizer: network, 400, 500 messages', () => {
-    expect(customizerFailureMessage({ status: 0, networkError: true, error: 'Failed to fetch' })).toBe('Network error. Please check your internet connection and try again.');
-    expect(customizerFailureMessage({ status: 400, networkError: false, error: 'x' })).toBe('Invalid order data. Please check all fields and try again.');
-    expect(customizerFailureMessage({ status: 503, networkError: false, error: 'x' })).toBe('Server error. Our team has been notified. Please try again in a few minutes.');
+    expect(customizerFailureMessage({ status: 0, networkError: true, error: 'Failed to fetch' })).toBe(
+      'Network error. Please check your internet connection and try again.',
+    );
+    expect(customizerFailureMessage({ status: 400, networkError: false, error: 'x' })).toBe(
+      'Invalid order data. Please check all fields and try again.',
+    );
+    expect(customizerFailureMessage({ status: 503, networkError: false, error: 'x' })).toBe(
+      'Server error. Our team has been notified. Please try again in a few minutes.',
+    );
     expect(customizerFailureMessage({ status: 409, networkError: false, error: 'Duplicate' })).toBe('Duplicate');
   });
 });
@@ -40,10 +60,14 @@ describe('order errors (§8)', () => {
 describe('AI generator (§5, §8)', () => {
   it('checks the prompt at 4, 5, 500, 501 characters and the item type', () => {
     expect(aiPromptProblem('abcd', 'coin')).toBe('Please provide a more detailed description (at least 5 characters)');
-    expect(aiPromptProblem('   abcd   ', 'coin')).toBe('Please provide a more detailed description (at least 5 characters)');
+    expect(aiPromptProblem('   abcd   ', 'coin')).toBe(
+      'Please provide a more detailed description (at least 5 characters)',
+    );
     expect(aiPromptProblem('abcde', 'coin')).toBeNull();
     expect(aiPromptProblem('a'.repeat(500), 'patch')).toBeNull();
-    expect(aiPromptProblem('a'.repeat(501), 'patch')).toBe('Description is too long. Please keep it under 500 characters.');
+    expect(aiPromptProblem('a'.repeat(501), 'patch')).toBe(
+      'Description is too long. Please keep it under 500 characters.',
+    );
     expect(aiPromptProblem('an eagle', null)).toBe('Please select a valid item type');
     expect(aiPromptProblem('an eagle', 'mug')).toBe('Please select a valid item type');
   });
@@ -52,9 +76,15 @@ describe('AI generator (§5, §8)', () => {
     expect(aiFailureMessage('Invalid request parameters', 400)).toBe(
       'Please check your input: make sure your description is between 5-500 characters and an item type is selected.',
     );
-    expect(aiFailureMessage('Billing hard limit reached', 500)).toBe('AI service temporarily unavailable. Please try again later.');
-    expect(aiFailureMessage('You exceeded your current quota', 429)).toBe('AI service temporarily unavailable. Please try again later.');
-    expect(aiFailureMessage('Prompt rejected', 400)).toBe('Invalid request. Please check your description is detailed enough (at least 5 characters).');
+    expect(aiFailureMessage('Billing hard limit reached', 500)).toBe(
+      'AI service temporarily unavailable. Please try again later.',
+    );
+    expect(aiFailureMessage('You exceeded your current quota', 429)).toBe(
+      'AI service temporarily unavailable. Please try again later.',
+    );
+    expect(aiFailureMessage('Prompt rejected', 400)).toBe(
+      'Invalid request. Please check your description is detailed enough (at least 5 characters).',
+    );
     expect(aiFailureMessage('HTTP error! status: 502', 502)).toBe('Failed to generate design: HTTP error! status: 502');
   });
 
@@ -80,7 +110,9 @@ describe('lookup code (§5)', () => {
 
 describe('tracking progress (§4)', () => {
   it('counts position from 1 over 5 steps; cancelled shows 0%', () => {
-    expect(['pending', 'in_progress', 'design_review', 'production', 'completed'].map(progressPercent)).toEqual([20, 40, 60, 80, 100]);
+    expect(['pending', 'in_progress', 'design_review', 'production', 'completed'].map(progressPercent)).toEqual([
+      20, 40, 60, 80, 100,
+    ]);
     expect(progressPercent('cancelled')).toBe(0);
     expect(trackingSteps('design_review').map((s) => s.reached)).toEqual([true, true, true, false, false]);
     expect(trackingSteps('cancelled').some((s) => s.reached)).toBe(false);
@@ -89,7 +121,13 @@ describe('tracking progress (§4)', () => {
 
 describe('customizer (§3, §4, §7, §9)', () => {
   it('starts from the first option of each list and quantity 1; quantity never below 1', () => {
-    expect(initialDraft('patch')).toMatchObject({ size: '2 inch', color: 'Full Color', material: 'Embroidered', quantity: 1, text: '' });
+    expect(initialDraft('patch')).toMatchObject({
+      size: '2 inch',
+      color: 'Full Color',
+      material: 'Embroidered',
+      quantity: 1,
+      text: '',
+    });
     expect(changeQuantity(1, -1)).toBe(1);
     expect(changeQuantity(3, -1)).toBe(2);
     expect(changeQuantity(3, 1)).toBe(4);
@@ -101,7 +139,17 @@ describe('customizer (§3, §4, §7, §9)', () => {
   });
 
   it('sends the reduced order: one colour in a list, finish = material, no files, the customizer price', () => {
-    const draft = { ...initialDraft('coin'), size: '2 inch', color: 'Black Nickel', material: 'Copper', quantity: 10, text: 'ALWAYS READY', firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com' };
+    const draft = {
+      ...initialDraft('coin'),
+      size: '2 inch',
+      color: 'Black Nickel',
+      material: 'Copper',
+      quantity: 10,
+      text: 'ALWAYS READY',
+      firstName: 'Ann',
+      lastName: 'Lee',
+      email: 'ann@example.com',
+    };
     const body = customizerOrderBody(catalog.coin, draft, 'eagle over anchor');
     expect(body).toMatchObject({
       customerName: 'Ann Lee',

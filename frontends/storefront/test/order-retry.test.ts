@@ -29,7 +29,11 @@ beforeAll(async () => {
     if (step === 'drop') return request.socket.destroy();
     response.writeHead(step, { 'content-type': 'application/json' });
     response.end(
-      JSON.stringify(step < 300 ? { success: true, order: { orderNumber: 'CC-20261124-0001' } } : { success: false, error: `status ${step}` }),
+      JSON.stringify(
+        step < 300
+          ? { success: true, order: { orderNumber: 'CC-20261124-0001' } }
+          : { success: false, error: `status ${step}` },
+      ),
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -46,7 +50,12 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const body = { customerName: 'Jane Doe', email: 'jane@example.com', itemType: 'coin', quantity: 50 } as unknown as OrderRequestBody;
+const body = {
+  customerName: 'Jane Doe',
+  email: 'jane@example.com',
+  itemType: 'coin',
+  quantity: 50,
+} as unknown as OrderRequestBody;
 
 describe('quote submission retries (issue 21)', () => {
   it('sends the same request with the same key after a dropped connection and a 503, waiting 1 s then 2 s', async () => {

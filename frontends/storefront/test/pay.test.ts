@@ -54,7 +54,9 @@ describe('what the page offers', () => {
   });
 
   it('refuses every other status (pending_quote, cancelled...)', () => {
-    const others = orderStatuses.filter((s) => !['quote_sent', 'awaiting_payment', 'paid', 'in_progress', 'completed'].includes(s));
+    const others = orderStatuses.filter(
+      (s) => !['quote_sent', 'awaiting_payment', 'paid', 'in_progress', 'completed'].includes(s),
+    );
     expect(others).toContain('pending_quote');
     expect(others).toContain('cancelled');
     for (const status of others) expect(payOffer(order({ status }), now), status).toBe('not_payable');
@@ -125,8 +127,14 @@ describe('test-mode card form', () => {
     expect(testCardState({ ...good, cvc: '1234' }, {}, now).complete).toBe(true);
     // This month is still good; last month is not.
     expect(testCardState({ ...good, expiry: '11 / 26' }, {}, now).complete).toBe(true);
-    expect(testCardState({ ...good, expiry: '10 / 26' }, {}, now)).toEqual({ complete: false, errors: { expiry: testCardMessages.expiryPast } });
-    expect(testCardState({ ...good, number: '4242 4242 4242 4241' }, {}, now)).toEqual({ complete: false, errors: { number: testCardMessages.numberInvalid } });
+    expect(testCardState({ ...good, expiry: '10 / 26' }, {}, now)).toEqual({
+      complete: false,
+      errors: { expiry: testCardMessages.expiryPast },
+    });
+    expect(testCardState({ ...good, number: '4242 4242 4242 4241' }, {}, now)).toEqual({
+      complete: false,
+      errors: { number: testCardMessages.numberInvalid },
+    });
     expect(testCardState({ ...good, number: '4242 4242 4242' }, {}, now)).toEqual({ complete: false, errors: {} });
     expect(testCardState({ ...good, cvc: '12' }, {}, now).complete).toBe(false);
     expect(testCardState({ ...good, expiry: '13 / 30' }, {}, now).errors.expiry).toBe(testCardMessages.expiryInvalid);

@@ -26,7 +26,8 @@ describe('quantity field: typing, then the rules on leaving', () => {
   });
 
   it('text that is not yet an allowed quantity leaves the value alone until the field is left', () => {
-    for (const draft of ['', ' ', '0', '00', '-3', '1.5', '1e3', '10001', 'abc']) expect(countWhileTyping(draft, quantityRange)).toBeNull();
+    for (const draft of ['', ' ', '0', '00', '-3', '1.5', '1e3', '10001', 'abc'])
+      expect(countWhileTyping(draft, quantityRange)).toBeNull();
     expect(countWhileTyping('10000', quantityRange)).toBe(10000);
     // Leaving the field: non-numeric becomes 1, then 1..10000 (spec §5).
     expect(['', '0', '10001', '75'].map(parseQuantity)).toEqual([1, 1, 10000, 75]);
@@ -41,18 +42,33 @@ describe('quantity field: typing, then the rules on leaving', () => {
 
 describe('Canadian addresses', () => {
   const canada = (patch: Partial<OrderForm['shippingAddress']> = {}) =>
-    coinForm({ shippingAddress: { line1: '1 Barrington St', line2: '', city: 'Halifax', state: 'NS', postalCode: 'B3H 1A1', country: 'CA', ...patch } });
+    coinForm({
+      shippingAddress: {
+        line1: '1 Barrington St',
+        line2: '',
+        city: 'Halifax',
+        state: 'NS',
+        postalCode: 'B3H 1A1',
+        country: 'CA',
+        ...patch,
+      },
+    });
 
   it('a province and an A1A 1A1 postal code continue; a US state or a ZIP in Canada do not', () => {
     expect(canContinue(STEP.shipping, canada())).toBe(true);
     expect(canContinue(STEP.shipping, canada({ state: 'AL' }))).toBe(false);
-    expect(shippingProblems(canada({ state: 'AL' }).shippingAddress).state).toMatch(/Canadian provinces or territories/);
+    expect(shippingProblems(canada({ state: 'AL' }).shippingAddress).state).toMatch(
+      /Canadian provinces or territories/,
+    );
     expect(canContinue(STEP.shipping, canada({ postalCode: '36104' }))).toBe(false);
-    expect(shippingProblems(canada({ postalCode: '36104' }).shippingAddress).postalCode).toBe('Postal code must be a Canadian postal code (A1A 1A1)');
+    expect(shippingProblems(canada({ postalCode: '36104' }).shippingAddress).postalCode).toBe(
+      'Postal code must be a Canadian postal code (A1A 1A1)',
+    );
   });
 
   it('a US address needs a ZIP (12345 or 12345-6789) and one of the 50 states', () => {
-    const us = (patch: Partial<OrderForm['shippingAddress']>) => coinForm({ shippingAddress: { ...coinForm().shippingAddress, ...patch } });
+    const us = (patch: Partial<OrderForm['shippingAddress']>) =>
+      coinForm({ shippingAddress: { ...coinForm().shippingAddress, ...patch } });
     expect(canContinue(STEP.shipping, us({ postalCode: '78701-1234' }))).toBe(true);
     expect(canContinue(STEP.shipping, us({ postalCode: 'K1A 0B1' }))).toBe(false);
     expect(canContinue(STEP.shipping, us({ postalCode: '7870' }))).toBe(false);
@@ -67,7 +83,13 @@ describe('Canadian addresses', () => {
 
   it('a profile saved as "Canada" prefills CA', () => {
     const patch = prefillFrom(
-      { customerName: 'Ann Roy', email: 'ann@example.com', phone: '', customerCategory: 'general', shippingAddress: { line1: '1 Rue', city: 'Québec', state: 'QC', postalCode: 'G1R 4P5', country: 'Canada' } },
+      {
+        customerName: 'Ann Roy',
+        email: 'ann@example.com',
+        phone: '',
+        customerCategory: 'general',
+        shippingAddress: { line1: '1 Rue', city: 'Québec', state: 'QC', postalCode: 'G1R 4P5', country: 'Canada' },
+      },
       initialOrderForm(),
     );
     expect(patch.shippingAddress?.country).toBe('CA');
@@ -88,7 +110,8 @@ describe('tracking bar and labels', () => {
   it('describes every status in plain words', () => {
     expect(statusLabel('quote_sent')).toBe('Quote Sent');
     expect(statusDescription('paid')).toBe('Your payment has been received. Work on your order begins now.');
-    for (const status of ['pending_quote', 'quote_sent', 'awaiting_payment', 'paid', 'shipped', 'cancelled']) expect(statusDescription(status)).not.toMatch(/^Status:/);
+    for (const status of ['pending_quote', 'quote_sent', 'awaiting_payment', 'paid', 'shipped', 'cancelled'])
+      expect(statusDescription(status)).not.toMatch(/^Status:/);
   });
 
   it('money has a thousands separator; coin and patch sizes carry their label and unit', () => {

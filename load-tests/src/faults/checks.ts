@@ -72,7 +72,8 @@ export class Judge {
     const problems: Problem[] = [];
     let acceptedDespiteFailure = 0;
     const mail = await this.mail();
-    const mailTo = (email: string, subjectStart: string) => (mail.get(email.toLowerCase()) ?? []).filter((m) => m.subject.startsWith(subjectStart)).length;
+    const mailTo = (email: string, subjectStart: string) =>
+      (mail.get(email.toLowerCase()) ?? []).filter((m) => m.subject.startsWith(subjectStart)).length;
     const orders = this.db('orders').collection('orders');
     const customers = this.db('customers').collection('customers');
 
@@ -87,14 +88,23 @@ export class Judge {
         case 'quote': {
           const count = await orders.countDocuments({ emailKey: email });
           if (!ok(outcome)) {
-            if (count > 1) problems.push({ kind: 'duplicate', what: `unanswered quote request ${email}: ${count} orders` });
+            if (count > 1)
+              problems.push({ kind: 'duplicate', what: `unanswered quote request ${email}: ${count} orders` });
             if (count === 1) acceptedDespiteFailure++;
             break;
           }
           exactlyOnce(count, `order of quote request ${outcome.orderNumber} (${email})`);
-          exactlyOnce(mailTo(email, 'Quote request received'), `confirmation email of ${outcome.orderNumber}`, 'undelivered');
+          exactlyOnce(
+            mailTo(email, 'Quote request received'),
+            `confirmation email of ${outcome.orderNumber}`,
+            'undelivered',
+          );
           const customer = await customers.findOne({ email });
-          if (!customer) problems.push({ kind: 'undelivered', what: `customer ${email} of ${outcome.orderNumber}: no profile (order.created not delivered)` });
+          if (!customer)
+            problems.push({
+              kind: 'undelivered',
+              what: `customer ${email} of ${outcome.orderNumber}: no profile (order.created not delivered)`,
+            });
           break;
         }
         case 'support': {
@@ -105,7 +115,11 @@ export class Judge {
             break;
           }
           exactlyOnce(count, `support message ${outcome.reference} (${email})`);
-          exactlyOnce(mailTo(email, 'We received your message'), `confirmation of support message ${outcome.reference}`, 'undelivered');
+          exactlyOnce(
+            mailTo(email, 'We received your message'),
+            `confirmation of support message ${outcome.reference}`,
+            'undelivered',
+          );
           break;
         }
         case 'status': {
@@ -115,21 +129,36 @@ export class Judge {
             problems.push({ kind: 'lost', what: `order ${outcome.orderNumber} of a status change: gone` });
             break;
           }
-          const entries = (order.statusHistory as Array<{ note?: string }>).filter((entry) => entry.note === outcome.note).length;
+          const entries = (order.statusHistory as Array<{ note?: string }>).filter(
+            (entry) => entry.note === outcome.note,
+          ).length;
           exactlyOnce(entries, `status change "${outcome.note}" of ${outcome.orderNumber}`);
-          if (order.status !== outcome.statusSet) problems.push({ kind: 'lost', what: `order ${outcome.orderNumber} is ${order.status}, not ${outcome.statusSet}` });
+          if (order.status !== outcome.statusSet)
+            problems.push({
+              kind: 'lost',
+              what: `order ${outcome.orderNumber} is ${order.status}, not ${outcome.statusSet}`,
+            });
           break;
         }
         case 'payment': {
-          const succeeded = await this.db('payments').collection('payment_intents').countDocuments({ orderId: outcome.orderId, status: 'succeeded' });
+          const succeeded = await this.db('payments')
+            .collection('payment_intents')
+            .countDocuments({ orderId: outcome.orderId, status: 'succeeded' });
           if (!ok(outcome)) {
-            if (succeeded > 1) problems.push({ kind: 'duplicate', what: `unanswered payment of ${outcome.orderNumber}: ${succeeded} payments` });
+            if (succeeded > 1)
+              problems.push({
+                kind: 'duplicate',
+                what: `unanswered payment of ${outcome.orderNumber}: ${succeeded} payments`,
+              });
             break;
           }
           exactlyOnce(succeeded, `payment of ${outcome.orderNumber}`);
           const order = await orders.findOne({ _id: outcome.orderId as never });
           if (!order?.payment || !PAID_OR_LATER.includes(order.status)) {
-            problems.push({ kind: 'undelivered', what: `order ${outcome.orderNumber} not marked paid (status ${order?.status}): payment.succeeded not delivered` });
+            problems.push({
+              kind: 'undelivered',
+              what: `order ${outcome.orderNumber} not marked paid (status ${order?.status}): payment.succeeded not delivered`,
+            });
           }
           exactlyOnce(mailTo(email, 'Payment received for order'), `receipt of ${outcome.orderNumber}`, 'undelivered');
           break;

@@ -46,7 +46,8 @@ export class SteadyLoad {
   /** The calls of `fault`, once none of them is still under way (a call ends within its retries and timeouts). */
   async settledOutcomesOf(fault: string, timeoutMs = 120_000): Promise<Outcome[]> {
     const deadline = Date.now() + timeoutMs;
-    while ((this.underWay.get(fault) ?? 0) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    while ((this.underWay.get(fault) ?? 0) > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     return this.outcomesOf(fault);
   }
 
@@ -56,11 +57,24 @@ export class SteadyLoad {
       const operation = ROUND[turn++ % ROUND.length];
       const fault = this.fault;
       this.underWay.set(fault, (this.underWay.get(fault) ?? 0) + 1);
-      const outcome = await this.once(operation, fault).finally(() => this.underWay.set(fault, this.underWay.get(fault)! - 1));
+      const outcome = await this.once(operation, fault).finally(() =>
+        this.underWay.set(fault, this.underWay.get(fault)! - 1),
+      );
       if (outcome) {
         this.outcomes.push(outcome);
-        if (outcome.operation === 'quote' && outcome.status >= 200 && outcome.status < 300 && outcome.orderId && outcome.orderNumber) {
-          this.placed.push({ orderId: outcome.orderId, orderNumber: outcome.orderNumber, email: outcome.email, used: false });
+        if (
+          outcome.operation === 'quote' &&
+          outcome.status >= 200 &&
+          outcome.status < 300 &&
+          outcome.orderId &&
+          outcome.orderNumber
+        ) {
+          this.placed.push({
+            orderId: outcome.orderId,
+            orderNumber: outcome.orderNumber,
+            email: outcome.email,
+            used: false,
+          });
         }
       }
       await new Promise((resolve) => setTimeout(resolve, this.options.pauseMs ?? 150));

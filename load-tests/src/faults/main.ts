@@ -17,10 +17,16 @@ const { values } = parseArgs({
   },
 });
 
-const chosen = values.fault?.length ? ALL_FAULTS.filter((fault) => values.fault!.includes(fault.name)) : values.short ? SHORT_FAULTS : ALL_FAULTS;
+const chosen = values.fault?.length
+  ? ALL_FAULTS.filter((fault) => values.fault!.includes(fault.name))
+  : values.short
+    ? SHORT_FAULTS
+    : ALL_FAULTS;
 const unknown = (values.fault ?? []).filter((name) => !ALL_FAULTS.some((fault) => fault.name === name));
 if (unknown.length) {
-  console.error(`Unknown fault(s): ${unknown.join(', ')}. Known: ${ALL_FAULTS.map((fault) => `"${fault.name}"`).join(', ')}`);
+  console.error(
+    `Unknown fault(s): ${unknown.join(', ')}. Known: ${ALL_FAULTS.map((fault) => `"${fault.name}"`).join(', ')}`,
+  );
   process.exit(2);
 }
 
@@ -30,7 +36,9 @@ const result = await runFaultSuite({
   workers: values.workers ? Number(values.workers) : undefined,
 });
 console.log(`\n${resultsTable(result.rows)}\n`);
-console.log(`shop started in ${(result.startMs / 1000).toFixed(1)} s; whole run ${(result.totalMs / 1000).toFixed(1)} s`);
+console.log(
+  `shop started in ${(result.startMs / 1000).toFixed(1)} s; whole run ${(result.totalMs / 1000).toFixed(1)} s`,
+);
 if (values.json) writeFileSync(values.json, JSON.stringify(result, null, 2));
 const failed = result.rows.filter((row) => row.lost || row.duplicates || row.undelivered || row.recoveryMs === null);
 if (failed.length) {

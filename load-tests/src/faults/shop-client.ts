@@ -59,7 +59,12 @@ export class ShopClient {
       const response = await fetch(this.baseUrl + path, {
         method,
         // Every call comes from the shop's own pages, as the browser's would (Origin on each request).
-        headers: { accept: 'application/json', origin: this.baseUrl, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+        headers: {
+          accept: 'application/json',
+          origin: this.baseUrl,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
       });
@@ -72,7 +77,12 @@ export class ShopClient {
       }
       return { status: response.status, body: parsed, ms: Date.now() - t0 };
     } catch (error) {
-      return { status: 0, body: null, ms: Date.now() - t0, error: (error as Error).cause ? String((error as Error).cause) : String(error) };
+      return {
+        status: 0,
+        body: null,
+        ms: Date.now() - t0,
+        error: (error as Error).cause ? String((error as Error).cause) : String(error),
+      };
     }
   }
 
@@ -126,7 +136,9 @@ export class ShopClient {
     const key = randomUUID();
     const body = coinOrder({ email, customerName: 'Fault Suite Customer' });
     const tries = new Tries();
-    const answer = await this.withRetries(tries, () => this.call('POST', '/api/orders', body, { [idempotencyKeyHeader]: key }));
+    const answer = await this.withRetries(tries, () =>
+      this.call('POST', '/api/orders', body, { [idempotencyKeyHeader]: key }),
+    );
     return tries.outcome('quote', fault, answer, answer.status === 200 || answer.status === 201, {
       email,
       orderId: answer.body?.order?.id,
@@ -137,8 +149,13 @@ export class ShopClient {
   /** A tracking read of an order placed earlier (no retries: a read the customer repeats by hand). */
   async track(fault: string, order: { orderNumber: string; email: string }): Promise<Outcome> {
     const tries = new Tries();
-    const answer = tries.record(await this.call('POST', '/api/orders/track', { orderNumber: order.orderNumber, email: order.email }));
-    return tries.outcome('track', fault, answer, answer.status === 200, { email: order.email, orderNumber: order.orderNumber });
+    const answer = tries.record(
+      await this.call('POST', '/api/orders/track', { orderNumber: order.orderNumber, email: order.email }),
+    );
+    return tries.outcome('track', fault, answer, answer.status === 200, {
+      email: order.email,
+      orderNumber: order.orderNumber,
+    });
   }
 
   /** A support message (no Idempotency-Key exists for it, so it is sent once: a retry could duplicate it). */
@@ -162,9 +179,16 @@ export class ShopClient {
     const note = `fault suite ${randomUUID().slice(0, 8)}`;
     const tries = new Tries();
     const answer = await this.withRetries(tries, () =>
-      this.adminCall('PUT', `/api/orders/${encodeURIComponent(order.orderId)}/status`, { status: 'design_review', note }),
+      this.adminCall('PUT', `/api/orders/${encodeURIComponent(order.orderId)}/status`, {
+        status: 'design_review',
+        note,
+      }),
     );
-    return tries.outcome('status', fault, answer, answer.status === 200, { ...orderFields(order), statusSet: 'design_review', note });
+    return tries.outcome('status', fault, answer, answer.status === 200, {
+      ...orderFields(order),
+      statusSet: 'design_review',
+      note,
+    });
   }
 
   /**
@@ -179,12 +203,19 @@ export class ShopClient {
       return { ...outcome, error: `${step}: ${outcome.error ?? ''}` };
     };
     const quote = await this.withRetries(tries, () =>
-      this.adminCall('POST', `/api/orders/${encodeURIComponent(order.orderId)}/generate-quote`, { quoteAmount: 1250, quoteNotes: 'Fault suite quote', sendEmail: true }),
+      this.adminCall('POST', `/api/orders/${encodeURIComponent(order.orderId)}/generate-quote`, {
+        quoteAmount: 1250,
+        quoteNotes: 'Fault suite quote',
+        sendEmail: true,
+      }),
     );
     // A repeated quote for an order whose quote was already sent is refused (409): that is fine here.
     if (quote.status !== 200 && quote.status !== 409) return failed('admin quote', quote);
     const intent = await this.withRetries(tries, () =>
-      this.call('POST', '/api/payments/create-intent', { currency: 'usd', metadata: { orderId: order.orderId, orderNumber: order.orderNumber } }),
+      this.call('POST', '/api/payments/create-intent', {
+        currency: 'usd',
+        metadata: { orderId: order.orderId, orderNumber: order.orderNumber },
+      }),
     );
     if (intent.status !== 200) return failed('create-intent', intent);
     const paymentIntent = intent.body?.paymentIntent;
@@ -196,7 +227,9 @@ export class ShopClient {
         billingDetails: { name: 'Fault Suite Customer', email: order.email },
       }),
     );
-    return confirm.status === 200 ? tries.outcome('payment', fault, confirm, true, orderFields(order)) : failed('test-mode confirm', confirm);
+    return confirm.status === 200
+      ? tries.outcome('payment', fault, confirm, true, orderFields(order))
+      : failed('test-mode confirm', confirm);
   }
 }
 
@@ -221,7 +254,13 @@ class Tries {
     return answer;
   }
 
-  outcome(operation: Operation, fault: string, answer: Answer, ok: boolean, fields: { email: string } & Partial<Outcome>): Outcome {
+  outcome(
+    operation: Operation,
+    fault: string,
+    answer: Answer,
+    ok: boolean,
+    fields: { email: string } & Partial<Outcome>,
+  ): Outcome {
     return {
       operation,
       fault,

@@ -28,7 +28,9 @@ export const ALL_FAULTS: Fault[] = [
 ];
 
 /** The CI version: a service, NATS and the database, each killed once. */
-export const SHORT_FAULTS: Fault[] = ALL_FAULTS.filter((fault) => ['kill orders', 'kill nats', 'kill mongodb'].includes(fault.name));
+export const SHORT_FAULTS: Fault[] = ALL_FAULTS.filter((fault) =>
+  ['kill orders', 'kill nats', 'kill mongodb'].includes(fault.name),
+);
 
 export interface FaultRow {
   fault: string;
@@ -112,7 +114,9 @@ export async function runFaultSuite(options: SuiteOptions): Promise<SuiteResult>
       env: { ...process.env, RATE_LIMIT_MAX: '1000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
       onRestart: (event) => {
         restarts.push(event);
-        log(`  runner: ${event.name} ${event.phase === 'scheduled' ? `exited; restart ${event.attempt} in ${event.delayMs} ms` : `restarted (pid ${event.pid})`}`);
+        log(
+          `  runner: ${event.name} ${event.phase === 'scheduled' ? `exited; restart ${event.attempt} in ${event.delayMs} ms` : `restarted (pid ${event.pid})`}`,
+        );
       },
     });
     const startMs = Date.now() - t0;
@@ -124,7 +128,8 @@ export async function runFaultSuite(options: SuiteOptions): Promise<SuiteResult>
 
     // A known order for the probes, then the load.
     const first = await client.quote('probe');
-    if (first.status !== 201 && first.status !== 200) throw new Error(`the first quote request answered ${first.status}: ${first.error}`);
+    if (first.status !== 201 && first.status !== 200)
+      throw new Error(`the first quote request answered ${first.status}: ${first.error}`);
     const known = { orderNumber: first.orderNumber!, email: first.email };
     load = new SteadyLoad(client, { workers: options.workers });
     load.start();
@@ -157,7 +162,8 @@ async function runFault(
 ): Promise<FaultRow> {
   log(`\n== ${fault.name}`);
   const child = stack.child(fault.part);
-  if (!child?.pid) throw new Error(`${fault.part} is not running (the runner did not start it, or it did not come back)`);
+  if (!child?.pid)
+    throw new Error(`${fault.part} is not running (the runner did not start it, or it did not come back)`);
   const pid = child.pid;
   load.setFault(fault.name);
   const injectedAt = Date.now();
@@ -165,9 +171,15 @@ async function runFault(
   let restartedAfterMs: number | null = null;
   if (fault.how === 'kill') {
     signalGroup(pid, 'SIGKILL');
-    const restarted = await waitUntil(async () => restarts.some((event) => event.name === fault.part && event.phase === 'restarted' && event.at >= injectedAt), 60_000);
+    const restarted = await waitUntil(
+      async () =>
+        restarts.some((event) => event.name === fault.part && event.phase === 'restarted' && event.at >= injectedAt),
+      60_000,
+    );
     if (restarted === null) throw new Error(`${fault.part} was not restarted within 60 s`);
-    backAt = restarts.find((event) => event.name === fault.part && event.phase === 'restarted' && event.at >= injectedAt)!.at;
+    backAt = restarts.find(
+      (event) => event.name === fault.part && event.phase === 'restarted' && event.at >= injectedAt,
+    )!.at;
     restartedAfterMs = backAt - injectedAt;
   } else {
     signalGroup(pid, 'SIGSTOP');
@@ -177,7 +189,9 @@ async function runFault(
   }
   const recoveredAt = await waitUntil(() => probe(client, known), 60_000);
   const recoveryMs = recoveredAt === null ? null : recoveredAt - backAt;
-  log(`  back after ${(((recoveredAt ?? Date.now()) - injectedAt) / 1000).toFixed(1)} s; answering ${recoveryMs === null ? 'NOT within 60 s' : `${(recoveryMs / 1000).toFixed(1)} s after the ${fault.how === 'kill' ? 'restart' : 'SIGCONT'}`}`);
+  log(
+    `  back after ${(((recoveredAt ?? Date.now()) - injectedAt) / 1000).toFixed(1)} s; answering ${recoveryMs === null ? 'NOT within 60 s' : `${(recoveryMs / 1000).toFixed(1)} s after the ${fault.how === 'kill' ? 'restart' : 'SIGCONT'}`}`,
+  );
   // Load on the recovered shop still counts for this fault (late retries, backed-up events).
   await delay(options.steadyMs ?? 3_000);
   load.setFault(`after ${fault.name}`);
@@ -189,7 +203,8 @@ async function runFault(
     `  ${row.requests} calls (${row.answered2xx} 2xx, ${row.answered503} 503; attempts ${row.attempts}: ${row.attempts503} answered 503, ${row.attemptsOther} 502/504/no answer), lost ${row.lost}, duplicates ${row.duplicates}, undelivered ${row.undelivered}, longest wait ${(row.longestAttemptMs / 1000).toFixed(1)} s`,
   );
   const failed = Object.entries(row.failedAttempts);
-  if (failed.length) log(`  attempts not answered 2xx: ${failed.map(([what, count]) => `${what} x${count}`).join(', ')}`);
+  if (failed.length)
+    log(`  attempts not answered 2xx: ${failed.map(([what, count]) => `${what} x${count}`).join(', ')}`);
   const other = Object.entries(row.otherFailures);
   if (other.length) log(`  other answers: ${other.map(([what, count]) => `${what} x${count}`).join(', ')}`);
   for (const outcome of outcomes.filter((o) => o.status !== 503 && (o.status < 200 || o.status >= 300)).slice(0, 5)) {
@@ -199,7 +214,13 @@ async function runFault(
   return row;
 }
 
-function summarise(fault: Fault, outcomes: Outcome[], result: CheckResult, recoveryMs: number | null, restartedAfterMs: number | null): FaultRow {
+function summarise(
+  fault: Fault,
+  outcomes: Outcome[],
+  result: CheckResult,
+  recoveryMs: number | null,
+  restartedAfterMs: number | null,
+): FaultRow {
   const otherFailures: Record<string, number> = {};
   for (const outcome of outcomes) {
     if ((outcome.status >= 200 && outcome.status < 300) || outcome.status === 503) continue;
@@ -221,7 +242,10 @@ function summarise(fault: Fault, outcomes: Outcome[], result: CheckResult, recov
     answered503: outcomes.filter((o) => o.status === 503).length,
     attempts: outcomes.reduce((sum, o) => sum + o.attemptStatuses.length, 0),
     attempts503: outcomes.reduce((sum, o) => sum + o.attemptStatuses.filter((status) => status === 503).length, 0),
-    attemptsOther: outcomes.reduce((sum, o) => sum + o.attemptStatuses.filter((status) => status === 0 || status === 502 || status === 504).length, 0),
+    attemptsOther: outcomes.reduce(
+      (sum, o) => sum + o.attemptStatuses.filter((status) => status === 0 || status === 502 || status === 504).length,
+      0,
+    ),
     otherFailures,
     lost: result.lost,
     duplicates: result.duplicates,

@@ -113,7 +113,10 @@ export const countrySchema = z.preprocess(
 );
 
 /** The state picker per country: the 50 US states, or Canada's provinces and territories. */
-export const regionsByCountry: Record<Country, ReadonlyArray<{ code: string; name: string }>> = { US: usStates, CA: canadianProvinces };
+export const regionsByCountry: Record<Country, ReadonlyArray<{ code: string; name: string }>> = {
+  US: usStates,
+  CA: canadianProvinces,
+};
 /** What the picker is called per country. */
 export const regionLabels: Record<Country, string> = { US: 'State', CA: 'Province or territory' };
 
@@ -148,7 +151,11 @@ export function normalizePostalCode(country: Country, postalCode: string): strin
  * country's format. Empty fields are left to the required-field rules. Used by the order request schema
  * on the server and by the shipping step in the browser, so both refuse the same addresses.
  */
-export function addressIssues(address: { state: string; postalCode: string; country: Country }): Array<{ path: ['state' | 'postalCode']; message: string }> {
+export function addressIssues(address: {
+  state: string;
+  postalCode: string;
+  country: Country;
+}): Array<{ path: ['state' | 'postalCode']; message: string }> {
   const issues: Array<{ path: ['state' | 'postalCode']; message: string }> = [];
   const state = address.state.trim();
   const regions = regionsByCountry[address.country];
@@ -168,7 +175,11 @@ export function addressIssues(address: { state: string; postalCode: string; coun
   return issues;
 }
 
-const required = (field: string) => z.string({ error: `${field} is required` }).trim().min(1, `${field} is required`);
+const required = (field: string) =>
+  z
+    .string({ error: `${field} is required` })
+    .trim()
+    .min(1, `${field} is required`);
 
 /**
  * A shipping address as events and saved profiles carry it; line2 is optional. Deliberately without
@@ -179,7 +190,10 @@ export const shippingAddressSchema = z.object({
   line2: z.string().trim().max(200).optional().default(''),
   city: required('City').max(100),
   state: required('State').max(100),
-  postalCode: required('Postal code').max(postalCodeMaxLength, `Postal code must be at most ${postalCodeMaxLength} characters`),
+  postalCode: required('Postal code').max(
+    postalCodeMaxLength,
+    `Postal code must be at most ${postalCodeMaxLength} characters`,
+  ),
   country: countrySchema.default(defaultCountry),
 });
 export type ShippingAddress = z.infer<typeof shippingAddressSchema>;

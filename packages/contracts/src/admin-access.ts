@@ -27,7 +27,13 @@ export interface AccessRule {
   why: string;
 }
 
-const rule = (methods: AccessRule['methods'], pattern: string, access: AccessLevel, why: string, extra: Partial<AccessRule> = {}): AccessRule => ({
+const rule = (
+  methods: AccessRule['methods'],
+  pattern: string,
+  access: AccessLevel,
+  why: string,
+  extra: Partial<AccessRule> = {},
+): AccessRule => ({
   methods,
   pattern,
   access,
@@ -37,7 +43,9 @@ const rule = (methods: AccessRule['methods'], pattern: string, access: AccessLev
 
 export const ACCESS_RULES: readonly AccessRule[] = [
   // Each service's info route (name, version, start time): reachability checks, nothing private.
-  ...serviceNames.map((service) => rule(['GET', 'HEAD'], serviceInfoPath(service), 'public', `${service} service info`)),
+  ...serviceNames.map((service) =>
+    rule(['GET', 'HEAD'], serviceInfoPath(service), 'public', `${service} service info`),
+  ),
   // Sign-in itself is public, but only from the shop's pages.
   rule('*', '/api/auth/**', 'public', 'admin sign-in, sign-out, current admin', { sameOriginWrites: true }),
 
@@ -51,14 +59,37 @@ export const ACCESS_RULES: readonly AccessRule[] = [
   rule(['POST'], '/api/orders/track', 'public', 'order tracking (order number + email)'),
   rule(['POST'], '/api/orders/history', 'public', 'order history (email)'),
   rule(['GET', 'HEAD'], '/api/orders/:id', 'public', 'payment view of one order (link holder)'),
-  rule(['PATCH'], '/api/orders/:id/status', 'public', 'payment confirmation from the payment page (orders checks it with payments)'),
-  rule('*', '/api/orders/**', 'admin', 'order list, details and edit, status, quote, emails, info request, tracking, delete, bulk actions'),
+  rule(
+    ['PATCH'],
+    '/api/orders/:id/status',
+    'public',
+    'payment confirmation from the payment page (orders checks it with payments)',
+  ),
+  rule(
+    '*',
+    '/api/orders/**',
+    'admin',
+    'order list, details and edit, status, quote, emails, info request, tracking, delete, bulk actions',
+  ),
 
   // Payments (storefront §7): the payment page's calls are public, from the shop's own pages only;
   // Stripe calls the webhook from its servers (no Origin: the signature is the check, in payments).
-  rule(['GET', 'HEAD'], '/api/payments/config', 'public', 'payment provider of the payment page (mode, publishable key)'),
-  rule(['POST'], '/api/payments/create-intent', 'public', 'payment intent for a quote (the server charges the quote)', { sameOriginWrites: true }),
-  rule(['POST'], '/api/payments/test-mode/confirm', 'public', "test mode's card confirmation (stands in for Stripe.js)", { sameOriginWrites: true }),
+  rule(
+    ['GET', 'HEAD'],
+    '/api/payments/config',
+    'public',
+    'payment provider of the payment page (mode, publishable key)',
+  ),
+  rule(['POST'], '/api/payments/create-intent', 'public', 'payment intent for a quote (the server charges the quote)', {
+    sameOriginWrites: true,
+  }),
+  rule(
+    ['POST'],
+    '/api/payments/test-mode/confirm',
+    'public',
+    "test mode's card confirmation (stands in for Stripe.js)",
+    { sameOriginWrites: true },
+  ),
   rule(['POST'], '/api/payments/webhook', 'public', 'Stripe webhook (signature-checked by payments)'),
   rule('*', '/api/payments/**', 'admin', 'payment administration'),
 
@@ -66,8 +97,18 @@ export const ACCESS_RULES: readonly AccessRule[] = [
   rule(['POST'], '/api/customers/lookup', 'public', 'returning-customer lookup'),
   rule(['POST'], '/api/customers/verify', 'public', 'returning-customer verification code'),
   // Privacy requests (issue 16): named rows, so the audit trail and the docs say what was done.
-  rule(['GET', 'HEAD'], '/api/customers/:id/export', 'admin', "export of everything the shop holds on one customer (privacy request)"),
-  rule(['POST'], '/api/customers/:id/erasure', 'admin', "erasure of one customer's personal data in every service (privacy request)"),
+  rule(
+    ['GET', 'HEAD'],
+    '/api/customers/:id/export',
+    'admin',
+    'export of everything the shop holds on one customer (privacy request)',
+  ),
+  rule(
+    ['POST'],
+    '/api/customers/:id/erasure',
+    'admin',
+    "erasure of one customer's personal data in every service (privacy request)",
+  ),
   rule('*', '/api/customers/**', 'admin', 'customer list and details'),
 
   // Support: visitors send messages; the inbox is admin.
@@ -78,7 +119,12 @@ export const ACCESS_RULES: readonly AccessRule[] = [
 
   // Site configuration: the public contact details, the rest is admin.
   rule(['GET', 'HEAD'], '/api/config/contact/public', 'public', 'contact details shown on the site'),
-  rule(['GET', 'HEAD'], '/api/config/business/public', 'public', 'registered business details shown on /business (no EIN)'),
+  rule(
+    ['GET', 'HEAD'],
+    '/api/config/business/public',
+    'public',
+    'registered business details shown on /business (no EIN)',
+  ),
   rule('*', '/api/config/**', 'admin', 'contact and business configuration'),
 
   // Content: read by the site, written by admins.
@@ -87,7 +133,12 @@ export const ACCESS_RULES: readonly AccessRule[] = [
 
   // Campaign emails: the unsubscribe link (RFC 8058 one-click POST from mail clients, no Origin; the
   // confirmation page) and the open image / click redirect, each signed by the email's random token.
-  rule(['GET', 'HEAD', 'POST'], '/api/marketing/unsubscribe/:token', 'public', 'unsubscribe from campaign emails (token in the link)'),
+  rule(
+    ['GET', 'HEAD', 'POST'],
+    '/api/marketing/unsubscribe/:token',
+    'public',
+    'unsubscribe from campaign emails (token in the link)',
+  ),
   rule(['GET', 'HEAD'], '/api/marketing/track/**', 'public', 'campaign email open image and click redirect'),
   rule('*', '/api/marketing/**', 'admin', 'campaigns, discounts, SMS templates, subscribers'),
   rule('*', '/api/security/**', 'admin', 'audit trail, request logs, bans, alerts'),
@@ -135,7 +186,9 @@ export function patternMatches(pattern: string, path: string): boolean {
 /** The rule deciding a call, or undefined (public, no rule). */
 export function accessRuleFor(method: string, path: string): AccessRule | undefined {
   const m = method.toUpperCase();
-  return ACCESS_RULES.find((r) => (r.methods === '*' || r.methods.includes(m as AccessMethod)) && patternMatches(r.pattern, path));
+  return ACCESS_RULES.find(
+    (r) => (r.methods === '*' || r.methods.includes(m as AccessMethod)) && patternMatches(r.pattern, path),
+  );
 }
 
 /** What a call needs: the deciding rule's access, public when no rule matches. */

@@ -20,7 +20,10 @@ export const loginBodySchema = z.object({
     .min(1, 'email is required')
     .max(254, 'email must be at most 254 characters')
     .transform((value) => value.toLowerCase()),
-  password: z.string({ error: 'password is required' }).min(1, 'password is required').max(1024, 'password must be at most 1024 characters'),
+  password: z
+    .string({ error: 'password is required' })
+    .min(1, 'password is required')
+    .max(1024, 'password must be at most 1024 characters'),
 });
 export type LoginBody = z.input<typeof loginBodySchema>;
 

@@ -19,7 +19,11 @@ export const einPattern = /^\d{2}-\d{7}$/;
 export const permitExpiryWarningDays = 30;
 export const businessLimits = { name: 120, line: 200, short: 60, permits: 50 } as const;
 
-const text = (label: string, max: number) => z.string({ error: `${label} must be text` }).trim().max(max, `${label} must be at most ${max} characters`);
+const text = (label: string, max: number) =>
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`);
 const isoDay = /^\d{4}-\d{2}-\d{2}$/;
 
 export const taxPermitSchema = z
@@ -31,7 +35,10 @@ export const taxPermitSchema = z
     expirationDate: z
       .string()
       .trim()
-      .refine((v) => v === '' || (isoDay.test(v) && !Number.isNaN(Date.parse(v))), 'Expiration date must be a date (YYYY-MM-DD)')
+      .refine(
+        (v) => v === '' || (isoDay.test(v) && !Number.isNaN(Date.parse(v))),
+        'Expiration date must be a date (YYYY-MM-DD)',
+      )
       .default(''),
     isActive: z.boolean({ error: 'isActive must be true or false' }).default(true),
   })
@@ -55,7 +62,11 @@ export const businessLicenseSchema = z.object({
   name: text('Licence name', businessLimits.short).min(1, 'Each licence needs its name'),
   number: text('Licence number', businessLimits.short).default(''),
   jurisdiction: text('Jurisdiction', businessLimits.short).default(''),
-  expirationDate: z.string().trim().refine((v) => v === '' || isoDay.test(v), 'Expiration date must be a date (YYYY-MM-DD)').default(''),
+  expirationDate: z
+    .string()
+    .trim()
+    .refine((v) => v === '' || isoDay.test(v), 'Expiration date must be a date (YYYY-MM-DD)')
+    .default(''),
 });
 export type BusinessLicense = z.infer<typeof businessLicenseSchema>;
 
@@ -67,9 +78,22 @@ export const businessConfigSchema = z
     ein: text('EIN', 10)
       .refine((v) => v === '' || einPattern.test(v), 'EIN must be written NN-NNNNNNN (2 digits, a hyphen, 7 digits)')
       .default(''),
-    businessAddress: businessAddressSchema.default({ line1: '', line2: '', city: '', state: '', postalCode: '', country: defaultBusinessCountry }),
-    taxPermits: z.array(taxPermitSchema).max(businessLimits.permits, `At most ${businessLimits.permits} tax permits`).default([]),
-    businessLicenses: z.array(businessLicenseSchema).max(businessLimits.permits, `At most ${businessLimits.permits} licences`).default([]),
+    businessAddress: businessAddressSchema.default({
+      line1: '',
+      line2: '',
+      city: '',
+      state: '',
+      postalCode: '',
+      country: defaultBusinessCountry,
+    }),
+    taxPermits: z
+      .array(taxPermitSchema)
+      .max(businessLimits.permits, `At most ${businessLimits.permits} tax permits`)
+      .default([]),
+    businessLicenses: z
+      .array(businessLicenseSchema)
+      .max(businessLimits.permits, `At most ${businessLimits.permits} licences`)
+      .default([]),
   })
   .meta({ id: 'BusinessConfig' });
 export type BusinessConfig = z.infer<typeof businessConfigSchema>;
@@ -110,7 +134,9 @@ export function publicBusinessConfig(config: BusinessConfig, now = new Date()): 
     businessName: config.businessName,
     legalName: config.legalName,
     businessAddress: a.line1 && a.city ? a : null,
-    taxPermits: config.taxPermits.filter((p) => permitInForce(p, now)).map(({ jurisdiction, permitNumber, type }) => ({ jurisdiction, permitNumber, type })),
+    taxPermits: config.taxPermits
+      .filter((p) => permitInForce(p, now))
+      .map(({ jurisdiction, permitNumber, type }) => ({ jurisdiction, permitNumber, type })),
   };
 }
 
@@ -130,7 +156,11 @@ export function missingBusinessFields(config: BusinessConfig): string[] {
 }
 
 /** Active permits whose expiration date falls within `days` from now (or already passed). */
-export function permitsExpiringSoon(config: BusinessConfig, days = permitExpiryWarningDays, now = new Date()): TaxPermit[] {
+export function permitsExpiringSoon(
+  config: BusinessConfig,
+  days = permitExpiryWarningDays,
+  now = new Date(),
+): TaxPermit[] {
   const limit = dayOf(new Date(now.getTime() + days * 86_400_000));
   return config.taxPermits.filter((p) => p.isActive && p.expirationDate !== '' && p.expirationDate <= limit);
 }

@@ -97,7 +97,10 @@ export function sizeLabel(itemType: ItemType | null | undefined, size: string): 
 }
 
 // Item customizer modal options (storefront §3 "Customizer options").
-export const customizerOptions: Record<ItemType, { sizes: readonly string[]; colors: readonly string[]; materials: readonly string[] }> = {
+export const customizerOptions: Record<
+  ItemType,
+  { sizes: readonly string[]; colors: readonly string[]; materials: readonly string[] }
+> = {
   coin: {
     sizes: ['1 inch', '1.25 inch', '1.5 inch', '2 inch'],
     colors: ['Antique Bronze', 'Antique Gold', 'Antique Silver', 'Black Nickel'],
@@ -252,8 +255,21 @@ export const supportStatuses = ['open', 'in_progress', 'resolved', 'closed'] as 
 export const supportStatusSchema = z.enum(supportStatuses);
 export type SupportStatus = z.infer<typeof supportStatusSchema>;
 
-export const returnReasons = ['quality', 'wrong_item', 'size_issue', 'design_error', 'damaged', 'not_as_described'] as const;
-export const returnConditions = ['new_unopened', 'opened_unused', 'quality_issue', 'wrong_item', 'shipping_damage'] as const;
+export const returnReasons = [
+  'quality',
+  'wrong_item',
+  'size_issue',
+  'design_error',
+  'damaged',
+  'not_as_described',
+] as const;
+export const returnConditions = [
+  'new_unopened',
+  'opened_unused',
+  'quality_issue',
+  'wrong_item',
+  'shipping_damage',
+] as const;
 
 export const faqCategories = [
   'Ordering Process',

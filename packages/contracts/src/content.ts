@@ -81,15 +81,27 @@ export type ProductContent = z.infer<typeof productContentSchema>;
 const productDefaults: Record<ItemType, Omit<ProductContent, 'basePrice' | 'title'>> = {
   coin: {
     description: 'Die-struck coins in antique or polished finishes, enamel fills, custom edges and shapes.',
-    features: ['Six sizes from 1.25 to 2.5 inches', 'Antique, polished and black nickel finishes', 'Enamel fill, cutouts and custom edges'],
+    features: [
+      'Six sizes from 1.25 to 2.5 inches',
+      'Antique, polished and black nickel finishes',
+      'Enamel fill, cutouts and custom edges',
+    ],
   },
   patch: {
     description: 'Embroidered, woven, PVC or leather patches with hook-and-loop or sew-on backing.',
-    features: ['Embroidered, woven, PVC or leather', 'Hook-and-loop or sew-on backing', 'Thread colors matched to your design'],
+    features: [
+      'Embroidered, woven, PVC or leather',
+      'Hook-and-loop or sew-on backing',
+      'Thread colors matched to your design',
+    ],
   },
   shirt: {
     description: 'Tactical shirts in performance and ripstop fabrics, printed or embroidered with your unit mark.',
-    features: ['Sizes S to XXXL in one order', 'Cotton, poly-cotton, performance and tactical fabrics', 'Printed or embroidered unit marks'],
+    features: [
+      'Sizes S to XXXL in one order',
+      'Cotton, poly-cotton, performance and tactical fabrics',
+      'Printed or embroidered unit marks',
+    ],
   },
 };
 
@@ -100,14 +112,16 @@ export const defaultSiteContent: SiteContent = {
     heroSubtitle: 'Tell us what you need and our team sends you a quote within 24 hours. No account needed.',
     companyName: shopName,
     tagline: 'Custom military gear',
-    description: 'Custom challenge coins, patches and tactical shirts for military units, first responders and veterans, quoted by our team within 24 hours.',
+    description:
+      'Custom challenge coins, patches and tactical shirts for military units, first responders and veterans, quoted by our team within 24 hours.',
   },
   products: Object.fromEntries(
     itemTypes.map((t) => [t, { title: catalog[t].cardTitle, basePrice: catalog[t].basePrice, ...productDefaults[t] }]),
   ) as Record<ItemType, ProductContent>,
   seo: {
     title: `${shopName} | Custom Challenge Coins, Patches and Tactical Shirts`,
-    description: 'Custom challenge coins, patches and tactical shirts for military units and first responders. Free quote within 24 hours.',
+    description:
+      'Custom challenge coins, patches and tactical shirts for military units and first responders. Free quote within 24 hours.',
     ogTitle: `${shopName}: custom military gear`,
     ogImage: '',
     ogDescription: 'Challenge coins, patches and tactical shirts made for your unit. Request a free quote.',
@@ -148,7 +162,10 @@ export const contentResponseSchema = z.object({
 });
 export type ContentResponse = z.infer<typeof contentResponseSchema>;
 
-export const contentVersionsResponseSchema = z.object({ success: z.literal(true), versions: z.array(contentVersionSchema) });
+export const contentVersionsResponseSchema = z.object({
+  success: z.literal(true),
+  versions: z.array(contentVersionSchema),
+});
 export type ContentVersionsResponse = z.infer<typeof contentVersionsResponseSchema>;
 
 export const contentPaths = {

@@ -3,7 +3,11 @@
 import { z } from 'zod';
 import { customerStatusSchema, itemTypeSchema, orderStatusSchema, type CustomerStatus } from './catalog.js';
 
-export const customerStatusLabels: Record<CustomerStatus, string> = { vip: 'VIP', active: 'Active', inactive: 'Inactive' };
+export const customerStatusLabels: Record<CustomerStatus, string> = {
+  vip: 'VIP',
+  active: 'Active',
+  inactive: 'Inactive',
+};
 
 export const customerSortFields = ['lastOrderDate', 'firstOrderDate', 'totalSpent', 'totalOrders', 'name'] as const;
 export type CustomerSortField = (typeof customerSortFields)[number];
@@ -24,8 +28,12 @@ export const customerListQuerySchema = z.object({
     .max(customerPageSizeMax, `pageSize can be at most ${customerPageSizeMax}`)
     .default(25),
   search: z.string().trim().max(200, 'search must be at most 200 characters').optional(),
-  status: z.union([z.literal('all'), customerStatusSchema], { error: 'status must be one of all, vip, active, inactive' }).optional(),
-  sortBy: z.enum(customerSortFields, { error: `sortBy must be one of ${customerSortFields.join(', ')}` }).default('lastOrderDate'),
+  status: z
+    .union([z.literal('all'), customerStatusSchema], { error: 'status must be one of all, vip, active, inactive' })
+    .optional(),
+  sortBy: z
+    .enum(customerSortFields, { error: `sortBy must be one of ${customerSortFields.join(', ')}` })
+    .default('lastOrderDate'),
   sortDir: z.enum(['asc', 'desc'], { error: 'sortDir must be asc or desc' }).default('desc'),
 });
 export type CustomerListQuery = z.input<typeof customerListQuerySchema>;
@@ -94,7 +102,16 @@ export const customerListFailedMessage = 'Failed to fetch customers';
 export const customerNotFoundMessage = 'Customer not found';
 
 /** CSV export (§6, §9): these columns, a file name containing the date. */
-export const customerCsvColumns = ['Name', 'Email', 'Phone', 'Status', 'Total Orders', 'Total Spent', 'First Order', 'Last Order'] as const;
+export const customerCsvColumns = [
+  'Name',
+  'Email',
+  'Phone',
+  'Status',
+  'Total Orders',
+  'Total Spent',
+  'First Order',
+  'Last Order',
+] as const;
 export const customerCsvFileName = (date: Date) => `customers-${date.toISOString().slice(0, 10)}.csv`;
 
 /** One CSV cell: quoted when needed; a leading formula character is neutralised so a spreadsheet shows text, not a formula. */
@@ -107,7 +124,18 @@ const csvDate = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
 /** The customer list as CSV (the columns above, money with 2 decimals, dates YYYY-MM-DD), built in the browser. */
 export function customersCsv(customers: readonly AdminCustomer[]): string {
   const rows = customers.map((c) =>
-    [c.name, c.email, c.phone, customerStatusLabels[c.status], String(c.totalOrders), c.totalSpent.toFixed(2), csvDate(c.firstOrderDate), csvDate(c.lastOrderDate)].map(csvCell).join(','),
+    [
+      c.name,
+      c.email,
+      c.phone,
+      customerStatusLabels[c.status],
+      String(c.totalOrders),
+      c.totalSpent.toFixed(2),
+      csvDate(c.firstOrderDate),
+      csvDate(c.lastOrderDate),
+    ]
+      .map(csvCell)
+      .join(','),
   );
   return [customerCsvColumns.join(','), ...rows].join('\r\n') + '\r\n';
 }

@@ -16,9 +16,11 @@ export const customerLookupMessages = {
   codeLocked: 'Too many incorrect attempts. Please request a new verification code.',
   codeExpired: 'This verification code has expired. Please request a new verification code.',
   noPendingCode: 'There is no active verification code for this email address. Please request a new verification code.',
-  tooManyLookupsForEmail: 'Too many verification codes were requested for this email address. Please wait {minutes} minutes and try again.',
+  tooManyLookupsForEmail:
+    'Too many verification codes were requested for this email address. Please wait {minutes} minutes and try again.',
   tooManyLookupsFromAddress: 'Too many lookups from your network. Please wait {minutes} minutes and try again.',
-  tooManyVerifications: 'Too many verification attempts from your network. Please wait {minutes} minutes and try again.',
+  tooManyVerifications:
+    'Too many verification attempts from your network. Please wait {minutes} minutes and try again.',
   verified: 'Welcome back, {name}! Your saved details have been filled in.',
 } as const;
 

@@ -76,7 +76,10 @@ export const discountCodeSchema = z
   .meta({ id: 'DiscountCode' });
 export type DiscountCode = z.infer<typeof discountCodeSchema>;
 
-export const discountListResponseSchema = z.object({ success: z.literal(true), discounts: z.array(discountCodeSchema) });
+export const discountListResponseSchema = z.object({
+  success: z.literal(true),
+  discounts: z.array(discountCodeSchema),
+});
 export type DiscountListResponse = z.infer<typeof discountListResponseSchema>;
 export const discountResponseSchema = z.object({ success: z.literal(true), discount: discountCodeSchema });
 export type DiscountResponse = z.infer<typeof discountResponseSchema>;
@@ -97,11 +100,22 @@ export const discountCreateSchema = z
       .max(discountCodeMaxLength, `Code must be at most ${discountCodeMaxLength} characters`)
       .regex(/^[A-Za-z0-9_-]+$/, 'Code may use only letters, digits, - and _')
       .transform((s) => s.toUpperCase()),
-    category: z.enum(discountCategorySchema.options, { error: 'Category must be general, military, first_responder or loyalty' }),
-    description: z.string({ error: 'Description is required' }).trim().min(1, 'Description is required').max(500, 'Description must be at most 500 characters'),
+    category: z.enum(discountCategorySchema.options, {
+      error: 'Category must be general, military, first_responder or loyalty',
+    }),
+    description: z
+      .string({ error: 'Description is required' })
+      .trim()
+      .min(1, 'Description is required')
+      .max(500, 'Description must be at most 500 characters'),
     type: z.enum(discountTypeSchema.options, { error: 'Type must be percentage or fixed' }),
     value: number('Value').pipe(z.number().min(1, 'Value must be at least 1').max(1_000_000, 'Value is too large')),
-    maxUses: z.preprocess(blankToUndefined, number('Max uses').pipe(z.number().int('Max uses must be a whole number').min(1, 'Max uses must be at least 1')).optional()),
+    maxUses: z.preprocess(
+      blankToUndefined,
+      number('Max uses')
+        .pipe(z.number().int('Max uses must be a whole number').min(1, 'Max uses must be at least 1'))
+        .optional(),
+    ),
     endDate: z.preprocess(
       blankToUndefined,
       z
@@ -110,15 +124,21 @@ export const discountCreateSchema = z
         .refine((s) => !Number.isNaN(Date.parse(s)), 'End date must be a date')
         .optional(),
     ),
-    minOrder: z.preprocess(blankToUndefined, number('Minimum order').pipe(z.number().min(0, 'Minimum order cannot be negative')).optional()),
+    minOrder: z.preprocess(
+      blankToUndefined,
+      number('Minimum order').pipe(z.number().min(0, 'Minimum order cannot be negative')).optional(),
+    ),
   })
   .superRefine((d, ctx) => {
-    if (d.type === 'percentage' && d.value > 100) ctx.addIssue({ code: 'custom', path: ['value'], message: 'A percentage is at most 100' });
+    if (d.type === 'percentage' && d.value > 100)
+      ctx.addIssue({ code: 'custom', path: ['value'], message: 'A percentage is at most 100' });
   });
 export type DiscountCreate = z.input<typeof discountCreateSchema>;
 export type ParsedDiscountCreate = z.output<typeof discountCreateSchema>;
 
-export const discountToggleSchema = z.object({ isActive: z.boolean({ error: 'isActive must be true or false' }) }).strict();
+export const discountToggleSchema = z
+  .object({ isActive: z.boolean({ error: 'isActive must be true or false' }) })
+  .strict();
 
 // ---------------------------------------------------------------------------------------------
 // Rules shared by the picker (browser) and the server
@@ -130,7 +150,10 @@ export function discountOfferedTo(customerCategory: CustomerCategory, discountCa
 }
 
 /** The picker's selectable codes (part A §5): active, not past their end date, below their maximum uses. */
-export function discountSelectable(d: Pick<DiscountCode, 'isActive' | 'endDate' | 'maxUses' | 'usedCount'>, now: Date): boolean {
+export function discountSelectable(
+  d: Pick<DiscountCode, 'isActive' | 'endDate' | 'maxUses' | 'usedCount'>,
+  now: Date,
+): boolean {
   if (!d.isActive) return false;
   if (d.endDate && Date.parse(d.endDate) < now.getTime()) return false;
   return d.maxUses === null || d.usedCount < d.maxUses;
@@ -165,7 +188,12 @@ export const discountReleaseSubject = rpcSubject('marketing', 'discount.release'
 /** Redeem a code for one order. Asking again for the same order and code uses nothing more. */
 export const discountRedeemRequestSchema = z.object({
   orderId: z.string().min(1).max(64),
-  code: z.string().trim().min(1).max(discountCodeMaxLength).transform((s) => s.toUpperCase()),
+  code: z
+    .string()
+    .trim()
+    .min(1)
+    .max(discountCodeMaxLength)
+    .transform((s) => s.toUpperCase()),
   customerCategory: customerCategorySchema,
   /** Cents the discount applies to (the quote amount, or the estimate before a quote). */
   orderAmountCents: z.number().int().nonnegative(),
@@ -183,7 +211,12 @@ export type DiscountRedeemResult = z.infer<typeof discountRedeemResultSchema>;
 /** Give the use back (the discount was removed or replaced). Asking twice gives back once. */
 export const discountReleaseRequestSchema = z.object({
   orderId: z.string().min(1).max(64),
-  code: z.string().trim().min(1).max(discountCodeMaxLength).transform((s) => s.toUpperCase()),
+  code: z
+    .string()
+    .trim()
+    .min(1)
+    .max(discountCodeMaxLength)
+    .transform((s) => s.toUpperCase()),
 });
 export const discountReleaseResultSchema = z.object({ released: z.boolean() });
 export type DiscountReleaseResult = z.infer<typeof discountReleaseResultSchema>;

@@ -64,7 +64,12 @@ export type MailboxMessage = z.infer<typeof mailboxMessageSchema>;
 
 export const mailboxQuerySchema = z.object({
   to: z.string().trim().max(254).optional(),
-  limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1, 'limit must be at least 1').max(1000).optional(),
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int()
+    .min(1, 'limit must be at least 1')
+    .max(1000)
+    .optional(),
 });
 
 export const mailboxListSchema = z

@@ -18,7 +18,12 @@ import { campaignSendRequestedData } from './marketing-events.js';
 import { gatewayRequestsLoggedData } from './security-events.js';
 import { contentChangedData } from './content.js';
 import { customerErasureRequestedData } from './privacy.js';
-import { returnRequestedData, returnStatusChangedData, supportMessageCreatedData, supportRepliedData } from './support-events.js';
+import {
+  returnRequestedData,
+  returnStatusChangedData,
+  supportMessageCreatedData,
+  supportRepliedData,
+} from './support-events.js';
 
 const isoDate = z.iso.datetime({ offset: true });
 const money = z.number().nonnegative();
@@ -58,7 +63,9 @@ export const orderCreatedData = z.object({
   shape: z.string().optional(),
   edge: z.string().optional(),
   features: z.array(z.string()).optional(),
-  files: z.array(z.object({ originalName: z.string(), url: z.string(), mimetype: z.string(), size: z.number() })).optional(),
+  files: z
+    .array(z.object({ originalName: z.string(), url: z.string(), mimetype: z.string(), size: z.number() }))
+    .optional(),
   billingAddress: shippingAddressSchema.optional(),
   /** True for the item customizer's reduced order (estimatedTotal is then the customizer price). */
   customizer: z.boolean().optional(),

@@ -79,7 +79,11 @@ export const marketingLimits = {
 const isoDate = z.iso.datetime({ offset: true });
 
 const requiredText = (label: string, max: number) =>
-  z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`);
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`);
 
 /** Create and Edit Campaign (§5): name, type, subject and content are required. */
 export const campaignDraftSchema = z.object({
@@ -92,7 +96,9 @@ export type CampaignDraft = z.infer<typeof campaignDraftSchema>;
 
 /** POST /api/marketing/emails: a draft, or a scheduled campaign when scheduledDate (in the future) is given. */
 export const campaignCreateSchema = campaignDraftSchema.extend({
-  scheduledDate: isoDate.optional().describe('When set, the campaign is scheduled and the service sends it at that time'),
+  scheduledDate: isoDate
+    .optional()
+    .describe('When set, the campaign is scheduled and the service sends it at that time'),
 });
 export type CampaignCreate = z.infer<typeof campaignCreateSchema>;
 
@@ -143,7 +149,10 @@ const phoneField = z
   .string()
   .trim()
   .max(marketingLimits.phone, `Phone must be at most ${marketingLimits.phone} characters`)
-  .refine((v) => v === '' || /^(?=(?:\D*\d){7})[0-9+().\s-]+$/.test(v), 'Phone must be a phone number (digits, spaces and + ( ) - . only)');
+  .refine(
+    (v) => v === '' || /^(?=(?:\D*\d){7})[0-9+().\s-]+$/.test(v),
+    'Phone must be a phone number (digits, spaces and + ( ) - . only)',
+  );
 
 /** Add Subscriber (§5): name and email required, email format, phone optional, category default general, email on and SMS off. */
 export const subscriberCreateSchema = z.object({

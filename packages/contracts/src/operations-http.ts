@@ -52,7 +52,11 @@ export const emailQueueStatsSchema = z
   })
   .meta({ id: 'EmailQueueStats' });
 export type EmailQueueStats = z.infer<typeof emailQueueStatsSchema>;
-export const emailQueueStatsReplySchema = z.object({ success: z.literal(true), stats: emailQueueStatsSchema, timestamp: z.string() });
+export const emailQueueStatsReplySchema = z.object({
+  success: z.literal(true),
+  stats: emailQueueStatsSchema,
+  timestamp: z.string(),
+});
 
 export const testEmailDefaults = {
   subject: 'Test email from the shop',
@@ -62,8 +66,16 @@ export const testEmailDefaults = {
 export const testEmailBodySchema = z
   .object({
     to: z.string({ error: 'To is required' }).trim().max(254).pipe(z.email('To must be a valid email address')),
-    subject: z.string({ error: 'Subject is required' }).trim().min(1, 'Subject is required').max(200, 'Subject must be at most 200 characters'),
-    message: z.string({ error: 'Message is required' }).trim().min(1, 'Message is required').max(5000, 'Message must be at most 5000 characters'),
+    subject: z
+      .string({ error: 'Subject is required' })
+      .trim()
+      .min(1, 'Subject is required')
+      .max(200, 'Subject must be at most 200 characters'),
+    message: z
+      .string({ error: 'Message is required' })
+      .trim()
+      .min(1, 'Message is required')
+      .max(5000, 'Message must be at most 5000 characters'),
   })
   .meta({ id: 'TestEmail' });
 export type TestEmailBody = z.infer<typeof testEmailBodySchema>;
@@ -91,10 +103,24 @@ export const failedEmailSchema = z
   })
   .meta({ id: 'FailedEmail' });
 export type FailedEmail = z.infer<typeof failedEmailSchema>;
-export const failedEmailsReplySchema = z.object({ success: z.literal(true), failedEmails: z.array(failedEmailSchema), total: z.number().int() });
+export const failedEmailsReplySchema = z.object({
+  success: z.literal(true),
+  failedEmails: z.array(failedEmailSchema),
+  total: z.number().int(),
+});
 
-export const retryEmailReplySchema = z.object({ success: z.literal(true), id: z.string(), status: queuedEmailStatusSchema, message: z.string() });
-export const processQueueReplySchema = z.object({ success: z.literal(true), processed: z.number().int(), stats: emailQueueStatsSchema, message: z.string() });
+export const retryEmailReplySchema = z.object({
+  success: z.literal(true),
+  id: z.string(),
+  status: queuedEmailStatusSchema,
+  message: z.string(),
+});
+export const processQueueReplySchema = z.object({
+  success: z.literal(true),
+  processed: z.number().int(),
+  stats: emailQueueStatsSchema,
+  message: z.string(),
+});
 
 /** Fallback texts of the diagnostics page (§8) when an answer carries no message of its own. */
 export const emailDiagnosticsMessages = {
@@ -135,7 +161,12 @@ export type CheckResult = z.infer<typeof checkResultSchema>;
 export const productionReportSchema = z
   .object({
     overall: overallReadinessSchema,
-    summary: z.object({ total: z.number().int(), passed: z.number().int(), warnings: z.number().int(), failed: z.number().int() }),
+    summary: z.object({
+      total: z.number().int(),
+      passed: z.number().int(),
+      warnings: z.number().int(),
+      failed: z.number().int(),
+    }),
     results: z.array(checkResultSchema),
     recommendations: z.array(z.string()),
     timestamp: z.string(),
@@ -145,16 +176,28 @@ export const productionReportSchema = z
   .meta({ id: 'ProductionReport' });
 export type ProductionReport = z.infer<typeof productionReportSchema>;
 
-export const productionCheckReplySchema = z.object({ success: z.literal(true), report: productionReportSchema, timestamp: z.string() });
+export const productionCheckReplySchema = z.object({
+  success: z.literal(true),
+  report: productionReportSchema,
+  timestamp: z.string(),
+});
 export type ProductionCheckReply = z.infer<typeof productionCheckReplySchema>;
 
 /** overall: critical when any critical fail, issues when any fail or warning, else ready. */
-export function summarizeChecks(results: readonly CheckResult[]): Pick<ProductionReport, 'overall' | 'summary' | 'recommendations'> {
+export function summarizeChecks(
+  results: readonly CheckResult[],
+): Pick<ProductionReport, 'overall' | 'summary' | 'recommendations'> {
   const passed = results.filter((r) => r.status === 'pass').length;
   const warnings = results.filter((r) => r.status === 'warning').length;
   const failed = results.filter((r) => r.status === 'fail').length;
-  const overall: OverallReadiness = results.some((r) => r.status === 'fail' && r.critical) ? 'critical' : failed || warnings ? 'issues' : 'ready';
-  const recommendations = [...new Set(results.filter((r) => r.status !== 'pass' && r.recommendation).map((r) => r.recommendation!))];
+  const overall: OverallReadiness = results.some((r) => r.status === 'fail' && r.critical)
+    ? 'critical'
+    : failed || warnings
+      ? 'issues'
+      : 'ready';
+  const recommendations = [
+    ...new Set(results.filter((r) => r.status !== 'pass' && r.recommendation).map((r) => r.recommendation!)),
+  ];
   return { overall, summary: { total: results.length, passed, warnings, failed }, recommendations };
 }
 
@@ -174,7 +217,11 @@ export const readinessFactsSchema = z.object({
   nodeEnv: z.string(),
   mongo: z.object({ up: z.boolean(), replicaSet: z.string().nullable() }),
   nats: z.object({ up: z.boolean() }),
-  outbox: z.object({ pending: z.number().int(), oldestPendingAgeSeconds: z.number().nullable(), failingAttempts: z.number().int() }),
+  outbox: z.object({
+    pending: z.number().int(),
+    oldestPendingAgeSeconds: z.number().nullable(),
+    failingAttempts: z.number().int(),
+  }),
   telemetry: z.object({ otlpEndpointSet: z.boolean() }),
   /** What only this service knows (payments' Stripe mode, security's development password...). */
   own: z.record(z.string(), z.unknown()),

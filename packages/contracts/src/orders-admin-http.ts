@@ -57,8 +57,18 @@ export const ordersAdminPaths = {
  * Statuses the customer is emailed about when an admin sets them (a status update email). quote_sent is
  * left out: the quote email itself tells them; pending_quote and pending are internal review states.
  */
-export const customerNotifiedStatuses = ['awaiting_payment', 'paid', 'in_progress', 'design_review', 'production', 'shipped', 'completed', 'cancelled'] as const satisfies readonly OrderStatus[];
-export const isCustomerNotifiedStatus = (status: string) => (customerNotifiedStatuses as readonly string[]).includes(status);
+export const customerNotifiedStatuses = [
+  'awaiting_payment',
+  'paid',
+  'in_progress',
+  'design_review',
+  'production',
+  'shipped',
+  'completed',
+  'cancelled',
+] as const satisfies readonly OrderStatus[];
+export const isCustomerNotifiedStatus = (status: string) =>
+  (customerNotifiedStatuses as readonly string[]).includes(status);
 
 /** The payment page of an order (storefront); the quote email links to it. */
 export const orderPaymentPath = (orderId: string) => `/order/pay/${orderId}`;
@@ -95,7 +105,17 @@ export const adminOrderMessages = {
 // List (GET /api/orders) and CSV export (GET /api/orders/export.csv, same query)
 // ---------------------------------------------------------------------------------------------
 /** The table's sortable columns (§2 dashboard). `total` sorts by the order's total (`orderTotal` below). */
-export const adminOrderSortFields = ['orderNumber', 'customerName', 'email', 'itemType', 'quantity', 'status', 'total', 'submittedDate', 'lastUpdate'] as const;
+export const adminOrderSortFields = [
+  'orderNumber',
+  'customerName',
+  'email',
+  'itemType',
+  'quantity',
+  'status',
+  'total',
+  'submittedDate',
+  'lastUpdate',
+] as const;
 export const adminOrderSortFieldSchema = z.enum(adminOrderSortFields);
 export type AdminOrderSortField = z.infer<typeof adminOrderSortFieldSchema>;
 
@@ -117,7 +137,12 @@ export const adminOrderListQuerySchema = z.object({
     .max(adminOrdersPageSizeMax, `pageSize can be at most ${adminOrdersPageSizeMax}`)
     .default(adminOrdersPageSizeDefault),
   status: z.union([z.literal('all'), orderStatusSchema]).default('all'),
-  search: z.string().trim().max(200).optional().describe('Order number, customer name or email; case-insensitive, partial'),
+  search: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .describe('Order number, customer name or email; case-insensitive, partial'),
   itemType: z.union([z.literal('all'), itemTypeSchema]).default('all'),
   startDate: optionalDate,
   endDate: optionalDate,
@@ -154,7 +179,11 @@ export const adminOrderRowSchema = z
     statusLabel: z.string(),
     estimatedTotal: z.number(),
     finalAmount: z.number().nullable().describe('Quote total (with tax, less discount) once a quote was sent'),
-    total: z.number().describe("The order's total (the one definition, orderTotalOf): the quote's final amount with tax once quoted, else the estimate less its discount"),
+    total: z
+      .number()
+      .describe(
+        "The order's total (the one definition, orderTotalOf): the quote's final amount with tax once quoted, else the estimate less its discount",
+      ),
     discountCode: z.string().nullable(),
     designMethod: designMethodSchema,
     aiGenerated: z.boolean(),
@@ -167,9 +196,9 @@ export const adminOrderRowSchema = z
 export type AdminOrderRow = z.infer<typeof adminOrderRowSchema>;
 
 /** Counts per status tab, computed in one aggregation with the other filters (search, item type, dates). */
-export const adminStatusCountsSchema = z.object({ all: z.number().int() }).extend(
-  Object.fromEntries(orderStatuses.map((s) => [s, z.number().int()])) as Record<OrderStatus, z.ZodNumber>,
-);
+export const adminStatusCountsSchema = z
+  .object({ all: z.number().int() })
+  .extend(Object.fromEntries(orderStatuses.map((s) => [s, z.number().int()])) as Record<OrderStatus, z.ZodNumber>);
 export type AdminStatusCounts = z.infer<typeof adminStatusCountsSchema>;
 
 /** The dashboard's four summary cards (over every order, not the filtered page). */
@@ -177,7 +206,10 @@ export const adminOrderSummarySchema = z.object({
   totalOrders: z.number().int(),
   completedRevenue: z.number().describe('Sum of totals of completed orders'),
   averageOrderValue: z.number().describe('Average total over orders that are not cancelled (2 decimals)'),
-  pendingReview: z.number().int().describe("Orders in pending, the status labelled 'Pending Review' (the same count as its tab)"),
+  pendingReview: z
+    .number()
+    .int()
+    .describe("Orders in pending, the status labelled 'Pending Review' (the same count as its tab)"),
 });
 export type AdminOrderSummary = z.infer<typeof adminOrderSummarySchema>;
 
@@ -194,18 +226,34 @@ export const adminOrderListResponseSchema = z.object({
 export type AdminOrderListResponse = z.infer<typeof adminOrderListResponseSchema>;
 
 /** CSV export columns (§9) and file name `{product}-orders-{date}.csv`. */
-export const adminCsvColumns = ['Order Number', 'Customer', 'Email', 'Item Type', 'Quantity', 'Status', 'Total', 'Date'] as const;
-export const adminCsvFileName = (product: string, date: Date) => `${product}-orders-${date.toISOString().slice(0, 10)}.csv`;
+export const adminCsvColumns = [
+  'Order Number',
+  'Customer',
+  'Email',
+  'Item Type',
+  'Quantity',
+  'Status',
+  'Total',
+  'Date',
+] as const;
+export const adminCsvFileName = (product: string, date: Date) =>
+  `${product}-orders-${date.toISOString().slice(0, 10)}.csv`;
 /** `{product}` of the file name: the product the spec describes, the shop, as a file-name slug ("tactical-gear-co"). */
-export const adminCsvProduct = shopName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+export const adminCsvProduct = shopName
+  .toLowerCase()
+  .replace(/[^a-z0-9]+/g, '-')
+  .replace(/^-|-$/g, '');
 
 /**
  * The one definition of an order's total, shown by the table, summed by the cards and analytics and
  * written to the CSV: what the customer pays, i.e. the quote's final amount (quote less discount plus
  * sales tax) once a quote was sent, else the estimate less its discount (never below 0).
  */
-export const orderTotalOf = (order: { estimatedTotal: number; finalAmount?: number | null; discountAmount?: number | null }) =>
-  order.finalAmount ?? Math.max(0, Math.round((order.estimatedTotal - (order.discountAmount ?? 0)) * 100) / 100);
+export const orderTotalOf = (order: {
+  estimatedTotal: number;
+  finalAmount?: number | null;
+  discountAmount?: number | null;
+}) => order.finalAmount ?? Math.max(0, Math.round((order.estimatedTotal - (order.discountAmount ?? 0)) * 100) / 100);
 
 // ---------------------------------------------------------------------------------------------
 // Details (GET /api/orders/:id/details)
@@ -308,7 +356,11 @@ export const adminOrderEditSchema = z
     total: z.unknown().transform(editTotal).optional().describe('The estimated total'),
     description: z.string().trim().max(5000).optional(),
     notes: z.string().max(5000).optional(),
-    adminNotes: z.string().max(10000).optional().describe('Internal notes (the Admin Notes modal); recorded with the admin and the time'),
+    adminNotes: z
+      .string()
+      .max(10000)
+      .optional()
+      .describe('Internal notes (the Admin Notes modal); recorded with the admin and the time'),
     customerCategory: customerCategorySchema.optional(),
   })
   .strict();
@@ -323,7 +375,10 @@ export const adminStatusChangeSchema = z.object({
 });
 export type AdminStatusChange = z.infer<typeof adminStatusChangeSchema>;
 
-const orderIds = z.array(z.string().min(1).max(64)).min(1, 'Select at least one order').max(1000, 'At most 1000 orders at once');
+const orderIds = z
+  .array(z.string().min(1).max(64))
+  .min(1, 'Select at least one order')
+  .max(1000, 'At most 1000 orders at once');
 export const adminBulkStatusSchema = z.object({
   orderIds,
   status: z.enum(bulkStatusChoices as [OrderStatus, ...OrderStatus[]], {
@@ -408,16 +463,24 @@ export const adminAnalyticsSchema = z
     to: z.string(),
     revenue: z.number().describe('Sum of totals of completed orders submitted in the period'),
     revenueChange: change,
-    averageOrderValue: z.number().describe('Average total of the period\'s orders that are not cancelled'),
+    averageOrderValue: z.number().describe("Average total of the period's orders that are not cancelled"),
     averageOrderValueChange: change,
     totalOrders: z.number().int(),
     ordersChange: change,
     monthlyOrders: z.number().describe('Orders per 30 days over the period'),
     pendingRevenue: z.number().describe('Sum of totals of orders neither cancelled nor completed'),
-    completionRate: z.number().describe('Completed share of the period\'s orders, percent'),
-    statusDistribution: z.array(z.object({ status: orderStatusSchema, label: z.string(), count: z.number().int(), percent: z.number() })),
+    completionRate: z.number().describe("Completed share of the period's orders, percent"),
+    statusDistribution: z.array(
+      z.object({ status: orderStatusSchema, label: z.string(), count: z.number().int(), percent: z.number() }),
+    ),
     itemTypePerformance: z.array(
-      z.object({ itemType: itemTypeSchema, orders: z.number().int(), quantity: z.number().int(), revenue: z.number(), averageValue: z.number() }),
+      z.object({
+        itemType: itemTypeSchema,
+        orders: z.number().int(),
+        quantity: z.number().int(),
+        revenue: z.number(),
+        averageValue: z.number(),
+      }),
     ),
     recentActivity: z.array(adminOrderRowSchema).describe('The 5 most recently updated orders'),
   })

@@ -34,7 +34,7 @@ export const uploadMaxFilesPerRequest = 10;
 /** The uploaded file record the server answers with and the order body carries back (§3). */
 export const uploadedFileSchema = z
   .object({
-    originalName: z.string().min(1).max(255).describe('The name the file had on the customer\'s computer'),
+    originalName: z.string().min(1).max(255).describe("The name the file had on the customer's computer"),
     filename: z.string().min(1).max(255).describe('Stored name: the upload id plus the extension'),
     size: z.number().int().nonnegative().describe('Bytes'),
     mimetype: z.string().min(1).max(100),
@@ -119,16 +119,32 @@ export const orderRequestShape = z.object({
   sizeBreakdown: z
     .partialRecord(
       z.enum(shirtSizes, { error: `Shirt sizes are ${shirtSizes.join(', ')}` }),
-      z.number().int('Shirt counts must be whole numbers').min(0, 'Shirt counts cannot be negative').max(limits.quantity.max),
+      z
+        .number()
+        .int('Shirt counts must be whole numbers')
+        .min(0, 'Shirt counts cannot be negative')
+        .max(limits.quantity.max),
     )
     .optional(),
-  colors: z.array(optionText('Color').min(1, 'A color cannot be empty')).max(20, 'At most 20 colors').optional().default([]),
+  colors: z
+    .array(optionText('Color').min(1, 'A color cannot be empty'))
+    .max(20, 'At most 20 colors')
+    .optional()
+    .default([]),
   finish: optionText('Finish').optional().default(''),
   shape: optionText('Shape').optional(),
   edge: optionText('Edge').optional(),
   features: z.array(optionText('Feature')).max(20, 'At most 20 features').optional().default([]),
-  estimatedTotal: z.number().nonnegative().optional().describe("The browser's estimate, kept for audit; the server recomputes it"),
-  files: z.array(uploadedFileSchema).max(uploadMaxFilesPerRequest, `At most ${uploadMaxFilesPerRequest} files`).optional().default([]),
+  estimatedTotal: z
+    .number()
+    .nonnegative()
+    .optional()
+    .describe("The browser's estimate, kept for audit; the server recomputes it"),
+  files: z
+    .array(uploadedFileSchema)
+    .max(uploadMaxFilesPerRequest, `At most ${uploadMaxFilesPerRequest} files`)
+    .optional()
+    .default([]),
   aiGenerated: z.boolean().optional().default(false),
   /** Additive: the id of the stored AI design the order was finalized from, if any. */
   aiDesignId: z.string().trim().max(64).optional(),
@@ -141,7 +157,10 @@ export const orderRequestShape = z.object({
 });
 
 /** The guided flow's choices per item type (§3): sizes, finishes (or material / patch type), colours. */
-export const guidedOptions: Record<ItemType, { sizes: readonly string[]; finishes: readonly string[]; colors: readonly string[] }> = {
+export const guidedOptions: Record<
+  ItemType,
+  { sizes: readonly string[]; finishes: readonly string[]; colors: readonly string[] }
+> = {
   coin: { sizes: coinSizes.map((s) => s.value), finishes: coinFinishes, colors: coinColors },
   patch: { sizes: patchSizes, finishes: patchFinishes, colors: coinColors },
   shirt: { sizes: shirtSizes, finishes: shirtMaterials, colors: coinColors },
@@ -210,10 +229,13 @@ export function orderRequestIssues(body: OrderRequestInput): { path: (string | n
   }
 
   // Coin-only options, each from its list.
-  if (body.shape && !(coinShapes as readonly string[]).includes(body.shape)) add(['shape'], `Shape "${body.shape}" is not offered`);
-  if (body.edge && !(coinEdges as readonly string[]).includes(body.edge)) add(['edge'], `Edge "${body.edge}" is not offered`);
+  if (body.shape && !(coinShapes as readonly string[]).includes(body.shape))
+    add(['shape'], `Shape "${body.shape}" is not offered`);
+  if (body.edge && !(coinEdges as readonly string[]).includes(body.edge))
+    add(['edge'], `Edge "${body.edge}" is not offered`);
   body.features.forEach((feature, i) => {
-    if (!(coinFeatures as readonly string[]).includes(feature)) add(['features', i], `Feature "${feature}" is not offered`);
+    if (!(coinFeatures as readonly string[]).includes(feature))
+      add(['features', i], `Feature "${feature}" is not offered`);
   });
   if (body.itemType !== 'coin' && (body.shape || body.edge || body.features.length > 0)) {
     add(['itemType'], 'Shape, edge and special features apply to challenge coins only');
@@ -227,7 +249,8 @@ export function orderRequestIssues(body: OrderRequestInput): { path: (string | n
 
 export const orderRequestSchema = orderRequestShape
   .superRefine((body, ctx) => {
-    for (const issue of orderRequestIssues(body)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    for (const issue of orderRequestIssues(body))
+      ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
   })
   .meta({ id: 'OrderRequest' });
 export type OrderRequest = z.input<typeof orderRequestSchema>;

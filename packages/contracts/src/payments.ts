@@ -78,7 +78,8 @@ export const paymentMessages = {
   quoteExpired: 'This quote has expired. Please contact us for a new quote.',
   orderMismatch: 'This payment does not belong to this order.',
   cardDeclined: 'Your card was declined.',
-  testCardUnknown: 'Test mode accepts only the test cards 4242 4242 4242 4242 (succeeds) and 4000 0000 0000 0002 (declined).',
+  testCardUnknown:
+    'Test mode accepts only the test cards 4242 4242 4242 4242 (succeeds) and 4000 0000 0000 0002 (declined).',
   cardExpired: 'Your card has expired.',
   intentNotFound: 'Payment not found.',
   badClientSecret: 'The payment could not be confirmed: its client secret does not match.',
@@ -102,15 +103,23 @@ export type PaymentConfigResponse = z.infer<typeof paymentConfigResponseSchema>;
 
 /** The spec's body (storefront §7). `amount` is the browser's figure: logged when it differs, never charged. */
 export const createIntentBodySchema = z.object({
-  amount: z.number().int().nonnegative().optional().describe("The browser's figure in cents; the server charges the quote"),
+  amount: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe("The browser's figure in cents; the server charges the quote"),
   currency: z.literal(paymentCurrency, { error: 'currency must be "usd"' }).default(paymentCurrency),
   customerInfo: z.object({ name: z.string().max(200).optional(), email: z.string().max(254).optional() }).optional(),
   orderNumber: z.string().max(64).optional(),
   description: z.string().max(1000).optional(),
-  metadata: z.object({
-    orderId: z.string({ error: 'metadata.orderId is required' }).min(1, 'metadata.orderId is required').max(64),
-    orderNumber: z.string().max(64).optional(),
-  }, { error: 'metadata.orderId is required' }),
+  metadata: z.object(
+    {
+      orderId: z.string({ error: 'metadata.orderId is required' }).min(1, 'metadata.orderId is required').max(64),
+      orderNumber: z.string().max(64).optional(),
+    },
+    { error: 'metadata.orderId is required' },
+  ),
 });
 export type CreateIntentBody = z.infer<typeof createIntentBodySchema>;
 
@@ -148,7 +157,12 @@ export type TestModeConfirmBody = z.infer<typeof testModeConfirmBodySchema>;
 /** Success (200) or a decline (402, `error` is the card message, shown inline under the card field). */
 export const testModeConfirmResponseSchema = z.object({
   success: z.literal(true),
-  paymentIntent: z.object({ id: z.string(), status: z.string(), amount: z.number().int(), currency: z.literal(paymentCurrency) }),
+  paymentIntent: z.object({
+    id: z.string(),
+    status: z.string(),
+    amount: z.number().int(),
+    currency: z.literal(paymentCurrency),
+  }),
 });
 export type TestModeConfirmResponse = z.infer<typeof testModeConfirmResponseSchema>;
 

@@ -16,7 +16,7 @@ export const erasedEmailFor = (erasureId: string) => `erased-${erasureId}@${eras
 export const isErasedEmail = (email: string) => email.toLowerCase().endsWith(`@${erasedEmailDomain}`);
 /** What replaces an erased customer's name, and any free text they wrote, wherever a value is required. */
 export const erasedName = 'Erased customer';
-export const erasedText = '[removed on the customer\'s erasure request]';
+export const erasedText = "[removed on the customer's erasure request]";
 
 export const customerErasureRequestedData = z.object({
   erasureId: z.uuid(),
@@ -40,7 +40,12 @@ export const customerErasureRequestedData = z.object({
 export type CustomerErasureRequested = z.infer<typeof customerErasureRequestedData>;
 
 /** The services that hold a customer's personal data and answer an export request for their part. */
-export const privacyExportServices = ['orders', 'support', 'marketing', 'email'] as const satisfies readonly ServiceName[];
+export const privacyExportServices = [
+  'orders',
+  'support',
+  'marketing',
+  'email',
+] as const satisfies readonly ServiceName[];
 export type PrivacyExportService = (typeof privacyExportServices)[number];
 export const privacyExportSubject = (service: PrivacyExportService) => rpcSubject(service, 'privacy-export');
 
@@ -67,7 +72,8 @@ export const customerPrivacyPaths = {
   erasure: '/api/customers/:id/erasure',
 } as const;
 
-export const customerExportFileName = (customerId: string, date: Date) => `customer-${customerId}-${date.toISOString().slice(0, 10)}.json`;
+export const customerExportFileName = (customerId: string, date: Date) =>
+  `customer-${customerId}-${date.toISOString().slice(0, 10)}.json`;
 
 export const customerExportSchema = z.object({
   success: z.literal(true),
@@ -83,7 +89,11 @@ export const erasureReasonMax = 1000;
 /** POST /api/customers/{id}/erasure: the admin types the customer's email to confirm, and says why. */
 export const customerErasureRequestSchema = z.object({
   confirmEmail: z.string().trim().min(1, "Type the customer's email address to confirm"),
-  reason: z.string().trim().min(3, 'Please give the reason for the erasure (at least 3 characters)').max(erasureReasonMax, `The reason can be at most ${erasureReasonMax} characters`),
+  reason: z
+    .string()
+    .trim()
+    .min(3, 'Please give the reason for the erasure (at least 3 characters)')
+    .max(erasureReasonMax, `The reason can be at most ${erasureReasonMax} characters`),
 });
 export type CustomerErasureRequest = z.infer<typeof customerErasureRequestSchema>;
 

@@ -39,7 +39,11 @@ export function volumeTier(quantity: number) {
  * Estimated total of the guided flow: base price x quantity less the volume discount, whole dollars.
  * `basePrice`: the price list's (site content); the catalog's when not given.
  */
-export function estimatedTotal(itemType: ItemType, quantity: number, basePrice: number = catalog[itemType].basePrice): number {
+export function estimatedTotal(
+  itemType: ItemType,
+  quantity: number,
+  basePrice: number = catalog[itemType].basePrice,
+): number {
   const tier = volumeTier(quantity);
   return Math.round(basePrice * quantity * (1 - tier.discount));
 }

@@ -60,7 +60,7 @@ function formatIp(family: 4 | 6, value: bigint): string {
   // RFC 5952: the longest run (of two or more) of zero groups becomes "::".
   let bestStart = -1;
   let bestLength = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i += 1;
       continue;

@@ -16,7 +16,9 @@ export const securityLogsQuerySchema = z.object({
     .min(1, 'limit must be at least 1')
     .max(500, 'limit must be at most 500')
     .default(securityLogsDefaultLimit),
-  riskLevel: z.enum(['all', ...riskLevelSchema.options], { error: 'riskLevel must be all, low, medium or high' }).optional(),
+  riskLevel: z
+    .enum(['all', ...riskLevelSchema.options], { error: 'riskLevel must be all, low, medium or high' })
+    .optional(),
   ip: z.string().trim().max(64, 'ip must be at most 64 characters').optional(),
 });
 export type SecurityLogsQuery = z.input<typeof securityLogsQuerySchema>;
@@ -61,14 +63,23 @@ export const banIpBodySchema = z.object({
     .transform((value, ctx) => {
       const target = canonicalBanTarget(value);
       if (!target) {
-        ctx.addIssue({ code: 'custom', message: `"${value}" is not an IPv4 or IPv6 address or a CIDR range (e.g. 203.0.113.7, 2001:db8::1, 198.51.100.0/24)` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${value}" is not an IPv4 or IPv6 address or a CIDR range (e.g. 203.0.113.7, 2001:db8::1, 198.51.100.0/24)`,
+        });
         return z.NEVER;
       }
       return target;
     }),
-  reason: z.string({ error: 'reason is required' }).trim().min(1, 'reason is required').max(500, 'reason must be at most 500 characters'),
+  reason: z
+    .string({ error: 'reason is required' })
+    .trim()
+    .min(1, 'reason is required')
+    .max(500, 'reason must be at most 500 characters'),
   duration: z
-    .union([z.enum(banDurations), z.literal(''), z.null()], { error: 'duration must be 1h, 6h, 1d, 7d, 30d, or empty for permanent' })
+    .union([z.enum(banDurations), z.literal(''), z.null()], {
+      error: 'duration must be 1h, 6h, 1d, 7d, 30d, or empty for permanent',
+    })
     .optional()
     .transform((d) => (d === '' || d === null || d === undefined ? 'permanent' : d)),
 });
@@ -103,7 +114,9 @@ export const securityStatsSchema = z.object({
   suspiciousActivity24h: z.number().int(),
   unsolvedAlerts: z.number().int(),
   /** The last 24 hours, oldest first; `hour` is the start of the hour. */
-  requestTrends: z.array(z.object({ hour: isoDate, total: z.number().int(), suspicious: z.number().int(), errors: z.number().int() })),
+  requestTrends: z.array(
+    z.object({ hour: isoDate, total: z.number().int(), suspicious: z.number().int(), errors: z.number().int() }),
+  ),
   topRiskyIPs: z.array(z.object({ ip: z.string(), count: z.number().int(), highRisk: z.number().int() })),
   recentAlerts: z.array(securityAlertSchema),
   /** Request log entries the gateways had to drop in the last 24 hours (NATS away). */

@@ -6,7 +6,9 @@ import { returnConditions, returnReasons, supportPrioritySchema } from './catalo
 const isoDate = z.iso.datetime({ offset: true });
 
 /** Why an item goes back (storefront §3 return request; the values are in catalog.ts). */
-export const returnReasonSchema = z.enum(returnReasons, { error: `reason must be one of: ${returnReasons.join(', ')}` });
+export const returnReasonSchema = z.enum(returnReasons, {
+  error: `reason must be one of: ${returnReasons.join(', ')}`,
+});
 export type ReturnReason = z.infer<typeof returnReasonSchema>;
 export const returnReasonLabels: Record<ReturnReason, string> = {
   quality: 'Quality issue',
@@ -18,7 +20,9 @@ export const returnReasonLabels: Record<ReturnReason, string> = {
 };
 
 /** The state the item is in (storefront §3 return request). */
-export const returnConditionSchema = z.enum(returnConditions, { error: `itemCondition must be one of: ${returnConditions.join(', ')}` });
+export const returnConditionSchema = z.enum(returnConditions, {
+  error: `itemCondition must be one of: ${returnConditions.join(', ')}`,
+});
 export type ReturnCondition = z.infer<typeof returnConditionSchema>;
 export const returnConditionLabels: Record<ReturnCondition, string> = {
   new_unopened: 'New / unopened',
@@ -33,7 +37,9 @@ export const returnConditionLabels: Record<ReturnCondition, string> = {
  * refunded or replaced; rejected from any open step. The spec's form never sent; ours does (issue 12).
  */
 export const returnStatuses = ['requested', 'approved', 'received', 'refunded', 'replaced', 'rejected'] as const;
-export const returnStatusSchema = z.enum(returnStatuses, { error: `status must be one of: ${returnStatuses.join(', ')}` });
+export const returnStatusSchema = z.enum(returnStatuses, {
+  error: `status must be one of: ${returnStatuses.join(', ')}`,
+});
 export type ReturnStatus = z.infer<typeof returnStatusSchema>;
 export const returnStatusLabels: Record<ReturnStatus, string> = {
   requested: 'Requested',

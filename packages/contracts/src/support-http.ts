@@ -28,7 +28,10 @@ const phoneText = z
   .string()
   .trim()
   .max(contactLimits.phone, `Support phone must be at most ${contactLimits.phone} characters`)
-  .refine((v) => v === '' || supportPhonePattern.test(v), 'Support phone must be a phone number (digits, spaces and + ( ) - . only)');
+  .refine(
+    (v) => v === '' || supportPhonePattern.test(v),
+    'Support phone must be a phone number (digits, spaces and + ( ) - . only)',
+  );
 const hoursText = (day: 'Weekday' | 'Weekend') =>
   z.string().trim().max(contactLimits.hours, `${day} hours must be at most ${contactLimits.hours} characters`);
 
@@ -53,14 +56,26 @@ export const contactConfigSchema = z
   .superRefine((config, ctx) => {
     // What the public would see must exist: a shown phone or shown hours cannot be blank.
     if (config.showPhone && !config.supportPhone) {
-      ctx.addIssue({ code: 'custom', path: ['supportPhone'], message: 'Support phone is required when the phone is shown' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['supportPhone'],
+        message: 'Support phone is required when the phone is shown',
+      });
     }
     if (config.supportHours.showHours) {
       if (!config.supportHours.weekday) {
-        ctx.addIssue({ code: 'custom', path: ['supportHours', 'weekday'], message: 'Weekday hours are required when the hours are shown' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['supportHours', 'weekday'],
+          message: 'Weekday hours are required when the hours are shown',
+        });
       }
       if (!config.supportHours.weekend) {
-        ctx.addIssue({ code: 'custom', path: ['supportHours', 'weekend'], message: 'Weekend hours are required when the hours are shown' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['supportHours', 'weekend'],
+          message: 'Weekend hours are required when the hours are shown',
+        });
       }
     }
   })
@@ -110,10 +125,21 @@ export const supportPaths = {
   /** PATCH (admin): move a return to its next status. */
   returnItem: (id: string) => `/api/returns/${encodeURIComponent(id)}`,
   /** GET (admin): one photo of a return. */
-  returnPhoto: (id: string, photoId: string) => `/api/returns/${encodeURIComponent(id)}/photos/${encodeURIComponent(photoId)}`,
+  returnPhoto: (id: string, photoId: string) =>
+    `/api/returns/${encodeURIComponent(id)}/photos/${encodeURIComponent(photoId)}`,
 } as const;
 
-export const supportLimits = { name: 120, email: 254, orderNumber: 40, subject: 200, message: 5000, adminNotes: 5000, response: 5000, authorName: 120, returnDescription: 2000 } as const;
+export const supportLimits = {
+  name: 120,
+  email: 254,
+  orderNumber: 40,
+  subject: 200,
+  message: 5000,
+  adminNotes: 5000,
+  response: 5000,
+  authorName: 120,
+  returnDescription: 2000,
+} as const;
 
 /** What the pages and the back office say (the spec's exact words where it gives them). */
 export const supportTexts = {
@@ -122,7 +148,8 @@ export const supportTexts = {
   /** Storefront §9: the response promise. */
   responsePromise: 'We respond within 4 hours during business hours and within 24 hours on weekends.',
   /** Storefront §9: what happens after a return request. */
-  returnPromise: 'We email a prepaid return label within 24 hours. Returns are processed within 2-3 business days of arrival, and your refund or replacement follows within 3 days.',
+  returnPromise:
+    'We email a prepaid return label within 24 hours. Returns are processed within 2-3 business days of arrival, and your refund or replacement follows within 3 days.',
   /** Admin §8. */
   fetchFailed: 'Failed to fetch messages',
   updateFailed: 'Failed to update status',
@@ -133,7 +160,12 @@ export const supportTexts = {
 /** The response promise in hours (storefront §9): 4 in business hours, 24 on weekends. */
 export const supportResponseHours = { businessHours: 4, weekend: 24 } as const;
 /** Returns (storefront §9): 30-day window, at most 5 photos of 10 MB each, images only. */
-export const returnRules = { windowDays: 30, photosMax: 5, photoMaxBytes: 10 * 1024 * 1024, photoTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] } as const;
+export const returnRules = {
+  windowDays: 30,
+  photosMax: 5,
+  photoMaxBytes: 10 * 1024 * 1024,
+  photoTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'],
+} as const;
 
 const trimmed = (label: string, max: number) =>
   z
@@ -170,7 +202,11 @@ export const supportMessageRequestSchema = z
 export type SupportMessageRequest = z.input<typeof supportMessageRequestSchema>;
 
 /** POST /api/support answer: the server-made reference the visitor quotes. */
-export const supportMessageCreatedSchema = z.object({ success: z.literal(true), reference: z.string(), respondBy: z.string() });
+export const supportMessageCreatedSchema = z.object({
+  success: z.literal(true),
+  reference: z.string(),
+  respondBy: z.string(),
+});
 export type SupportMessageCreated = z.infer<typeof supportMessageCreatedSchema>;
 
 export const supportResponseSchema = z.object({
@@ -221,7 +257,12 @@ export type SupportSummary = z.infer<typeof supportSummarySchema>;
 export const supportPageSizeMax = 100;
 const pageFields = {
   page: z.coerce.number().int('page must be a whole number').min(1, 'page starts at 1').default(1),
-  pageSize: z.coerce.number().int('pageSize must be a whole number').min(1, 'pageSize must be at least 1').max(supportPageSizeMax, `pageSize can be at most ${supportPageSizeMax}`).default(25),
+  pageSize: z.coerce
+    .number()
+    .int('pageSize must be a whole number')
+    .min(1, 'pageSize must be at least 1')
+    .max(supportPageSizeMax, `pageSize can be at most ${supportPageSizeMax}`)
+    .default(25),
   search: z.string().trim().max(200, 'search must be at most 200 characters').optional(),
 };
 const allOr = <T extends z.ZodType>(schema: T) => z.union([z.literal('all'), schema]).optional();
@@ -251,7 +292,10 @@ export type SupportList = z.infer<typeof supportListSchema>;
 export const supportUpdateSchema = z
   .object({
     status: supportStatusSchema.optional(),
-    adminNotes: z.string().max(supportLimits.adminNotes, `adminNotes must be at most ${supportLimits.adminNotes} characters`).optional(),
+    adminNotes: z
+      .string()
+      .max(supportLimits.adminNotes, `adminNotes must be at most ${supportLimits.adminNotes} characters`)
+      .optional(),
   })
   .refine((v) => v.status !== undefined || v.adminNotes !== undefined, 'Send a status or adminNotes to change');
 export type SupportUpdate = z.infer<typeof supportUpdateSchema>;
@@ -262,7 +306,11 @@ export const supportMessageAnswerSchema = z.object({ success: z.literal(true), s
 export const supportResponseRequestSchema = z.object({
   content: trimmed('content', supportLimits.response),
   isFromAdmin: z.boolean().default(true),
-  authorName: z.string().trim().max(supportLimits.authorName, `authorName must be at most ${supportLimits.authorName} characters`).optional(),
+  authorName: z
+    .string()
+    .trim()
+    .max(supportLimits.authorName, `authorName must be at most ${supportLimits.authorName} characters`)
+    .optional(),
 });
 export type SupportResponseRequest = z.input<typeof supportResponseRequestSchema>;
 
@@ -288,9 +336,19 @@ export const returnRequestSchema = z
   .meta({ id: 'ReturnRequest' });
 export type ReturnRequest = z.input<typeof returnRequestSchema>;
 
-export const returnCreatedSchema = z.object({ success: z.literal(true), reference: z.string(), photos: z.number().int() });
+export const returnCreatedSchema = z.object({
+  success: z.literal(true),
+  reference: z.string(),
+  photos: z.number().int(),
+});
 
-export const returnPhotoSchema = z.object({ id: z.string(), filename: z.string(), mimetype: z.string(), size: z.number().int(), url: z.string() });
+export const returnPhotoSchema = z.object({
+  id: z.string(),
+  filename: z.string(),
+  mimetype: z.string(),
+  size: z.number().int(),
+  url: z.string(),
+});
 
 export const returnRecordSchema = z
   .object({
@@ -304,7 +362,9 @@ export const returnRecordSchema = z
     description: z.string(),
     photos: z.array(returnPhotoSchema),
     status: returnStatusSchema,
-    history: z.array(z.object({ status: returnStatusSchema, at: z.string(), by: z.string(), note: z.string().optional() })),
+    history: z.array(
+      z.object({ status: returnStatusSchema, at: z.string(), by: z.string(), note: z.string().optional() }),
+    ),
     requestedAt: z.string(),
     lastUpdate: z.string(),
   })

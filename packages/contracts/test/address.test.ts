@@ -35,8 +35,14 @@ function addressProblems(address: Record<string, unknown>): Record<string, strin
 
 describe('countries', () => {
   it('one code form: US and CA, older names read as the code', () => {
-    expect(['US', 'usa', 'United States', 'CA', 'Canada', ' canada ']
-      .map(countryCodeOf)).toEqual(['US', 'US', 'US', 'CA', 'CA', 'CA']);
+    expect(['US', 'usa', 'United States', 'CA', 'Canada', ' canada '].map(countryCodeOf)).toEqual([
+      'US',
+      'US',
+      'US',
+      'CA',
+      'CA',
+      'CA',
+    ]);
     expect(countryCodeOf('Mexico')).toBeUndefined();
     expect(countryName('CA')).toBe('Canada');
     expect(countryName('Canada')).toBe('Canada');
@@ -58,31 +64,51 @@ describe('order request addresses (the orders service parses these)', () => {
 
   it('refuses "Halifax, AL" in Canada and a ZIP code there', () => {
     expect(addressProblems({ ...body.shippingAddress, state: 'AL' })).toEqual({
-      'shippingAddress.state': 'Province must be one of the Canadian provinces or territories (two-letter code, e.g. NS)',
+      'shippingAddress.state':
+        'Province must be one of the Canadian provinces or territories (two-letter code, e.g. NS)',
     });
     expect(addressProblems({ ...body.shippingAddress, postalCode: '36104' })).toEqual({
       'shippingAddress.postalCode': 'Postal code must be a Canadian postal code (A1A 1A1)',
     });
     // Letters Canada Post does not use (D, F, I, O, Q, U; W and Z never first).
-    expect(addressProblems({ ...body.shippingAddress, postalCode: 'D1A 1A1' })).toHaveProperty(['shippingAddress.postalCode']);
+    expect(addressProblems({ ...body.shippingAddress, postalCode: 'D1A 1A1' })).toHaveProperty([
+      'shippingAddress.postalCode',
+    ]);
   });
 
   it('checks US ZIP codes and states', () => {
     const us = { line1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' };
     expect(addressProblems(us)).toEqual({});
     expect(addressProblems({ ...us, postalCode: '78701-1234' })).toEqual({});
-    expect(addressProblems({ ...us, postalCode: 'K1A 0B1' })).toEqual({ 'shippingAddress.postalCode': 'ZIP code must be 5 digits, or ZIP+4 (12345 or 12345-6789)' });
-    expect(addressProblems({ ...us, state: 'NS' })).toEqual({ 'shippingAddress.state': 'State must be one of the 50 US states (two-letter code, e.g. TX)' });
-    expect(addressProblems({ ...us, country: 'Mexico' })).toEqual({ 'shippingAddress.country': 'Country must be US or Canada' });
+    expect(addressProblems({ ...us, postalCode: 'K1A 0B1' })).toEqual({
+      'shippingAddress.postalCode': 'ZIP code must be 5 digits, or ZIP+4 (12345 or 12345-6789)',
+    });
+    expect(addressProblems({ ...us, state: 'NS' })).toEqual({
+      'shippingAddress.state': 'State must be one of the 50 US states (two-letter code, e.g. TX)',
+    });
+    expect(addressProblems({ ...us, country: 'Mexico' })).toEqual({
+      'shippingAddress.country': 'Country must be US or Canada',
+    });
   });
 
   it('still accepts the older "Canada" and stores the code', () => {
-    const parsed = orderRequestSchema.parse({ ...body, shippingAddress: { ...body.shippingAddress, country: 'Canada' } });
+    const parsed = orderRequestSchema.parse({
+      ...body,
+      shippingAddress: { ...body.shippingAddress, country: 'Canada' },
+    });
     expect(parsed.shippingAddress?.country).toBe('CA');
   });
 
   it('addresses in events written before the codes still parse (the event schema reads them)', () => {
-    expect(shippingAddressSchema.parse({ line1: '1 Rue', city: 'Québec', state: 'Quebec', postalCode: 'G1R 4P5', country: 'Canada' }).country).toBe('CA');
+    expect(
+      shippingAddressSchema.parse({
+        line1: '1 Rue',
+        city: 'Québec',
+        state: 'Quebec',
+        postalCode: 'G1R 4P5',
+        country: 'Canada',
+      }).country,
+    ).toBe('CA');
   });
 
   it('writes Canadian postal codes the standard way', () => {

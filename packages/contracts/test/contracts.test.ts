@@ -69,18 +69,28 @@ describe('catalog', () => {
 
 describe('events', () => {
   it('builds and parses an order.created event', () => {
-    const event = createEvent('order.created', 'orders', { ...orderCreated, shippingAddress: { ...orderCreated.shippingAddress, line2: '' } });
+    const event = createEvent('order.created', 'orders', {
+      ...orderCreated,
+      shippingAddress: { ...orderCreated.shippingAddress, line2: '' },
+    });
     expect(event.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(parseEvent('order.created', JSON.parse(JSON.stringify(event)))).toEqual(event);
   });
 
   it('rejects event data that does not match its type, naming the field', () => {
-    const bad = { id: crypto.randomUUID(), type: 'order.created', occurredAt: new Date().toISOString(), source: 'orders', data: { ...orderCreated, email: 'nope' } };
+    const bad = {
+      id: crypto.randomUUID(),
+      type: 'order.created',
+      occurredAt: new Date().toISOString(),
+      source: 'orders',
+      data: { ...orderCreated, email: 'nope' },
+    };
     expect(() => parseEvent('order.created', bad)).toThrow(/email/);
   });
 
   it('maps every event type to exactly one stream', () => {
-    for (const type of Object.keys(eventDataSchemas)) expect(Object.keys(eventStreams)).toContain(streamForEventType(type));
+    for (const type of Object.keys(eventDataSchemas))
+      expect(Object.keys(eventStreams)).toContain(streamForEventType(type));
     expect(streamForEventType('order.status_changed')).toBe('ORDERS');
     expect(() => streamForEventType('unknown.thing')).toThrow(/No stream/);
   });
@@ -88,11 +98,15 @@ describe('events', () => {
 
 describe('http shapes', () => {
   it('accepts the error envelope and refuses a lowercase code', () => {
-    expect(errorEnvelopeSchema.safeParse({ error: 'Order not found', code: 'NOT_FOUND', requestId: 'r1' }).success).toBe(true);
+    expect(
+      errorEnvelopeSchema.safeParse({ error: 'Order not found', code: 'NOT_FOUND', requestId: 'r1' }).success,
+    ).toBe(true);
     expect(errorEnvelopeSchema.safeParse({ error: 'x', code: 'not_found' }).success).toBe(false);
   });
 
   it('describes readiness', () => {
-    expect(readinessSchema.parse({ status: 'not_ready', checks: { mongo: 'up', nats: 'down' } }).checks.nats).toBe('down');
+    expect(readinessSchema.parse({ status: 'not_ready', checks: { mongo: 'up', nats: 'down' } }).checks.nats).toBe(
+      'down',
+    );
   });
 });

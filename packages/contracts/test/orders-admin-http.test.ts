@@ -11,8 +11,18 @@ import {
 
 describe('admin order contracts', () => {
   it('list query: defaults, page size cap, status tabs', () => {
-    expect(adminOrderListQuerySchema.parse({})).toMatchObject({ page: 1, pageSize: 25, status: 'all', sortBy: 'submittedDate', sortDir: 'desc' });
-    expect(adminOrderListQuerySchema.parse({ page: '3', pageSize: '100', status: 'shipped' })).toMatchObject({ page: 3, pageSize: 100, status: 'shipped' });
+    expect(adminOrderListQuerySchema.parse({})).toMatchObject({
+      page: 1,
+      pageSize: 25,
+      status: 'all',
+      sortBy: 'submittedDate',
+      sortDir: 'desc',
+    });
+    expect(adminOrderListQuerySchema.parse({ page: '3', pageSize: '100', status: 'shipped' })).toMatchObject({
+      page: 3,
+      pageSize: 100,
+      status: 'shipped',
+    });
     expect(adminOrderListQuerySchema.safeParse({ pageSize: '101' }).success).toBe(false);
     expect(adminOrderListQuerySchema.safeParse({ status: 'lost' }).success).toBe(false);
     expect(adminOrderListQuerySchema.safeParse({ startDate: '2026-02-30x' }).success).toBe(false);
@@ -33,7 +43,10 @@ describe('admin order contracts', () => {
     expect(adminQuoteSchema.parse({ quoteAmount: '12.50' }).quoteAmount).toBe(12.5);
     expect(adminQuoteSchema.parse({ quoteAmount: 5, sendEmail: true }).sendEmail).toBe(true);
     expect(adminQuoteSchema.safeParse({ quoteAmount: 5, sendEmail: false }).success).toBe(false);
-    expect(adminTrackingUpdateSchema.parse({ trackingNumber: ' 1Z9 ' })).toMatchObject({ carrier: 'UPS', trackingNumber: '1Z9' });
+    expect(adminTrackingUpdateSchema.parse({ trackingNumber: ' 1Z9 ' })).toMatchObject({
+      carrier: 'UPS',
+      trackingNumber: '1Z9',
+    });
     expect(adminTrackingUpdateSchema.safeParse({ trackingNumber: '  ' }).success).toBe(false);
   });
   it('paths and subject', () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { generateDesignRequestSchema, isCustomizerOrder, orderRequestSchema, uploadIdFromUrl, type OrderRequest } from '../src/index.js';
+import {
+  generateDesignRequestSchema,
+  isCustomizerOrder,
+  orderRequestSchema,
+  uploadIdFromUrl,
+  type OrderRequest,
+} from '../src/index.js';
 
 const body: OrderRequest = {
   customerName: 'Jane Doe',
@@ -17,7 +23,13 @@ const body: OrderRequest = {
 describe('orderRequestSchema', () => {
   it('accepts a guided-flow shirt order and fills the defaults', () => {
     const parsed = orderRequestSchema.parse(body);
-    expect(parsed).toMatchObject({ email: 'jane@example.com', files: [], features: [], customerCategory: 'general', aiGenerated: false });
+    expect(parsed).toMatchObject({
+      email: 'jane@example.com',
+      files: [],
+      features: [],
+      customerCategory: 'general',
+      aiGenerated: false,
+    });
     expect(parsed.shippingAddress).toMatchObject({ line2: '', country: 'US' });
   });
 
@@ -46,6 +58,10 @@ describe('small helpers', () => {
 
   it('checks the AI prompt after trimming', () => {
     expect(generateDesignRequestSchema.safeParse({ prompt: '  abcd  ', itemType: 'coin' }).success).toBe(false);
-    expect(generateDesignRequestSchema.parse({ prompt: ' abcde ', itemType: 'coin' })).toEqual({ prompt: 'abcde', itemType: 'coin', style: 'military' });
+    expect(generateDesignRequestSchema.parse({ prompt: ' abcde ', itemType: 'coin' })).toEqual({
+      prompt: 'abcde',
+      itemType: 'coin',
+      style: 'military',
+    });
   });
 });

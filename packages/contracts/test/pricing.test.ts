@@ -21,7 +21,9 @@ describe('customizerPrice (storefront §9)', () => {
   });
 
   it('adds $10 once per order for Performance or Leather materials, after the size rules', () => {
-    expect(customizerPrice({ itemType: 'shirt', size: 'XXL', material: 'Performance Fabric', quantity: 2 })).toBe(94.98);
+    expect(customizerPrice({ itemType: 'shirt', size: 'XXL', material: 'Performance Fabric', quantity: 2 })).toBe(
+      94.98,
+    );
     expect(customizerPrice({ itemType: 'patch', size: '5 inch', material: 'Leather', quantity: 2 })).toBe(43.77);
   });
 

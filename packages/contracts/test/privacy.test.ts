@@ -20,13 +20,26 @@ describe('privacy contracts', () => {
     expect(isErasedEmail(anonymous)).toBe(true);
     expect(isErasedEmail('dana@example.com')).toBe(false);
     const status = orderStatusChangedData.safeParse({
-      orderId: 'o1', orderNumber: 'CC-1', customerName: 'Erased customer', email: anonymous, itemType: 'coin',
-      previousStatus: 'pending', status: 'paid', changedBy: 'admin', changedAt: new Date().toISOString(),
+      orderId: 'o1',
+      orderNumber: 'CC-1',
+      customerName: 'Erased customer',
+      email: anonymous,
+      itemType: 'coin',
+      previousStatus: 'pending',
+      status: 'paid',
+      changedBy: 'admin',
+      changedAt: new Date().toISOString(),
     });
     expect(status.success).toBe(true);
     const erasure = customerErasureRequestedData.parse({
-      erasureId, customerId: 'c1', email: 'dana@example.com', anonymisedEmail: anonymous, orderIds: [], orderNumbers: [],
-      requestedBy: 'admin:a@shop.test', requestedAt: new Date().toISOString(),
+      erasureId,
+      customerId: 'c1',
+      email: 'dana@example.com',
+      anonymisedEmail: anonymous,
+      orderIds: [],
+      orderNumbers: [],
+      requestedBy: 'admin:a@shop.test',
+      requestedAt: new Date().toISOString(),
     });
     expect(erasure.phones).toEqual([]);
     expect(streamForEventType('privacy.erasure_requested')).toBe('PRIVACY');
@@ -46,7 +59,10 @@ describe('privacy contracts', () => {
     expect(form.safeParse({ confirmEmail: ' DANA@example.com ', reason: 'Asked by email' }).success).toBe(true);
     const wrong = form.safeParse({ confirmEmail: 'sam@example.com', reason: 'Asked by email' });
     expect(wrong.success).toBe(false);
-    expect(wrong.error?.issues[0]).toMatchObject({ path: ['confirmEmail'], message: "The email does not match this customer's email" });
+    expect(wrong.error?.issues[0]).toMatchObject({
+      path: ['confirmEmail'],
+      message: "The email does not match this customer's email",
+    });
     const noReason = form.safeParse({ confirmEmail: 'dana@example.com', reason: '  ' });
     expect(noReason.error?.issues.map((i) => i.path[0])).toEqual(['reason']);
   });

@@ -127,7 +127,13 @@ export async function startDevMailbox(options: DevMailboxOptions = {}): Promise<
     return send(404, { error: `No route for ${req.method} ${url.pathname}`, code: 'NOT_FOUND' });
   });
 
-  const listen = (server: { listen: (port: number, host: string, cb: () => void) => unknown; once: (e: 'error', cb: (err: Error) => void) => unknown }, port: number) =>
+  const listen = (
+    server: {
+      listen: (port: number, host: string, cb: () => void) => unknown;
+      once: (e: 'error', cb: (err: Error) => void) => unknown;
+    },
+    port: number,
+  ) =>
     new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => resolve());

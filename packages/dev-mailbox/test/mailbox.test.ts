@@ -18,7 +18,14 @@ afterAll(async () => {
 
 function send(to: string, subject: string, extra: Partial<MailOptions> = {}) {
   const transport = nodemailer.createTransport({ url: mailbox.smtpUrl, secure: false, ignoreTLS: true });
-  return transport.sendMail({ from: 'Tactical Gear Co. <orders@shop.test>', to, subject, text: `text of ${subject}`, html: `<p>html of ${subject}</p>`, ...extra });
+  return transport.sendMail({
+    from: 'Tactical Gear Co. <orders@shop.test>',
+    to,
+    subject,
+    text: `text of ${subject}`,
+    html: `<p>html of ${subject}</p>`,
+    ...extra,
+  });
 }
 
 describe('dev mailbox', () => {

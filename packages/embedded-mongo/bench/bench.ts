@@ -70,7 +70,13 @@ interface Tally {
 }
 
 /** Runs `op` with CONCURRENCY in flight for `ms`, adding to `tally` what it completed and the CPU it used. */
-async function burst(server: Server, op: (i: number) => Promise<unknown>, ms: number, counter: { next: number }, tally?: Tally) {
+async function burst(
+  server: Server,
+  op: (i: number) => Promise<unknown>,
+  ms: number,
+  counter: { next: number },
+  tally?: Tally,
+) {
   const serverBefore = await processCpuMs(server.pid);
   const clientBefore = process.cpuUsage();
   let done = 0;
@@ -116,7 +122,10 @@ async function paired(server: Server, ping: () => Promise<unknown>, op: (i: numb
   const counter = { next: 0 };
   await burst(server, ping, 200, counter);
   await burst(server, op, 300, counter);
-  const tallies = { ping: { done: 0, ms: 0, serverCpuMs: 0, clientCpuMs: 0 }, op: { done: 0, ms: 0, serverCpuMs: 0, clientCpuMs: 0 } };
+  const tallies = {
+    ping: { done: 0, ms: 0, serverCpuMs: 0, clientCpuMs: 0 },
+    op: { done: 0, ms: 0, serverCpuMs: 0, clientCpuMs: 0 },
+  };
   for (let s = 0; s < slices; s++) {
     await burst(server, ping, sliceMs, counter, tallies.ping);
     await burst(server, op, sliceMs, counter, tallies.op);
@@ -149,7 +158,13 @@ async function measureServer(label: string, dbPath?: string): Promise<Figures> {
     const ping = () => admin.command({ ping: 1 });
     const run = Date.now().toString(36);
     const insert = await paired(server, ping, (i) =>
-      Coin.create({ sku: `${run}-${i}`, name: 'Challenge coin, antique brass', qty: 1, price: '19.99', tags: ['coin', 'brass'] }),
+      Coin.create({
+        sku: `${run}-${i}`,
+        name: 'Challenge coin, antique brass',
+        qty: 1,
+        price: '19.99',
+        tags: ['coin', 'brass'],
+      }),
     );
     // The keys that exist: the inserts above, whatever their number.
     const skus = (await Coin.find({}, { sku: 1, _id: 0 }).lean()).map((doc) => doc.sku);
@@ -183,7 +198,11 @@ async function measureLatency() {
       const coll = client.db('bench_latency').collection(`coins_${size}`);
       for (let start = 0; start < size; start += 1000) {
         await coll.insertMany(
-          Array.from({ length: Math.min(1000, size - start) }, (_, k) => ({ sku: `SKU-${start + k}`, name: 'Tactical shirt', qty: k })),
+          Array.from({ length: Math.min(1000, size - start) }, (_, k) => ({
+            sku: `SKU-${start + k}`,
+            name: 'Tactical shirt',
+            qty: k,
+          })),
         );
       }
     }
@@ -245,13 +264,16 @@ async function measureJournal(dir: string) {
 
 const num = (n: number) => Math.round(n).toLocaleString('en-US');
 const ratio = (n: number) => `${n.toFixed(2)}x`;
-const row = (cells: string[], widths: number[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+const row = (cells: string[], widths: number[]) =>
+  cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
 
 async function main() {
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'em-bench-'));
   try {
     const loadBefore = os.loadavg()[0].toFixed(1);
-    process.stderr.write(`embedded-mongo benchmark: ${CONCURRENCY} in flight, ${SECONDS} s per figure, ${os.cpus().length} cores, Node ${process.version}\n`);
+    process.stderr.write(
+      `embedded-mongo benchmark: ${CONCURRENCY} in flight, ${SECONDS} s per figure, ${os.cpus().length} cores, Node ${process.version}\n`,
+    );
     const memory = await measureServer('memory');
     const durable = await measureServer('journal', path.join(tmp, 'db'));
     const latency = await measureLatency();
@@ -264,15 +286,45 @@ async function main() {
       `load average before/after: ${loadBefore} / ${os.loadavg()[0].toFixed(1)} (other work on these cores slows both columns alike)`,
       '',
       row(['', 'memory', '', '', '', '', 'journal', '', '', '', ''], widths),
-      row(['operation', 'ops/s', 'ping/s', 'ping/op', 'srv us', 'cli us', 'ops/s', 'ping/s', 'ping/op', 'srv us', 'cli us'], widths),
+      row(
+        [
+          'operation',
+          'ops/s',
+          'ping/s',
+          'ping/op',
+          'srv us',
+          'cli us',
+          'ops/s',
+          'ping/s',
+          'ping/op',
+          'srv us',
+          'cli us',
+        ],
+        widths,
+      ),
     ];
-    for (const [name, key] of [['insert Model.create', 'insert'], ['indexed findOne lean', 'findOne'], ['updateOne ($inc)', 'update']] as const) {
+    for (const [name, key] of [
+      ['insert Model.create', 'insert'],
+      ['indexed findOne lean', 'findOne'],
+      ['updateOne ($inc)', 'update'],
+    ] as const) {
       const m = memory[key];
       const j = durable[key];
       lines.push(
         row(
-          [name, num(m.op.perSecond), num(m.ping.perSecond), ratio(m.ping.perSecond / m.op.perSecond), us(m.op.serverCpuUs), us(m.op.clientCpuUs),
-            num(j.op.perSecond), num(j.ping.perSecond), ratio(j.ping.perSecond / j.op.perSecond), us(j.op.serverCpuUs), us(j.op.clientCpuUs)],
+          [
+            name,
+            num(m.op.perSecond),
+            num(m.ping.perSecond),
+            ratio(m.ping.perSecond / m.op.perSecond),
+            us(m.op.serverCpuUs),
+            us(m.op.clientCpuUs),
+            num(j.op.perSecond),
+            num(j.ping.perSecond),
+            ratio(j.ping.perSecond / j.op.perSecond),
+            us(j.op.serverCpuUs),
+            us(j.op.clientCpuUs),
+          ],
           widths,
         ),
       );
@@ -294,7 +346,10 @@ async function main() {
       `  100k / 1k median latency: ${ratio(large.p50 / small.p50)} (goal <= 1.50x); mean: ${ratio(large.mean / small.mean)}`,
       '',
       'journal alone (append + fdatasync, group commit):',
-      ...journalOnly.map((j) => `  ${String(j.inFlight).padStart(2)} in flight: ${num(j.perSecond)} appends/s, ${j.recordsPerSync.toFixed(1)} records per sync`),
+      ...journalOnly.map(
+        (j) =>
+          `  ${String(j.inFlight).padStart(2)} in flight: ${num(j.perSecond)} appends/s, ${j.recordsPerSync.toFixed(1)} records per sync`,
+      ),
     );
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {

@@ -35,7 +35,8 @@ if (values.help) {
   process.exit(0);
 }
 const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a number from 0 to 65535, got '${values.port}'`);
+if (!Number.isInteger(port) || port < 0 || port > 65535)
+  fail(`--port must be a number from 0 to 65535, got '${values.port}'`);
 
 const { startEmbeddedMongo } = await import('../dist/index.js').catch((error) => {
   if (error.code === 'ERR_MODULE_NOT_FOUND') {

@@ -41,8 +41,12 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     throw new Error(`invalid replica set name '${options.replSet}': use letters, digits, '-' and '_'`);
   }
   const durable = options.dbPath ? await openJournal(options.dbPath) : undefined;
-  for (const [name, value] of [['ttlSweepMs', options.ttlSweepMs], ['compactEveryOps', options.compactEveryOps]] as const) {
-    if (value !== undefined && (!Number.isFinite(value) || value < 0)) throw new Error(`${name} must be a non-negative number, got ${value}`);
+  for (const [name, value] of [
+    ['ttlSweepMs', options.ttlSweepMs],
+    ['compactEveryOps', options.compactEveryOps],
+  ] as const) {
+    if (value !== undefined && (!Number.isFinite(value) || value < 0))
+      throw new Error(`${name} must be a non-negative number, got ${value}`);
   }
   if (options.ttlSweepMs === 0) throw new Error('ttlSweepMs must be greater than 0');
   const engine = createEngine({
@@ -64,12 +68,17 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
   } catch (error) {
     await engine.stop();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new Error(`port ${options.port} on ${host} is already in use: stop what uses it or choose another port (0 picks a free one)`, { cause: error });
+      throw new Error(
+        `port ${options.port} on ${host} is already in use: stop what uses it or choose another port (0 picks a free one)`,
+        { cause: error },
+      );
     }
     throw error;
   }
   const address = formatHostPort(host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host, port);
-  const uri = options.replSet ? `mongodb://${address}/?replicaSet=${options.replSet}` : `mongodb://${address}/?directConnection=true`;
+  const uri = options.replSet
+    ? `mongodb://${address}/?replicaSet=${options.replSet}`
+    : `mongodb://${address}/?directConnection=true`;
   let stopping: Promise<void> | undefined;
   return {
     uri,

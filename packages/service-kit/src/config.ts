@@ -43,7 +43,10 @@ const envSchema = z.object({
   PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
   MONGO_URL: z.preprocess(
     blankToUndefined,
-    z.string().regex(/^mongodb(\+srv)?:\/\//, 'MONGO_URL must start with mongodb:// or mongodb+srv://').default(defaultMongoUrl),
+    z
+      .string()
+      .regex(/^mongodb(\+srv)?:\/\//, 'MONGO_URL must start with mongodb:// or mongodb+srv://')
+      .default(defaultMongoUrl),
   ),
   NATS_URL: z.preprocess(blankToUndefined, z.string().default(defaultNatsUrl)),
   LOG_LEVEL: z.preprocess(
@@ -59,7 +62,10 @@ const envSchema = z.object({
 /** Checks the raw environment; throws one error listing every bad variable. */
 export function loadServiceConfig(env: RawServiceEnv, defaults: { port: number }): ServiceConfig {
   // A setting of the NATS deployment every service shares: read here rather than in each config.ts.
-  const parsed = envSchema.safeParse({ ...env, NATS_STREAM_REPLICAS: env.NATS_STREAM_REPLICAS ?? process.env.NATS_STREAM_REPLICAS });
+  const parsed = envSchema.safeParse({
+    ...env,
+    NATS_STREAM_REPLICAS: env.NATS_STREAM_REPLICAS ?? process.env.NATS_STREAM_REPLICAS,
+  });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid service configuration: ${problems}`);

@@ -23,10 +23,13 @@ export const badRequest = (message: string, details?: unknown) =>
   new AppError(400, errorCodes.BAD_REQUEST, message, details);
 export const validationFailed = (message: string, details?: FieldIssue[]) =>
   new AppError(400, errorCodes.VALIDATION_FAILED, message, details);
-export const unauthorized = (message = 'Please sign in to continue.') => new AppError(401, errorCodes.UNAUTHORIZED, message);
-export const forbidden = (message = 'You are not allowed to do this.') => new AppError(403, errorCodes.FORBIDDEN, message);
+export const unauthorized = (message = 'Please sign in to continue.') =>
+  new AppError(401, errorCodes.UNAUTHORIZED, message);
+export const forbidden = (message = 'You are not allowed to do this.') =>
+  new AppError(403, errorCodes.FORBIDDEN, message);
 export const notFound = (message: string) => new AppError(404, errorCodes.NOT_FOUND, message);
-export const conflict = (message: string, details?: unknown) => new AppError(409, errorCodes.CONFLICT, message, details);
+export const conflict = (message: string, details?: unknown) =>
+  new AppError(409, errorCodes.CONFLICT, message, details);
 export const serviceUnavailable = (message: string) => new AppError(503, errorCodes.SERVICE_UNAVAILABLE, message);
 
 export const genericServerErrorMessage = 'Something went wrong on our side. Please try again in a few minutes.';
@@ -49,7 +52,8 @@ const contextNames: Record<string, string> = {
 function describeIssue(field: string, keyword: string, message: string): string {
   if (keyword === 'invalid_type' && /received undefined/.test(message)) return `${field} is required`;
   // Custom messages written in the schemas already name their field.
-  if (!message.startsWith('Invalid') && !message.startsWith('Too ') && !message.startsWith('Unrecognized')) return message;
+  if (!message.startsWith('Invalid') && !message.startsWith('Too ') && !message.startsWith('Unrecognized'))
+    return message;
   return `${field}: ${message}`;
 }
 
@@ -149,13 +153,18 @@ function clientErrorMessage(error: FastifyError, request: FastifyRequest): strin
  * Boundary not found", "Unexpected end of multipart data", "Part terminated early due to unexpected end of
  * multipart data"... They are the client's mistake, wherever a service reads parts.
  */
-const unreadableMultipart = /boundary not found|unexpected end of (multipart data|form|file)|terminated early|malformed part header|boundary required/i;
+const unreadableMultipart =
+  /boundary not found|unexpected end of (multipart data|form|file)|terminated early|malformed part header|boundary required/i;
 export const unreadableMultipartMessage =
   'The upload could not be read: it is not complete multipart/form-data. Send the files as multipart/form-data.';
 
 function isUnreadableMultipart(error: Error, request: FastifyRequest): boolean {
   const type = request.headers['content-type'] ?? '';
-  return /^\s*multipart\//i.test(type) && (error as FastifyError).statusCode === undefined && unreadableMultipart.test(error.message);
+  return (
+    /^\s*multipart\//i.test(type) &&
+    (error as FastifyError).statusCode === undefined &&
+    unreadableMultipart.test(error.message)
+  );
 }
 
 /** Installs the error and not-found handlers on an app (services and the gateway use the same one). */
@@ -167,7 +176,14 @@ export function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issues = fieldIssuesFromValidation(error.validation, error.validationContext);
-      return sendError(request, reply, 400, errorCodes.VALIDATION_FAILED, validationMessage(issues, error.validationContext), issues);
+      return sendError(
+        request,
+        reply,
+        400,
+        errorCodes.VALIDATION_FAILED,
+        validationMessage(issues, error.validationContext),
+        issues,
+      );
     }
     if (error instanceof AppError) {
       if (error.statusCode >= 500) request.log.error({ err: error }, error.message);
@@ -179,7 +195,10 @@ export function installErrorHandling(app: FastifyInstance) {
       return sendError(request, reply, 400, errorCodes.VALIDATION_FAILED, validationMessage(issues), issues);
     }
     if (isResponseSerializationError(error as FastifyError)) {
-      request.log.error({ err: error, cause: (error as { cause?: unknown }).cause }, 'response did not match its schema');
+      request.log.error(
+        { err: error, cause: (error as { cause?: unknown }).cause },
+        'response did not match its schema',
+      );
       return sendError(request, reply, 500, errorCodes.INTERNAL_ERROR, genericServerErrorMessage);
     }
     if (isUnreadableMultipart(error, request)) {
@@ -187,7 +206,13 @@ export function installErrorHandling(app: FastifyInstance) {
     }
     const status = (error as FastifyError).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      return sendError(request, reply, status, codeForStatus(status), clientErrorMessage(error as FastifyError, request));
+      return sendError(
+        request,
+        reply,
+        status,
+        codeForStatus(status),
+        clientErrorMessage(error as FastifyError, request),
+      );
     }
     request.log.error({ err: error }, 'unhandled error');
     const finalStatus = typeof status === 'number' && status >= 500 && status <= 599 ? status : 500;

@@ -61,7 +61,8 @@ export function gatewaySigningKey(secret: string): GatewaySigningKey {
 /** Why a key is not strong enough for production, or undefined when it is. */
 export function weakGatewayKeyReason(secret: string | undefined): string | undefined {
   if (!secret) return 'it is not set';
-  if (secret.length < minimumGatewayKeyLength) return `it has ${secret.length} characters; at least ${minimumGatewayKeyLength} are needed`;
+  if (secret.length < minimumGatewayKeyLength)
+    return `it has ${secret.length} characters; at least ${minimumGatewayKeyLength} are needed`;
   if (new Set(secret).size < 10) return 'it repeats too few different characters to be a random key';
   return undefined;
 }
@@ -70,19 +71,31 @@ export function weakGatewayKeyReason(secret: string | undefined): string | undef
  * The key ring from the raw settings. With NODE_ENV=production a missing or weak key stops the start
  * (an error naming the setting); elsewhere a missing key leaves admin routes closed (every call 401).
  */
-export function gatewayKeyRing(settings: { current?: string | undefined; previous?: string | undefined; nodeEnv: string }): GatewayKeyRing {
+export function gatewayKeyRing(settings: {
+  current?: string | undefined;
+  previous?: string | undefined;
+  nodeEnv: string;
+}): GatewayKeyRing {
   const current = settings.current?.trim() || undefined;
   const previous = settings.previous?.trim() || undefined;
   if (settings.nodeEnv === 'production') {
     const weak = weakGatewayKeyReason(current);
-    if (weak) throw new Error(`GATEWAY_SIGNING_KEY must be a strong random key in production (${weak}); generate one with: openssl rand -base64 48`);
+    if (weak)
+      throw new Error(
+        `GATEWAY_SIGNING_KEY must be a strong random key in production (${weak}); generate one with: openssl rand -base64 48`,
+      );
     const weakPrevious = previous === undefined ? undefined : weakGatewayKeyReason(previous);
-    if (weakPrevious) throw new Error(`GATEWAY_SIGNING_KEY_PREVIOUS must be a strong random key in production (${weakPrevious})`);
+    if (weakPrevious)
+      throw new Error(`GATEWAY_SIGNING_KEY_PREVIOUS must be a strong random key in production (${weakPrevious})`);
   }
-  return { current: current ? gatewaySigningKey(current) : undefined, previous: previous ? gatewaySigningKey(previous) : undefined };
+  return {
+    current: current ? gatewaySigningKey(current) : undefined,
+    previous: previous ? gatewaySigningKey(previous) : undefined,
+  };
 }
 
-const mac = (key: GatewaySigningKey, signed: string) => createHmac('sha256', key.secret).update(signed, 'utf8').digest();
+const mac = (key: GatewaySigningKey, signed: string) =>
+  createHmac('sha256', key.secret).update(signed, 'utf8').digest();
 
 /** Signs the identity for one forwarded request (the gateway). `now` in milliseconds. */
 export function signGatewayToken(
@@ -92,7 +105,13 @@ export function signGatewayToken(
   lifetimeSeconds = gatewayTokenLifetimeSeconds,
 ): string {
   const iat = Math.floor(now / 1000);
-  const claims: GatewayTokenClaims = { ...(identity.sub ? { sub: identity.sub } : {}), ip: identity.ip, rid: identity.rid, iat, exp: iat + lifetimeSeconds };
+  const claims: GatewayTokenClaims = {
+    ...(identity.sub ? { sub: identity.sub } : {}),
+    ip: identity.ip,
+    rid: identity.rid,
+    iat,
+    exp: iat + lifetimeSeconds,
+  };
   const signed = `${key.id}.${Buffer.from(JSON.stringify(claims), 'utf8').toString('base64url')}`;
   return `${signed}.${mac(key, signed).toString('base64url')}`;
 }
@@ -102,19 +121,32 @@ export type GatewayTokenCheck = { ok: true; claims: GatewayTokenClaims } | { ok:
 const refused = (reason: string): GatewayTokenCheck => ({ ok: false, reason });
 
 /** Checks a token: known key, signature, lifetime, and that it was issued for this request id. */
-export function verifyGatewayToken(ring: GatewayKeyRing, token: string | undefined, requestId: string, now = Date.now()): GatewayTokenCheck {
+export function verifyGatewayToken(
+  ring: GatewayKeyRing,
+  token: string | undefined,
+  requestId: string,
+  now = Date.now(),
+): GatewayTokenCheck {
   if (!ring.current && !ring.previous) {
     return refused('This service has no gateway signing key (GATEWAY_SIGNING_KEY), so it cannot accept admin calls.');
   }
-  if (!token) return refused(`This call did not come through the gateway: it carries no signed gateway identity (${gatewayTokenHeader}).`);
+  if (!token)
+    return refused(
+      `This call did not come through the gateway: it carries no signed gateway identity (${gatewayTokenHeader}).`,
+    );
   const parts = token.split('.');
-  if (parts.length !== 3 || parts.some((p) => !p) || token.length > 4096) return refused('The signed gateway identity on this call is malformed.');
+  if (parts.length !== 3 || parts.some((p) => !p) || token.length > 4096)
+    return refused('The signed gateway identity on this call is malformed.');
   const [kid, payload, signature] = parts as [string, string, string];
   const key = [ring.current, ring.previous].find((k) => k?.id === kid);
-  if (!key) return refused('The signed gateway identity was made with a key this service does not accept (an old or foreign key).');
+  if (!key)
+    return refused(
+      'The signed gateway identity was made with a key this service does not accept (an old or foreign key).',
+    );
   const expected = mac(key, `${kid}.${payload}`);
   const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return refused('The signed gateway identity has a signature that is not valid.');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return refused('The signed gateway identity has a signature that is not valid.');
   let claims: GatewayTokenClaims;
   try {
     const parsed = gatewayTokenClaimsSchema.safeParse(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')));
@@ -124,9 +156,12 @@ export function verifyGatewayToken(ring: GatewayKeyRing, token: string | undefin
     return refused('The signed gateway identity on this call is malformed.');
   }
   const seconds = now / 1000;
-  if (claims.exp <= claims.iat || claims.exp - claims.iat > 5 * 60) return refused('The signed gateway identity has a lifetime this service does not accept.');
-  if (claims.exp + CLOCK_SKEW_SECONDS < seconds) return refused('The signed gateway identity has expired; send the call through the gateway again.');
-  if (claims.iat - CLOCK_SKEW_SECONDS > seconds) return refused('The signed gateway identity is not valid yet (the clocks of the gateway and this service differ).');
+  if (claims.exp <= claims.iat || claims.exp - claims.iat > 5 * 60)
+    return refused('The signed gateway identity has a lifetime this service does not accept.');
+  if (claims.exp + CLOCK_SKEW_SECONDS < seconds)
+    return refused('The signed gateway identity has expired; send the call through the gateway again.');
+  if (claims.iat - CLOCK_SKEW_SECONDS > seconds)
+    return refused('The signed gateway identity is not valid yet (the clocks of the gateway and this service differ).');
   if (claims.rid !== requestId) return refused('The signed gateway identity was issued for another request.');
   return { ok: true, claims };
 }
@@ -171,9 +206,16 @@ export function installGatewayIdentity(app: FastifyInstance, ring: GatewayKeyRin
     }
     if (!adminRoute) return;
     if (path === undefined) {
-      throw new AppError(400, errorCodes.BAD_REQUEST, 'The address is not valid: it contains an encoded path separator or a dot segment.');
+      throw new AppError(
+        400,
+        errorCodes.BAD_REQUEST,
+        'The address is not valid: it contains an encoded path separator or a dot segment.',
+      );
     }
     if (!check.ok) throw unauthorizedCall(check.reason);
-    if (!check.claims.sub) throw unauthorizedCall('This call needs a signed-in admin, and the gateway\'s signed identity names none. Please sign in.');
+    if (!check.claims.sub)
+      throw unauthorizedCall(
+        "This call needs a signed-in admin, and the gateway's signed identity names none. Please sign in.",
+      );
   });
 }

@@ -60,7 +60,14 @@ export function installJsonBodyParser(app: FastifyInstance) {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const charset = declaredCharset(request.headers['content-type']);
     if (charset && charset !== 'utf-8' && charset !== 'utf8') {
-      done(new AppError(415, errorCodes.UNSUPPORTED_MEDIA_TYPE, `Send JSON encoded as UTF-8 (this body says charset=${charset.slice(0, 40)}).`), undefined);
+      done(
+        new AppError(
+          415,
+          errorCodes.UNSUPPORTED_MEDIA_TYPE,
+          `Send JSON encoded as UTF-8 (this body says charset=${charset.slice(0, 40)}).`,
+        ),
+        undefined,
+      );
       return;
     }
     const text = body as string;

@@ -1,7 +1,19 @@
 // @shop/service-kit: what every shop service shares. Telemetry lives in '@shop/service-kit/telemetry'
 // because it must be started before fastify and mongoose are loaded.
-export { createService, type Service, type ServiceApp, type ServiceContext, type ServiceDefinition } from './service.js';
-export { loadServiceConfig, defaultMongoUrl, defaultNatsUrl, type RawServiceEnv, type ServiceConfig } from './config.js';
+export {
+  createService,
+  type Service,
+  type ServiceApp,
+  type ServiceContext,
+  type ServiceDefinition,
+} from './service.js';
+export {
+  loadServiceConfig,
+  defaultMongoUrl,
+  defaultNatsUrl,
+  type RawServiceEnv,
+  type ServiceConfig,
+} from './config.js';
 export {
   gatewayKeyId,
   gatewayKeyRing,
@@ -34,7 +46,13 @@ export {
   validationFailed,
   validationMessage,
 } from './errors.js';
-export { installJsonBodyParser, installZodAndRequestIds, requestIdFrom, requestIdHeader, requestLogController } from './http.js';
+export {
+  installJsonBodyParser,
+  installZodAndRequestIds,
+  requestIdFrom,
+  requestIdHeader,
+  requestLogController,
+} from './http.js';
 export { databaseName, pingMongo } from './mongo.js';
 export {
   clearWindow,

@@ -24,7 +24,13 @@ export function traceFields(): { trace_id?: string; span_id?: string } {
 }
 
 /** Headers that carry a secret: a session cookie, a credential, a webhook signature, the gateway's signed identity. */
-const secretHeaders = ['.authorization', '.cookie', '["set-cookie"]', '["stripe-signature"]', `["${gatewayTokenHeader}"]`];
+const secretHeaders = [
+  '.authorization',
+  '.cookie',
+  '["set-cookie"]',
+  '["stripe-signature"]',
+  `["${gatewayTokenHeader}"]`,
+];
 /** Fields that carry a secret wherever they appear, top level or one object down (`{ body: { password } }`). */
 const secretFields = [
   'password',
@@ -52,7 +58,9 @@ const secretFields = [
  * of customer.verification_requested, and a card as `card.number` / `card.cvc` of the test-mode form.
  */
 export const redactedLogPaths: string[] = [
-  ...['req.', 'res.', 'request.', 'response.', 'reply.', '', '*.'].flatMap((owner) => secretHeaders.map((h) => `${owner}headers${h}`)),
+  ...['req.', 'res.', 'request.', 'response.', 'reply.', '', '*.'].flatMap((owner) =>
+    secretHeaders.map((h) => `${owner}headers${h}`),
+  ),
   ...secretFields.flatMap((field) => [field, `*.${field}`]),
   'card.number',
   '*.card.number',

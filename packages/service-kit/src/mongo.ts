@@ -10,7 +10,10 @@ export async function pingMongo(connection: Connection, timeoutMs = 1500): Promi
   if (connection.readyState !== 1 || !connection.db) return false;
   let timer: NodeJS.Timeout | undefined;
   try {
-    const ping = connection.db.admin().ping().then(() => true);
+    const ping = connection.db
+      .admin()
+      .ping()
+      .then(() => true);
     const timeout = new Promise<boolean>((resolve) => {
       timer = setTimeout(() => resolve(false), timeoutMs);
     });

@@ -25,7 +25,10 @@ rateCounterSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 
 /** The `rate_counters` collection of a service's connection (registered once per connection). */
 export function rateCounterModel(connection: Connection): RateCounterModel {
-  return (connection.models.RateCounter as RateCounterModel | undefined) ?? connection.model<RateCounterDoc>('RateCounter', rateCounterSchema);
+  return (
+    (connection.models.RateCounter as RateCounterModel | undefined) ??
+    connection.model<RateCounterDoc>('RateCounter', rateCounterSchema)
+  );
 }
 
 export interface RateWindow {
@@ -42,11 +45,21 @@ export interface RateDecision extends RateWindow {
 function windowOf(name: string, key: string, windowMs: number, now: Date) {
   const start = Math.floor(now.getTime() / windowMs) * windowMs;
   const end = start + windowMs;
-  return { id: `${name}:${key}:${start}`, end, retryAfterSeconds: Math.max(1, Math.ceil((end - now.getTime()) / 1000)) };
+  return {
+    id: `${name}:${key}:${start}`,
+    end,
+    retryAfterSeconds: Math.max(1, Math.ceil((end - now.getTime()) / 1000)),
+  };
 }
 
 /** Counts one hit for `key` in the current window and answers the count so far. */
-export async function countHit(RateCounter: RateCounterModel, name: string, key: string, windowMs: number, now: Date): Promise<RateWindow> {
+export async function countHit(
+  RateCounter: RateCounterModel,
+  name: string,
+  key: string,
+  windowMs: number,
+  now: Date,
+): Promise<RateWindow> {
   const window = windowOf(name, key, windowMs, now);
   const increment = () =>
     RateCounter.findOneAndUpdate(
@@ -66,14 +79,26 @@ export async function countHit(RateCounter: RateCounterModel, name: string, key:
 }
 
 /** The count of the current window without counting a hit. */
-export async function readWindow(RateCounter: RateCounterModel, name: string, key: string, windowMs: number, now: Date): Promise<RateWindow> {
+export async function readWindow(
+  RateCounter: RateCounterModel,
+  name: string,
+  key: string,
+  windowMs: number,
+  now: Date,
+): Promise<RateWindow> {
   const window = windowOf(name, key, windowMs, now);
   const doc = await RateCounter.findById(window.id).lean();
   return { count: doc?.count ?? 0, retryAfterSeconds: window.retryAfterSeconds };
 }
 
 /** Forgets the current window of `key` (e.g. a successful sign-in clears its failures). */
-export async function clearWindow(RateCounter: RateCounterModel, name: string, key: string, windowMs: number, now: Date): Promise<void> {
+export async function clearWindow(
+  RateCounter: RateCounterModel,
+  name: string,
+  key: string,
+  windowMs: number,
+  now: Date,
+): Promise<void> {
   await RateCounter.deleteOne({ _id: windowOf(name, key, windowMs, now).id });
 }
 

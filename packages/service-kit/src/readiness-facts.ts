@@ -8,7 +8,9 @@ import type { ServiceApp, ServiceContext } from './service.js';
 import { outboxModel } from './bus/models.js';
 
 /** A service's own facts for the production check (no secrets: booleans, counts, kinds). */
-export type ReadinessFactsHook<M> = (ctx: ServiceContext<M>) => Promise<Record<string, unknown>> | Record<string, unknown>;
+export type ReadinessFactsHook<M> = (
+  ctx: ServiceContext<M>,
+) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
 const PROBE_MS = 2_000;
 
@@ -38,17 +40,29 @@ async function outboxBacklog(connection: Connection, now: Date): Promise<Readine
   );
   return {
     pending,
-    oldestPendingAgeSeconds: oldest ? Math.max(0, Math.round((now.getTime() - new Date(oldest.createdAt).getTime()) / 1000)) : null,
+    oldestPendingAgeSeconds: oldest
+      ? Math.max(0, Math.round((now.getTime() - new Date(oldest.createdAt).getTime()) / 1000))
+      : null,
     failingAttempts: failing?.attempts ?? 0,
   };
 }
 
-export function registerReadinessFacts<M>(app: ServiceApp, ctx: ServiceContext<M>, own: ReadinessFactsHook<M> | undefined): void {
+export function registerReadinessFacts<M>(
+  app: ServiceApp,
+  ctx: ServiceContext<M>,
+  own: ReadinessFactsHook<M> | undefined,
+): void {
   app.get(readinessFactsPath, { logLevel: 'warn', schema: { hide: true } }, async () => {
     const up = ctx.connection.readyState === 1;
     const [replicaSet, outbox, extra] = await Promise.all([
       up ? replicaSetOf(ctx.connection).catch(() => null) : null,
-      up ? outboxBacklog(ctx.connection, new Date()).catch(() => ({ pending: -1, oldestPendingAgeSeconds: null, failingAttempts: 0 })) : { pending: -1, oldestPendingAgeSeconds: null, failingAttempts: 0 },
+      up
+        ? outboxBacklog(ctx.connection, new Date()).catch(() => ({
+            pending: -1,
+            oldestPendingAgeSeconds: null,
+            failingAttempts: 0,
+          }))
+        : { pending: -1, oldestPendingAgeSeconds: null, failingAttempts: 0 },
       own ? within(Promise.resolve(own(ctx))).catch((err: Error) => ({ error: err.message })) : {},
     ]);
     const facts: ReadinessFacts = {

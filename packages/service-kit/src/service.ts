@@ -29,7 +29,13 @@ import { currentTelemetry } from './telemetry-state.js';
 import { registerReadinessFacts, type ReadinessFactsHook } from './readiness-facts.js';
 
 /** The Fastify instance a service adds its routes to (zod schemas type the handlers). */
-export type ServiceApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+export type ServiceApp = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
 
 export interface ServiceContext<M = Record<string, never>> {
   name: ServiceName;
@@ -81,7 +87,14 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
   const log = createLogger({ service: def.name, level: def.config.logLevel, destination: def.logDestination });
   const connection = mongoose.createConnection();
   const models = (def.models?.(connection) ?? {}) as M;
-  const bus = new EventBus({ service: def.name, natsUrl: def.config.natsUrl, connection, log, relay: def.relay, streamReplicas: def.config.natsStreamReplicas });
+  const bus = new EventBus({
+    service: def.name,
+    natsUrl: def.config.natsUrl,
+    connection,
+    log,
+    relay: def.relay,
+    streamReplicas: def.config.natsStreamReplicas,
+  });
   const ctx: ServiceContext<M> = {
     name: def.name,
     version,
@@ -131,7 +144,10 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
     const ready = startCompleted && mongoUp && natsUp;
     return {
       ready,
-      body: { status: ready ? 'ready' : 'not_ready', checks: { mongo: mongoUp ? 'up' : 'down', nats: natsUp ? 'up' : 'down' } },
+      body: {
+        status: ready ? 'ready' : 'not_ready',
+        checks: { mongo: mongoUp ? 'up' : 'down', nats: natsUp ? 'up' : 'down' },
+      },
     };
   }
 
@@ -185,7 +201,10 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
     // which of them is not there yet (503), instead of a silent port during a slow start.
     const address = await app.listen({ host: config.host, port: config.port });
     started = true;
-    if (!def.config.gatewayKeys.current) log.warn('GATEWAY_SIGNING_KEY is not set: admin calls will be refused (401) until the gateway and this service share a key');
+    if (!def.config.gatewayKeys.current)
+      log.warn(
+        'GATEWAY_SIGNING_KEY is not set: admin calls will be refused (401) until the gateway and this service share a key',
+      );
     log.info({ db: databaseName(def.name) }, 'connecting to MongoDB');
     await connection.openUri(config.mongoUrl, {
       dbName: databaseName(def.name),
@@ -228,7 +247,9 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
       }, 20_000);
       force.unref();
       await stop();
-      await currentTelemetry()?.shutdown().catch(() => undefined);
+      await currentTelemetry()
+        ?.shutdown()
+        .catch(() => undefined);
       process.exit(0);
     };
     process.once('SIGTERM', () => void shutdown('SIGTERM'));
@@ -240,7 +261,9 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
       if (stopping) return;
       log.fatal({ err }, 'service failed to start');
       if (started) await stop().catch(() => undefined);
-      await currentTelemetry()?.shutdown().catch(() => undefined);
+      await currentTelemetry()
+        ?.shutdown()
+        .catch(() => undefined);
       process.exit(1);
     }
   }

@@ -47,7 +47,9 @@ export function describeServiceBasics<C extends ServiceConfig>(o: ServiceBasicsO
 
     beforeAll(async () => {
       const { mongoUri, natsUrl } = o.deps();
-      service = await o.buildApp(o.loadConfig({ PORT: '0', MONGO_URL: mongoUri, NATS_URL: natsUrl, LOG_LEVEL: 'silent' }));
+      service = await o.buildApp(
+        o.loadConfig({ PORT: '0', MONGO_URL: mongoUri, NATS_URL: natsUrl, LOG_LEVEL: 'silent' }),
+      );
       url = await service.start();
     });
 
@@ -73,24 +75,42 @@ export function describeServiceBasics<C extends ServiceConfig>(o: ServiceBasicsO
     });
 
     it('publishes its OpenAPI document', async () => {
-      const doc = (await (await fetch(`${url}/openapi.json`)).json()) as { info: { title: string }; paths: Record<string, unknown> };
+      const doc = (await (await fetch(`${url}/openapi.json`)).json()) as {
+        info: { title: string };
+        paths: Record<string, unknown>;
+      };
       expect(doc.info.title).toBe(`Shop ${name} service`);
-      expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/healthz', '/readyz', infoPath, ...(o.openApiPaths ?? [])]));
+      expect(Object.keys(doc.paths)).toEqual(
+        expect.arrayContaining(['/healthz', '/readyz', infoPath, ...(o.openApiPaths ?? [])]),
+      );
     });
 
     /** Every operation of the service's OpenAPI document that the access table makes admin-only. */
     async function adminOperations(): Promise<Array<{ method: string; path: string }>> {
-      const doc = (await (await fetch(`${url}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+      const doc = (await (await fetch(`${url}/openapi.json`)).json()) as {
+        paths: Record<string, Record<string, unknown>>;
+      };
       return Object.entries(doc.paths).flatMap(([template, operations]) =>
         Object.keys(operations)
-          .map((method) => ({ method: method.toUpperCase(), path: template.replace(/\{[^}]+\}/g, '665f1c2e9b1d8a0012345678') }))
-          .filter(({ method, path }) => ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(method) && accessFor(method, path).access === 'admin'),
+          .map((method) => ({
+            method: method.toUpperCase(),
+            path: template.replace(/\{[^}]+\}/g, '665f1c2e9b1d8a0012345678'),
+          }))
+          .filter(
+            ({ method, path }) =>
+              ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(method) && accessFor(method, path).access === 'admin',
+          ),
       );
     }
     const call = (operation: { method: string; path: string }, headers: Record<string, string>) =>
       fetch(`${url}${operation.path}`, {
         method: operation.method,
-        headers: { ...headers, ...(operation.method === 'GET' || operation.method === 'DELETE' ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          ...headers,
+          ...(operation.method === 'GET' || operation.method === 'DELETE'
+            ? {}
+            : { 'content-type': 'application/json' }),
+        },
         body: operation.method === 'GET' || operation.method === 'DELETE' ? undefined : '{}',
       });
 
@@ -98,16 +118,30 @@ export function describeServiceBasics<C extends ServiceConfig>(o: ServiceBasicsO
       const operations = await adminOperations();
       expect(operations.length, 'admin operations in the OpenAPI document').toBeGreaterThan(0);
       for (const operation of operations) {
-        const res = await call(operation, { 'x-admin-email': 'intruder@evil.example', 'x-admin-id': 'admin-1', 'x-forwarded-for': '127.0.0.1' });
+        const res = await call(operation, {
+          'x-admin-email': 'intruder@evil.example',
+          'x-admin-id': 'admin-1',
+          'x-forwarded-for': '127.0.0.1',
+        });
         expect(res.status, `${operation.method} ${operation.path}`).toBe(401);
-        expect(await res.json()).toMatchObject({ code: 'UNAUTHORIZED', error: expect.stringMatching(/did not come through the gateway/) });
+        expect(await res.json()).toMatchObject({
+          code: 'UNAUTHORIZED',
+          error: expect.stringMatching(/did not come through the gateway/),
+        });
       }
     });
 
     it('refuses a gateway identity that is expired, signed with another key, or names no admin', async () => {
       const [operation] = await adminOperations();
       const admin = { id: 'admin-1', email: 'chief@shop.test', name: 'Chief', role: 'admin' as const };
-      const signedWith = (key: string, now = Date.now()) => ({ 'x-request-id': 'basics-1', [gatewayTokenHeader]: signGatewayToken(gatewaySigningKey(key), { sub: admin, ip: '127.0.0.1', rid: 'basics-1' }, now) });
+      const signedWith = (key: string, now = Date.now()) => ({
+        'x-request-id': 'basics-1',
+        [gatewayTokenHeader]: signGatewayToken(
+          gatewaySigningKey(key),
+          { sub: admin, ip: '127.0.0.1', rid: 'basics-1' },
+          now,
+        ),
+      });
       const cases: Array<[Record<string, string>, RegExp]> = [
         [signedWith(testGatewayKey(), Date.now() - 10 * 60_000), /expired/],
         [signedWith('a-key-this-service-never-heard-of-0123456789'), /key this service does not accept/],
@@ -125,8 +159,14 @@ export function describeServiceBasics<C extends ServiceConfig>(o: ServiceBasicsO
     it('answers an unknown path with the error envelope', async () => {
       // Through the gateway (an admin identity): some services' whole prefix is admin-only.
       const requestId = `req-${name}-1`;
-      const token = signGatewayToken(gatewaySigningKey(testGatewayKey()), { sub: { id: 'admin-1', email: 'chief@shop.test', name: 'Chief', role: 'admin' }, ip: '127.0.0.1', rid: requestId });
-      const res = await fetch(`${url}/api/${name}/no-such-thing`, { headers: { 'x-request-id': requestId, [gatewayTokenHeader]: token } });
+      const token = signGatewayToken(gatewaySigningKey(testGatewayKey()), {
+        sub: { id: 'admin-1', email: 'chief@shop.test', name: 'Chief', role: 'admin' },
+        ip: '127.0.0.1',
+        rid: requestId,
+      });
+      const res = await fetch(`${url}/api/${name}/no-such-thing`, {
+        headers: { 'x-request-id': requestId, [gatewayTokenHeader]: token },
+      });
       expect(res.status).toBe(404);
       expect(errorEnvelopeSchema.parse(await res.json())).toEqual({
         error: `No route for GET /api/${name}/no-such-thing`,

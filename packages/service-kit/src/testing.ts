@@ -34,21 +34,34 @@ export const testGatewayKey = (): string => process.env.GATEWAY_SIGNING_KEY!;
  * address) and the request id it is bound to. Both are made afresh each time the object is read (spread,
  * or handed to fetch/inject), so a header object kept for a whole test file never expires.
  */
-export function gatewayHeaders(options: { admin?: Partial<GatewayTokenAdmin> & { email: string }; ip?: string } = {}): Record<string, string> {
-  const sub = options.admin ? { id: options.admin.id ?? 'admin-1', name: options.admin.name ?? 'Test Admin', role: options.admin.role ?? 'admin', email: options.admin.email } : undefined;
+export function gatewayHeaders(
+  options: { admin?: Partial<GatewayTokenAdmin> & { email: string }; ip?: string } = {},
+): Record<string, string> {
+  const sub = options.admin
+    ? {
+        id: options.admin.id ?? 'admin-1',
+        name: options.admin.name ?? 'Test Admin',
+        role: options.admin.role ?? 'admin',
+        email: options.admin.email,
+      }
+    : undefined;
   // Each read makes a new request id (read first: properties are read in order) and a token for it.
   let requestId = `test-${randomUUID()}`;
   const headers: Record<string, string> = {};
   Object.defineProperty(headers, 'x-request-id', { enumerable: true, get: () => (requestId = `test-${randomUUID()}`) });
   Object.defineProperty(headers, gatewayTokenHeader, {
     enumerable: true,
-    get: () => signGatewayToken(gatewaySigningKey(testGatewayKey()), { sub, ip: options.ip ?? '127.0.0.1', rid: requestId }),
+    get: () =>
+      signGatewayToken(gatewaySigningKey(testGatewayKey()), { sub, ip: options.ip ?? '127.0.0.1', rid: requestId }),
   });
   return headers;
 }
 
 /** The gateway's headers for a signed-in admin (see gatewayHeaders). */
-export const adminHeaders = (email = 'admin@shop.test', more: Partial<GatewayTokenAdmin> & { ip?: string } = {}): Record<string, string> => {
+export const adminHeaders = (
+  email = 'admin@shop.test',
+  more: Partial<GatewayTokenAdmin> & { ip?: string } = {},
+): Record<string, string> => {
   const { ip, ...admin } = more;
   return gatewayHeaders({ admin: { ...admin, email }, ...(ip ? { ip } : {}) });
 };
@@ -65,11 +78,15 @@ export async function spawnServiceProcess(options: {
   const port = options.env.PORT;
   if (!port) throw new Error('spawnServiceProcess needs env.PORT');
   const tsx = path.dirname(require.resolve('tsx/package.json'));
-  const child = spawn(process.execPath, ['--conditions=source', '--import', pathToFileURL(path.join(tsx, 'dist', 'loader.mjs')).href, 'src/main.ts'], {
-    cwd: options.packageDir,
-    env: { PATH: process.env.PATH ?? '', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', pathToFileURL(path.join(tsx, 'dist', 'loader.mjs')).href, 'src/main.ts'],
+    {
+      cwd: options.packageDir,
+      env: { PATH: process.env.PATH ?? '', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const logs: Record<string, unknown>[] = [];
   const stderr: string[] = [];
   let buffered = '';
@@ -93,7 +110,9 @@ export async function spawnServiceProcess(options: {
   const deadline = Date.now() + (options.readyTimeoutMs ?? 90_000);
   for (;;) {
     if (child.exitCode !== null) {
-      throw new Error(`service exited with ${child.exitCode} before it was ready:\n${stderr.join('').slice(-3000)}\n${JSON.stringify(logs.slice(-5))}`);
+      throw new Error(
+        `service exited with ${child.exitCode} before it was ready:\n${stderr.join('').slice(-3000)}\n${JSON.stringify(logs.slice(-5))}`,
+      );
     }
     try {
       const res = await fetch(`${url}/readyz`);
@@ -103,7 +122,9 @@ export async function spawnServiceProcess(options: {
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`service not ready within the time limit:\n${stderr.join('').slice(-3000)}\n${JSON.stringify(logs.slice(-5))}`);
+      throw new Error(
+        `service not ready within the time limit:\n${stderr.join('').slice(-3000)}\n${JSON.stringify(logs.slice(-5))}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -33,8 +33,15 @@ beforeAll(async () => {
     config,
     routes: (app) => {
       // An admin row (GET /api/orders) and a public one (POST /api/orders/track) of the access table.
-      app.get('/api/orders', async (request) => ({ admin: request.headers['x-admin-email'] ?? null, name: request.headers['x-admin-name'] ?? null, ip: request.ip }));
-      app.post('/api/orders/track', async (request) => ({ ip: request.ip, admin: request.headers['x-admin-email'] ?? null }));
+      app.get('/api/orders', async (request) => ({
+        admin: request.headers['x-admin-email'] ?? null,
+        name: request.headers['x-admin-name'] ?? null,
+        ip: request.ip,
+      }));
+      app.post('/api/orders/track', async (request) => ({
+        ip: request.ip,
+        admin: request.headers['x-admin-email'] ?? null,
+      }));
     },
   });
 });
@@ -42,19 +49,35 @@ afterAll(async () => {
   await service?.app.close();
 });
 
-function signed(options: { key?: string; sub?: typeof admin; ip?: string; rid?: string; now?: number; lifetime?: number } = {}) {
+function signed(
+  options: { key?: string; sub?: typeof admin; ip?: string; rid?: string; now?: number; lifetime?: number } = {},
+) {
   const rid = options.rid ?? `rid-${randomBytes(4).toString('hex')}`;
-  const token = signGatewayToken(gatewaySigningKey(options.key ?? current), { sub: options.sub, ip: options.ip ?? '198.51.100.7', rid }, options.now, options.lifetime);
+  const token = signGatewayToken(
+    gatewaySigningKey(options.key ?? current),
+    { sub: options.sub, ip: options.ip ?? '198.51.100.7', rid },
+    options.now,
+    options.lifetime,
+  );
   return { 'x-request-id': rid, [gatewayTokenHeader]: token };
 }
 
-const listOrders = (headers: Record<string, string>) => service.app.inject({ method: 'GET', url: '/api/orders', headers });
+const listOrders = (headers: Record<string, string>) =>
+  service.app.inject({ method: 'GET', url: '/api/orders', headers });
 
 describe('admin routes of a service', () => {
   it('answer with the admin and client address a valid token names', async () => {
-    const res = await listOrders({ ...signed({ sub: admin }), 'x-admin-email': 'intruder@evil.example', 'x-forwarded-for': '203.0.113.9' });
+    const res = await listOrders({
+      ...signed({ sub: admin }),
+      'x-admin-email': 'intruder@evil.example',
+      'x-forwarded-for': '203.0.113.9',
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ admin: 'chief@shop.test', name: encodeURIComponent('Chief Quartermaster'), ip: '198.51.100.7' });
+    expect(res.json()).toEqual({
+      admin: 'chief@shop.test',
+      name: encodeURIComponent('Chief Quartermaster'),
+      ip: '198.51.100.7',
+    });
   });
 
   it('take the previous key while keys rotate', async () => {
@@ -62,21 +85,49 @@ describe('admin routes of a service', () => {
   });
 
   const refusals: Array<[string, () => Record<string, string>, RegExp]> = [
-    ['no token, only the old x-admin-email header', () => ({ 'x-admin-email': 'chief@shop.test', 'x-admin-id': 'admin-1' }), /did not come through the gateway/],
-    ['a token signed with another key', () => signed({ sub: admin, key: randomBytes(32).toString('base64url') }), /key this service does not accept/],
-    ['a token whose signature was changed', () => {
-      const headers = signed({ sub: admin });
-      const token = headers[gatewayTokenHeader];
-      return { ...headers, [gatewayTokenHeader]: `${token.slice(0, -4)}${token.endsWith('AAAA') ? 'BBBB' : 'AAAA'}` };
-    }, /signature that is not valid/],
-    ['a token whose claims were changed (another admin)', () => {
-      const headers = signed({ sub: admin });
-      const [kid, , signature] = headers[gatewayTokenHeader].split('.');
-      const forged = Buffer.from(JSON.stringify({ sub: { ...admin, email: 'intruder@evil.example' }, ip: '198.51.100.7', rid: headers['x-request-id'], iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 30 })).toString('base64url');
-      return { ...headers, [gatewayTokenHeader]: `${kid}.${forged}.${signature}` };
-    }, /signature that is not valid/],
+    [
+      'no token, only the old x-admin-email header',
+      () => ({ 'x-admin-email': 'chief@shop.test', 'x-admin-id': 'admin-1' }),
+      /did not come through the gateway/,
+    ],
+    [
+      'a token signed with another key',
+      () => signed({ sub: admin, key: randomBytes(32).toString('base64url') }),
+      /key this service does not accept/,
+    ],
+    [
+      'a token whose signature was changed',
+      () => {
+        const headers = signed({ sub: admin });
+        const token = headers[gatewayTokenHeader];
+        return { ...headers, [gatewayTokenHeader]: `${token.slice(0, -4)}${token.endsWith('AAAA') ? 'BBBB' : 'AAAA'}` };
+      },
+      /signature that is not valid/,
+    ],
+    [
+      'a token whose claims were changed (another admin)',
+      () => {
+        const headers = signed({ sub: admin });
+        const [kid, , signature] = headers[gatewayTokenHeader].split('.');
+        const forged = Buffer.from(
+          JSON.stringify({
+            sub: { ...admin, email: 'intruder@evil.example' },
+            ip: '198.51.100.7',
+            rid: headers['x-request-id'],
+            iat: Math.floor(Date.now() / 1000),
+            exp: Math.floor(Date.now() / 1000) + 30,
+          }),
+        ).toString('base64url');
+        return { ...headers, [gatewayTokenHeader]: `${kid}.${forged}.${signature}` };
+      },
+      /signature that is not valid/,
+    ],
     ['an expired token', () => signed({ sub: admin, now: Date.now() - 120_000 }), /has expired/],
-    ['a token for another request', () => ({ ...signed({ sub: admin }), 'x-request-id': 'another-request' }), /issued for another request/],
+    [
+      'a token for another request',
+      () => ({ ...signed({ sub: admin }), 'x-request-id': 'another-request' }),
+      /issued for another request/,
+    ],
     ['a malformed token', () => ({ [gatewayTokenHeader]: 'not-a-token' }), /malformed/],
     ['a valid token of a public call (no admin in it)', () => signed(), /names none/],
   ];
@@ -95,13 +146,22 @@ describe('admin routes of a service', () => {
 
 describe('public routes of a service', () => {
   it('take the client address from a verified token only', async () => {
-    const viaGateway = await service.app.inject({ method: 'POST', url: '/api/orders/track', headers: signed({ ip: '192.0.2.44' }), payload: {} });
+    const viaGateway = await service.app.inject({
+      method: 'POST',
+      url: '/api/orders/track',
+      headers: signed({ ip: '192.0.2.44' }),
+      payload: {},
+    });
     expect(viaGateway.json()).toEqual({ ip: '192.0.2.44', admin: null });
     // A caller that skips the gateway cannot choose its address, nor pass a forged identity along.
     const claimed = await service.app.inject({
       method: 'POST',
       url: '/api/orders/track',
-      headers: { 'x-forwarded-for': '192.0.2.99', 'x-admin-email': 'intruder@evil.example', [gatewayTokenHeader]: 'forged.token.value' },
+      headers: {
+        'x-forwarded-for': '192.0.2.99',
+        'x-admin-email': 'intruder@evil.example',
+        [gatewayTokenHeader]: 'forged.token.value',
+      },
       payload: {},
       remoteAddress: '10.1.2.3',
     });
@@ -112,30 +172,52 @@ describe('public routes of a service', () => {
 
 describe('the signing key', () => {
   it('must be set and strong in production', () => {
-    expect(() => gatewayKeyRing({ current: undefined, nodeEnv: 'production' })).toThrow(/GATEWAY_SIGNING_KEY must be a strong random key in production \(it is not set\)/);
+    expect(() => gatewayKeyRing({ current: undefined, nodeEnv: 'production' })).toThrow(
+      /GATEWAY_SIGNING_KEY must be a strong random key in production \(it is not set\)/,
+    );
     expect(() => gatewayKeyRing({ current: 'short-key', nodeEnv: 'production' })).toThrow(/at least 32 are needed/);
-    expect(() => gatewayKeyRing({ current: 'a'.repeat(40), nodeEnv: 'production' })).toThrow(/too few different characters/);
-    expect(() => loadServiceConfig({ NODE_ENV: 'production', GATEWAY_SIGNING_KEY: 'short-key' }, { port: 0 })).toThrow(/GATEWAY_SIGNING_KEY/);
+    expect(() => gatewayKeyRing({ current: 'a'.repeat(40), nodeEnv: 'production' })).toThrow(
+      /too few different characters/,
+    );
+    expect(() => loadServiceConfig({ NODE_ENV: 'production', GATEWAY_SIGNING_KEY: 'short-key' }, { port: 0 })).toThrow(
+      /GATEWAY_SIGNING_KEY/,
+    );
     expect(gatewayKeyRing({ current, nodeEnv: 'production' }).current?.id).toMatch(/^[0-9a-f]{12}$/);
   });
 
   it('leaves admin routes closed when a development service has none', () => {
     const ring = gatewayKeyRing({ current: undefined, nodeEnv: 'development' });
     const token = signGatewayToken(gatewaySigningKey(current), { sub: admin, ip: '127.0.0.1', rid: 'r1' });
-    expect(verifyGatewayToken(ring, token, 'r1')).toEqual({ ok: false, reason: expect.stringMatching(/no gateway signing key/) });
+    expect(verifyGatewayToken(ring, token, 'r1')).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/no gateway signing key/),
+    });
   });
 
   it('never shows in a log line, nor does the token, a cookie or a verification code', () => {
     const lines: string[] = [];
-    const log = createLogger({ service: 'orders', destination: new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }) });
+    const log = createLogger({
+      service: 'orders',
+      destination: new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }),
+    });
     const token = signGatewayToken(gatewaySigningKey(current), { sub: admin, ip: '127.0.0.1', rid: 'r1' });
     log.info(
       {
-        req: { headers: { [gatewayTokenHeader]: token, cookie: 'shop_admin_session=s3cr3t-session', authorization: 'Bearer abc123' } },
+        req: {
+          headers: {
+            [gatewayTokenHeader]: token,
+            cookie: 'shop_admin_session=s3cr3t-session',
+            authorization: 'Bearer abc123',
+          },
+        },
         res: { headers: { 'set-cookie': 'shop_admin_session=s3cr3t-session; HttpOnly' } },
         headers: { 'stripe-signature': 't=1,v1=deadbeef' },
         event: { data: { code: '493817' } },
-        body: { card: { number: '4242424242424242', cvc: '123' }, clientSecret: 'pi_1_secret_2', password: 'Hunter-2-Hunter-2' },
+        body: {
+          card: { number: '4242424242424242', cvc: '123' },
+          clientSecret: 'pi_1_secret_2',
+          password: 'Hunter-2-Hunter-2',
+        },
         signingKey: current,
         sessionId: 's3cr3t-session',
         code: 'UNAUTHORIZED',
@@ -143,7 +225,17 @@ describe('the signing key', () => {
       'everything secret at once',
     );
     const line = lines.join('');
-    for (const secret of [token, current, 's3cr3t-session', 'abc123', 'deadbeef', '493817', '4242424242424242', 'pi_1_secret_2', 'Hunter-2-Hunter-2']) {
+    for (const secret of [
+      token,
+      current,
+      's3cr3t-session',
+      'abc123',
+      'deadbeef',
+      '493817',
+      '4242424242424242',
+      'pi_1_secret_2',
+      'Hunter-2-Hunter-2',
+    ]) {
       expect(line).not.toContain(secret);
     }
     // Error codes and other fields named like secrets one level up stay readable.

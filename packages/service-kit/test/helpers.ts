@@ -43,7 +43,10 @@ interface Widget {
 }
 
 export function widgetModels(connection: Connection) {
-  const schema = new Schema<Widget>({ orderNumber: { type: String, required: true }, quantity: Number }, { collection: 'widgets' });
+  const schema = new Schema<Widget>(
+    { orderNumber: { type: String, required: true }, quantity: Number },
+    { collection: 'widgets' },
+  );
   return { Widget: (connection.models.Widget as Model<Widget>) ?? connection.model<Widget>('Widget', schema) };
 }
 
@@ -54,12 +57,21 @@ interface Projection {
 }
 
 export function projectionModels(connection: Connection) {
-  const schema = new Schema<Projection>({ _id: String, orderNumber: String, timesActed: Number }, { collection: 'order_projection' });
-  return { Projection: (connection.models.Projection as Model<Projection>) ?? connection.model<Projection>('Projection', schema) };
+  const schema = new Schema<Projection>(
+    { _id: String, orderNumber: String, timesActed: Number },
+    { collection: 'order_projection' },
+  );
+  return {
+    Projection:
+      (connection.models.Projection as Model<Projection>) ?? connection.model<Projection>('Projection', schema),
+  };
 }
 
 const env = (mongoUrl: string, natsUrl: string) =>
-  loadServiceConfig({ HOST: '127.0.0.1', PORT: '0', MONGO_URL: mongoUrl, NATS_URL: natsUrl, LOG_LEVEL: 'debug' }, { port: 0 });
+  loadServiceConfig(
+    { HOST: '127.0.0.1', PORT: '0', MONGO_URL: mongoUrl, NATS_URL: natsUrl, LOG_LEVEL: 'debug' },
+    { port: 0 },
+  );
 
 export async function buildOrdersLike(mongoUrl: string, natsUrl: string, logs = new LogLines()) {
   const service = await createService({
@@ -83,8 +95,14 @@ export async function buildOrdersLike(mongoUrl: string, natsUrl: string, logs = 
         },
         async (request, reply) => {
           const eventId = await ctx.withOutbox(async (session, outbox) => {
-            await ctx.models.Widget.create([{ orderNumber: request.body.orderNumber, quantity: request.body.quantity }], { session });
-            return outbox.add('order.created', { ...orderCreatedData(request.body.orderNumber), quantity: request.body.quantity }).id;
+            await ctx.models.Widget.create(
+              [{ orderNumber: request.body.orderNumber, quantity: request.body.quantity }],
+              { session },
+            );
+            return outbox.add('order.created', {
+              ...orderCreatedData(request.body.orderNumber),
+              quantity: request.body.quantity,
+            }).id;
           });
           return reply.status(201).send({ orderNumber: request.body.orderNumber, eventId });
         },
@@ -96,7 +114,10 @@ export async function buildOrdersLike(mongoUrl: string, natsUrl: string, logs = 
         {
           schema: {
             body: z.object({ email: z.string() }),
-            response: { 200: z.object({ ok: z.literal(true) }), 400: z.object({ success: z.literal(false), message: z.string() }) },
+            response: {
+              200: z.object({ ok: z.literal(true) }),
+              400: z.object({ success: z.literal(false), message: z.string() }),
+            },
           },
         },
         async () => ({ ok: true as const }),
@@ -112,8 +133,15 @@ export async function buildOrdersLike(mongoUrl: string, natsUrl: string, logs = 
       app.get('/teapot', async () => {
         throw new AppError(409, 'ORDER_ALREADY_PAID', 'This order is already paid.');
       });
-      app.get('/ask', { schema: { querystring: z.object({ text: z.string(), timeout: z.coerce.number().optional() }) } }, async (request) =>
-        ctx.bus.request(rpcSubject('customers', 'echo'), { text: request.query.text }, { timeout: request.query.timeout ?? 2000 }),
+      app.get(
+        '/ask',
+        { schema: { querystring: z.object({ text: z.string(), timeout: z.coerce.number().optional() }) } },
+        async (request) =>
+          ctx.bus.request(
+            rpcSubject('customers', 'echo'),
+            { text: request.query.text },
+            { timeout: request.query.timeout ?? 2000 },
+          ),
       );
     },
   });
@@ -148,7 +176,11 @@ export async function buildCustomersLike(mongoUrl: string, natsUrl: string, logs
   return { service, logs };
 }
 
-export async function eventually<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 15_000, stepMs = 100): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs = 15_000,
+  stepMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {

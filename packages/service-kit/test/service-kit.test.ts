@@ -7,7 +7,14 @@ import { startMongo, startNats, type StartedMongo, type StartedNats } from '@sho
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { createEvent, errorEnvelopeSchema, rpcSubject } from '@shop/contracts';
-import { buildCustomersLike, buildOrdersLike, eventually, orderCreatedData, type AnyService, LogLines } from './helpers.js';
+import {
+  buildCustomersLike,
+  buildOrdersLike,
+  eventually,
+  orderCreatedData,
+  type AnyService,
+  LogLines,
+} from './helpers.js';
 
 let mongo: StartedMongo;
 let nats: StartedNats;
@@ -82,13 +89,20 @@ describe('HTTP basics', () => {
     expect(body.error).toContain('orderNumber is required');
     expect(body.error).toMatch(/quantity: Too big/);
     expect(body.details).toEqual(
-      expect.arrayContaining([expect.objectContaining({ field: 'orderNumber' }), expect.objectContaining({ field: 'quantity' })]),
+      expect.arrayContaining([
+        expect.objectContaining({ field: 'orderNumber' }),
+        expect.objectContaining({ field: 'quantity' }),
+      ]),
     );
     expect(body.requestId).toBeTruthy();
   });
 
   it('answers malformed JSON with a 400 envelope, not a 500', async () => {
-    const res = await fetch(`${ordersUrl}/widgets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"orderNumber":' });
+    const res = await fetch(`${ordersUrl}/widgets`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"orderNumber":',
+    });
     expect(res.status).toBe(400);
     expect((await res.json()) as object).toMatchObject({ code: 'BAD_REQUEST' });
   });
@@ -100,13 +114,35 @@ describe('HTTP basics', () => {
       { name: 'empty body', type: 'application/json', body: '', status: 400, message: /empty/ },
       { name: 'UTF-16', type: 'application/json; charset=utf-16', body: utf16, status: 415, message: /UTF-8/ },
       { name: 'UTF-16 without charset', type: 'application/json', body: utf16, status: 400, message: /not valid JSON/ },
-      { name: '__proto__ key', type: 'application/json', body: '{"email":"a@b.co","__proto__":{"admin":true}}', status: 400, message: /__proto__/ },
-      { name: 'constructor key', type: 'application/json', body: '{"email":"a@b.co","constructor":{"prototype":{"admin":true}}}', status: 400, message: /constructor/ },
-      { name: 'wrong content type', type: 'application/xml', body: '<email/>', status: 415, message: /application\/json/ },
+      {
+        name: '__proto__ key',
+        type: 'application/json',
+        body: '{"email":"a@b.co","__proto__":{"admin":true}}',
+        status: 400,
+        message: /__proto__/,
+      },
+      {
+        name: 'constructor key',
+        type: 'application/json',
+        body: '{"email":"a@b.co","constructor":{"prototype":{"admin":true}}}',
+        status: 400,
+        message: /constructor/,
+      },
+      {
+        name: 'wrong content type',
+        type: 'application/xml',
+        body: '<email/>',
+        status: 415,
+        message: /application\/json/,
+      },
     ];
     for (const c of cases) {
       for (const path of ['/shaped', '/widgets']) {
-        const res = await fetch(`${ordersUrl}${path}`, { method: 'POST', headers: c.type ? { 'content-type': c.type } : {}, body: c.body });
+        const res = await fetch(`${ordersUrl}${path}`, {
+          method: 'POST',
+          headers: c.type ? { 'content-type': c.type } : {},
+          body: c.body,
+        });
         const body = errorEnvelopeSchema.parse(await res.json());
         expect({ case: c.name, path, status: res.status }).toEqual({ case: c.name, path, status: c.status });
         expect(body.error, c.name).toMatch(c.message);
@@ -116,18 +152,32 @@ describe('HTTP basics', () => {
   });
 
   it('answers a multipart body the parser cannot read with a 400, whichever service reads the parts', async () => {
-    const res = await fetch(`${ordersUrl}/parts`, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x\r\nbroken' });
+    const res = await fetch(`${ordersUrl}/parts`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      body: '--x\r\nbroken',
+    });
     expect(res.status).toBe(400);
-    expect(errorEnvelopeSchema.parse(await res.json())).toMatchObject({ code: 'BAD_REQUEST', error: expect.stringMatching(/multipart\/form-data/) });
+    expect(errorEnvelopeSchema.parse(await res.json())).toMatchObject({
+      code: 'BAD_REQUEST',
+      error: expect.stringMatching(/multipart\/form-data/),
+    });
     // The same message from a JSON call is no client mistake: still a 500.
-    const json = await fetch(`${ordersUrl}/parts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const json = await fetch(`${ordersUrl}/parts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(json.status).toBe(500);
   });
 
   it('passes an AppError through with its status and code', async () => {
     const res = await fetch(`${ordersUrl}/teapot`);
     expect(res.status).toBe(409);
-    expect((await res.json()) as object).toMatchObject({ error: 'This order is already paid.', code: 'ORDER_ALREADY_PAID' });
+    expect((await res.json()) as object).toMatchObject({
+      error: 'This order is already paid.',
+      code: 'ORDER_ALREADY_PAID',
+    });
   });
 
   it('hides the detail of an unexpected error from the client but logs it', async () => {
@@ -161,13 +211,20 @@ describe('events', () => {
     const expiresAt = new Date(Date.now() + 10 * 60_000).toISOString();
     const [secret, flagged, plain] = await orders.ctx.withOutbox(async (_session, outbox) => [
       // In the contracts' eventsWithSecrets: always treated as secret.
-      outbox.add('customer.verification_requested', { email: 'sam@example.com', customerName: 'Sam', code: '482913', expiresAt }),
+      outbox.add('customer.verification_requested', {
+        email: 'sam@example.com',
+        customerName: 'Sam',
+        code: '482913',
+        expiresAt,
+      }),
       // Any other type can be marked at the call site.
       outbox.add('order.created', orderCreatedData('CC-7007'), { secret: true }),
       outbox.add('order.created', orderCreatedData('CC-7008')),
     ]);
     const sent = await eventually(async () => {
-      const docs = await orders.ctx.bus.outbox.find({ _id: { $in: [secret.id, flagged.id, plain.id] }, status: 'sent' }).lean();
+      const docs = await orders.ctx.bus.outbox
+        .find({ _id: { $in: [secret.id, flagged.id, plain.id] }, status: 'sent' })
+        .lean();
       return docs.length === 3 ? docs : undefined;
     });
     const byId = new Map(sent.map((d) => [d._id, d]));
@@ -181,7 +238,10 @@ describe('events', () => {
     // Delivery is unchanged: the secret event is in its stream and the flagged one was consumed.
     const jsm = await jetstreamManager(orders.ctx.bus.connection!);
     const stored = await jsm.streams.getMessage('CUSTOMERS', { last_by_subj: 'customer.verification_requested' });
-    expect(stored!.json<{ id: string; data: { code: string } }>()).toMatchObject({ id: secret.id, data: { code: '482913' } });
+    expect(stored!.json<{ id: string; data: { code: string } }>()).toMatchObject({
+      id: secret.id,
+      data: { code: '482913' },
+    });
     expect(await eventually(() => timesActed('CC-7007'))).toBe(1);
   });
 
@@ -233,7 +293,10 @@ describe('request/reply', () => {
   it('carries a refusal back with its status and code', async () => {
     const res = await fetch(`${ordersUrl}/ask?text=refuse`);
     expect(res.status).toBe(404);
-    expect((await res.json()) as object).toMatchObject({ code: 'CUSTOMER_NOT_FOUND', error: 'No customer with that email.' });
+    expect((await res.json()) as object).toMatchObject({
+      code: 'CUSTOMER_NOT_FOUND',
+      error: 'No customer with that email.',
+    });
   });
 
   it('refuses invalid request data on the replying side', async () => {
@@ -246,14 +309,19 @@ describe('request/reply', () => {
   it('maps no answer in time to UPSTREAM_TIMEOUT (504)', async () => {
     const res = await fetch(`${ordersUrl}/ask?text=slow&timeout=300`);
     expect(res.status).toBe(504);
-    expect((await res.json()) as object).toMatchObject({ code: 'UPSTREAM_TIMEOUT', error: expect.stringContaining('within 300 ms') });
+    expect((await res.json()) as object).toMatchObject({
+      code: 'UPSTREAM_TIMEOUT',
+      error: expect.stringContaining('within 300 ms'),
+    });
   });
 
   it('maps nobody listening to UPSTREAM_UNAVAILABLE (503)', async () => {
-    await expect(orders.ctx.bus.request(rpcSubject('payments', 'nobody'), {}, { timeout: 1000 })).rejects.toMatchObject({
-      statusCode: 503,
-      code: 'UPSTREAM_UNAVAILABLE',
-    });
+    await expect(orders.ctx.bus.request(rpcSubject('payments', 'nobody'), {}, { timeout: 1000 })).rejects.toMatchObject(
+      {
+        statusCode: 503,
+        code: 'UPSTREAM_UNAVAILABLE',
+      },
+    );
   });
 });
 
@@ -285,4 +353,3 @@ describe('when NATS goes down', () => {
     await eventually(async () => (await fetch(`${ordersUrl}/readyz`)).status === 200);
   });
 });
-

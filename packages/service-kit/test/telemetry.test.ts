@@ -59,6 +59,8 @@ it('carries the caller trace id into HTTP logs and, through NATS, into the consu
     expect(line.span_id).toMatch(/^[0-9a-f]{16}$/);
   }
 
-  const handled = await eventually(async () => customersLogs.find((l) => l.eventId === eventId && l.msg === 'event handled')[0]);
+  const handled = await eventually(
+    async () => customersLogs.find((l) => l.eventId === eventId && l.msg === 'event handled')[0],
+  );
   expect(handled).toMatchObject({ service: 'customers', trace_id: traceId });
 });

@@ -8,9 +8,17 @@ import { eventEnvelopeSchema, type AnyEventEnvelope } from '@shop/contracts';
 export type EventReader = (until?: (all: AnyEventEnvelope[]) => boolean) => Promise<AnyEventEnvelope[]>;
 
 /** A durable consumer `durable` on `stream` for `subject`, from the stream's first event. */
-export async function streamEventsReader(nc: NatsConnection, { stream, subject, durable }: { stream: string; subject: string; durable: string }): Promise<EventReader> {
+export async function streamEventsReader(
+  nc: NatsConnection,
+  { stream, subject, durable }: { stream: string; subject: string; durable: string },
+): Promise<EventReader> {
   const jsm = await jetstreamManager(nc);
-  await jsm.consumers.add(stream, { durable_name: durable, filter_subject: subject, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All });
+  await jsm.consumers.add(stream, {
+    durable_name: durable,
+    filter_subject: subject,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+  });
   const consumer = await jetstream(nc).consumers.get(stream, durable);
   const seen: AnyEventEnvelope[] = [];
   return async (until = () => true) => {

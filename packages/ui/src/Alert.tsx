@@ -23,7 +23,11 @@ export interface AlertProps extends Omit<HTMLAttributes<HTMLDivElement>, 'title'
 export function Alert({ tone = 'info', title, children, className, ...rest }: AlertProps) {
   const { box, Icon } = tones[tone];
   return (
-    <div role={tone === 'error' ? 'alert' : 'status'} className={cn('flex gap-3 rounded-md border px-3 py-2.5 text-sm', box, className)} {...rest}>
+    <div
+      role={tone === 'error' ? 'alert' : 'status'}
+      className={cn('flex gap-3 rounded-md border px-3 py-2.5 text-sm', box, className)}
+      {...rest}
+    >
       <Icon aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
       <div className="min-w-0">
         {title ? <p className="font-semibold">{title}</p> : null}

@@ -4,7 +4,10 @@ import { cn } from './cn.js';
 export function Card({ className, ...rest }: HTMLAttributes<HTMLDivElement>) {
   return (
     <div
-      className={cn('rounded-lg border border-olive-600 bg-olive-900 text-khaki-100 shadow-lg shadow-black/30', className)}
+      className={cn(
+        'rounded-lg border border-olive-600 bg-olive-900 text-khaki-100 shadow-lg shadow-black/30',
+        className,
+      )}
       {...rest}
     />
   );

@@ -24,7 +24,9 @@ export function ChoiceTile({ selected, title, hint, media, className, type = 'bu
         'relative flex min-h-11 items-center gap-3 rounded-md border px-3 py-2 text-left transition-colors',
         'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brass-300',
         'disabled:cursor-not-allowed disabled:opacity-50',
-        selected ? 'border-brass-400 bg-brass-400/15 text-khaki-50' : 'border-olive-500 bg-ink-900 text-khaki-100 hover:border-khaki-400 hover:bg-olive-800',
+        selected
+          ? 'border-brass-400 bg-brass-400/15 text-khaki-50'
+          : 'border-olive-500 bg-ink-900 text-khaki-100 hover:border-khaki-400 hover:bg-olive-800',
         className,
       )}
       {...rest}
@@ -58,7 +60,11 @@ export function ChoiceGroup({ label, hint, children, className, columns = 3, req
     <fieldset className={cn('flex min-w-0 flex-col gap-2', className)}>
       <legend className="mb-2 text-sm font-semibold text-khaki-100">
         {label}
-        {required ? <span aria-hidden="true" className="ml-0.5 text-brass-400">*</span> : null}
+        {required ? (
+          <span aria-hidden="true" className="ml-0.5 text-brass-400">
+            *
+          </span>
+        ) : null}
       </legend>
       {hint ? <p className="-mt-1 text-xs text-khaki-300">{hint}</p> : null}
       <div className={cn('grid grid-cols-2 gap-2', columnClasses[columns])}>{children}</div>

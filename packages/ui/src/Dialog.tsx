@@ -18,7 +18,16 @@ export interface ModalProps {
 const widths = { sm: 'max-w-sm', md: 'max-w-lg', lg: 'max-w-2xl', xl: 'max-w-4xl' } as const;
 
 /** A modal dialog: Radix traps focus inside, restores it on close, and closes on Escape. */
-export function Modal({ open, onOpenChange, title, description, children, footer, size = 'md', className }: ModalProps) {
+export function Modal({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  footer,
+  size = 'md',
+  className,
+}: ModalProps) {
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
@@ -34,8 +43,12 @@ export function Modal({ open, onOpenChange, title, description, children, footer
         >
           <div className="flex items-start justify-between gap-4 border-b border-olive-700 px-5 py-4">
             <div>
-              <RadixDialog.Title className="font-display text-xl font-bold uppercase tracking-wide text-khaki-50">{title}</RadixDialog.Title>
-              {description ? <RadixDialog.Description className="mt-1 text-sm text-khaki-300">{description}</RadixDialog.Description> : null}
+              <RadixDialog.Title className="font-display text-xl font-bold uppercase tracking-wide text-khaki-50">
+                {title}
+              </RadixDialog.Title>
+              {description ? (
+                <RadixDialog.Description className="mt-1 text-sm text-khaki-300">{description}</RadixDialog.Description>
+              ) : null}
             </div>
             <RadixDialog.Close
               className="rounded-md p-1 text-khaki-300 hover:bg-olive-700 hover:text-khaki-50 focus-visible:outline-2 focus-visible:outline-brass-300"

@@ -1,4 +1,13 @@
-import { cloneElement, isValidElement, useId, type InputHTMLAttributes, type ReactElement, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import {
+  cloneElement,
+  isValidElement,
+  useId,
+  type InputHTMLAttributes,
+  type ReactElement,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 import { cn } from './cn.js';
 
 const control =
@@ -43,7 +52,11 @@ export function Field({ label, children, hint, error, required, className }: Fie
     <div className={cn('flex flex-col gap-1.5', className)}>
       <label htmlFor={id} className="text-sm font-semibold text-khaki-100">
         {label}
-        {required ? <span aria-hidden="true" className="ml-0.5 text-brass-400">*</span> : null}
+        {required ? (
+          <span aria-hidden="true" className="ml-0.5 text-brass-400">
+            *
+          </span>
+        ) : null}
       </label>
       {cloneElement(children, {
         id,
@@ -51,7 +64,11 @@ export function Field({ label, children, hint, error, required, className }: Fie
         'aria-invalid': error ? true : undefined,
         'aria-describedby': describedBy,
       })}
-      {hint ? <p id={hintId} className="text-xs text-khaki-300">{hint}</p> : null}
+      {hint ? (
+        <p id={hintId} className="text-xs text-khaki-300">
+          {hint}
+        </p>
+      ) : null}
       {error ? (
         <p id={errorId} role="alert" className="text-sm text-alert-400">
           {error}

@@ -22,7 +22,10 @@ export function ProgressBar({ value, label, valueText, className }: ProgressBarP
       aria-valuetext={valueText}
       className={cn('h-2.5 w-full overflow-hidden rounded-full bg-olive-700', className)}
     >
-      <div className="h-full rounded-full bg-brass-400 transition-[width] duration-300 motion-reduce:transition-none" style={{ width: `${clamped}%` }} />
+      <div
+        className="h-full rounded-full bg-brass-400 transition-[width] duration-300 motion-reduce:transition-none"
+        style={{ width: `${clamped}%` }}
+      />
     </div>
   );
 }

@@ -23,11 +23,15 @@ export function TabList<Id extends string>({ tabs, selected, onSelect, label, id
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
     const index = tabs.findIndex((t) => t.id === selected);
     const next =
-      event.key === 'ArrowRight' ? (index + 1) % tabs.length
-      : event.key === 'ArrowLeft' ? (index - 1 + tabs.length) % tabs.length
-      : event.key === 'Home' ? 0
-      : event.key === 'End' ? tabs.length - 1
-      : -1;
+      event.key === 'ArrowRight'
+        ? (index + 1) % tabs.length
+        : event.key === 'ArrowLeft'
+          ? (index - 1 + tabs.length) % tabs.length
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? tabs.length - 1
+              : -1;
     if (next < 0) return;
     event.preventDefault();
     const id = tabs[next].id;
@@ -36,7 +40,12 @@ export function TabList<Id extends string>({ tabs, selected, onSelect, label, id
   }
 
   return (
-    <div role="tablist" aria-label={label} className="flex flex-wrap gap-1 border-b border-olive-700 pb-2" onKeyDown={onKeyDown}>
+    <div
+      role="tablist"
+      aria-label={label}
+      className="flex flex-wrap gap-1 border-b border-olive-700 pb-2"
+      onKeyDown={onKeyDown}
+    >
       {tabs.map((t) => (
         <button
           key={t.id}
@@ -63,9 +72,22 @@ export function TabList<Id extends string>({ tabs, selected, onSelect, label, id
 }
 
 /** The panel of the selected tab, labelled by it. */
-export function TabPanel({ idPrefix, selected, children }: { idPrefix: string; selected: string; children: ReactNode }) {
+export function TabPanel({
+  idPrefix,
+  selected,
+  children,
+}: {
+  idPrefix: string;
+  selected: string;
+  children: ReactNode;
+}) {
   return (
-    <div role="tabpanel" id={`${idPrefix}-panel-${selected}`} aria-labelledby={`${idPrefix}-tab-${selected}`} data-tab={selected}>
+    <div
+      role="tabpanel"
+      id={`${idPrefix}-panel-${selected}`}
+      aria-labelledby={`${idPrefix}-tab-${selected}`}
+      data-tab={selected}
+    >
       {children}
     </div>
   );

@@ -15,7 +15,9 @@ import { customerPrivacyRoutes } from './routes/admin/privacy.js';
 import { erasureRequestedConsumer } from './privacy/erasure.js';
 
 // package.json sits one level above both src/ and dist/.
-export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const version = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 export interface CustomersTestHooks extends Pick<ServiceDefinition<unknown>, 'logDestination' | 'relay'> {
   /** The time the lookup rules (code expiry, rate-limit windows) and the customer status see. Default: the real clock. */
@@ -30,7 +32,8 @@ export async function buildApp(config: CustomersConfig = loadConfig(), testHooks
     config,
     openapi: {
       title: 'Shop customers service',
-      description: 'Customer profiles and figures built from order events, the customer list and details for the back office, and the returning-customer lookup with emailed verification codes.',
+      description:
+        'Customer profiles and figures built from order events, the customer list and details for the back office, and the returning-customer lookup with emailed verification codes.',
     },
     models: registerModels,
     routes: (app, ctx) => {
@@ -46,12 +49,15 @@ export async function buildApp(config: CustomersConfig = loadConfig(), testHooks
     ],
     afterConnect: async (ctx) => {
       const changed = await applyVipThresholds(ctx.models, config.status);
-      if (changed.promoted + changed.demoted > 0) ctx.log.info({ ...changed, ...config.status }, 'vip flags brought in line with the thresholds');
+      if (changed.promoted + changed.demoted > 0)
+        ctx.log.info({ ...changed, ...config.status }, 'vip flags brought in line with the thresholds');
     },
     ...kitHooks,
   });
   if (config.lookup.secretIsDevelopmentDefault) {
-    service.ctx.log.warn('VERIFICATION_CODE_SECRET is not set: verification codes are hashed with the development secret');
+    service.ctx.log.warn(
+      'VERIFICATION_CODE_SECRET is not set: verification codes are hashed with the development secret',
+    );
   }
   return service;
 }

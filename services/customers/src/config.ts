@@ -72,15 +72,31 @@ export const developmentCodeSecret = 'shop-development-verification-secret';
 
 const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const count = (name: string, fallback: number) =>
-  z.preprocess(blank, z.coerce.number({ error: `${name} must be a whole number` }).int(`${name} must be a whole number`).min(1, `${name} must be at least 1`).default(fallback));
+  z.preprocess(
+    blank,
+    z.coerce
+      .number({ error: `${name} must be a whole number` })
+      .int(`${name} must be a whole number`)
+      .min(1, `${name} must be at least 1`)
+      .default(fallback),
+  );
 
 const lookupEnvSchema = z.object({
-  VERIFICATION_CODE_SECRET: z.preprocess(blank, z.string().min(16, 'VERIFICATION_CODE_SECRET must be at least 16 characters').optional()),
+  VERIFICATION_CODE_SECRET: z.preprocess(
+    blank,
+    z.string().min(16, 'VERIFICATION_CODE_SECRET must be at least 16 characters').optional(),
+  ),
   LOOKUP_LIMIT_PER_EMAIL: count('LOOKUP_LIMIT_PER_EMAIL', 3),
   LOOKUP_LIMIT_PER_IP: count('LOOKUP_LIMIT_PER_IP', 10),
   VERIFY_LIMIT_PER_IP: count('VERIFY_LIMIT_PER_IP', 30),
   LOOKUP_WINDOW_MINUTES: count('LOOKUP_WINDOW_MINUTES', 15),
-  VIP_MIN_SPENT: z.preprocess(blank, z.coerce.number({ error: 'VIP_MIN_SPENT must be a number of dollars' }).positive('VIP_MIN_SPENT must be above 0').default(5000)),
+  VIP_MIN_SPENT: z.preprocess(
+    blank,
+    z.coerce
+      .number({ error: 'VIP_MIN_SPENT must be a number of dollars' })
+      .positive('VIP_MIN_SPENT must be above 0')
+      .default(5000),
+  ),
   VIP_MIN_ORDERS: count('VIP_MIN_ORDERS', 5),
   ACTIVE_WITHIN_MONTHS: count('ACTIVE_WITHIN_MONTHS', 12),
 });
@@ -102,6 +118,10 @@ export function loadConfig(env: RawCustomersEnv = readEnv()): CustomersConfig {
       verifyPerIp: e.VERIFY_LIMIT_PER_IP,
       windowMs: e.LOOKUP_WINDOW_MINUTES * 60_000,
     },
-    status: { vipMinSpent: e.VIP_MIN_SPENT, vipMinOrders: e.VIP_MIN_ORDERS, activeWithinMonths: e.ACTIVE_WITHIN_MONTHS },
+    status: {
+      vipMinSpent: e.VIP_MIN_SPENT,
+      vipMinOrders: e.VIP_MIN_ORDERS,
+      activeWithinMonths: e.ACTIVE_WITHIN_MONTHS,
+    },
   };
 }

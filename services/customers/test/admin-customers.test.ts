@@ -6,7 +6,14 @@ import { randomUUID } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvent, customerDetailSchema, customerListSchema, type AdminCustomer, type EventData, type EventType } from '@shop/contracts';
+import {
+  createEvent,
+  customerDetailSchema,
+  customerListSchema,
+  type AdminCustomer,
+  type EventData,
+  type EventType,
+} from '@shop/contracts';
 import { eventually, startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -35,7 +42,15 @@ const published: Published[] = [];
 beforeAll(async () => {
   [mongo, nats] = await Promise.all([startMongo(), startNats()]);
   service = await buildApp(
-    loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent', VIP_MIN_SPENT: '1000', VIP_MIN_ORDERS: '3', ACTIVE_WITHIN_MONTHS: '12' }),
+    loadConfig({
+      PORT: '0',
+      MONGO_URL: mongo.uri,
+      NATS_URL: nats.url,
+      LOG_LEVEL: 'silent',
+      VIP_MIN_SPENT: '1000',
+      VIP_MIN_ORDERS: '3',
+      ACTIVE_WITHIN_MONTHS: '12',
+    }),
     { relay: { sweepIntervalMs: 200 } },
   );
   url = await service.start();
@@ -60,7 +75,19 @@ async function publish(events: Published[], remember = true) {
   }
 }
 
-function created(email: string, name: string, o: { id: string; number: string; itemType?: 'coin' | 'patch' | 'shirt'; quantity?: number; total: number; daysAgo: number; status?: EventData<'order.created'>['status'] }): Published {
+function created(
+  email: string,
+  name: string,
+  o: {
+    id: string;
+    number: string;
+    itemType?: 'coin' | 'patch' | 'shirt';
+    quantity?: number;
+    total: number;
+    daysAgo: number;
+    status?: EventData<'order.created'>['status'];
+  },
+): Published {
   const data: EventData<'order.created'> = {
     orderId: o.id,
     orderNumber: o.number,
@@ -82,7 +109,13 @@ function created(email: string, name: string, o: { id: string; number: string; i
   return { type: 'order.created', data };
 }
 
-function statusChanged(email: string, o: { id: string; number: string; itemType?: 'coin' | 'patch' | 'shirt' }, status: EventData<'order.status_changed'>['status'], total: number, daysAgo: number): Published {
+function statusChanged(
+  email: string,
+  o: { id: string; number: string; itemType?: 'coin' | 'patch' | 'shirt' },
+  status: EventData<'order.status_changed'>['status'],
+  total: number,
+  daysAgo: number,
+): Published {
   const data: EventData<'order.status_changed'> = {
     orderId: o.id,
     orderNumber: o.number,
@@ -121,7 +154,8 @@ async function list(query = ''): Promise<{ status: number; body: any }> {
   return { status: res.status, body: await res.json() };
 }
 
-const byEmail = async (email: string) => (await list(`?search=${encodeURIComponent(email)}`)).body.customers[0] as AdminCustomer | undefined;
+const byEmail = async (email: string) =>
+  (await list(`?search=${encodeURIComponent(email)}`)).body.customers[0] as AdminCustomer | undefined;
 
 const o1 = { id: randomUUID(), number: `CC-A1-${run}` };
 const o2 = { id: randomUUID(), number: `PT-A2-${run}`, itemType: 'patch' as const };
@@ -148,7 +182,10 @@ describe('figures from order events', () => {
       statusChanged(emailA, o3, 'paid', 200, 9),
       statusChanged(emailA, o3, 'cancelled', 200, 8),
     ]);
-    const a = await eventually(() => byEmail(emailA), (c) => c?.totalSpent === 840 && c.lifetimeStats.completedOrders === 1);
+    const a = await eventually(
+      () => byEmail(emailA),
+      (c) => c?.totalSpent === 840 && c.lifetimeStats.completedOrders === 1,
+    );
     expect(a).toMatchObject({
       name: 'Alex Rivera',
       email: emailA,
@@ -163,15 +200,29 @@ describe('figures from order events', () => {
       lifetimeStats: { completedOrders: 1, avgDaysBetweenOrders: 25 },
     });
     const b = await eventually(() => byEmail(emailB));
-    expect(b).toMatchObject({ name: 'Blake Chen', status: 'inactive', totalOrders: 1, totalSpent: 0, averageOrderValue: 0, preferredItemType: 'shirt' });
+    expect(b).toMatchObject({
+      name: 'Blake Chen',
+      status: 'inactive',
+      totalOrders: 1,
+      totalSpent: 0,
+      averageOrderValue: 0,
+      preferredItemType: 'shirt',
+    });
   });
 
   it('a status change shows in its customer within a second, and makes a VIP', async () => {
     await publish([created(emailA, 'Alex Rivera', { ...o4, total: 400, daysAgo: 2 })]);
-    await eventually(() => byEmail(emailA), (c) => c?.totalOrders === 4);
+    await eventually(
+      () => byEmail(emailA),
+      (c) => c?.totalOrders === 4,
+    );
     const started = Date.now();
     await publish([statusChanged(emailA, o4, 'paid', 400, 1)]);
-    const a = await eventually(() => byEmail(emailA), (c) => c?.status === 'vip', 1000);
+    const a = await eventually(
+      () => byEmail(emailA),
+      (c) => c?.status === 'vip',
+      1000,
+    );
     expect(Date.now() - started).toBeLessThan(1000);
     expect(a).toMatchObject({ totalSpent: 1240, averageOrderValue: 413.33, totalOrders: 4 });
   });
@@ -181,7 +232,10 @@ describe('figures from order events', () => {
     await eventually(() => service.ctx.models.CustomerOrder.findById(c1.id).lean());
     expect(await byEmail(emailC)).toBeUndefined();
     await publish([created(emailC, 'Casey Morgan', { ...c1, total: 150, daysAgo: 4 })]);
-    const c = await eventually(() => byEmail(emailC), (x) => x?.totalSpent === 150);
+    const c = await eventually(
+      () => byEmail(emailC),
+      (x) => x?.totalSpent === 150,
+    );
     expect(c).toMatchObject({ status: 'active', totalOrders: 1, averageOrderValue: 150 });
   });
 });
@@ -191,7 +245,12 @@ describe('GET /api/customers', () => {
     const all = await list();
     expect(all.status).toBe(200);
     const parsed = customerListSchema.parse(all.body);
-    expect(parsed.summary).toEqual({ totalCustomers: 3, vipCustomers: 1, averageLifetimeValue: Math.round(((1240 + 0 + 150) / 3) * 100) / 100, averageOrderValue: Math.round((1390 / 4) * 100) / 100 });
+    expect(parsed.summary).toEqual({
+      totalCustomers: 3,
+      vipCustomers: 1,
+      averageLifetimeValue: Math.round(((1240 + 0 + 150) / 3) * 100) / 100,
+      averageOrderValue: Math.round((1390 / 4) * 100) / 100,
+    });
     expect(parsed.total).toBe(3);
     // Default sort: the most recent order first.
     expect(parsed.customers.map((c) => c.email)).toEqual([emailA, emailC, emailB]);
@@ -203,12 +262,20 @@ describe('GET /api/customers', () => {
 
   it('searches name, email, phone and order numbers; sorts and pages on the server', async () => {
     expect((await list('?search=blake%20chen')).body.customers.map((c: AdminCustomer) => c.email)).toEqual([emailB]);
-    expect((await list(`?search=${encodeURIComponent(o2.number.toLowerCase())}`)).body.customers.map((c: AdminCustomer) => c.email)).toEqual([emailA]);
+    expect(
+      (await list(`?search=${encodeURIComponent(o2.number.toLowerCase())}`)).body.customers.map(
+        (c: AdminCustomer) => c.email,
+      ),
+    ).toEqual([emailA]);
     expect((await list('?search=(no.such*customer')).body).toMatchObject({ customers: [], total: 0, totalPages: 1 });
     const bySpent = await list('?sortBy=totalSpent&sortDir=asc');
     expect(bySpent.body.customers.map((c: AdminCustomer) => c.totalSpent)).toEqual([0, 150, 1240]);
     const byName = await list('?sortBy=name&sortDir=asc');
-    expect(byName.body.customers.map((c: AdminCustomer) => c.name)).toEqual(['Alex Rivera', 'Blake Chen', 'Casey Morgan']);
+    expect(byName.body.customers.map((c: AdminCustomer) => c.name)).toEqual([
+      'Alex Rivera',
+      'Blake Chen',
+      'Casey Morgan',
+    ]);
     const page2 = await list('?sortBy=name&sortDir=asc&pageSize=1&page=2');
     expect(page2.body).toMatchObject({ page: 2, pageSize: 1, total: 3, totalPages: 3 });
     expect(page2.body.customers.map((c: AdminCustomer) => c.name)).toEqual(['Blake Chen']);
@@ -238,10 +305,42 @@ describe('GET /api/customers/{id}', () => {
     const { customer } = customerDetailSchema.parse(await res.json());
     expect(customer).toMatchObject({ id: a.id, totalSpent: 1240, status: 'vip' });
     expect(customer.orders).toEqual([
-      { id: o4.id, orderNumber: o4.number, itemType: 'coin', total: 400, quantity: 50, status: 'paid', submittedDate: ago(2) },
-      { id: o3.id, orderNumber: o3.number, itemType: 'coin', total: 200, quantity: 20, status: 'cancelled', submittedDate: ago(10) },
-      { id: o2.id, orderNumber: o2.number, itemType: 'patch', total: 300, quantity: 50, status: 'paid', submittedDate: ago(30) },
-      { id: o1.id, orderNumber: o1.number, itemType: 'coin', total: 540, quantity: 100, status: 'completed', submittedDate: ago(60) },
+      {
+        id: o4.id,
+        orderNumber: o4.number,
+        itemType: 'coin',
+        total: 400,
+        quantity: 50,
+        status: 'paid',
+        submittedDate: ago(2),
+      },
+      {
+        id: o3.id,
+        orderNumber: o3.number,
+        itemType: 'coin',
+        total: 200,
+        quantity: 20,
+        status: 'cancelled',
+        submittedDate: ago(10),
+      },
+      {
+        id: o2.id,
+        orderNumber: o2.number,
+        itemType: 'patch',
+        total: 300,
+        quantity: 50,
+        status: 'paid',
+        submittedDate: ago(30),
+      },
+      {
+        id: o1.id,
+        orderNumber: o1.number,
+        itemType: 'coin',
+        total: 540,
+        quantity: 100,
+        status: 'completed',
+        submittedDate: ago(60),
+      },
     ]);
   });
 
@@ -256,7 +355,8 @@ describe('GET /api/customers/{id}', () => {
 });
 
 describe('replay', () => {
-  const figures = async () => (await list('?sortBy=name&sortDir=asc')).body as { customers: AdminCustomer[]; summary: unknown };
+  const figures = async () =>
+    (await list('?sortBy=name&sortDir=asc')).body as { customers: AdminCustomer[]; summary: unknown };
   const processed = () => service.ctx.connection.collection('processed_events').countDocuments();
 
   it('every event again, newest first, changes nothing', async () => {
@@ -269,10 +369,15 @@ describe('replay', () => {
 
   it('every event again into an empty projection, shuffled, gives the same figures', async () => {
     const before = await figures();
-    await Promise.all(['customers', 'customer_orders'].map((name) => service.ctx.connection.collection(name).deleteMany({})));
+    await Promise.all(
+      ['customers', 'customer_orders'].map((name) => service.ctx.connection.collection(name).deleteMany({})),
+    );
     const seen = await processed();
     // A fixed shuffle (status events before their orders, customers interleaved), the same on every run.
-    const shuffled = published.map((e, i) => ({ e, key: (i * 7919) % published.length })).sort((x, y) => x.key - y.key).map((x) => x.e);
+    const shuffled = published
+      .map((e, i) => ({ e, key: (i * 7919) % published.length }))
+      .sort((x, y) => x.key - y.key)
+      .map((x) => x.e);
     await publish(shuffled, false);
     await eventually(processed, (n) => n >= seen + published.length);
     const after = await figures();

@@ -55,7 +55,6 @@ afterAll(async () => {
   await Promise.all([nats?.stop(), mongo?.stop()]);
 });
 
-
 function order(email: string, overrides: Partial<EventData<'order.created'>> = {}): EventData<'order.created'> {
   return {
     orderId: randomUUID(),
@@ -72,7 +71,14 @@ function order(email: string, overrides: Partial<EventData<'order.created'>> = {
     aiGenerated: false,
     subscribeEmail: false,
     subscribeSMS: false,
-    shippingAddress: { line1: '1 Main St', line2: 'Unit 2', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
+    shippingAddress: {
+      line1: '1 Main St',
+      line2: 'Unit 2',
+      city: 'Austin',
+      state: 'TX',
+      postalCode: '78701',
+      country: 'US',
+    },
     status: 'pending_quote',
     submittedDate: new Date().toISOString(),
     ...overrides,
@@ -118,7 +124,9 @@ async function post(path: string, body: unknown, ip: string) {
  * outbox keeps no code once the event is published). The event is matched by the code's expiry time.
  */
 async function latestCode(email: string): Promise<string> {
-  const record = await eventually(() => service.ctx.models.VerificationCode.findOne({ email }).sort({ createdAt: -1, _id: -1 }).lean());
+  const record = await eventually(() =>
+    service.ctx.models.VerificationCode.findOne({ email }).sort({ createdAt: -1, _id: -1 }).lean(),
+  );
   const expiresAt = record!.expiresAt.toISOString();
   const event = await eventually(async () => delivered.find((e) => e.email === email && e.expiresAt === expiresAt));
   return event!.code;
@@ -127,12 +135,23 @@ async function latestCode(email: string): Promise<string> {
 describe('customer profiles from order.created', () => {
   it('builds one profile per email from real events, the newest order deciding the saved details', async () => {
     const email = `profile-${randomUUID().slice(0, 8)}@example.com`;
-    const older = order(email.toUpperCase(), { submittedDate: '2026-01-01T10:00:00.000Z', customerName: 'Old Name', phone: '555-0001' });
+    const older = order(email.toUpperCase(), {
+      submittedDate: '2026-01-01T10:00:00.000Z',
+      customerName: 'Old Name',
+      phone: '555-0001',
+    });
     const newer = order(email, {
       submittedDate: '2026-03-01T10:00:00.000Z',
       customerName: 'Jordan Lee',
       customerCategory: 'first_responder',
-      shippingAddress: { line1: '9 Fire Rd', line2: '', city: 'Boise', state: 'ID', postalCode: '83702', country: 'US' },
+      shippingAddress: {
+        line1: '9 Fire Rd',
+        line2: '',
+        city: 'Boise',
+        state: 'ID',
+        postalCode: '83702',
+        country: 'US',
+      },
     });
     // The newer order first: an older one arriving late must not overwrite the saved details.
     await publishOrders(newer, older);
@@ -155,8 +174,13 @@ describe('customer profiles from order.created', () => {
 
   it('keeps the saved phone and address when a later order carries none', async () => {
     const email = await knownCustomer({ submittedDate: '2026-01-01T00:00:00.000Z' });
-    await publishOrders(order(email, { phone: undefined, shippingAddress: undefined, submittedDate: '2026-02-01T00:00:00.000Z' }));
-    const profile = await eventually(() => service.ctx.models.Customer.findOne({ email }).lean(), (p) => p?.orderCount === 2);
+    await publishOrders(
+      order(email, { phone: undefined, shippingAddress: undefined, submittedDate: '2026-02-01T00:00:00.000Z' }),
+    );
+    const profile = await eventually(
+      () => service.ctx.models.Customer.findOne({ email }).lean(),
+      (p) => p?.orderCount === 2,
+    );
     expect(profile).toMatchObject({ phone: '555-0100', lastShippingAddress: { line1: '1 Main St' } });
   });
 });
@@ -165,16 +189,27 @@ describe('POST /api/customers/lookup', () => {
   it('answers an unknown email with the spec message and sends nothing', async () => {
     const res = await post('/api/customers/lookup', { email: 'nobody-here@example.com' }, freshIp());
     expect(res.status).toBe(200);
-    expect(customerLookupResponseSchema.parse(res.body)).toEqual({ success: false, verificationSent: false, message: messages.notFound });
+    expect(customerLookupResponseSchema.parse(res.body)).toEqual({
+      success: false,
+      verificationSent: false,
+      message: messages.notFound,
+    });
     expect(await service.ctx.models.VerificationCode.countDocuments({ email: 'nobody-here@example.com' })).toBe(0);
   });
 
   it('refuses an empty or malformed email with the spec sentence', async () => {
     const empty = await post('/api/customers/lookup', { email: '  ' }, freshIp());
     expect(empty.status).toBe(400);
-    expect(customerLookupErrorSchema.parse(empty.body)).toMatchObject({ success: false, error: messages.emailRequired, message: messages.emailRequired, code: 'VALIDATION_FAILED' });
+    expect(customerLookupErrorSchema.parse(empty.body)).toMatchObject({
+      success: false,
+      error: messages.emailRequired,
+      message: messages.emailRequired,
+      code: 'VALIDATION_FAILED',
+    });
     expect((await post('/api/customers/lookup', {}, freshIp())).body.error).toBe(messages.emailRequired);
-    expect((await post('/api/customers/lookup', { email: 'not-an-email' }, freshIp())).body.error).toBe(messages.emailInvalid);
+    expect((await post('/api/customers/lookup', { email: 'not-an-email' }, freshIp())).body.error).toBe(
+      messages.emailInvalid,
+    );
   });
 
   it('sends a code for a known email (any case) and stores only its hash', async () => {
@@ -184,7 +219,11 @@ describe('POST /api/customers/lookup', () => {
     expect(res.body).toMatchObject({ success: true, verificationSent: true });
     const code = await latestCode(email);
     expect(code).toMatch(/^\d{6}$/);
-    expect(delivered.find((e) => e.code === code)).toMatchObject({ email, customerName: 'Jordan Lee', expiresAt: res.body.expiresAt });
+    expect(delivered.find((e) => e.code === code)).toMatchObject({
+      email,
+      customerName: 'Jordan Lee',
+      expiresAt: res.body.expiresAt,
+    });
     // Once published, the outbox keeps the event's id, type and status (dedupe, debugging) but not the code.
     const outboxDocs = await eventually(
       () => service.ctx.bus.outbox.find({ type: 'customer.verification_requested' }).lean(),
@@ -217,13 +256,29 @@ describe('bodies the service cannot read', () => {
     { name: 'an empty body', type: 'application/json', body: '', status: 400, message: /empty/ },
     { name: 'UTF-16 declared', type: 'application/json; charset=utf-16le', body: utf16, status: 415, message: /UTF-8/ },
     { name: 'UTF-16 undeclared', type: 'application/json', body: utf16, status: 400, message: /not valid JSON/ },
-    { name: 'a __proto__ key', type: 'application/json', body: '{"email":"a@example.com","__proto__":{"x":1}}', status: 400, message: /__proto__/ },
-    { name: 'a constructor key', type: 'application/json', body: '{"email":"a@example.com","constructor":{"prototype":{"x":1}}}', status: 400, message: /constructor/ },
+    {
+      name: 'a __proto__ key',
+      type: 'application/json',
+      body: '{"email":"a@example.com","__proto__":{"x":1}}',
+      status: 400,
+      message: /__proto__/,
+    },
+    {
+      name: 'a constructor key',
+      type: 'application/json',
+      body: '{"email":"a@example.com","constructor":{"prototype":{"x":1}}}',
+      status: 400,
+      message: /constructor/,
+    },
   ];
   for (const path of ['/api/customers/lookup', '/api/customers/verify']) {
     for (const c of bodies) {
       it(`${path}: ${c.name} gets ${c.status} with a clear message`, async () => {
-        const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': c.type, ...gatewayHeaders({ ip: freshIp() }) }, body: c.body });
+        const res = await fetch(`${url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': c.type, ...gatewayHeaders({ ip: freshIp() }) },
+          body: c.body,
+        });
         expect(res.status).toBe(c.status);
         const body = (await res.json()) as Record<string, unknown>;
         expect(body.error).toMatch(c.message);
@@ -242,7 +297,14 @@ describe('POST /api/customers/verify', () => {
     const res = await post('/api/customers/verify', { email: email.toUpperCase(), verificationCode: code }, ip);
     expect(res.status).toBe(200);
     const body = customerVerifyResponseSchema.parse(res.body);
-    const address = { line1: '1 Main St', line2: 'Unit 2', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' };
+    const address = {
+      line1: '1 Main St',
+      line2: 'Unit 2',
+      city: 'Austin',
+      state: 'TX',
+      postalCode: '78701',
+      country: 'US',
+    };
     expect(body.customer).toMatchObject({
       customerName: 'Jordan Lee',
       firstName: 'Jordan',
@@ -269,8 +331,12 @@ describe('POST /api/customers/verify', () => {
       expect(res.status, bad).toBe(400);
       expect(res.body.error, bad).toBe(messages.codeFormat);
     }
-    expect((await post('/api/customers/verify', { email, verificationCode: '' }, ip)).body.error).toBe(messages.codeRequired);
-    expect((await post('/api/customers/verify', { email: '', verificationCode: '123456' }, ip)).body.error).toBe(messages.emailRequired);
+    expect((await post('/api/customers/verify', { email, verificationCode: '' }, ip)).body.error).toBe(
+      messages.codeRequired,
+    );
+    expect((await post('/api/customers/verify', { email: '', verificationCode: '123456' }, ip)).body.error).toBe(
+      messages.emailRequired,
+    );
   });
 
   it('refuses a wrong code with the spec message and the tries left', async () => {
@@ -312,7 +378,10 @@ describe('POST /api/customers/verify', () => {
     expect(right.body).toMatchObject({ code: 'VERIFICATION_CODE_LOCKED', error: messages.codeLocked });
     // A new code works again.
     await post('/api/customers/lookup', { email }, ip);
-    const fresh = await eventually(() => latestCode(email), (c) => c !== code);
+    const fresh = await eventually(
+      () => latestCode(email),
+      (c) => c !== code,
+    );
     expect((await post('/api/customers/verify', { email, verificationCode: fresh }, ip)).status).toBe(200);
   });
 
@@ -350,7 +419,10 @@ describe('POST /api/customers/verify', () => {
     await post('/api/customers/lookup', { email }, ip);
     const first = await latestCode(email);
     await post('/api/customers/lookup', { email }, ip);
-    const second = await eventually(() => latestCode(email), (c) => c !== first);
+    const second = await eventually(
+      () => latestCode(email),
+      (c) => c !== first,
+    );
     if (first !== second) {
       const old = await post('/api/customers/verify', { email, verificationCode: first }, ip);
       expect(old.status).toBe(400);
@@ -367,7 +439,9 @@ describe('rate limits', () => {
     const res = await post('/api/customers/lookup', { email }, freshIp());
     expect(res.status).toBe(429);
     expect(res.body).toMatchObject({ success: false, verificationSent: false, code: 'RATE_LIMITED' });
-    expect(res.body.error).toMatch(/^Too many verification codes were requested for this email address\. Please wait \d+ minutes? and try again\.$/);
+    expect(res.body.error).toMatch(
+      /^Too many verification codes were requested for this email address\. Please wait \d+ minutes? and try again\.$/,
+    );
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await service.ctx.models.VerificationCode.countDocuments({ email })).toBe(3);
   });

@@ -62,13 +62,22 @@ beforeAll(async () => {
   [mongo, nats] = await Promise.all([startMongo(), startNats()]);
   customers = await buildApp(loadConfig(env()), relay);
   orders = await buildOrders(
-    { ...loadServiceConfig(env(), { port: 0 }), ai: { apiKey: undefined, baseUrl: undefined, imageModel: 'gpt-image-1' }, uploadRetentionHours: 24 },
+    {
+      ...loadServiceConfig(env(), { port: 0 }),
+      ai: { apiKey: undefined, baseUrl: undefined, imageModel: 'gpt-image-1' },
+      uploadRetentionHours: 24,
+    },
     relay,
   );
   marketing = await buildMarketing(loadMarketingConfig(env()), relay);
   // The worker stays idle: the emails stay in the queue where the erasure must find them.
   emailService = await buildEmail(loadEmailConfig(env()), { ...relay, manualWorker: true });
-  [url.customers, url.orders] = await Promise.all([customers.start(), orders.start(), marketing.start(), emailService.start()]);
+  [url.customers, url.orders] = await Promise.all([
+    customers.start(),
+    orders.start(),
+    marketing.start(),
+    emailService.start(),
+  ]);
   await startSupport();
   nc = await connect({ servers: nats.url });
 }, 90_000);
@@ -80,13 +89,24 @@ afterAll(async () => {
 });
 
 async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = admin) {
-  const base = path.startsWith('/api/support') || path.startsWith('/api/returns') ? url.support : path.startsWith('/api/orders') ? url.orders : url.customers;
-  const res = await fetch(`${base}${path}`, { method, headers: { ...headers, ...(body !== undefined ? json : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const base =
+    path.startsWith('/api/support') || path.startsWith('/api/returns')
+      ? url.support
+      : path.startsWith('/api/orders')
+        ? url.orders
+        : url.customers;
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...headers, ...(body !== undefined ? json : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
 }
 
 async function customerByEmail(address: string) {
-  const list = customerListSchema.parse((await call('GET', `/api/customers?search=${encodeURIComponent(address)}`)).body);
+  const list = customerListSchema.parse(
+    (await call('GET', `/api/customers?search=${encodeURIComponent(address)}`)).body,
+  );
   return list.customers.find((c) => c.email === address.toLowerCase());
 }
 
@@ -96,27 +116,54 @@ let customerId = '';
 describe('privacy requests on one customer', () => {
   it('builds the customer in every service from a real order and a support message', async () => {
     for (const quantity of [50, 120]) {
-      const res = await call('POST', '/api/orders', coinOrder({ customerName: 'Dana Privacy', email, phone: '(512) 555-0142', quantity, subscribeEmail: true }), {});
+      const res = await call(
+        'POST',
+        '/api/orders',
+        coinOrder({ customerName: 'Dana Privacy', email, phone: '(512) 555-0142', quantity, subscribeEmail: true }),
+        {},
+      );
       expect(res.status).toBe(201);
       const order = res.body.order as { id?: string; _id?: string; orderNumber: string };
       placed.push({ id: String(order.id ?? order._id), orderNumber: order.orderNumber });
     }
     await call('POST', '/api/orders', coinOrder({ customerName: 'Sam Other', email: other }), {});
-    const sent = await call('POST', '/api/support', { name: 'Dana Privacy', email, orderNumber: placed[0].orderNumber, subject: 'Where is my coin?', message: 'Hi, this is Dana, call me at 512 555 0142.' }, {});
+    const sent = await call(
+      'POST',
+      '/api/support',
+      {
+        name: 'Dana Privacy',
+        email,
+        orderNumber: placed[0].orderNumber,
+        subject: 'Where is my coin?',
+        message: 'Hi, this is Dana, call me at 512 555 0142.',
+      },
+      {},
+    );
     expect(sent.status).toBe(201);
 
-    const found = await eventually(() => customerByEmail(key), (c) => c?.totalOrders === 2);
+    const found = await eventually(
+      () => customerByEmail(key),
+      (c) => c?.totalOrders === 2,
+    );
     customerId = found!.id;
     const { Subscriber } = marketing.ctx.models;
     await eventually(() => Subscriber.findOne({ email: key }).lean(), Boolean);
-    await eventually(() => emailService.ctx.models.Email.countDocuments({ to: new RegExp(`^${key.replace(/[.+]/g, '\\$&')}$`, 'i') }), (n) => n >= 2);
-    await eventually(() => support!.ctx.models.KnownOrder.countDocuments({ orderNumber: { $in: placed.map((p) => p.orderNumber) } }), (n) => n === 2);
+    await eventually(
+      () => emailService.ctx.models.Email.countDocuments({ to: new RegExp(`^${key.replace(/[.+]/g, '\\$&')}$`, 'i') }),
+      (n) => n >= 2,
+    );
+    await eventually(
+      () => support!.ctx.models.KnownOrder.countDocuments({ orderNumber: { $in: placed.map((p) => p.orderNumber) } }),
+      (n) => n === 2,
+    );
   });
 
   it('exports everything the shop holds on the customer as one JSON download', async () => {
     const res = await call('GET', `/api/customers/${customerId}/export`);
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-disposition')).toMatch(new RegExp(`attachment; filename="customer-${customerId}-\\d{4}-\\d{2}-\\d{2}\\.json"`));
+    expect(res.headers.get('content-disposition')).toMatch(
+      new RegExp(`attachment; filename="customer-${customerId}-\\d{4}-\\d{2}-\\d{2}\\.json"`),
+    );
     const doc = customerExportSchema.parse(res.body);
     expect(doc.exportedBy).toBe('admin:privacy-officer@shop.test');
     expect(Object.keys(doc.services).sort()).toEqual(['customers', 'email', 'marketing', 'orders', 'support']);
@@ -135,25 +182,42 @@ describe('privacy requests on one customer', () => {
     expect(JSON.stringify(doc)).not.toMatch(/codeHash|"token"/);
   });
 
-  it('refuses an erasure whose typed email is not the customer\'s, or without a reason, and erases nothing', async () => {
-    const wrong = await call('POST', `/api/customers/${customerId}/erasure`, { confirmEmail: other, reason: 'Customer asked by email' });
+  it("refuses an erasure whose typed email is not the customer's, or without a reason, and erases nothing", async () => {
+    const wrong = await call('POST', `/api/customers/${customerId}/erasure`, {
+      confirmEmail: other,
+      reason: 'Customer asked by email',
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error).toMatch(/does not match/);
     const noReason = await call('POST', `/api/customers/${customerId}/erasure`, { confirmEmail: email, reason: ' ' });
     expect(noReason.status).toBe(400);
     expect(noReason.body.error).toMatch(/reason/i);
     expect((await customerByEmail(key))?.name).toBe('Dana Privacy');
-    const unknown = await call('POST', '/api/customers/0123456789abcdef01234567/erasure', { confirmEmail: email, reason: 'Customer asked by email' });
+    const unknown = await call('POST', '/api/customers/0123456789abcdef01234567/erasure', {
+      confirmEmail: email,
+      reason: 'Customer asked by email',
+    });
     expect(unknown.status).toBe(404);
   });
 
   it('erases the customer in every service, even one that is down at the time; figures stay', async () => {
     await support!.stop();
     support = undefined;
-    const res = await call('POST', `/api/customers/${customerId}/erasure`, { confirmEmail: `  ${email.toUpperCase()} `, reason: 'Customer asked by email on 2026-11-20' });
+    const res = await call('POST', `/api/customers/${customerId}/erasure`, {
+      confirmEmail: `  ${email.toUpperCase()} `,
+      reason: 'Customer asked by email on 2026-11-20',
+    });
     expect(res.status).toBe(200);
     const result = customerErasureResultSchema.parse(res.body);
-    expect(result).toMatchObject({ erased: true, alreadyErased: false, erasure: { customerId, requestedBy: 'admin:privacy-officer@shop.test', reason: 'Customer asked by email on 2026-11-20' } });
+    expect(result).toMatchObject({
+      erased: true,
+      alreadyErased: false,
+      erasure: {
+        customerId,
+        requestedBy: 'admin:privacy-officer@shop.test',
+        reason: 'Customer asked by email on 2026-11-20',
+      },
+    });
     const anonymous = `erased-${result.erasure.erasureId}@${erasedEmailDomain}`;
 
     // Customers: at once, in the same transaction as the event. Figures kept, no personal data, not found by name or email.
@@ -166,12 +230,18 @@ describe('privacy requests on one customer', () => {
       expect(list.customers.map((c) => c.id)).not.toContain(customerId);
     }
     const audit = await customers.ctx.models.PrivacyRequest.findOne({ customerId, kind: 'erasure' }).lean();
-    expect(audit).toMatchObject({ requestedBy: 'admin:privacy-officer@shop.test', reason: 'Customer asked by email on 2026-11-20' });
+    expect(audit).toMatchObject({
+      requestedBy: 'admin:privacy-officer@shop.test',
+      reason: 'Customer asked by email on 2026-11-20',
+    });
     expect(JSON.stringify(audit)).not.toContain(key);
 
     // Orders: no name, email, phone or address; totals stay; tracking by the old email reveals nothing.
     const { Order } = orders.ctx.models;
-    const erasedOrders = await eventually(() => Order.find({ _id: { $in: placed.map((p) => p.id) } }).lean(), (os) => os.every((o) => o.email === anonymous));
+    const erasedOrders = await eventually(
+      () => Order.find({ _id: { $in: placed.map((p) => p.id) } }).lean(),
+      (os) => os.every((o) => o.email === anonymous),
+    );
     for (const o of erasedOrders) {
       expect(o).toMatchObject({ customerName: erasedName, emailKey: anonymous });
       expect(o.phone).toBeUndefined();
@@ -187,7 +257,10 @@ describe('privacy requests on one customer', () => {
     const sub = await eventually(() => marketing.ctx.models.Subscriber.findOne({ email: anonymous }).lean(), Boolean);
     expect(sub).toMatchObject({ name: erasedName, phone: null, status: 'unsubscribed', emailSubscribed: false });
     const { Email } = emailService.ctx.models;
-    await eventually(() => Email.countDocuments({ to: new RegExp(key.replace(/[.+]/g, '\\$&'), 'i') }), (n) => n === 0);
+    await eventually(
+      () => Email.countDocuments({ to: new RegExp(key.replace(/[.+]/g, '\\$&'), 'i') }),
+      (n) => n === 0,
+    );
     const mails = await Email.find({ to: anonymous }).lean();
     expect(mails.length).toBeGreaterThanOrEqual(2);
     for (const m of mails) expect(m).toMatchObject({ subject: erasedText, text: erasedText, status: 'failed' });
@@ -195,9 +268,14 @@ describe('privacy requests on one customer', () => {
 
     // Support was down: once back, its durable consumer gets the event from the PRIVACY stream.
     await startSupport();
-    const messages = await eventually(() => support!.ctx.models.SupportMessage.find({ email: anonymous }).lean(), (m) => m.length === 1);
+    const messages = await eventually(
+      () => support!.ctx.models.SupportMessage.find({ email: anonymous }).lean(),
+      (m) => m.length === 1,
+    );
     expect(messages[0]).toMatchObject({ name: erasedName, subject: erasedText, message: erasedText });
-    const known = await support!.ctx.models.KnownOrder.find({ orderNumber: { $in: placed.map((p) => p.orderNumber) } }).lean();
+    const known = await support!.ctx.models.KnownOrder.find({
+      orderNumber: { $in: placed.map((p) => p.orderNumber) },
+    }).lean();
     expect(known.map((k) => k.email)).toEqual([anonymous, anonymous]);
   });
 
@@ -214,8 +292,16 @@ describe('privacy requests on one customer', () => {
     // The same erasure as a new message (a new event id: the consumers' processed marks do not skip it).
     const replay = { ...event, id: randomUUID() };
     await jetstream(nc).publish('privacy.erasure_requested', JSON.stringify(replay), { msgID: replay.id });
-    await eventually(async () => (await jsm.consumers.info('PRIVACY', 'orders--privacy-erasure_requested')).num_ack_pending + (await jsm.consumers.info('PRIVACY', 'orders--privacy-erasure_requested')).num_pending, (n) => n === 0);
-    await eventually(async () => (await jsm.consumers.info('PRIVACY', 'customers--privacy-erasure_requested')).num_pending, (n) => n === 0);
+    await eventually(
+      async () =>
+        (await jsm.consumers.info('PRIVACY', 'orders--privacy-erasure_requested')).num_ack_pending +
+        (await jsm.consumers.info('PRIVACY', 'orders--privacy-erasure_requested')).num_pending,
+      (n) => n === 0,
+    );
+    await eventually(
+      async () => (await jsm.consumers.info('PRIVACY', 'customers--privacy-erasure_requested')).num_pending,
+      (n) => n === 0,
+    );
     const after = {
       orders: await orders.ctx.models.Order.find({ _id: { $in: placed.map((p) => p.id) } }).lean(),
       customer: await customers.ctx.models.Customer.findById(customerId).lean(),
@@ -223,16 +309,26 @@ describe('privacy requests on one customer', () => {
     expect(after.orders.map((o) => o.updatedAt)).toEqual(before.orders.map((o) => o.updatedAt));
     expect(after.customer).toEqual(before.customer);
 
-    const again = await call('POST', `/api/customers/${customerId}/erasure`, { confirmEmail: 'anything@example.com', reason: 'Asked twice' });
+    const again = await call('POST', `/api/customers/${customerId}/erasure`, {
+      confirmEmail: 'anything@example.com',
+      reason: 'Asked twice',
+    });
     expect(again.status).toBe(200);
     const result = customerErasureResultSchema.parse(again.body);
-    expect(result).toMatchObject({ erased: false, alreadyErased: true, erasure: { erasureId: event.data && (event.data as { erasureId: string }).erasureId } });
+    expect(result).toMatchObject({
+      erased: false,
+      alreadyErased: true,
+      erasure: { erasureId: event.data && (event.data as { erasureId: string }).erasureId },
+    });
     expect(result.message).toMatch(/already erased.*Nothing changed/);
     expect(await customers.ctx.models.PrivacyRequest.countDocuments({ customerId, kind: 'erasure' })).toBe(1);
 
     // A new status change of an erased order still reaches the erased customer's figures.
     const paid = await call('PUT', `/api/orders/${placed[0].id}/status`, { status: 'paid' });
     expect(paid.status).toBe(200);
-    await eventually(async () => (await customers.ctx.models.Customer.findById(customerId).lean())?.totalSpent ?? 0, (n) => n > 0);
+    await eventually(
+      async () => (await customers.ctx.models.Customer.findById(customerId).lean())?.totalSpent ?? 0,
+      (n) => n > 0,
+    );
   });
 });

@@ -19,7 +19,9 @@ import { diagnosticsRoutes, emailEnvironment, probeSmtp, queueStats } from './ro
 import { settingsRoutes } from './routes/settings.js';
 
 // package.json sits one level above both src/ and dist/.
-export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const version = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 export interface EmailTestHooks extends Pick<ServiceDefinition<unknown>, 'logDestination' | 'relay'> {
   /** The time the queue sees (retry schedule). Default: the real clock. */
@@ -32,7 +34,10 @@ export interface EmailTestHooks extends Pick<ServiceDefinition<unknown>, 'logDes
 
 export async function buildApp(config: EmailConfig = loadConfig(), testHooks: EmailTestHooks = {}) {
   const { clock = () => new Date(), leaseMs, manualWorker = false, ...kitHooks } = testHooks;
-  const sender: MailSender = smtpSender(config.email.smtpUrl, { maxConnections: config.email.sendConcurrency, maxMessages: config.email.smtpMaxMessages });
+  const sender: MailSender = smtpSender(config.email.smtpUrl, {
+    maxConnections: config.email.sendConcurrency,
+    maxMessages: config.email.smtpMaxMessages,
+  });
   let worker!: EmailWorker;
   const service = await createService({
     name: 'email',
@@ -44,7 +49,12 @@ export async function buildApp(config: EmailConfig = loadConfig(), testHooks: Em
     },
     models: registerModels,
     routes: (app, ctx) => {
-      worker = new EmailWorker(ctx, { settings: config.email, sender, clock, leaseMs: leaseMs ?? config.email.claimLeaseMs });
+      worker = new EmailWorker(ctx, {
+        settings: config.email,
+        sender,
+        clock,
+        leaseMs: leaseMs ?? config.email.claimLeaseMs,
+      });
       mailboxRoutes(app, config.email.devMailboxUrl, config.nodeEnv);
       settingsRoutes(app, ctx, config.email);
       diagnosticsRoutes(app, ctx, config, () => worker);
@@ -66,8 +76,20 @@ export async function buildApp(config: EmailConfig = loadConfig(), testHooks: Em
       return { email: emailEnvironment(config).email, smtp, queue: stats };
     },
     consumers: (ctx) => {
-      const deps = { models: ctx.models, settings: config.email, clock, queued: () => void setTimeout(() => worker.wake(), 50).unref() };
-      return [...emailConsumers(deps), ...orderUpdateConsumers(deps), ...supportConsumers(deps), campaignConsumer(deps), alertRaisedConsumer(deps), erasureRequestedConsumer(ctx.models)];
+      const deps = {
+        models: ctx.models,
+        settings: config.email,
+        clock,
+        queued: () => void setTimeout(() => worker.wake(), 50).unref(),
+      };
+      return [
+        ...emailConsumers(deps),
+        ...orderUpdateConsumers(deps),
+        ...supportConsumers(deps),
+        campaignConsumer(deps),
+        alertRaisedConsumer(deps),
+        erasureRequestedConsumer(ctx.models),
+      ];
     },
     replies: (ctx) => [privacyExportReply(ctx.models)],
     ...kitHooks,

@@ -92,10 +92,22 @@ const whole = (name: string, fallback: number, min: number, max = Number.MAX_SAF
 const loopback = /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/?$/;
 
 const emailEnvSchema = z.object({
-  SMTP_URL: z.preprocess(blank, z.string().regex(/^smtps?:\/\/[^/]+/, 'SMTP_URL must look like smtp://host:port or smtps://user:password@host:port').default(defaultSmtpUrl)),
+  SMTP_URL: z.preprocess(
+    blank,
+    z
+      .string()
+      .regex(/^smtps?:\/\/[^/]+/, 'SMTP_URL must look like smtp://host:port or smtps://user:password@host:port')
+      .default(defaultSmtpUrl),
+  ),
   SMTP_FROM: z.preprocess(blank, z.string().min(3).default(defaultFrom)),
-  ADMIN_NOTIFICATION_EMAIL: z.preprocess(blank, z.email('ADMIN_NOTIFICATION_EMAIL must be an email address').default(defaultAdminEmail)),
-  SHOP_URL: z.preprocess(blank, z.url('SHOP_URL must be a URL such as https://shop.example.com').default('http://127.0.0.1:8080')),
+  ADMIN_NOTIFICATION_EMAIL: z.preprocess(
+    blank,
+    z.email('ADMIN_NOTIFICATION_EMAIL must be an email address').default(defaultAdminEmail),
+  ),
+  SHOP_URL: z.preprocess(
+    blank,
+    z.url('SHOP_URL must be a URL such as https://shop.example.com').default('http://127.0.0.1:8080'),
+  ),
   EMAIL_MAX_ATTEMPTS: whole('EMAIL_MAX_ATTEMPTS', 6, 1),
   EMAIL_RETRY_BASE_MS: whole('EMAIL_RETRY_BASE_MS', 30_000, 10),
   EMAIL_RETRY_MAX_MS: whole('EMAIL_RETRY_MAX_MS', 30 * 60_000, 10),
@@ -107,7 +119,10 @@ const emailEnvSchema = z.object({
   EMAIL_SMTP_MAX_MESSAGES: whole('EMAIL_SMTP_MAX_MESSAGES', 100, 1),
   EMAIL_CLAIM_BATCH_SIZE: whole('EMAIL_CLAIM_BATCH_SIZE', 50, 1, 1000),
   // The mailbox keeps every local email in clear: only ever reachable on this machine.
-  DEV_MAILBOX_URL: z.preprocess(blank, z.string().regex(loopback, 'DEV_MAILBOX_URL must be a loopback http URL, e.g. http://127.0.0.1:2526').optional()),
+  DEV_MAILBOX_URL: z.preprocess(
+    blank,
+    z.string().regex(loopback, 'DEV_MAILBOX_URL must be a loopback http URL, e.g. http://127.0.0.1:2526').optional(),
+  ),
 });
 
 export function loadConfig(env: RawEmailEnv = readEnv()): EmailConfig {

@@ -19,7 +19,10 @@ export async function currentAdminSettings(
   };
 }
 
-export async function saveAdminSettings(AdminSettingsModel: EmailModels['AdminSettings'], next: AdminSettings): Promise<AdminSettings> {
+export async function saveAdminSettings(
+  AdminSettingsModel: EmailModels['AdminSettings'],
+  next: AdminSettings,
+): Promise<AdminSettings> {
   await AdminSettingsModel.updateOne(
     { _id: adminSettingsId },
     { $set: { notificationEmail: next.notificationEmail, emailNotificationsEnabled: next.emailNotificationsEnabled } },

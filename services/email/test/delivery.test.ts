@@ -34,7 +34,14 @@ afterAll(async () => {
 
 async function startService(env: RawEmailEnv, hooks: EmailTestHooks = {}) {
   const service = await buildApp(
-    loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent', EMAIL_POLL_INTERVAL_MS: '50', ...env }),
+    loadConfig({
+      PORT: '0',
+      MONGO_URL: mongo.uri,
+      NATS_URL: nats.url,
+      LOG_LEVEL: 'silent',
+      EMAIL_POLL_INTERVAL_MS: '50',
+      ...env,
+    }),
     { relay: { sweepIntervalMs: 200 }, ...hooks },
   );
   running.push(service);
@@ -43,19 +50,32 @@ async function startService(env: RawEmailEnv, hooks: EmailTestHooks = {}) {
 }
 
 /** Delivery waits on retries with backoff: a little longer than the shared default. */
-const eventually = <T>(probe: () => Promise<T> | T, ok: (value: T) => boolean = Boolean) => eventuallyWithin(probe, ok, 20_000);
+const eventually = <T>(probe: () => Promise<T> | T, ok: (value: T) => boolean = Boolean) =>
+  eventuallyWithin(probe, ok, 20_000);
 
 async function queueCode(service: Awaited<ReturnType<typeof buildApp>>, email: string, code = '123456') {
   const sourceEventId = randomUUID();
-  const rendered = verificationCodeEmail({ email, customerName: 'Sam', code, expiresAt: new Date(Date.now() + 600_000).toISOString() });
-  await enqueueEmail(service.ctx.models.Email, null, { ...rendered, to: email, sourceEventId }, { maxAttempts: (service.ctx.config as EmailConfig).email.maxAttempts, now: new Date() });
+  const rendered = verificationCodeEmail({
+    email,
+    customerName: 'Sam',
+    code,
+    expiresAt: new Date(Date.now() + 600_000).toISOString(),
+  });
+  await enqueueEmail(
+    service.ctx.models.Email,
+    null,
+    { ...rendered, to: email, sourceEventId },
+    { maxAttempts: (service.ctx.config as EmailConfig).email.maxAttempts, now: new Date() },
+  );
   service.worker.wake();
   return sourceEventId;
 }
 
 describe('retry schedule', () => {
   it('doubles the wait after each failed attempt, up to the cap', () => {
-    expect([1, 2, 3, 4, 5, 6].map((n) => retryDelayMs(n, 30_000, 600_000))).toEqual([30_000, 60_000, 120_000, 240_000, 480_000, 600_000]);
+    expect([1, 2, 3, 4, 5, 6].map((n) => retryDelayMs(n, 30_000, 600_000))).toEqual([
+      30_000, 60_000, 120_000, 240_000, 480_000, 600_000,
+    ]);
   });
 });
 
@@ -71,7 +91,10 @@ describe('delivery', () => {
     const email = `retry-${randomUUID().slice(0, 8)}@example.com`;
     const sourceEventId = await queueCode(service, email, '654321');
 
-    const failing = await eventually(() => service.ctx.models.Email.findOne({ sourceEventId }).lean(), (doc) => (doc?.attempts ?? 0) >= 2 && doc?.status === 'queued');
+    const failing = await eventually(
+      () => service.ctx.models.Email.findOne({ sourceEventId }).lean(),
+      (doc) => (doc?.attempts ?? 0) >= 2 && doc?.status === 'queued',
+    );
     expect(failing!.lastError).toMatch(/ECONNREFUSED/);
     expect(failing!.sentAt).toBeNull();
 
@@ -80,7 +103,10 @@ describe('delivery', () => {
     const message = await mailbox.waitFor((m) => m.to.includes(email), 20_000);
     expect(message.text).toContain('Your verification code is 654321');
 
-    const sent = await eventually(() => service.ctx.models.Email.findOne({ sourceEventId }).lean(), (doc) => doc?.status === 'sent');
+    const sent = await eventually(
+      () => service.ctx.models.Email.findOne({ sourceEventId }).lean(),
+      (doc) => doc?.status === 'sent',
+    );
     expect(sent!.attempts).toBeGreaterThanOrEqual(3);
     expect(sent!.lastError).toBeNull();
     expect(sent!.sentAt).toBeInstanceOf(Date);
@@ -88,8 +114,13 @@ describe('delivery', () => {
     expect(JSON.stringify(sent)).not.toContain('654321');
     expect(sent!.text).toBe(removedSecretBody);
     expect(mailbox.messages({ to: email })).toHaveLength(1);
-    const announced = await eventually(() => service.ctx.bus.outbox.findOne({ type: 'email.sent', 'event.data.causationId': sourceEventId }).lean());
-    expect((announced!.event as { data: { to: string; template: string } }).data).toMatchObject({ to: email, template: 'verification_code' });
+    const announced = await eventually(() =>
+      service.ctx.bus.outbox.findOne({ type: 'email.sent', 'event.data.causationId': sourceEventId }).lean(),
+    );
+    expect((announced!.event as { data: { to: string; template: string } }).data).toMatchObject({
+      to: email,
+      template: 'verification_code',
+    });
   });
 
   it('marks an email failed after its last attempt and announces email.failed', async () => {
@@ -102,12 +133,22 @@ describe('delivery', () => {
     });
     const email = `failing-${randomUUID().slice(0, 8)}@example.com`;
     const sourceEventId = await queueCode(service, email, '908172');
-    const failed = await eventually(() => service.ctx.models.Email.findOne({ sourceEventId }).lean(), (doc) => doc?.status === 'failed');
+    const failed = await eventually(
+      () => service.ctx.models.Email.findOne({ sourceEventId }).lean(),
+      (doc) => doc?.status === 'failed',
+    );
     expect(failed).toMatchObject({ attempts: 3, lastError: expect.stringMatching(/ECONNREFUSED/) });
     expect(failed!.failedAt).toBeInstanceOf(Date);
     expect(JSON.stringify(failed)).not.toContain('908172');
-    const announced = await eventually(() => service.ctx.bus.outbox.findOne({ type: 'email.failed', 'event.data.causationId': sourceEventId }).lean());
-    expect((announced!.event as { data: Record<string, unknown> }).data).toMatchObject({ to: email, attempts: 3, template: 'verification_code', error: expect.stringMatching(/ECONNREFUSED/) });
+    const announced = await eventually(() =>
+      service.ctx.bus.outbox.findOne({ type: 'email.failed', 'event.data.causationId': sourceEventId }).lean(),
+    );
+    expect((announced!.event as { data: Record<string, unknown> }).data).toMatchObject({
+      to: email,
+      attempts: 3,
+      template: 'verification_code',
+      error: expect.stringMatching(/ECONNREFUSED/),
+    });
     // A failed email is not picked up again.
     await new Promise((r) => setTimeout(r, 300));
     expect((await service.ctx.models.Email.findOne({ sourceEventId }).lean())!.attempts).toBe(3);
@@ -139,9 +180,15 @@ describe('delivery', () => {
     const email = `lease-${randomUUID().slice(0, 8)}@example.com`;
     const sourceEventId = await queueCode(service, email);
     // As a worker that claimed it and crashed: sending, lease already over.
-    await service.ctx.models.Email.updateOne({ sourceEventId }, { $set: { status: 'sending', attempts: 1, lockedUntil: new Date(Date.now() - 1000) } });
+    await service.ctx.models.Email.updateOne(
+      { sourceEventId },
+      { $set: { status: 'sending', attempts: 1, lockedUntil: new Date(Date.now() - 1000) } },
+    );
     expect(await service.worker.drain()).toBe(1);
-    expect(await service.ctx.models.Email.findOne({ sourceEventId }).lean()).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(await service.ctx.models.Email.findOne({ sourceEventId }).lean()).toMatchObject({
+      status: 'sent',
+      attempts: 2,
+    });
     expect(mailbox.messages({ to: email })).toHaveLength(1);
   });
 });
@@ -179,18 +226,25 @@ describe('concurrent sending', () => {
   it('keeps at most EMAIL_SEND_CONCURRENCY sends in flight over that many reused connections, each email once', async () => {
     const smtp = await startSlowSmtp(40);
     try {
-      const service = await startService({ SMTP_URL: smtp.url, EMAIL_SEND_CONCURRENCY: '4', EMAIL_CLAIM_BATCH_SIZE: '10' }, { manualWorker: true });
+      const service = await startService(
+        { SMTP_URL: smtp.url, EMAIL_SEND_CONCURRENCY: '4', EMAIL_CLAIM_BATCH_SIZE: '10' },
+        { manualWorker: true },
+      );
       const batch = `pool-${randomUUID().slice(0, 8)}`;
       for (let i = 0; i < 40; i++) await queueCode(service, `${batch}-${i}@example.com`, String(200000 + i));
       expect(await service.worker.drain()).toBe(40);
-      expect(smtp.seen.to.filter((to) => to.startsWith(batch)).sort()).toEqual(Array.from({ length: 40 }, (_, i) => `${batch}-${i}@example.com`).sort());
+      expect(smtp.seen.to.filter((to) => to.startsWith(batch)).sort()).toEqual(
+        Array.from({ length: 40 }, (_, i) => `${batch}-${i}@example.com`).sort(),
+      );
       // Several at once (40 ms each), never more than allowed, on connections that carry many messages.
       expect(smtp.seen.mostInProgress).toBeGreaterThan(1);
       expect(smtp.seen.mostInProgress).toBeLessThanOrEqual(4);
       expect(smtp.seen.connections).toBeLessThanOrEqual(4);
       const docs = await service.ctx.models.Email.find({ to: { $regex: `^${batch}` } }).lean();
       expect(docs.every((d) => d.status === 'sent' && d.attempts === 1 && d.claimId === null)).toBe(true);
-      expect(await service.ctx.bus.outbox.countDocuments({ type: 'email.sent', 'event.data.to': { $regex: `^${batch}` } })).toBe(40);
+      expect(
+        await service.ctx.bus.outbox.countDocuments({ type: 'email.sent', 'event.data.to': { $regex: `^${batch}` } }),
+      ).toBe(40);
     } finally {
       // The service first: the SMTP server's close waits for the pooled connections to end.
       await Promise.all(running.splice(0).map((r) => r.stop()));
@@ -201,11 +255,17 @@ describe('concurrent sending', () => {
   it('on shutdown finishes the sends in flight and gives the rest of its claim back to the queue, uncounted', async () => {
     const smtp = await startSlowSmtp(150);
     try {
-      const service = await startService({ SMTP_URL: smtp.url, EMAIL_SEND_CONCURRENCY: '2', EMAIL_CLAIM_BATCH_SIZE: '30' }, { manualWorker: true });
+      const service = await startService(
+        { SMTP_URL: smtp.url, EMAIL_SEND_CONCURRENCY: '2', EMAIL_CLAIM_BATCH_SIZE: '30' },
+        { manualWorker: true },
+      );
       const batch = `stop-${randomUUID().slice(0, 8)}`;
       for (let i = 0; i < 30; i++) await queueCode(service, `${batch}-${i}@example.com`, String(300000 + i));
       service.worker.start();
-      await eventually(() => smtp.seen.to.length, (n) => n >= 2);
+      await eventually(
+        () => smtp.seen.to.length,
+        (n) => n >= 2,
+      );
       await service.worker.stop();
       const docs = await service.ctx.models.Email.find({ to: { $regex: `^${batch}` } }).lean();
       const sent = docs.filter((d) => d.status === 'sent');

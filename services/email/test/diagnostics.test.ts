@@ -38,7 +38,8 @@ beforeAll(async () => {
     authOptional: true,
     logger: false,
     onAuth: (_auth, _session, callback) => callback(null, { user: 'mailer' }),
-    onRcptTo: (_address, _session, callback) => callback(Object.assign(new Error('Mailbox unavailable: relaying refused'), { responseCode: 550 })),
+    onRcptTo: (_address, _session, callback) =>
+      callback(Object.assign(new Error('Mailbox unavailable: relaying refused'), { responseCode: 550 })),
   });
   await new Promise<void>((resolve) => refusing.listen(refusingPort, '127.0.0.1', resolve));
 });
@@ -50,7 +51,14 @@ afterAll(async () => {
 
 async function startService(env: RawEmailEnv) {
   const service = await buildApp(
-    loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent', EMAIL_POLL_INTERVAL_MS: '100', ...env }),
+    loadConfig({
+      PORT: '0',
+      MONGO_URL: mongo.uri,
+      NATS_URL: nats.url,
+      LOG_LEVEL: 'silent',
+      EMAIL_POLL_INTERVAL_MS: '100',
+      ...env,
+    }),
     { relay: { sweepIntervalMs: 200 } },
   );
   const url = await service.start();
@@ -71,7 +79,10 @@ let failedId = '';
 
 describe('against an SMTP server that refuses every recipient', () => {
   it('shows the settings without the password, fails the test email with the server error, lists and counts it', async () => {
-    const { service, call } = await startService({ SMTP_URL: `smtp://mailer:s3cret-pass@127.0.0.1:${refusingPort}`, SMTP_FROM: 'Shop <orders@shop.example>' });
+    const { service, call } = await startService({
+      SMTP_URL: `smtp://mailer:s3cret-pass@127.0.0.1:${refusingPort}`,
+      SMTP_FROM: 'Shop <orders@shop.example>',
+    });
     try {
       const env = await call('GET', emailDiagnosticsPaths.env);
       expect(env.status).toBe(200);
@@ -96,10 +107,24 @@ describe('against an SMTP server that refuses every recipient', () => {
 
       const failed = failedEmailsReplySchema.parse((await call('GET', emailDiagnosticsPaths.failed)).body);
       expect(failed.failedEmails).toEqual([
-        expect.objectContaining({ id: failedId, to: test.to, subject: test.subject, template: 'test', attempts: 1, lastError: expect.stringMatching(/relaying refused/) }),
+        expect.objectContaining({
+          id: failedId,
+          to: test.to,
+          subject: test.subject,
+          template: 'test',
+          attempts: 1,
+          lastError: expect.stringMatching(/relaying refused/),
+        }),
       ]);
       const stats = emailQueueStatsReplySchema.parse((await call('GET', emailDiagnosticsPaths.stats)).body).stats;
-      expect(stats).toMatchObject({ pending: 0, processing: 0, failedLast24h: 1, failedTotal: 1, sentLast24h: 0, oldestPendingAgeSeconds: null });
+      expect(stats).toMatchObject({
+        pending: 0,
+        processing: 0,
+        failedLast24h: 1,
+        failedTotal: 1,
+        sentLast24h: 0,
+        oldestPendingAgeSeconds: null,
+      });
 
       // SMTP answers (so the check of the server passes) while the queue reports the failure.
       const facts = readinessFactsSchema.parse((await call('GET', readinessFactsPath)).body);
@@ -114,7 +139,10 @@ describe('the same queue sending to the dev mailbox', () => {
   it('retries the failed email into the mailbox, refuses a retry of an email not failed, and sends a test email', async () => {
     const { service, call } = await startService({ SMTP_URL: mailbox.smtpUrl, DEV_MAILBOX_URL: mailbox.httpUrl });
     try {
-      expect(debugEnvSchema.parse((await call('GET', emailDiagnosticsPaths.env)).body).debug.email).toMatchObject({ transport: 'dev-mailbox', authConfigured: false });
+      expect(debugEnvSchema.parse((await call('GET', emailDiagnosticsPaths.env)).body).debug.email).toMatchObject({
+        transport: 'dev-mailbox',
+        authConfigured: false,
+      });
 
       const retried = await call('POST', emailDiagnosticsPaths.retry(failedId));
       expect(retried.status, JSON.stringify(retried.body)).toBe(200);
@@ -129,10 +157,14 @@ describe('the same queue sending to the dev mailbox', () => {
       expect((await call('POST', emailDiagnosticsPaths.retry('0123456789abcdef01234567'))).status).toBe(404);
       expect((await call('POST', emailDiagnosticsPaths.retry('nope'))).status).toBe(404);
 
-      const ok = testEmailReplySchema.parse((await call('POST', emailDiagnosticsPaths.test, { ...test, subject: 'Second check' })).body);
+      const ok = testEmailReplySchema.parse(
+        (await call('POST', emailDiagnosticsPaths.test, { ...test, subject: 'Second check' })).body,
+      );
       expect(ok).toMatchObject({ success: true, status: 'sent', error: null });
       expect(mailbox.messages({ to: test.to }).map((m) => m.subject)).toContain('Second check');
-      expect(failedEmailsReplySchema.parse((await call('GET', emailDiagnosticsPaths.failed)).body).failedEmails).toEqual([]);
+      expect(
+        failedEmailsReplySchema.parse((await call('GET', emailDiagnosticsPaths.failed)).body).failedEmails,
+      ).toEqual([]);
       const stats = emailQueueStatsReplySchema.parse((await call('GET', emailDiagnosticsPaths.stats)).body).stats;
       expect(stats).toMatchObject({ failedTotal: 0, sentLast24h: 2, sentLastHour: 2 });
     } finally {

@@ -9,7 +9,15 @@ import type { StartedMongo, StartedNats } from '@shop/test-support';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { adminHeaders } from '@shop/service-kit/testing';
-import { consumed as consumedBy, eventually, publishEvent, startEmailStack, stopEmailStack, type EmailService, type EmailStack } from './support/harness.js';
+import {
+  consumed as consumedBy,
+  eventually,
+  publishEvent,
+  startEmailStack,
+  stopEmailStack,
+  type EmailService,
+  type EmailStack,
+} from './support/harness.js';
 
 /** The gateway's signed identity of an admin (the email service checks it on its admin routes). */
 const asAdmin = adminHeaders('ops@shop.test');
@@ -33,7 +41,8 @@ beforeEach(async () => {
   await service.ctx.models.AdminSettings.deleteMany({});
 });
 
-const publish = <T extends EventType>(type: T, source: 'orders' | 'customers', data: EventData<T>, copies = 1) => publishEvent(nats.url, type, source, data, copies);
+const publish = <T extends EventType>(type: T, source: 'orders' | 'customers', data: EventData<T>, copies = 1) =>
+  publishEvent(nats.url, type, source, data, copies);
 /** Every copy of the event acknowledged by the email service's consumer. */
 const consumed = (stream: string, durable: string) => consumedBy(service, stream, durable);
 
@@ -73,7 +82,10 @@ describe('order.created', () => {
     const notification = await mailbox.waitFor((m) => m.to.includes(admin) && m.subject.includes(data.orderNumber));
     await consumed('ORDERS', 'email--order-created');
     // Let the worker finish anything it might still send.
-    await eventually(() => service.ctx.models.Email.countDocuments({ sourceEventId: event.id, status: { $ne: 'sent' } }), (n) => n === 0);
+    await eventually(
+      () => service.ctx.models.Email.countDocuments({ sourceEventId: event.id, status: { $ne: 'sent' } }),
+      (n) => n === 0,
+    );
 
     expect(mailbox.messages({ to: data.email })).toHaveLength(1);
     expect(mailbox.messages({ to: admin }).filter((m) => m.subject.includes(data.orderNumber))).toHaveLength(1);
@@ -105,7 +117,10 @@ describe('order.created', () => {
       () => service.ctx.bus.outbox.find({ type: 'email.sent', 'event.data.causationId': event.id }).lean(),
       (docs) => docs.length === 2,
     );
-    expect(announced.map((d) => (d.event as { data: { template: string } }).data.template).sort()).toEqual(['admin_new_order', 'order_confirmation']);
+    expect(announced.map((d) => (d.event as { data: { template: string } }).data.template).sort()).toEqual([
+      'admin_new_order',
+      'order_confirmation',
+    ]);
     expect((announced[0].event as { data: Record<string, unknown> }).data).toMatchObject({
       orderId: data.orderId,
       orderNumber: data.orderNumber,
@@ -114,7 +129,10 @@ describe('order.created', () => {
   });
 
   it('escapes what the customer typed', async () => {
-    const data = order({ customerName: '<script>alert(1)</script> Lee', description: '<img src=x onerror=alert(1)> & "quotes"' });
+    const data = order({
+      customerName: '<script>alert(1)</script> Lee',
+      description: '<img src=x onerror=alert(1)> & "quotes"',
+    });
     await publish('order.created', 'orders', data);
     const notification = await mailbox.waitFor((m) => m.to.includes(admin) && m.subject.includes(data.orderNumber));
     expect(notification.html).not.toContain('<script>');
@@ -125,7 +143,11 @@ describe('order.created', () => {
   });
 
   it('follows the admin settings: another address, or no notification at all', async () => {
-    await service.ctx.models.AdminSettings.create({ _id: 'admin', notificationEmail: 'owner@shop.test', emailNotificationsEnabled: true });
+    await service.ctx.models.AdminSettings.create({
+      _id: 'admin',
+      notificationEmail: 'owner@shop.test',
+      emailNotificationsEnabled: true,
+    });
     const first = order();
     await publish('order.created', 'orders', first);
     await mailbox.waitFor((m) => m.to.includes('owner@shop.test') && m.subject.includes(first.orderNumber));
@@ -137,7 +159,9 @@ describe('order.created', () => {
     await consumed('ORDERS', 'email--order-created');
     const queued = await service.ctx.models.Email.find({ sourceEventId: event.id }).lean();
     expect(queued.map((e) => e.template)).toEqual(['order_confirmation']);
-    expect(mailbox.messages().filter((m) => m.subject.includes(second.orderNumber) && !m.to.includes(second.email))).toEqual([]);
+    expect(
+      mailbox.messages().filter((m) => m.subject.includes(second.orderNumber) && !m.to.includes(second.email)),
+    ).toEqual([]);
   });
 });
 
@@ -151,7 +175,10 @@ describe('admin settings', () => {
       body: JSON.stringify({ notificationEmail: 'desk@shop.test', emailNotificationsEnabled: false }),
     });
     expect(put.status).toBe(200);
-    expect(((await (await fetch(`${url}/api/admin/settings`, { headers: asAdmin })).json()) as { settings: unknown }).settings).toEqual({ notificationEmail: 'desk@shop.test', emailNotificationsEnabled: false });
+    expect(
+      ((await (await fetch(`${url}/api/admin/settings`, { headers: asAdmin })).json()) as { settings: unknown })
+        .settings,
+    ).toEqual({ notificationEmail: 'desk@shop.test', emailNotificationsEnabled: false });
     const bad = await fetch(`${url}/api/admin/settings`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json', ...asAdmin },
@@ -166,7 +193,12 @@ describe('customer.verification_requested', () => {
   it('emails the code to the customer, once', async () => {
     const email = `returning-${randomUUID().slice(0, 8)}@example.com`;
     const expiresAt = new Date(Date.now() + 10 * 60_000).toISOString();
-    const event = await publish('customer.verification_requested', 'customers', { email, customerName: 'Sam Ortiz', code: '042917', expiresAt }, 2);
+    const event = await publish(
+      'customer.verification_requested',
+      'customers',
+      { email, customerName: 'Sam Ortiz', code: '042917', expiresAt },
+      2,
+    );
     const message = await mailbox.waitFor((m) => m.to.includes(email));
     expect(message.subject).toBe('Your Tactical Gear Co. verification code');
     expect(message.text).toContain('Your verification code is 042917');
@@ -174,16 +206,27 @@ describe('customer.verification_requested', () => {
     expect(message.html).toContain('042917');
     expect(message.text).toContain('Welcome back, Sam!');
     await consumed('CUSTOMERS', 'email--customer-verification_requested');
-    await eventually(() => service.ctx.models.Email.countDocuments({ sourceEventId: event.id, status: 'sent' }), (n) => n === 1);
+    await eventually(
+      () => service.ctx.models.Email.countDocuments({ sourceEventId: event.id, status: 'sent' }),
+      (n) => n === 1,
+    );
     expect(mailbox.messages({ to: email })).toHaveLength(1);
   });
 
   it('sends nothing for a code that expired before the event arrived (e.g. after an outage)', async () => {
     const email = `late-${randomUUID().slice(0, 8)}@example.com`;
     const expiresAt = new Date(Date.now() - 60_000).toISOString();
-    const event = await publish('customer.verification_requested', 'customers', { email, customerName: 'Sam Ortiz', code: '731904', expiresAt });
+    const event = await publish('customer.verification_requested', 'customers', {
+      email,
+      customerName: 'Sam Ortiz',
+      code: '731904',
+      expiresAt,
+    });
     // The processed mark is written in the handler's transaction: once it is there, the decision is made.
-    await eventually(() => service.ctx.bus.processed.countDocuments({ _id: event.id }), (n) => n === 1);
+    await eventually(
+      () => service.ctx.bus.processed.countDocuments({ _id: event.id }),
+      (n) => n === 1,
+    );
     expect(await service.ctx.models.Email.countDocuments({ sourceEventId: event.id })).toBe(0);
     expect(await service.ctx.models.Email.countDocuments({ to: email })).toBe(0);
     expect(mailbox.messages({ to: email })).toEqual([]);
@@ -194,15 +237,26 @@ describe('GET /api/debug/mailbox', () => {
   it('lists the local mailbox newest first, filtered by recipient, and clears it', async () => {
     const email = `mailbox-${randomUUID().slice(0, 8)}@example.com`;
     for (const code of ['111111', '222222']) {
-      await publish('customer.verification_requested', 'customers', { email, customerName: 'Sam', code, expiresAt: new Date(Date.now() + 600_000).toISOString() });
+      await publish('customer.verification_requested', 'customers', {
+        email,
+        customerName: 'Sam',
+        code,
+        expiresAt: new Date(Date.now() + 600_000).toISOString(),
+      });
       await mailbox.waitFor((m) => m.to.includes(email) && m.text.includes(code));
     }
-    const res = await fetch(`${url}/api/debug/mailbox?to=${encodeURIComponent(email.toUpperCase())}`, { headers: asAdmin });
+    const res = await fetch(`${url}/api/debug/mailbox?to=${encodeURIComponent(email.toUpperCase())}`, {
+      headers: asAdmin,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const list = mailboxListSchema.parse(await res.json());
     expect(list.messages.map((m) => /is (\d{6})/.exec(m.text)?.[1])).toEqual(['222222', '111111']);
-    const latest = mailboxListSchema.parse(await (await fetch(`${url}/api/debug/mailbox?to=${encodeURIComponent(email)}&limit=1`, { headers: asAdmin })).json());
+    const latest = mailboxListSchema.parse(
+      await (
+        await fetch(`${url}/api/debug/mailbox?to=${encodeURIComponent(email)}&limit=1`, { headers: asAdmin })
+      ).json(),
+    );
     expect(latest.messages).toHaveLength(1);
     expect((await fetch(`${url}/api/debug/mailbox?limit=0`, { headers: asAdmin })).status).toBe(400);
 
@@ -211,13 +265,26 @@ describe('GET /api/debug/mailbox', () => {
   });
 
   it('is not there without a local mailbox, nor in production', async () => {
-    const other = await buildApp(loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent' }), { manualWorker: true });
+    const other = await buildApp(
+      loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent' }),
+      { manualWorker: true },
+    );
     const res = await other.app.inject({ method: 'GET', url: '/api/debug/mailbox', headers: asAdmin });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toMatchObject({ code: 'MAILBOX_NOT_AVAILABLE', error: expect.stringMatching(/only available when the shop runs on this machine/) });
+    expect(res.json()).toMatchObject({
+      code: 'MAILBOX_NOT_AVAILABLE',
+      error: expect.stringMatching(/only available when the shop runs on this machine/),
+    });
     await other.app.close();
     const production = await buildApp(
-      loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent', NODE_ENV: 'production', DEV_MAILBOX_URL: mailbox.httpUrl }),
+      loadConfig({
+        PORT: '0',
+        MONGO_URL: mongo.uri,
+        NATS_URL: nats.url,
+        LOG_LEVEL: 'silent',
+        NODE_ENV: 'production',
+        DEV_MAILBOX_URL: mailbox.httpUrl,
+      }),
       { manualWorker: true },
     );
     // In production the route does not exist at all, even with a mailbox configured.
@@ -237,7 +304,13 @@ describe('email configuration', () => {
   it('refuses a bad SMTP_URL, admin address or a mailbox off this machine', () => {
     expect(() => loadConfig({ SMTP_URL: 'http://mail' })).toThrow(/SMTP_URL must look like smtp:\/\/host:port/);
     expect(() => loadConfig({ ADMIN_NOTIFICATION_EMAIL: 'nobody' })).toThrow(/ADMIN_NOTIFICATION_EMAIL/);
-    expect(() => loadConfig({ DEV_MAILBOX_URL: 'http://mail.example.com:2526' })).toThrow(/DEV_MAILBOX_URL must be a loopback/);
-    expect(loadConfig({}).email).toMatchObject({ smtpUrl: 'smtp://127.0.0.1:2525', from: 'Tactical Gear Co. <orders@shop.local>', devMailboxUrl: undefined });
+    expect(() => loadConfig({ DEV_MAILBOX_URL: 'http://mail.example.com:2526' })).toThrow(
+      /DEV_MAILBOX_URL must be a loopback/,
+    );
+    expect(loadConfig({}).email).toMatchObject({
+      smtpUrl: 'smtp://127.0.0.1:2525',
+      from: 'Tactical Gear Co. <orders@shop.local>',
+      devMailboxUrl: undefined,
+    });
   });
 });

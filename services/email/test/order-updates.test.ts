@@ -6,7 +6,15 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { infoRequestSubject, type EventData, type EventType } from '@shop/contracts';
 import type { DevMailbox } from '@shop/dev-mailbox';
-import { consumed as consumedBy, eventually, publishEvent, startEmailStack, stopEmailStack, type EmailService, type EmailStack } from './support/harness.js';
+import {
+  consumed as consumedBy,
+  eventually,
+  publishEvent,
+  startEmailStack,
+  stopEmailStack,
+  type EmailService,
+  type EmailStack,
+} from './support/harness.js';
 
 let stack: EmailStack;
 let mailbox: DevMailbox;
@@ -20,7 +28,8 @@ beforeAll(async () => {
 
 afterAll(() => stopEmailStack(stack));
 
-const publish = <T extends EventType>(type: T, data: EventData<T>, copies = 1) => publishEvent(stack.nats.url, type, 'orders', data, copies);
+const publish = <T extends EventType>(type: T, data: EventData<T>, copies = 1) =>
+  publishEvent(stack.nats.url, type, 'orders', data, copies);
 const consumed = (durable: string) => consumedBy(service, 'ORDERS', durable);
 
 const customer = () => ({
@@ -52,9 +61,17 @@ describe('order emails from the back office', () => {
     );
     const mail = await mailbox.waitFor((m) => m.to.includes(c.email));
     await consumed('email--order-quote_sent');
-    const record = await eventually(() => service.ctx.models.Email.findOne({ sourceEventId: event.id }).lean(), (r) => r?.status === 'sent');
+    const record = await eventually(
+      () => service.ctx.models.Email.findOne({ sourceEventId: event.id }).lean(),
+      (r) => r?.status === 'sent',
+    );
     expect(mailbox.messages({ to: c.email })).toHaveLength(1);
-    expect(record).toMatchObject({ template: 'order_quote', orderId: c.orderId, orderNumber: c.orderNumber, emailRecordId: 'rec-quote-1' });
+    expect(record).toMatchObject({
+      template: 'order_quote',
+      orderId: c.orderId,
+      orderNumber: c.orderNumber,
+      emailRecordId: 'rec-quote-1',
+    });
     const payUrl = `https://shop.example.com/order/pay/${c.orderId}`;
     expect(mail.subject).toBe(`Your quote for order #${c.orderNumber}: $1,250.50`);
     expect(mail.text).toContain(`Review and pay your quote: ${payUrl}`);
@@ -70,7 +87,12 @@ describe('order emails from the back office', () => {
 
   it('more information request: the spec subject and the message', async () => {
     const c = customer();
-    await publish('order.info_requested', { ...c, subject: infoRequestSubject(c.orderNumber), message: 'Which colours do you want?', emailRecordId: 'rec-info' });
+    await publish('order.info_requested', {
+      ...c,
+      subject: infoRequestSubject(c.orderNumber),
+      message: 'Which colours do you want?',
+      emailRecordId: 'rec-info',
+    });
     const mail = await mailbox.waitFor((m) => m.to.includes(c.email));
     expect(mail.subject).toBe(`Additional Information Needed - Order #${c.orderNumber}`);
     expect(mail.text).toContain('Which colours do you want?');
@@ -78,7 +100,13 @@ describe('order emails from the back office', () => {
 
   it('admin message: subject and text as written, line breaks kept', async () => {
     const c = customer();
-    await publish('order.email_requested', { ...c, subject: `Update on your order #${c.orderNumber}`, message: 'Line one\nLine two', type: 'admin_message', emailRecordId: 'rec-msg' });
+    await publish('order.email_requested', {
+      ...c,
+      subject: `Update on your order #${c.orderNumber}`,
+      message: 'Line one\nLine two',
+      type: 'admin_message',
+      emailRecordId: 'rec-msg',
+    });
     const mail = await mailbox.waitFor((m) => m.to.includes(c.email));
     expect(mail.subject).toBe(`Update on your order #${c.orderNumber}`);
     expect(mail.text).toContain('Line one\nLine two');
@@ -125,12 +153,23 @@ describe('a paid quote (order.paid)', () => {
   it("sends the customer one receipt and the team one notice, even when delivered twice; the provider's status change sends nothing more", async () => {
     const c = customer();
     const event = await publish('order.paid', paid(c), 2);
-    await publish('order.status_changed', { ...c, itemType: 'coin', previousStatus: 'quote_sent', status: 'paid', changedBy: 'payment:stripe', total: 1062.5, changedAt: '2026-11-22T10:15:01.000Z' });
+    await publish('order.status_changed', {
+      ...c,
+      itemType: 'coin',
+      previousStatus: 'quote_sent',
+      status: 'paid',
+      changedBy: 'payment:stripe',
+      total: 1062.5,
+      changedAt: '2026-11-22T10:15:01.000Z',
+    });
     const receipt = await mailbox.waitFor((m) => m.to.includes(c.email));
     const notice = await mailbox.waitFor((m) => m.to.includes(teamAddress) && m.subject.includes(c.orderNumber));
     await consumed('email--order-paid');
     await consumed('email--order-status_changed');
-    await eventually(() => service.ctx.models.Email.countDocuments({ sourceEventId: event.id, status: 'sent' }), (n) => n === 2);
+    await eventually(
+      () => service.ctx.models.Email.countDocuments({ sourceEventId: event.id, status: 'sent' }),
+      (n) => n === 2,
+    );
 
     expect(mailbox.messages({ to: c.email })).toHaveLength(1);
     expect(mailbox.messages({ to: teamAddress }).filter((m) => m.subject.includes(c.orderNumber))).toHaveLength(1);
@@ -151,9 +190,17 @@ describe('a paid quote (order.paid)', () => {
     expect(receipt.html).toContain('Total charged');
     expect(receipt.html).not.toContain('<b>Lee</b>');
     const records = await service.ctx.models.Email.find({ sourceEventId: event.id }).lean();
-    expect(records.find((r) => r.template === 'order_payment_receipt')).toMatchObject({ to: c.email, orderId: c.orderId, emailRecordId: 'rec-receipt-1' });
+    expect(records.find((r) => r.template === 'order_payment_receipt')).toMatchObject({
+      to: c.email,
+      orderId: c.orderId,
+      emailRecordId: 'rec-receipt-1',
+    });
     // The team's copy is not part of the customer's email history.
-    expect(records.find((r) => r.template === 'admin_payment_received')).toMatchObject({ to: teamAddress, orderId: c.orderId, emailRecordId: null });
+    expect(records.find((r) => r.template === 'admin_payment_received')).toMatchObject({
+      to: teamAddress,
+      orderId: c.orderId,
+      emailRecordId: null,
+    });
     expect(notice.subject).toBe(`Payment received ${c.orderNumber}: $1,062.50 from Jordan <b>Lee</b>`);
     expect(notice.text).toContain(`Email: ${c.email}`);
     expect(notice.text).toContain('Provider: Stripe');
@@ -161,13 +208,25 @@ describe('a paid quote (order.paid)', () => {
 
   it('an admin setting a status to paid by hand still emails the status update', async () => {
     const c = customer();
-    await publish('order.status_changed', { ...c, itemType: 'coin', previousStatus: 'quote_sent', status: 'paid', changedBy: 'admin:boss@shop.test', changedAt: new Date().toISOString(), emailRecordId: 'rec-manual' });
+    await publish('order.status_changed', {
+      ...c,
+      itemType: 'coin',
+      previousStatus: 'quote_sent',
+      status: 'paid',
+      changedBy: 'admin:boss@shop.test',
+      changedAt: new Date().toISOString(),
+      emailRecordId: 'rec-manual',
+    });
     const mail = await mailbox.waitFor((m) => m.to.includes(c.email));
     expect(mail.subject).toBe(`Order #${c.orderNumber} update: Paid`);
   });
 
   it('with admin notifications off, only the receipt goes out', async () => {
-    await service.ctx.models.AdminSettings.create({ _id: 'admin', notificationEmail: teamAddress, emailNotificationsEnabled: false });
+    await service.ctx.models.AdminSettings.create({
+      _id: 'admin',
+      notificationEmail: teamAddress,
+      emailNotificationsEnabled: false,
+    });
     try {
       const c = customer();
       const event = await publish('order.paid', paid(c));

@@ -4,7 +4,14 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventData } from '@shop/contracts';
 import type { DevMailbox } from '@shop/dev-mailbox';
-import { consumed as consumedBy, publishEvent, startEmailStack, stopEmailStack, type EmailService, type EmailStack } from './support/harness.js';
+import {
+  consumed as consumedBy,
+  publishEvent,
+  startEmailStack,
+  stopEmailStack,
+  type EmailService,
+  type EmailStack,
+} from './support/harness.js';
 
 let stack: EmailStack;
 let mailbox: DevMailbox;
@@ -26,7 +33,8 @@ const alert = (over: Partial<EventData<'alert.raised'>> = {}): EventData<'alert.
   raisedAt: '2026-11-24T10:00:00.000Z',
   ...over,
 });
-const publish = (data: EventData<'alert.raised'>, copies = 1) => publishEvent(stack.nats.url, 'alert.raised', 'security', data, copies);
+const publish = (data: EventData<'alert.raised'>, copies = 1) =>
+  publishEvent(stack.nats.url, 'alert.raised', 'security', data, copies);
 const consumed = () => consumedBy(service, 'SECURITY', 'email--alert-raised');
 
 describe('security alert emails', () => {
@@ -52,11 +60,19 @@ describe('security alert emails', () => {
     await publish(critical);
     await mailbox.waitFor((m) => m.text.includes(critical.description));
     await consumed();
-    expect(mailbox.messages({ to: team }).filter((m) => m.text.includes(medium.description) || m.text.includes(low.description))).toHaveLength(0);
+    expect(
+      mailbox
+        .messages({ to: team })
+        .filter((m) => m.text.includes(medium.description) || m.text.includes(low.description)),
+    ).toHaveLength(0);
   });
 
   it('no email while admin notifications are off', async () => {
-    await service.ctx.models.AdminSettings.updateOne({ _id: 'admin' }, { $set: { notificationEmail: team, emailNotificationsEnabled: false } }, { upsert: true });
+    await service.ctx.models.AdminSettings.updateOne(
+      { _id: 'admin' },
+      { $set: { notificationEmail: team, emailNotificationsEnabled: false } },
+      { upsert: true },
+    );
     try {
       const quiet = alert({ description: `quiet ${randomUUID()}` });
       const marker = alert({ description: `after ${randomUUID()}` });

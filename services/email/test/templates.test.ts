@@ -18,7 +18,14 @@ const order: EventData<'order.created'> = {
   aiGenerated: false,
   subscribeEmail: false,
   subscribeSMS: false,
-  shippingAddress: { line1: '1 Barrington St', line2: '', city: 'Halifax', state: 'NS', postalCode: 'B3H 1A1', country: 'CA' },
+  shippingAddress: {
+    line1: '1 Barrington St',
+    line2: '',
+    city: 'Halifax',
+    state: 'NS',
+    postalCode: 'B3H 1A1',
+    country: 'CA',
+  },
   status: 'pending_quote',
   submittedDate: new Date().toISOString(),
   size: '2',
@@ -29,7 +36,10 @@ const order: EventData<'order.created'> = {
 describe('order emails', () => {
   it('the new-order email names the country of the address (the code "CA" would read as California)', () => {
     for (const country of ['CA', 'Canada'] as const) {
-      const { text, html } = adminNewOrderEmail({ ...order, shippingAddress: { ...order.shippingAddress!, country: country as 'CA' } }, 'http://127.0.0.1:8080');
+      const { text, html } = adminNewOrderEmail(
+        { ...order, shippingAddress: { ...order.shippingAddress!, country: country as 'CA' } },
+        'http://127.0.0.1:8080',
+      );
       for (const part of [text, html]) {
         expect(part).toContain('Halifax, NS B3H 1A1');
         expect(part).toContain('Canada');

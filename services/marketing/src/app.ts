@@ -30,7 +30,9 @@ import { erasureRequestedConsumer } from './privacy/erasure.js';
 import { privacyExportReply } from './privacy/export.js';
 
 // package.json sits one level above both src/ and dist/.
-export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const version = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 export interface MarketingTestHooks extends Pick<ServiceDefinition<unknown>, 'logDestination' | 'relay'> {
   /** Replaces the SMS provider chosen from the config. */
@@ -38,7 +40,8 @@ export interface MarketingTestHooks extends Pick<ServiceDefinition<unknown>, 'lo
 }
 
 export async function buildApp(
-  config: ServiceConfig & Partial<Pick<MarketingConfig, 'twilio' | 'campaignBatchSize' | 'jobIntervalMs'>> = loadConfig(),
+  config: ServiceConfig &
+    Partial<Pick<MarketingConfig, 'twilio' | 'campaignBatchSize' | 'jobIntervalMs'>> = loadConfig(),
   testHooks: MarketingTestHooks = {},
 ) {
   const { smsProvider, ...kitHooks } = testHooks;
@@ -53,7 +56,11 @@ export async function buildApp(
       title: 'Shop marketing service',
       description: 'Email campaigns, discount codes, SMS templates, subscribers and the editable site content.',
     },
-    models: (connection) => ({ ...discountModels(connection), ...communicationModels(connection), ...contentModels(connection) }),
+    models: (connection) => ({
+      ...discountModels(connection),
+      ...communicationModels(connection),
+      ...contentModels(connection),
+    }),
     routes(app, ctx) {
       registerAdminDiscountRoutes(app, ctx);
       registerAdminEmailRoutes(app, ctx, kick);
@@ -94,6 +101,9 @@ export async function buildApp(
     ],
     ...kitHooks,
   });
-  service.ctx.log.info({ sms: config.twilio ? 'twilio' : 'dev_outbox' }, config.twilio ? 'SMS through Twilio' : 'SMS kept in the local development outbox');
+  service.ctx.log.info(
+    { sms: config.twilio ? 'twilio' : 'dev_outbox' },
+    config.twilio ? 'SMS through Twilio' : 'SMS kept in the local development outbox',
+  );
   return Object.assign(service, { kick });
 }

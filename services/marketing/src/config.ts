@@ -49,7 +49,8 @@ export function readEnv(): RawMarketingEnv {
   };
 }
 
-const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v);
+const blank = (v: unknown) =>
+  typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v;
 const whole = (name: string, fallback: number, min: number, max: number) =>
   z.preprocess(
     blank,
@@ -62,9 +63,24 @@ const whole = (name: string, fallback: number, min: number, max: number) =>
   );
 
 const marketingEnvSchema = z.object({
-  TWILIO_ACCOUNT_SID: z.preprocess(blank, z.string().regex(/^AC[0-9a-fA-F]{32}$/, 'TWILIO_ACCOUNT_SID must look like AC followed by 32 hex digits').optional()),
+  TWILIO_ACCOUNT_SID: z.preprocess(
+    blank,
+    z
+      .string()
+      .regex(/^AC[0-9a-fA-F]{32}$/, 'TWILIO_ACCOUNT_SID must look like AC followed by 32 hex digits')
+      .optional(),
+  ),
   TWILIO_AUTH_TOKEN: z.preprocess(blank, z.string().min(8, 'TWILIO_AUTH_TOKEN is too short').optional()),
-  TWILIO_FROM: z.preprocess(blank, z.string().regex(/^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/, 'TWILIO_FROM must be an E.164 number such as +15005550006 or a messaging service SID').optional()),
+  TWILIO_FROM: z.preprocess(
+    blank,
+    z
+      .string()
+      .regex(
+        /^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/,
+        'TWILIO_FROM must be an E.164 number such as +15005550006 or a messaging service SID',
+      )
+      .optional(),
+  ),
   TWILIO_API_URL: z.preprocess(blank, z.url('TWILIO_API_URL must be a URL').optional()),
   CAMPAIGN_BATCH_SIZE: whole('CAMPAIGN_BATCH_SIZE', 200, 1, 500),
   MARKETING_JOB_INTERVAL_MS: whole('MARKETING_JOB_INTERVAL_MS', 5000, 20, 600_000),
@@ -80,11 +96,20 @@ export function loadConfig(env: RawMarketingEnv = readEnv()): MarketingConfig {
   const twilioParts = [e.TWILIO_ACCOUNT_SID, e.TWILIO_AUTH_TOKEN, e.TWILIO_FROM];
   const someTwilio = twilioParts.some((v) => v !== undefined);
   if (someTwilio && twilioParts.some((v) => v === undefined)) {
-    throw new Error('Invalid service configuration: set all of TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM, or none');
+    throw new Error(
+      'Invalid service configuration: set all of TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM, or none',
+    );
   }
   return {
     ...base,
-    twilio: someTwilio ? { accountSid: e.TWILIO_ACCOUNT_SID!, authToken: e.TWILIO_AUTH_TOKEN!, from: e.TWILIO_FROM!, apiUrl: e.TWILIO_API_URL } : undefined,
+    twilio: someTwilio
+      ? {
+          accountSid: e.TWILIO_ACCOUNT_SID!,
+          authToken: e.TWILIO_AUTH_TOKEN!,
+          from: e.TWILIO_FROM!,
+          apiUrl: e.TWILIO_API_URL,
+        }
+      : undefined,
     campaignBatchSize: e.CAMPAIGN_BATCH_SIZE,
     jobIntervalMs: e.MARKETING_JOB_INTERVAL_MS,
   };

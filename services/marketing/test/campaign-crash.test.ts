@@ -55,43 +55,66 @@ afterAll(async () => {
   await Promise.all([infra?.nats.stop(), infra?.mongo.stop()]);
 });
 
-it(`delivers a campaign to ${subscribers} subscribers exactly once through a SIGKILL of the email service and a marketing restart`, { timeout: 900_000 }, async () => {
-  marketing = await startMarketing(infra, { CAMPAIGN_BATCH_SIZE: batchSize });
-  email = await startEmailProcess();
-  await marketing.ctx.models.Subscriber.insertMany(
-    Array.from({ length: subscribers }, (_, i) => ({ name: `Sub ${i}`, email: `sub${i}@example.com`, category: 'general' })),
-  );
-  const created = await call(marketing, 'POST', '/api/marketing/emails', { name: 'Big send', type: 'newsletter', subject: 'Big send', content: 'Hello all' });
-  const id = (created.body as { campaign: Campaign }).campaign.id;
-  expect((await call(marketing, 'POST', `/api/marketing/emails/${id}/send`)).status).toBe(202);
+it(
+  `delivers a campaign to ${subscribers} subscribers exactly once through a SIGKILL of the email service and a marketing restart`,
+  { timeout: 900_000 },
+  async () => {
+    marketing = await startMarketing(infra, { CAMPAIGN_BATCH_SIZE: batchSize });
+    email = await startEmailProcess();
+    await marketing.ctx.models.Subscriber.insertMany(
+      Array.from({ length: subscribers }, (_, i) => ({
+        name: `Sub ${i}`,
+        email: `sub${i}@example.com`,
+        category: 'general',
+      })),
+    );
+    const created = await call(marketing, 'POST', '/api/marketing/emails', {
+      name: 'Big send',
+      type: 'newsletter',
+      subject: 'Big send',
+      content: 'Hello all',
+    });
+    const id = (created.body as { campaign: Campaign }).campaign.id;
+    expect((await call(marketing, 'POST', `/api/marketing/emails/${id}/send`)).status).toBe(202);
 
-  // Marketing stops after a few batches; a new instance resumes at the cursor.
-  await eventually(() => marketing!.ctx.models.Campaign.findById(id).lean(), (c) => (c?.batches ?? 0) >= 3, 60_000);
-  await marketing.stop();
-  marketing = await startMarketing(infra, { CAMPAIGN_BATCH_SIZE: batchSize });
+    // Marketing stops after a few batches; a new instance resumes at the cursor.
+    await eventually(
+      () => marketing!.ctx.models.Campaign.findById(id).lean(),
+      (c) => (c?.batches ?? 0) >= 3,
+      60_000,
+    );
+    await marketing.stop();
+    marketing = await startMarketing(infra, { CAMPAIGN_BATCH_SIZE: batchSize });
 
-  // The email service dies mid-send and comes back.
-  // Watched every 5 ms (the mailbox is in this process): sending is fast, and the kill must land mid-send.
-  for (const deadline = Date.now() + 600_000; mailbox.messages().length < subscribers / 2; ) {
-    if (Date.now() > deadline) throw new Error(`only ${mailbox.messages().length} of ${subscribers} emails arrived`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  expect(await email.stop('SIGKILL')).toBeNull();
-  const atKill = mailbox.messages().length;
-  expect(atKill).toBeLessThan(subscribers);
-  email = await startEmailProcess();
+    // The email service dies mid-send and comes back.
+    // Watched every 5 ms (the mailbox is in this process): sending is fast, and the kill must land mid-send.
+    for (const deadline = Date.now() + 600_000; mailbox.messages().length < subscribers / 2;) {
+      if (Date.now() > deadline) throw new Error(`only ${mailbox.messages().length} of ${subscribers} emails arrived`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(await email.stop('SIGKILL')).toBeNull();
+    const atKill = mailbox.messages().length;
+    expect(atKill).toBeLessThan(subscribers);
+    email = await startEmailProcess();
 
-  const done = await eventually(async () => ((await call(marketing!, 'GET', '/api/marketing/emails')).body as { campaigns: Campaign[] }).campaigns[0], (c) => c.status === 'sent', 600_000);
-  expect(done).toMatchObject({ recipients: subscribers, sent: subscribers, failed: 0 });
+    const done = await eventually(
+      async () =>
+        ((await call(marketing!, 'GET', '/api/marketing/emails')).body as { campaigns: Campaign[] }).campaigns[0],
+      (c) => c.status === 'sent',
+      600_000,
+    );
+    expect(done).toMatchObject({ recipients: subscribers, sent: subscribers, failed: 0 });
 
-  const messages = mailbox.messages();
-  const perRecipient = new Map<string, Set<string>>();
-  for (const m of messages) for (const to of m.to) perRecipient.set(to, (perRecipient.get(to) ?? new Set()).add(m.messageId ?? m.id));
-  expect(perRecipient.size).toBe(subscribers);
-  // One email per subscriber: one Message-ID each. SMTP cannot be exactly-once across a crash between
-  // the server's acceptance and our record of it; an email in that window may go out again under the
-  // same Message-ID (receivers drop it). The window holds at most the sends in flight plus the outcomes
-  // waiting to be written (each bounded by the send concurrency), so at most that many extra copies.
-  expect([...perRecipient.values()].every((ids) => ids.size === 1)).toBe(true);
-  expect(messages.length).toBeLessThanOrEqual(subscribers + 2 * sendConcurrency);
-});
+    const messages = mailbox.messages();
+    const perRecipient = new Map<string, Set<string>>();
+    for (const m of messages)
+      for (const to of m.to) perRecipient.set(to, (perRecipient.get(to) ?? new Set()).add(m.messageId ?? m.id));
+    expect(perRecipient.size).toBe(subscribers);
+    // One email per subscriber: one Message-ID each. SMTP cannot be exactly-once across a crash between
+    // the server's acceptance and our record of it; an email in that window may go out again under the
+    // same Message-ID (receivers drop it). The window holds at most the sends in flight plus the outcomes
+    // waiting to be written (each bounded by the send concurrency), so at most that many extra copies.
+    expect([...perRecipient.values()].every((ids) => ids.size === 1)).toBe(true);
+    expect(messages.length).toBeLessThanOrEqual(subscribers + 2 * sendConcurrency);
+  },
+);

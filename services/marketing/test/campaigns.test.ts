@@ -66,15 +66,29 @@ async function createCampaign(body: Record<string, unknown> = {}) {
 
 /** Subscribers created for one test only get that test's campaign: others are unsubscribed first. */
 async function onlyThese(ids: string[]) {
-  await marketing.ctx.models.Subscriber.updateMany({ _id: { $nin: ids }, status: 'active' }, { $set: { status: 'unsubscribed', emailSubscribed: false } });
+  await marketing.ctx.models.Subscriber.updateMany(
+    { _id: { $nin: ids }, status: 'active' },
+    { $set: { status: 'unsubscribed', emailSubscribed: false } },
+  );
 }
 
 describe('subscribers', () => {
   it('adds with the spec defaults, refuses a duplicate and bad input with clear 4xx, toggles flags independently, removes', async () => {
     const added = await addSubscriber({ name: 'Ann Lee', email: 'Ann.Lee@Example.com' });
-    expect(added).toMatchObject({ email: 'ann.lee@example.com', category: 'general', emailSubscribed: true, smsSubscribed: false, status: 'active', emailOpens: 0, totalOrders: 0 });
+    expect(added).toMatchObject({
+      email: 'ann.lee@example.com',
+      category: 'general',
+      emailSubscribed: true,
+      smsSubscribed: false,
+      status: 'active',
+      emailOpens: 0,
+      totalOrders: 0,
+    });
 
-    const dup = await call(marketing, 'POST', '/api/marketing/subscribers', { name: 'Ann again', email: 'ann.lee@example.com' });
+    const dup = await call(marketing, 'POST', '/api/marketing/subscribers', {
+      name: 'Ann again',
+      email: 'ann.lee@example.com',
+    });
     expect(dup.status).toBe(409);
     expect((dup.body as { error: string }).error).toBe('A subscriber with this email already exists');
     const bad = await call(marketing, 'POST', '/api/marketing/subscribers', { name: 'X', email: 'not-an-email' });
@@ -83,12 +97,26 @@ describe('subscribers', () => {
     const noName = await call(marketing, 'POST', '/api/marketing/subscribers', { email: 'n@example.com' });
     expect(noName.status).toBe(400);
 
-    const smsWithoutPhone = await call(marketing, 'PATCH', `/api/marketing/subscribers/${added.id}`, { smsSubscribed: true });
+    const smsWithoutPhone = await call(marketing, 'PATCH', `/api/marketing/subscribers/${added.id}`, {
+      smsSubscribed: true,
+    });
     expect(smsWithoutPhone.status).toBe(400);
-    const phone = await call(marketing, 'PATCH', `/api/marketing/subscribers/${added.id}`, { phone: '(555) 123-4567', smsSubscribed: true });
-    expect((phone.body as { subscriber: Subscriber }).subscriber).toMatchObject({ smsSubscribed: true, emailSubscribed: true, phone: '(555) 123-4567' });
-    const emailOff = await call(marketing, 'PATCH', `/api/marketing/subscribers/${added.id}`, { emailSubscribed: false });
-    expect((emailOff.body as { subscriber: Subscriber }).subscriber).toMatchObject({ smsSubscribed: true, emailSubscribed: false });
+    const phone = await call(marketing, 'PATCH', `/api/marketing/subscribers/${added.id}`, {
+      phone: '(555) 123-4567',
+      smsSubscribed: true,
+    });
+    expect((phone.body as { subscriber: Subscriber }).subscriber).toMatchObject({
+      smsSubscribed: true,
+      emailSubscribed: true,
+      phone: '(555) 123-4567',
+    });
+    const emailOff = await call(marketing, 'PATCH', `/api/marketing/subscribers/${added.id}`, {
+      emailSubscribed: false,
+    });
+    expect((emailOff.body as { subscriber: Subscriber }).subscriber).toMatchObject({
+      smsSubscribed: true,
+      emailSubscribed: false,
+    });
 
     expect((await call(marketing, 'DELETE', `/api/marketing/subscribers/${added.id}`)).status).toBe(200);
     expect((await call(marketing, 'DELETE', `/api/marketing/subscribers/${added.id}`)).status).toBe(404);
@@ -97,12 +125,26 @@ describe('subscribers', () => {
   });
 
   it('a quote request that opts in makes a subscriber; later quote requests count in totalOrders', async () => {
-    const first = orderCreated({ email: 'Opt.In@Example.com', customerName: 'Opt In', subscribeEmail: true, subscribeSMS: true, phone: '555-987-6543', customerCategory: 'first_responder' });
+    const first = orderCreated({
+      email: 'Opt.In@Example.com',
+      customerName: 'Opt In',
+      subscribeEmail: true,
+      subscribeSMS: true,
+      phone: '555-987-6543',
+      customerCategory: 'first_responder',
+    });
     await publishEvent(infra.nats.url, 'order.created', 'orders', first);
-    await publishEvent(infra.nats.url, 'order.created', 'orders', orderCreated({ email: 'opt.in@example.com', subscribeEmail: false }));
+    await publishEvent(
+      infra.nats.url,
+      'order.created',
+      'orders',
+      orderCreated({ email: 'opt.in@example.com', subscribeEmail: false }),
+    );
     await publishEvent(infra.nats.url, 'order.created', 'orders', orderCreated({ email: 'no.thanks@example.com' }));
     await consumed(marketing, 'ORDERS', 'order.created');
-    const { subscribers } = (await call(marketing, 'GET', '/api/marketing/subscribers')).body as { subscribers: Subscriber[] };
+    const { subscribers } = (await call(marketing, 'GET', '/api/marketing/subscribers')).body as {
+      subscribers: Subscriber[];
+    };
     expect(subscribers.find((s) => s.email === 'opt.in@example.com')).toMatchObject({
       name: 'Opt In',
       emailSubscribed: true,
@@ -119,30 +161,94 @@ describe('subscribers', () => {
 describe('campaigns', () => {
   it('creates drafts, edits only drafts, and refuses bad input', async () => {
     const draft = await createCampaign();
-    expect(draft).toMatchObject({ status: 'draft', recipients: 0, sent: 0, opens: 0, clicks: 0, tags: [], sentDate: null });
-    const missing = await call(marketing, 'POST', '/api/marketing/emails', { name: 'x', type: 'promotion', subject: '', content: 'y' });
+    expect(draft).toMatchObject({
+      status: 'draft',
+      recipients: 0,
+      sent: 0,
+      opens: 0,
+      clicks: 0,
+      tags: [],
+      sentDate: null,
+    });
+    const missing = await call(marketing, 'POST', '/api/marketing/emails', {
+      name: 'x',
+      type: 'promotion',
+      subject: '',
+      content: 'y',
+    });
     expect(missing.status).toBe(400);
-    expect((await call(marketing, 'POST', '/api/marketing/emails', { name: 'x', type: 'flyer', subject: 's', content: 'y' })).status).toBe(400);
-    const edited = await call(marketing, 'PUT', `/api/marketing/emails/${draft.id}`, { name: 'Spring coins v2', type: 'newsletter', subject: 'Subject 2', content: 'Body 2' });
-    expect((edited.body as { campaign: Campaign }).campaign).toMatchObject({ name: 'Spring coins v2', type: 'newsletter', subject: 'Subject 2', status: 'draft' });
-    expect((await call(marketing, 'PUT', '/api/marketing/emails/nope', { name: 'a', type: 'newsletter', subject: 'b', content: 'c' })).status).toBe(404);
-    expect((await call(marketing, 'POST', '/api/marketing/emails', { name: 'x', type: 'promotion', subject: 's', content: 'y', scheduledDate: new Date(Date.now() - 60_000).toISOString() })).status).toBe(400);
+    expect(
+      (await call(marketing, 'POST', '/api/marketing/emails', { name: 'x', type: 'flyer', subject: 's', content: 'y' }))
+        .status,
+    ).toBe(400);
+    const edited = await call(marketing, 'PUT', `/api/marketing/emails/${draft.id}`, {
+      name: 'Spring coins v2',
+      type: 'newsletter',
+      subject: 'Subject 2',
+      content: 'Body 2',
+    });
+    expect((edited.body as { campaign: Campaign }).campaign).toMatchObject({
+      name: 'Spring coins v2',
+      type: 'newsletter',
+      subject: 'Subject 2',
+      status: 'draft',
+    });
+    expect(
+      (
+        await call(marketing, 'PUT', '/api/marketing/emails/nope', {
+          name: 'a',
+          type: 'newsletter',
+          subject: 'b',
+          content: 'c',
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await call(marketing, 'POST', '/api/marketing/emails', {
+          name: 'x',
+          type: 'promotion',
+          subject: 's',
+          content: 'y',
+          scheduledDate: new Date(Date.now() - 60_000).toISOString(),
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it('sends once per active email subscriber, in the layout with RFC 8058 headers; opens and clicks count once; unsubscribe and bounce', async () => {
     const a = await addSubscriber({ name: 'Alpha One', email: 'alpha@example.com' });
     const b = await addSubscriber({ name: 'Bravo Two', email: 'bravo@example.com' });
     const dead = await addSubscriber({ name: 'Dead Box', email: 'bounce-dead@example.com' });
-    const noEmail = await addSubscriber({ name: 'Sms Only', email: 'smsonly@example.com', emailSubscribed: false, phone: '5551234567', smsSubscribed: true });
+    const noEmail = await addSubscriber({
+      name: 'Sms Only',
+      email: 'smsonly@example.com',
+      emailSubscribed: false,
+      phone: '5551234567',
+      smsSubscribed: true,
+    });
     await onlyThese([a.id, b.id, dead.id]);
     const draft = await createCampaign();
     const sent = await call(marketing, 'POST', `/api/marketing/emails/${draft.id}/send`);
     expect(sent.status).toBe(202);
     expect((sent.body as { campaign: Campaign }).campaign.status).toBe('sending');
     expect((await call(marketing, 'POST', `/api/marketing/emails/${draft.id}/send`)).status).toBe(409);
-    expect((await call(marketing, 'PUT', `/api/marketing/emails/${draft.id}`, { name: 'a', type: 'newsletter', subject: 'b', content: 'c' })).status).toBe(409);
+    expect(
+      (
+        await call(marketing, 'PUT', `/api/marketing/emails/${draft.id}`, {
+          name: 'a',
+          type: 'newsletter',
+          subject: 'b',
+          content: 'c',
+        })
+      ).status,
+    ).toBe(409);
 
-    const done = await eventually(() => campaign(draft.id), (c) => c.status === 'sent', 30_000);
+    const done = await eventually(
+      () => campaign(draft.id),
+      (c) => c.status === 'sent',
+      30_000,
+    );
     expect(done).toMatchObject({ recipients: 3, sent: 2, failed: 1 });
     expect(done.sentDate).not.toBeNull();
     const toAlpha = smtp.mails.filter((m) => m.to === 'alpha@example.com');
@@ -161,7 +267,10 @@ describe('campaigns', () => {
     const token = unsubscribeUrl!.split('/').at(-1)!;
 
     // The bounce: the SMTP server refused bounce-dead@ with 550, the email service reported it permanent.
-    const bounced = await eventually(async () => (await marketing.ctx.models.Subscriber.findById(dead.id).lean())!, (s) => s.status === 'bounced');
+    const bounced = await eventually(
+      async () => (await marketing.ctx.models.Subscriber.findById(dead.id).lean())!,
+      (s) => s.status === 'bounced',
+    );
     expect(bounced.bouncedAt).not.toBeNull();
 
     // Opens and clicks, each once per subscriber.
@@ -173,8 +282,13 @@ describe('campaigns', () => {
       expect(click.statusCode).toBe(302);
       expect(click.headers.location).toBe('https://shop.example.com/coins');
     }
-    expect((await marketing.app.inject({ method: 'GET', url: `/api/marketing/track/click/${token}/7` })).statusCode).toBe(404);
-    const bravoToken = (await marketing.ctx.models.CampaignDelivery.findOne({ campaignId: draft.id, subscriberId: b.id }).lean())!.token;
+    expect(
+      (await marketing.app.inject({ method: 'GET', url: `/api/marketing/track/click/${token}/7` })).statusCode,
+    ).toBe(404);
+    const bravoToken = (await marketing.ctx.models.CampaignDelivery.findOne({
+      campaignId: draft.id,
+      subscriberId: b.id,
+    }).lean())!.token;
     await marketing.app.inject({ method: 'GET', url: `/api/marketing/track/open/${bravoToken}` });
     const counted = await campaign(draft.id);
     expect(counted).toMatchObject({ opens: 2, clicks: 1, openRate: 100, clickRate: 50 });
@@ -192,16 +306,32 @@ describe('campaigns', () => {
       payload: 'List-Unsubscribe=One-Click',
     });
     expect(oneClick.statusCode).toBe(200);
-    expect(await marketing.ctx.models.Subscriber.findById(a.id).lean()).toMatchObject({ status: 'unsubscribed', emailSubscribed: false });
-    const byButton = await marketing.app.inject({ method: 'POST', url: `/api/marketing/unsubscribe/${bravoToken}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    expect(await marketing.ctx.models.Subscriber.findById(a.id).lean()).toMatchObject({
+      status: 'unsubscribed',
+      emailSubscribed: false,
+    });
+    const byButton = await marketing.app.inject({
+      method: 'POST',
+      url: `/api/marketing/unsubscribe/${bravoToken}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
     expect(byButton.body).toContain('You are unsubscribed');
     expect((await marketing.ctx.models.Subscriber.findById(b.id).lean())!.status).toBe('unsubscribed');
-    expect((await marketing.app.inject({ method: 'GET', url: '/api/marketing/unsubscribe/AAAAAAAAAAAAAAAAAAAAAAAA' })).statusCode).toBe(404);
+    expect(
+      (await marketing.app.inject({ method: 'GET', url: '/api/marketing/unsubscribe/AAAAAAAAAAAAAAAAAAAAAAAA' }))
+        .statusCode,
+    ).toBe(404);
 
     // The next campaign reaches nobody of them: unsubscribed and bounced are left out.
     const next = await createCampaign({ name: 'Second' });
     await call(marketing, 'POST', `/api/marketing/emails/${next.id}/send`);
-    expect(await eventually(() => campaign(next.id), (c) => c.status === 'sent')).toMatchObject({ recipients: 0, sent: 0 });
+    expect(
+      await eventually(
+        () => campaign(next.id),
+        (c) => c.status === 'sent',
+      ),
+    ).toMatchObject({ recipients: 0, sent: 0 });
 
     // Revenue from marketing: alpha pays within 30 days of the campaign email.
     await publishEvent(infra.nats.url, 'order.paid', 'orders', {
@@ -242,9 +372,16 @@ describe('campaigns', () => {
     expect(scheduled.status).toBe('scheduled');
     await new Promise((r) => setTimeout(r, 1000));
     expect((await campaign(scheduled.id)).status).toBe('scheduled');
-    const sent = await eventually(() => campaign(scheduled.id), (x) => x.status === 'sent', 20_000);
+    const sent = await eventually(
+      () => campaign(scheduled.id),
+      (x) => x.status === 'sent',
+      20_000,
+    );
     expect(sent.recipients).toBe(1);
-    const mail = await eventually(() => smtp.mails.filter((m) => m.to === 'charlie@example.com'), (m) => m.length === 1);
+    const mail = await eventually(
+      () => smtp.mails.filter((m) => m.to === 'charlie@example.com'),
+      (m) => m.length === 1,
+    );
     expect(mail).toHaveLength(1);
   });
 });

@@ -23,7 +23,11 @@ const edited = (): SiteContent => structuredClone(defaultSiteContent);
 async function lastContentChanged() {
   const jsm = await jetstreamManager(service.ctx.bus.connection!);
   const msg = await jsm.streams.getMessage('MARKETING', { last_by_subj: 'content.changed' });
-  return msg ? (msg.json() as { data: { version: number; prices: Record<string, number>; features: SiteContent['features']; changedBy: string } }) : null;
+  return msg
+    ? (msg.json() as {
+        data: { version: number; prices: Record<string, number>; features: SiteContent['features']; changedBy: string };
+      })
+    : null;
 }
 
 describe('site content', () => {
@@ -74,7 +78,11 @@ describe('site content', () => {
 
     await eventually(async () => (await lastContentChanged())?.data.version === 1);
     const event = await lastContentChanged();
-    expect(event!.data).toMatchObject({ version: 1, prices: { coin: 31.5, patch: 12.99, shirt: 39.99 }, changedBy: 'admin:ops@shop.local' });
+    expect(event!.data).toMatchObject({
+      version: 1,
+      prices: { coin: 31.5, patch: 12.99, shirt: 39.99 },
+      changedBy: 'admin:ops@shop.local',
+    });
     expect(event!.data.features.aiGenerationEnabled).toBe(false);
 
     const reset = await call(service, 'POST', '/api/content/reset');
@@ -111,13 +119,21 @@ describe('site content', () => {
     expect(first.headers['cache-control']).toBe('public, max-age=5, must-revalidate');
     const etag = first.headers.etag as string;
     expect(etag).toMatch(/^".+"$/);
-    const again = await service.app.inject({ method: 'GET', url: '/api/content/public', headers: { 'if-none-match': etag } });
+    const again = await service.app.inject({
+      method: 'GET',
+      url: '/api/content/public',
+      headers: { 'if-none-match': etag },
+    });
     expect(again.statusCode).toBe(304);
 
     const next = edited();
     next.homepage.tagline = 'Made for your unit';
     expect((await call(service, 'PUT', '/api/content', next)).status).toBe(200);
-    const changed = await service.app.inject({ method: 'GET', url: '/api/content/public', headers: { 'if-none-match': etag } });
+    const changed = await service.app.inject({
+      method: 'GET',
+      url: '/api/content/public',
+      headers: { 'if-none-match': etag },
+    });
     expect(changed.statusCode).toBe(200);
     expect(changed.json().content.homepage.tagline).toBe('Made for your unit');
     expect(changed.headers.etag).not.toBe(etag);

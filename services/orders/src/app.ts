@@ -24,7 +24,9 @@ import { startUnusedFileSweep } from './jobs/unused-files.js';
 export type OrdersApp = ServiceApp;
 
 // package.json sits one level above both src/ and dist/.
-export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const version = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 export interface OrdersTestHooks extends Pick<ServiceDefinition<OrderModels>, 'logDestination' | 'relay'> {
   /** Replaces the image source chosen from the config (tests). */
@@ -43,7 +45,8 @@ export function buildApp(config: OrdersConfig = loadConfig(), hooks: OrdersTestH
     config,
     openapi: {
       title: 'Shop orders service',
-      description: 'Quote requests and orders: the order flow, uploads (GridFS), AI designs, tracking, and the back-office order tools.',
+      description:
+        'Quote requests and orders: the order flow, uploads (GridFS), AI designs, tracking, and the back-office order tools.',
     },
     models: orderModels,
     async routes(app, ctx) {
@@ -69,7 +72,12 @@ export function buildApp(config: OrdersConfig = loadConfig(), hooks: OrdersTestH
     replies: (ctx) => [...paymentReplies(ctx), privacyExportReply(ctx.models)],
     // For the production check: whether designs come from OpenAI or the local generator (never the key).
     readinessFacts: () => ({ openaiKeySet: Boolean(config.ai.apiKey) }),
-    consumers: (ctx) => [...emailHistoryConsumers(ctx.models), ...paymentConsumers(ctx), contentChangedConsumer(ctx.connection), erasureRequestedConsumer(ctx.models)],
+    consumers: (ctx) => [
+      ...emailHistoryConsumers(ctx.models),
+      ...paymentConsumers(ctx),
+      contentChangedConsumer(ctx.connection),
+      erasureRequestedConsumer(ctx.models),
+    ],
     ...serviceHooks,
   });
 }

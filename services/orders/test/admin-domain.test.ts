@@ -2,7 +2,18 @@
 // analytics periods and period-over-period changes, the order's one total and the summary cards.
 import { describe, expect, it } from 'vitest';
 import { adminCsvColumns, adminCsvFileName, adminCsvProduct } from '@shop/contracts';
-import { adminRow, csvRecord, csvSafe, dateRange, escapeRegex, orderTotal, percentChange, periodFigures, periodRange, summaryOf } from '../src/domain/admin-orders.js';
+import {
+  adminRow,
+  csvRecord,
+  csvSafe,
+  dateRange,
+  escapeRegex,
+  orderTotal,
+  percentChange,
+  periodFigures,
+  periodRange,
+  summaryOf,
+} from '../src/domain/admin-orders.js';
 import type { OrderDoc } from '../src/models/order.js';
 
 const created = new Date('2026-11-20T10:00:00.000Z');
@@ -39,13 +50,20 @@ describe('admin order rules', () => {
   });
 
   it('a date-only end date covers that whole UTC day', () => {
-    expect(dateRange('2026-01-02', '2026-01-31')).toEqual({ $gte: new Date('2026-01-02T00:00:00.000Z'), $lte: new Date('2026-01-31T23:59:59.999Z') });
+    expect(dateRange('2026-01-02', '2026-01-31')).toEqual({
+      $gte: new Date('2026-01-02T00:00:00.000Z'),
+      $lte: new Date('2026-01-31T23:59:59.999Z'),
+    });
     expect(dateRange(undefined, undefined)).toBeNull();
   });
 
   it('periods and the previous period of the same length', () => {
     const now = new Date('2026-11-22T12:00:00.000Z');
-    expect(periodRange('7d', now)).toEqual({ from: new Date('2026-11-15T12:00:00.000Z'), to: now, previousFrom: new Date('2026-11-08T12:00:00.000Z') });
+    expect(periodRange('7d', now)).toEqual({
+      from: new Date('2026-11-15T12:00:00.000Z'),
+      to: now,
+      previousFrom: new Date('2026-11-08T12:00:00.000Z'),
+    });
     expect(periodRange('6m', now).from).toEqual(new Date('2026-05-22T12:00:00.000Z'));
     expect(periodRange('1y', now).from).toEqual(new Date('2025-11-22T12:00:00.000Z'));
     expect(periodRange('total', now)).toEqual({ from: null, to: now, previousFrom: null });
@@ -80,7 +98,9 @@ describe('admin order rules', () => {
 
   it('the CSV file is named {product}-orders-{date} after the shop, whatever the filters', () => {
     expect(adminCsvProduct).toBe('tactical-gear-co');
-    expect(adminCsvFileName(adminCsvProduct, new Date('2026-11-24T15:00:00.000Z'))).toBe('tactical-gear-co-orders-2026-11-24.csv');
+    expect(adminCsvFileName(adminCsvProduct, new Date('2026-11-24T15:00:00.000Z'))).toBe(
+      'tactical-gear-co-orders-2026-11-24.csv',
+    );
   });
 
   it("the 'Pending Review' card counts the status labelled Pending Review (pending), as its tab does, not pending_quote", () => {
@@ -92,9 +112,13 @@ describe('admin order rules', () => {
       // Shown as pending (spec §4), in the tab and so in the card.
       { _id: 'legacy_status', n: 1, total: 10 },
     ]);
-    expect(cards).toEqual({ totalOrders: 10, completedRevenue: 956.25, averageOrderValue: round(1666.25 / 9), pendingReview: 3 });
+    expect(cards).toEqual({
+      totalOrders: 10,
+      completedRevenue: 956.25,
+      averageOrderValue: round(1666.25 / 9),
+      pendingReview: 3,
+    });
   });
 });
 
 const round = (n: number) => Math.round(n * 100) / 100;
-

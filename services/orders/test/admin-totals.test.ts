@@ -4,7 +4,12 @@
 // against the service on the embedded MongoDB (its aggregations included) and a real nats-server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import { adminAnalyticsResponseSchema, adminCsvColumns, adminOrderListResponseSchema, ordersAdminPaths } from '@shop/contracts';
+import {
+  adminAnalyticsResponseSchema,
+  adminCsvColumns,
+  adminOrderListResponseSchema,
+  ordersAdminPaths,
+} from '@shop/contracts';
 import { startHarness, type Harness } from './helpers.js';
 import { adminHeaders } from '@shop/service-kit/testing';
 
@@ -13,7 +18,14 @@ const day = 24 * 60 * 60 * 1000;
 const created = new Date(Date.now() - 2 * day);
 const admin = adminHeaders('boss@shop.test');
 
-function orderDoc(id: string, orderNumber: string, status: string, estimatedTotal: number, finalAmount?: number, discount: { code: string; amount: number } | null = null) {
+function orderDoc(
+  id: string,
+  orderNumber: string,
+  status: string,
+  estimatedTotal: number,
+  finalAmount?: number,
+  discount: { code: string; amount: number } | null = null,
+) {
   return {
     _id: id,
     orderNumber,
@@ -41,7 +53,14 @@ function orderDoc(id: string, orderNumber: string, status: string, estimatedTota
     quote:
       finalAmount === undefined
         ? null
-        : { amount: estimatedTotal, taxRate: 0.0625, taxAmount: finalAmount - estimatedTotal, finalAmount, sentAt: created, expiresAt: new Date(created.getTime() + 30 * day) },
+        : {
+            amount: estimatedTotal,
+            taxRate: 0.0625,
+            taxAmount: finalAmount - estimatedTotal,
+            finalAmount,
+            sentAt: created,
+            expiresAt: new Date(created.getTime() + 30 * day),
+          },
     discount,
     tracking: null,
     payment: null,
@@ -80,23 +99,45 @@ describe("the order's one total", () => {
     const list = adminOrderListResponseSchema.parse(await (await get(ordersAdminPaths.list)).json());
     const totals = Object.fromEntries(list.orders.map((o) => [o.orderNumber, o.total]));
     expect(totals).toEqual({ 'CC-TTTT0001': 1062.5, 'CC-TTTT0002': 2125, 'CC-TTTT0003': 400, 'CC-TTTT0004': 600 });
-    expect(list.summary).toEqual({ totalOrders: 4, completedRevenue: 1062.5, averageOrderValue: 1046.88, pendingReview: 1 });
+    expect(list.summary).toEqual({
+      totalOrders: 4,
+      completedRevenue: 1062.5,
+      averageOrderValue: 1046.88,
+      pendingReview: 1,
+    });
     expect(list.summary.pendingReview).toBe(list.counts.pending);
   });
 
   it('the CSV has the same totals as the table and the spec file name {product}-orders-{date}', async () => {
     const res = await get(ordersAdminPaths.exportCsv);
-    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="tactical-gear-co-orders-${new Date().toISOString().slice(0, 10)}.csv"`);
+    expect(res.headers.get('content-disposition')).toBe(
+      `attachment; filename="tactical-gear-co-orders-${new Date().toISOString().slice(0, 10)}.csv"`,
+    );
     const rows = parse((await res.text()).replace(/^\uFEFF/, ''), { columns: true }) as Record<string, string>[];
     expect(Object.keys(rows[0])).toEqual([...adminCsvColumns]);
     const csvTotals = Object.fromEntries(rows.map((r) => [r['Order Number'], r.Total]));
-    expect(csvTotals).toEqual({ 'CC-TTTT0001': '1062.50', 'CC-TTTT0002': '2125.00', 'CC-TTTT0003': '400.00', 'CC-TTTT0004': '600.00' });
+    expect(csvTotals).toEqual({
+      'CC-TTTT0001': '1062.50',
+      'CC-TTTT0002': '2125.00',
+      'CC-TTTT0003': '400.00',
+      'CC-TTTT0004': '600.00',
+    });
   });
 
   it('analytics sum the same totals: revenue of completed orders, pending revenue of the others not cancelled', async () => {
-    const { analytics } = adminAnalyticsResponseSchema.parse(await (await get(`${ordersAdminPaths.analytics}?period=30d`)).json());
-    expect(analytics).toMatchObject({ totalOrders: 4, revenue: 1062.5, pendingRevenue: 2125 + 400 + 600, averageOrderValue: 1046.88 });
-    expect(analytics.itemTypePerformance.find((p) => p.itemType === 'coin')).toMatchObject({ revenue: 1062.5, averageValue: 1046.88 });
+    const { analytics } = adminAnalyticsResponseSchema.parse(
+      await (await get(`${ordersAdminPaths.analytics}?period=30d`)).json(),
+    );
+    expect(analytics).toMatchObject({
+      totalOrders: 4,
+      revenue: 1062.5,
+      pendingRevenue: 2125 + 400 + 600,
+      averageOrderValue: 1046.88,
+    });
+    expect(analytics.itemTypePerformance.find((p) => p.itemType === 'coin')).toMatchObject({
+      revenue: 1062.5,
+      averageValue: 1046.88,
+    });
     expect(analytics.recentActivity.find((o) => o.orderNumber === 'CC-TTTT0002')?.total).toBe(2125);
   });
 });

@@ -61,12 +61,67 @@ function orderDoc(id: string, n: Partial<Record<string, unknown>> & { daysAgo: n
 
 // The known data set. Totals: completed 1000 + 250; not cancelled 1000+500+2000+250+600.
 const data = [
-  orderDoc('o1', { orderNumber: 'CC-AAAA0001', customerName: 'Alice Smith', email: 'alice@example.com', itemType: 'coin', quantity: 50, status: 'completed', estimatedTotal: 1000, daysAgo: 2 }),
-  orderDoc('o2', { orderNumber: 'PT-BBBB0002', customerName: 'Bob Jones', email: 'Bob@Example.com', itemType: 'patch', quantity: 100, status: 'pending_quote', estimatedTotal: 500, daysAgo: 3, shippingAddress: { line1: '1 Main St', line2: '', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' } }),
-  orderDoc('o3', { orderNumber: 'TS-CCCC0003', customerName: 'Carol (test) +1', email: 'carol@example.com', itemType: 'shirt', quantity: 12, status: 'cancelled', estimatedTotal: 300, daysAgo: 5 }),
-  orderDoc('o4', { orderNumber: 'CC-DDDD0004', customerName: "=cmd|' /C calc'!A0", email: 'dan@example.com', itemType: 'coin', quantity: 200, status: 'shipped', estimatedTotal: 2000, daysAgo: 10 }),
-  orderDoc('o5', { orderNumber: 'PT-EEEE0005', customerName: 'Eve Adams', email: 'eve@example.com', itemType: 'patch', quantity: 30, status: 'completed', estimatedTotal: 250, daysAgo: 40 }),
-  orderDoc('o6', { orderNumber: 'CC-FFFF0006', customerName: 'Frank Miller', email: 'frank@example.com', itemType: 'coin', quantity: 60, status: 'pending', estimatedTotal: 600, daysAgo: 45 }),
+  orderDoc('o1', {
+    orderNumber: 'CC-AAAA0001',
+    customerName: 'Alice Smith',
+    email: 'alice@example.com',
+    itemType: 'coin',
+    quantity: 50,
+    status: 'completed',
+    estimatedTotal: 1000,
+    daysAgo: 2,
+  }),
+  orderDoc('o2', {
+    orderNumber: 'PT-BBBB0002',
+    customerName: 'Bob Jones',
+    email: 'Bob@Example.com',
+    itemType: 'patch',
+    quantity: 100,
+    status: 'pending_quote',
+    estimatedTotal: 500,
+    daysAgo: 3,
+    shippingAddress: { line1: '1 Main St', line2: '', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
+  }),
+  orderDoc('o3', {
+    orderNumber: 'TS-CCCC0003',
+    customerName: 'Carol (test) +1',
+    email: 'carol@example.com',
+    itemType: 'shirt',
+    quantity: 12,
+    status: 'cancelled',
+    estimatedTotal: 300,
+    daysAgo: 5,
+  }),
+  orderDoc('o4', {
+    orderNumber: 'CC-DDDD0004',
+    customerName: "=cmd|' /C calc'!A0",
+    email: 'dan@example.com',
+    itemType: 'coin',
+    quantity: 200,
+    status: 'shipped',
+    estimatedTotal: 2000,
+    daysAgo: 10,
+  }),
+  orderDoc('o5', {
+    orderNumber: 'PT-EEEE0005',
+    customerName: 'Eve Adams',
+    email: 'eve@example.com',
+    itemType: 'patch',
+    quantity: 30,
+    status: 'completed',
+    estimatedTotal: 250,
+    daysAgo: 40,
+  }),
+  orderDoc('o6', {
+    orderNumber: 'CC-FFFF0006',
+    customerName: 'Frank Miller',
+    email: 'frank@example.com',
+    itemType: 'coin',
+    quantity: 60,
+    status: 'pending',
+    estimatedTotal: 600,
+    daysAgo: 45,
+  }),
 ];
 
 beforeAll(async () => {
@@ -85,10 +140,18 @@ const base = () => `${h.url}/api/orders`;
 async function get(path: string) {
   const res = await fetch(`${base()}${path}`, { headers: admin });
   const text = await res.text();
-  return { status: res.status, body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text, headers: res.headers };
+  return {
+    status: res.status,
+    body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text,
+    headers: res.headers,
+  };
 }
 async function send(method: string, path: string, body: unknown) {
-  const res = await fetch(`${base()}${path}`, { method, headers: { 'content-type': 'application/json', ...admin }, body: JSON.stringify(body) });
+  const res = await fetch(`${base()}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...admin },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
@@ -104,10 +167,23 @@ describe('orders list', () => {
     const first = await list('?pageSize=4');
     expect(first.total).toBe(6);
     expect(first.totalPages).toBe(2);
-    expect(first.orders.map((o) => o.orderNumber)).toEqual(['CC-AAAA0001', 'PT-BBBB0002', 'TS-CCCC0003', 'CC-DDDD0004']);
+    expect(first.orders.map((o) => o.orderNumber)).toEqual([
+      'CC-AAAA0001',
+      'PT-BBBB0002',
+      'TS-CCCC0003',
+      'CC-DDDD0004',
+    ]);
     const second = await list('?pageSize=4&page=2');
     expect(second.orders.map((o) => o.orderNumber)).toEqual(['PT-EEEE0005', 'CC-FFFF0006']);
-    expect(first.counts).toMatchObject({ all: 6, completed: 2, pending_quote: 1, cancelled: 1, shipped: 1, pending: 1, paid: 0 });
+    expect(first.counts).toMatchObject({
+      all: 6,
+      completed: 2,
+      pending_quote: 1,
+      cancelled: 1,
+      shipped: 1,
+      pending: 1,
+      paid: 0,
+    });
     // 'Pending Review' is the label of pending: the card counts what that tab counts (not pending_quote).
     expect(first.summary).toEqual({ totalOrders: 6, completedRevenue: 1250, averageOrderValue: 870, pendingReview: 1 });
   });
@@ -132,7 +208,9 @@ describe('orders list', () => {
   });
 
   it('sorts by the sortable columns both ways', async () => {
-    expect((await list('?sortBy=total&sortDir=asc')).orders.map((o) => o.estimatedTotal)).toEqual([250, 300, 500, 600, 1000, 2000]);
+    expect((await list('?sortBy=total&sortDir=asc')).orders.map((o) => o.estimatedTotal)).toEqual([
+      250, 300, 500, 600, 1000, 2000,
+    ]);
     expect((await list('?sortBy=quantity&sortDir=desc')).orders[0].quantity).toBe(200);
     expect((await list('?sortBy=customerName&sortDir=asc')).orders[1].customerName).toBe('Alice Smith');
     expect((await list('?sortBy=submittedDate&sortDir=asc')).orders[0].id).toBe('o6');
@@ -152,7 +230,11 @@ describe('orders list', () => {
       ['POST', '/api/orders/o2/quote'],
       ['POST', '/api/orders/o2/emails'],
     ] as const) {
-      const old = await fetch(`${h.url}${path}`, { method, headers: { 'content-type': 'application/json', ...admin }, body: method === 'GET' ? undefined : '{}' });
+      const old = await fetch(`${h.url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...admin },
+        body: method === 'GET' ? undefined : '{}',
+      });
       expect(old.status, `${method} ${path}`).toBe(404);
     }
   });
@@ -170,7 +252,13 @@ describe('analytics', () => {
     const res = await get('/analytics?period=7d');
     expect(res.status).toBe(200);
     const a = adminAnalyticsResponseSchema.parse(res.body).analytics;
-    expect(a).toMatchObject({ totalOrders: 3, revenue: 1000, averageOrderValue: 750, pendingRevenue: 500, completionRate: 33.3 });
+    expect(a).toMatchObject({
+      totalOrders: 3,
+      revenue: 1000,
+      averageOrderValue: 750,
+      pendingRevenue: 500,
+      completionRate: 33.3,
+    });
     // Previous 7 days: one shipped order of 2000, no revenue.
     expect(a.ordersChange).toBe(200);
     expect(a.revenueChange).toBeNull();
@@ -212,11 +300,22 @@ describe('CSV export', () => {
     const res = await get('/export.csv?itemType=coin&sortBy=total&sortDir=desc');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/csv/);
-    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="tactical-gear-co-orders-${new Date().toISOString().slice(0, 10)}.csv"`);
+    expect(res.headers.get('content-disposition')).toBe(
+      `attachment; filename="tactical-gear-co-orders-${new Date().toISOString().slice(0, 10)}.csv"`,
+    );
     const rows = parse(res.body as string) as string[][];
     expect(rows[0]).toEqual([...adminCsvColumns]);
     expect(rows.slice(1).map((r) => r[0])).toEqual(['CC-DDDD0004', 'CC-AAAA0001', 'CC-FFFF0006']);
-    expect(rows[1]).toEqual(['CC-DDDD0004', "'=cmd|' /C calc'!A0", 'dan@example.com', 'coin', '200', 'Shipped', '2000.00', data[3].createdAt.toISOString()]);
+    expect(rows[1]).toEqual([
+      'CC-DDDD0004',
+      "'=cmd|' /C calc'!A0",
+      'dan@example.com',
+      'coin',
+      '200',
+      'Shipped',
+      '2000.00',
+      data[3].createdAt.toISOString(),
+    ]);
   });
 });
 
@@ -225,7 +324,12 @@ describe('order modals', () => {
     const res = await get('/o2/details');
     expect(res.status).toBe(200);
     const order = adminOrderResponseSchema.parse(res.body).order;
-    expect(order).toMatchObject({ orderNumber: 'PT-BBBB0002', statusLabel: 'Quote Pending', emailHistory: [], adminNotes: '' });
+    expect(order).toMatchObject({
+      orderNumber: 'PT-BBBB0002',
+      statusLabel: 'Quote Pending',
+      emailHistory: [],
+      adminNotes: '',
+    });
     const missing = await get('/nope/details');
     expect(missing.status).toBe(404);
     expect(missing.body.error).toBe('Order not found.');
@@ -245,13 +349,26 @@ describe('order modals', () => {
     expect(res.status).toBe(200);
     const order = adminOrderResponseSchema.parse(res.body).order;
     expect(order.status).toBe('design_review');
-    expect(order.timeline.at(-1)).toMatchObject({ status: 'design_review', changedBy: 'admin:boss@shop.test', note: 'Reopened' });
+    expect(order.timeline.at(-1)).toMatchObject({
+      status: 'design_review',
+      changedBy: 'admin:boss@shop.test',
+      note: 'Reopened',
+    });
     expect(order.emailHistory[0]).toMatchObject({ type: 'status_update', status: 'queued', to: 'carol@example.com' });
     expect((await send('PUT', '/o3/status', { status: 'bogus' })).status).toBe(400);
-    const all = await readEvents((e) => e.some((x) => x.type === 'order.status_changed' && (x.data as { orderId: string }).orderId === 'o3'));
-    const changed = all.filter((x) => x.type === 'order.status_changed' && (x.data as { orderId: string }).orderId === 'o3');
+    const all = await readEvents((e) =>
+      e.some((x) => x.type === 'order.status_changed' && (x.data as { orderId: string }).orderId === 'o3'),
+    );
+    const changed = all.filter(
+      (x) => x.type === 'order.status_changed' && (x.data as { orderId: string }).orderId === 'o3',
+    );
     expect(changed).toHaveLength(1);
-    expect(changed[0].data).toMatchObject({ previousStatus: 'cancelled', status: 'design_review', changedBy: 'admin:boss@shop.test', emailRecordId: order.emailHistory[0].id });
+    expect(changed[0].data).toMatchObject({
+      previousStatus: 'cancelled',
+      status: 'design_review',
+      changedBy: 'admin:boss@shop.test',
+      emailRecordId: order.emailHistory[0].id,
+    });
   });
 
   it('notes and tracking (seen by the customer on /track)', async () => {
@@ -260,12 +377,27 @@ describe('order modals', () => {
     const missing = await send('PUT', '/o4/tracking', { carrier: 'UPS', trackingNumber: '   ' });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toMatch(/Tracking number is required/);
-    const ok = await send('PUT', '/o4/tracking', { carrier: 'FEDEX', trackingNumber: '7712 3456', estimatedDelivery: '2026-12-24' });
-    expect(ok.body.order.tracking).toEqual({ carrier: 'FEDEX', trackingNumber: '7712 3456', estimatedDelivery: '2026-12-24T00:00:00.000Z' });
+    const ok = await send('PUT', '/o4/tracking', {
+      carrier: 'FEDEX',
+      trackingNumber: '7712 3456',
+      estimatedDelivery: '2026-12-24',
+    });
+    expect(ok.body.order.tracking).toEqual({
+      carrier: 'FEDEX',
+      trackingNumber: '7712 3456',
+      estimatedDelivery: '2026-12-24T00:00:00.000Z',
+    });
     const defaulted = await send('PUT', '/o1/tracking', { trackingNumber: '1Z999' });
     expect(defaulted.body.order.tracking.carrier).toBe('UPS');
-    const tracked = await postJson<TrackResponse>(`${h.url}/api/orders/track`, { orderNumber: 'cc-dddd0004', email: 'DAN@example.com' });
-    expect(tracked.body.order.tracking).toEqual({ carrier: 'FEDEX', trackingNumber: '7712 3456', estimatedDelivery: '2026-12-24T00:00:00.000Z' });
+    const tracked = await postJson<TrackResponse>(`${h.url}/api/orders/track`, {
+      orderNumber: 'cc-dddd0004',
+      email: 'DAN@example.com',
+    });
+    expect(tracked.body.order.tracking).toEqual({
+      carrier: 'FEDEX',
+      trackingNumber: '7712 3456',
+      estimatedDelivery: '2026-12-24T00:00:00.000Z',
+    });
   });
 
   it('Apply Quote: amount > 0, tax from the shipping state, status quote_sent, expiry in 30 days, order.quote_sent with the payment path', async () => {
@@ -274,12 +406,23 @@ describe('order modals', () => {
     const silent = await send('POST', '/o2/generate-quote', { quoteAmount: 750.5, sendEmail: false });
     expect(silent.status).toBe(400);
     expect(silent.body.error).toMatch(/always emailed/);
-    const res = await send('POST', '/o2/generate-quote', { quoteAmount: 750.5, quoteNotes: 'Includes rush', sendEmail: true });
+    const res = await send('POST', '/o2/generate-quote', {
+      quoteAmount: 750.5,
+      quoteNotes: 'Includes rush',
+      sendEmail: true,
+    });
     expect(res.status).toBe(200);
     const order = adminOrderResponseSchema.parse(res.body).order;
     expect(order).toMatchObject({ status: 'quote_sent', estimatedTotal: 750.5, finalAmount: 797.41 });
     // TX 6.25% of 750.50 = 46.90625, rounded to the cent.
-    expect(order.quote).toMatchObject({ amount: 750.5, notes: 'Includes rush', taxRate: 0.0625, taxAmount: 46.91, finalAmount: 797.41, paymentPath: '/order/pay/o2' });
+    expect(order.quote).toMatchObject({
+      amount: 750.5,
+      notes: 'Includes rush',
+      taxRate: 0.0625,
+      taxAmount: 46.91,
+      finalAmount: 797.41,
+      paymentPath: '/order/pay/o2',
+    });
     const stored = await h.service.ctx.models.Order.findById('o2').lean();
     expect(stored!.quote!.taxBasis).toBe('TX state sales tax');
     const validDays = (Date.parse(order.quote!.expiresAt) - Date.parse(order.quote!.sentAt)) / day;
@@ -287,11 +430,34 @@ describe('order modals', () => {
     const all = await readEvents((e) => e.some((x) => x.type === 'order.quote_sent'));
     const quotes = all.filter((x) => x.type === 'order.quote_sent');
     expect(quotes).toHaveLength(1);
-    expect(quotes[0].data).toMatchObject({ orderId: 'o2', quoteAmount: 750.5, taxRate: 0.0625, taxAmount: 46.91, finalAmount: 797.41, paymentPath: '/order/pay/o2', email: 'Bob@Example.com' });
+    expect(quotes[0].data).toMatchObject({
+      orderId: 'o2',
+      quoteAmount: 750.5,
+      taxRate: 0.0625,
+      taxAmount: 46.91,
+      finalAmount: 797.41,
+      paymentPath: '/order/pay/o2',
+      email: 'Bob@Example.com',
+    });
   });
 
   it('Apply Quote: a tax-exempt order pays no tax, and an order without address is quoted untaxed', async () => {
-    await h.service.ctx.models.Order.updateOne({ _id: 'o6' }, { $set: { taxExempt: true, shippingAddress: { line1: '1 Base Rd', line2: '', city: 'Norfolk', state: 'VA', postalCode: '23511', country: 'US' } } });
+    await h.service.ctx.models.Order.updateOne(
+      { _id: 'o6' },
+      {
+        $set: {
+          taxExempt: true,
+          shippingAddress: {
+            line1: '1 Base Rd',
+            line2: '',
+            city: 'Norfolk',
+            state: 'VA',
+            postalCode: '23511',
+            country: 'US',
+          },
+        },
+      },
+    );
     const exempt = await send('POST', '/o6/generate-quote', { quoteAmount: 600 });
     expect(exempt.body.order.quote).toMatchObject({ taxRate: 0, taxAmount: 0, finalAmount: 600 });
     await h.service.ctx.models.Order.updateOne({ _id: 'o6' }, { $set: { taxExempt: false } });
@@ -317,13 +483,25 @@ describe('order modals', () => {
     expect((await send('POST', '/o5/info-request', { message: '  ' })).status).toBe(400);
     const info = await send('POST', '/o5/info-request', { message: 'Which colours?' });
     expect(info.status).toBe(200);
-    expect(info.body.emailRecord).toMatchObject({ subject: 'Additional Information Needed - Order #PT-EEEE0005', status: 'queued' });
-    const mail = await send('POST', '/o5/send-email', { subject: 'Update on your order #PT-EEEE0005', message: 'Shipping soon', type: 'status_update' });
+    expect(info.body.emailRecord).toMatchObject({
+      subject: 'Additional Information Needed - Order #PT-EEEE0005',
+      status: 'queued',
+    });
+    const mail = await send('POST', '/o5/send-email', {
+      subject: 'Update on your order #PT-EEEE0005',
+      message: 'Shipping soon',
+      type: 'status_update',
+    });
     expect(mail.status).toBe(200);
     const recordId = mail.body.emailRecord.id as string;
-    const all = await readEvents((e) => e.some((x) => x.type === 'order.email_requested') && e.some((x) => x.type === 'order.info_requested'));
+    const all = await readEvents(
+      (e) => e.some((x) => x.type === 'order.email_requested') && e.some((x) => x.type === 'order.info_requested'),
+    );
     expect(all.filter((x) => x.type === 'order.info_requested')).toHaveLength(1);
-    expect(all.find((x) => x.type === 'order.email_requested')!.data).toMatchObject({ emailRecordId: recordId, message: 'Shipping soon' });
+    expect(all.find((x) => x.type === 'order.email_requested')!.data).toMatchObject({
+      emailRecordId: recordId,
+      message: 'Shipping soon',
+    });
 
     // The email service's answer, delivered twice: the history marks it sent once.
     const sent = createEvent('email.sent', 'email', {

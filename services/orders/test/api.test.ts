@@ -32,7 +32,8 @@ afterAll(async () => {
 });
 
 /** A customer's order request; the answer typed as the created order unless the test expects a refusal (Failure). */
-const order = <Body = CreateOrderResponse>(body: unknown, headers: Record<string, string> = {}) => postJson<Body>(`${h.url}/api/orders`, body, headers);
+const order = <Body = CreateOrderResponse>(body: unknown, headers: Record<string, string> = {}) =>
+  postJson<Body>(`${h.url}/api/orders`, body, headers);
 
 async function expectRejected(body: unknown, field: string, message: RegExp) {
   const res = await order<Failure>(body);
@@ -50,18 +51,38 @@ describe('POST /api/orders', () => {
     const res = await order(coinOrder());
     expect(res.status).toBe(201);
     expect(res.body.success).toBe(true);
-    expect(res.body.order).toMatchObject({ status: 'pending_quote', statusLabel: 'Quote Pending', itemType: 'coin', quantity: 50, estimatedTotal: 1170 });
+    expect(res.body.order).toMatchObject({
+      status: 'pending_quote',
+      statusLabel: 'Quote Pending',
+      itemType: 'coin',
+      quantity: 50,
+      estimatedTotal: 1170,
+    });
     expect(res.body.order.orderNumber).toMatch(orderNumberPattern);
     expect(res.body.order.orderNumber.startsWith('CC-')).toBe(true);
     const stored = await h.service.ctx.models.Order.findById(res.body.order.id).lean();
-    expect(stored).toMatchObject({ email: 'jane.doe@example.com', emailKey: 'jane.doe@example.com', status: 'pending_quote', taxExempt: false });
+    expect(stored).toMatchObject({
+      email: 'jane.doe@example.com',
+      emailKey: 'jane.doe@example.com',
+      status: 'pending_quote',
+      taxExempt: false,
+    });
     expect(stored!.statusHistory).toHaveLength(1);
     expect(stored!.statusHistory[0]).toMatchObject({ status: 'pending_quote' });
     expect(stored!.quote).toBeNull();
   });
 
   it('prefixes patch and shirt numbers PT- and TS-', async () => {
-    const patch = await order(coinOrder({ itemType: 'patch', size: '3x3', finish: 'embroidered', shape: undefined, edge: undefined, features: [] }));
+    const patch = await order(
+      coinOrder({
+        itemType: 'patch',
+        size: '3x3',
+        finish: 'embroidered',
+        shape: undefined,
+        edge: undefined,
+        features: [],
+      }),
+    );
     expect(patch.status, JSON.stringify(patch.body)).toBe(201);
     expect(patch.body.order.orderNumber).toMatch(/^PT-/);
     const shirt = await order(shirtOrder());
@@ -98,9 +119,21 @@ describe('POST /api/orders', () => {
   });
 
   it('needs at least one file for an upload order (storefront §5), whatever the description says', async () => {
-    await expectRejected(coinOrder({ designMethod: 'upload', description: '', files: [] }), 'files', /^Please upload at least one file$/);
-    await expectRejected(coinOrder({ designMethod: 'upload', description: 'A long enough description', files: [] }), 'files', /upload at least one file/);
-    await expectRejected({ ...coinOrder({ designMethod: 'upload' }), files: undefined }, 'files', /upload at least one file/);
+    await expectRejected(
+      coinOrder({ designMethod: 'upload', description: '', files: [] }),
+      'files',
+      /^Please upload at least one file$/,
+    );
+    await expectRejected(
+      coinOrder({ designMethod: 'upload', description: 'A long enough description', files: [] }),
+      'files',
+      /upload at least one file/,
+    );
+    await expectRejected(
+      { ...coinOrder({ designMethod: 'upload' }), files: undefined },
+      'files',
+      /upload at least one file/,
+    );
   });
 
   it('checks sizes: one from the list for coins and patches, a per-size count summing to the quantity for shirts', async () => {
@@ -125,20 +158,70 @@ describe('POST /api/orders', () => {
     await expectRejected(coinOrder({ features: ['Laser Beams'] }), 'features.0', /not offered/);
   });
 
-  it('checks the shipping address: required fields, postal code up to 10 in its country\'s format, US or Canada, a state or province', async () => {
+  it("checks the shipping address: required fields, postal code up to 10 in its country's format, US or Canada, a state or province", async () => {
     const address = coinOrder().shippingAddress!;
     expect((await order(coinOrder({ shippingAddress: { ...address, postalCode: '12345-6789' } }))).status).toBe(201);
-    await expectRejected(coinOrder({ shippingAddress: { ...address, postalCode: '1234567890' } }), 'shippingAddress.postalCode', /ZIP code must be 5 digits/);
-    await expectRejected(coinOrder({ shippingAddress: { ...address, postalCode: '12345678901' } }), 'shippingAddress.postalCode', /at most 10/);
-    await expectRejected(coinOrder({ shippingAddress: { ...address, line1: '  ' } }), 'shippingAddress.line1', /Address line 1 is required/);
-    await expectRejected(coinOrder({ shippingAddress: { ...address, city: '' } }), 'shippingAddress.city', /City is required/);
-    await expectRejected({ ...coinOrder(), shippingAddress: { ...address, country: 'Mexico' } }, 'shippingAddress.country', /US or Canada/);
-    await expectRejected(coinOrder({ shippingAddress: { ...address, state: 'XX' } }), 'shippingAddress.state', /50 US states/);
-    expect((await order(coinOrder({ shippingAddress: { ...address, city: 'Ottawa', state: 'ON', postalCode: 'K1A 0B1', country: 'CA' } }))).status).toBe(201);
+    await expectRejected(
+      coinOrder({ shippingAddress: { ...address, postalCode: '1234567890' } }),
+      'shippingAddress.postalCode',
+      /ZIP code must be 5 digits/,
+    );
+    await expectRejected(
+      coinOrder({ shippingAddress: { ...address, postalCode: '12345678901' } }),
+      'shippingAddress.postalCode',
+      /at most 10/,
+    );
+    await expectRejected(
+      coinOrder({ shippingAddress: { ...address, line1: '  ' } }),
+      'shippingAddress.line1',
+      /Address line 1 is required/,
+    );
+    await expectRejected(
+      coinOrder({ shippingAddress: { ...address, city: '' } }),
+      'shippingAddress.city',
+      /City is required/,
+    );
+    await expectRejected(
+      { ...coinOrder(), shippingAddress: { ...address, country: 'Mexico' } },
+      'shippingAddress.country',
+      /US or Canada/,
+    );
+    await expectRejected(
+      coinOrder({ shippingAddress: { ...address, state: 'XX' } }),
+      'shippingAddress.state',
+      /50 US states/,
+    );
+    expect(
+      (
+        await order(
+          coinOrder({
+            shippingAddress: { ...address, city: 'Ottawa', state: 'ON', postalCode: 'K1A 0B1', country: 'CA' },
+          }),
+        )
+      ).status,
+    ).toBe(201);
     // Orders written before the ISO codes said "Canada": still accepted.
-    expect((await order(coinOrder({ shippingAddress: { ...address, city: 'Ottawa', state: 'ON', postalCode: 'K1A 0B1', country: 'Canada' } }))).status).toBe(201);
-    await expectRejected(coinOrder({ shippingAddress: { ...address, city: 'Halifax', state: 'AL', postalCode: 'B3H 1A1', country: 'CA' } }), 'shippingAddress.state', /Canadian provinces or territories/);
-    await expectRejected(coinOrder({ shippingAddress: { ...address, city: 'Halifax', state: 'NS', postalCode: '36104', country: 'CA' } }), 'shippingAddress.postalCode', /A1A 1A1/);
+    expect(
+      (
+        await order(
+          coinOrder({
+            shippingAddress: { ...address, city: 'Ottawa', state: 'ON', postalCode: 'K1A 0B1', country: 'Canada' },
+          }),
+        )
+      ).status,
+    ).toBe(201);
+    await expectRejected(
+      coinOrder({
+        shippingAddress: { ...address, city: 'Halifax', state: 'AL', postalCode: 'B3H 1A1', country: 'CA' },
+      }),
+      'shippingAddress.state',
+      /Canadian provinces or territories/,
+    );
+    await expectRejected(
+      coinOrder({ shippingAddress: { ...address, city: 'Halifax', state: 'NS', postalCode: '36104', country: 'CA' } }),
+      'shippingAddress.postalCode',
+      /A1A 1A1/,
+    );
     await expectRejected(coinOrder({ shippingAddress: undefined }), 'shippingAddress', /Shipping address is required/);
   });
 
@@ -187,7 +270,15 @@ describe('POST /api/orders', () => {
     const res = await order<Failure>(
       coinOrder({
         designMethod: 'upload',
-        files: [{ originalName: 'logo.png', filename: 'x.png', size: 10, mimetype: 'image/png', url: `/api/upload/${'a'.repeat(32)}` }],
+        files: [
+          {
+            originalName: 'logo.png',
+            filename: 'x.png',
+            size: 10,
+            mimetype: 'image/png',
+            url: `/api/upload/${'a'.repeat(32)}`,
+          },
+        ],
       }),
     );
     expect(res.status).toBe(400);
@@ -196,7 +287,11 @@ describe('POST /api/orders', () => {
   });
 
   it('answers a malformed JSON body with the envelope', async () => {
-    const res = await fetch(`${h.url}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"customerName":' });
+    const res = await fetch(`${h.url}/api/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"customerName":',
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: 'BAD_REQUEST' });
   });
@@ -210,7 +305,9 @@ describe('Idempotency-Key', () => {
     const again = await order(coinOrder({ email: 'idem@example.com' }), { 'idempotency-key': key });
     expect(again.status).toBe(200);
     expect(again.body.order).toEqual(first.body.order);
-    const different = await order<Failure>(coinOrder({ email: 'idem@example.com', quantity: 51 }), { 'idempotency-key': key });
+    const different = await order<Failure>(coinOrder({ email: 'idem@example.com', quantity: 51 }), {
+      'idempotency-key': key,
+    });
     expect(different.status).toBe(409);
     expect(different.body).toMatchObject({ success: false, code: 'CONFLICT' });
     expect(different.body.error).toMatch(/already used for a different order/);
@@ -220,7 +317,10 @@ describe('Idempotency-Key', () => {
   it('makes one order when two submits with the same key race', async () => {
     const key = `race-${Date.now()}`;
     const body = coinOrder({ email: 'race@example.com' });
-    const [a, b] = await Promise.all([order(body, { 'idempotency-key': key }), order(body, { 'idempotency-key': key })]);
+    const [a, b] = await Promise.all([
+      order(body, { 'idempotency-key': key }),
+      order(body, { 'idempotency-key': key }),
+    ]);
     expect([a.status, b.status].sort()).toEqual([200, 201]);
     expect(a.body.order.id).toBe(b.body.order.id);
     expect(await h.service.ctx.models.Order.countDocuments({ emailKey: 'race@example.com' })).toBe(1);
@@ -245,7 +345,10 @@ describe('order.created', () => {
 
     // Read until the event arrived and a further fetch stays empty (a duplicate would show up by then).
     const mine = (all: AnyEventEnvelope[]) =>
-      all.filter((e) => e.type === 'order.created').map((e) => parseEvent('order.created', e)).filter((e) => e.data.orderNumber === orderNumber);
+      all
+        .filter((e) => e.type === 'order.created')
+        .map((e) => parseEvent('order.created', e))
+        .filter((e) => e.data.orderNumber === orderNumber);
     const seen = mine(await readEvents((all) => mine(all).length > 0));
     expect(seen).toHaveLength(1);
     expect(seen[0].source).toBe('orders');
@@ -286,7 +389,10 @@ describe('tracking and history', () => {
   });
 
   it('answers the public view when number and email match, case-insensitively', async () => {
-    const res = await postJson<TrackResponse>(`${h.url}/api/orders/track`, { orderNumber: tracked.orderNumber.toLowerCase(), email: 'TRACKER.person@example.COM' });
+    const res = await postJson<TrackResponse>(`${h.url}/api/orders/track`, {
+      orderNumber: tracked.orderNumber.toLowerCase(),
+      email: 'TRACKER.person@example.COM',
+    });
     expect(res.status).toBe(200);
     const view = trackResponseSchema.parse(res.body).order;
     expect(view).toMatchObject({
@@ -315,7 +421,10 @@ describe('tracking and history', () => {
   });
 
   it('gives one answer for a wrong email and a missing order', async () => {
-    const wrongEmail = await postJson<Failure>(`${h.url}/api/orders/track`, { orderNumber: tracked.orderNumber, email: 'someone.else@example.com' });
+    const wrongEmail = await postJson<Failure>(`${h.url}/api/orders/track`, {
+      orderNumber: tracked.orderNumber,
+      email: 'someone.else@example.com',
+    });
     const missing = await postJson<Failure>(`${h.url}/api/orders/track`, { orderNumber: 'CC-ZZZZZZZZ', email });
     for (const res of [wrongEmail, missing]) {
       expect(res.status).toBe(404);
@@ -339,11 +448,17 @@ describe('tracking and history', () => {
     expect(emailOnly.status).toBe(400);
     expect(emailOnly.body.error).toMatch(/orderNumber is required/);
 
-    const wrongProof = await postJson<Failure>(`${h.url}/api/orders/history`, { email: 'someone.else@example.com', orderNumber: tracked.orderNumber });
+    const wrongProof = await postJson<Failure>(`${h.url}/api/orders/history`, {
+      email: 'someone.else@example.com',
+      orderNumber: tracked.orderNumber,
+    });
     expect(wrongProof.status).toBe(404);
     expect(wrongProof.body.error).toBe(trackOrderNotFoundMessage);
 
-    const res = await postJson<HistoryResponse>(`${h.url}/api/orders/history`, { email: email.toUpperCase(), orderNumber: tracked.orderNumber.toLowerCase() });
+    const res = await postJson<HistoryResponse>(`${h.url}/api/orders/history`, {
+      email: email.toUpperCase(),
+      orderNumber: tracked.orderNumber.toLowerCase(),
+    });
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
     const descriptions = res.body.orders.map((o) => o.description);

@@ -3,7 +3,14 @@
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentMessages, createEvent, defaultSiteContent, type EventData, type CreateOrderResponse, type Failure } from '@shop/contracts';
+import {
+  contentMessages,
+  createEvent,
+  defaultSiteContent,
+  type EventData,
+  type CreateOrderResponse,
+  type Failure,
+} from '@shop/contracts';
 import type { OrderDoc } from '../src/models/order.js';
 import { coinOrder, eventually, postJson, startHarness, type Harness } from './helpers.js';
 
@@ -27,7 +34,10 @@ async function publishContentChanged(data: EventData<'content.changed'>) {
   }
 }
 
-const features = (over: Partial<EventData<'content.changed'>['features']> = {}) => ({ ...defaultSiteContent.features, ...over });
+const features = (over: Partial<EventData<'content.changed'>['features']> = {}) => ({
+  ...defaultSiteContent.features,
+  ...over,
+});
 const changedAt = () => new Date().toISOString();
 const storedEstimate = async (orderNumber: string) =>
   ((await h.service.ctx.models.Order.findOne({ orderNumber }).lean()) as unknown as OrderDoc).estimatedTotal;
@@ -39,10 +49,19 @@ describe('site content in the orders service', () => {
     // The catalog price before any change: 25.99 x 50 less 10 % (bulk), whole dollars.
     expect(await storedEstimate(before.body.order.orderNumber)).toBe(1170);
 
-    await publishContentChanged({ version: 1, prices: { coin: 30, patch: 12.99, shirt: 39.99 }, features: features(), changedBy: 'admin:ops@shop.local', changedAt: changedAt() });
+    await publishContentChanged({
+      version: 1,
+      prices: { coin: 30, patch: 12.99, shirt: 39.99 },
+      features: features(),
+      changedBy: 'admin:ops@shop.local',
+      changedAt: changedAt(),
+    });
     const after = await eventually(
       async () => {
-        const res = await postJson<CreateOrderResponse>(`${h.url}/api/orders`, coinOrder({ email: `later-${Date.now()}@example.com` }));
+        const res = await postJson<CreateOrderResponse>(
+          `${h.url}/api/orders`,
+          coinOrder({ email: `later-${Date.now()}@example.com` }),
+        );
         return storedEstimate(res.body.order.orderNumber);
       },
       (estimate) => estimate === 1350,
@@ -52,9 +71,20 @@ describe('site content in the orders service', () => {
   });
 
   it('refuses AI designs and uploads when their switches are off, and ignores an older version', async () => {
-    await publishContentChanged({ version: 2, prices: { coin: 30, patch: 12.99, shirt: 39.99 }, features: features({ aiGenerationEnabled: false, fileUploadEnabled: false }), changedBy: 'admin:ops@shop.local', changedAt: changedAt() });
+    await publishContentChanged({
+      version: 2,
+      prices: { coin: 30, patch: 12.99, shirt: 39.99 },
+      features: features({ aiGenerationEnabled: false, fileUploadEnabled: false }),
+      changedBy: 'admin:ops@shop.local',
+      changedAt: changedAt(),
+    });
     const ai = await eventually(
-      () => postJson<Failure>(`${h.url}/api/ai/generate-design`, { prompt: 'An eagle over crossed rifles', itemType: 'coin', style: 'military' }),
+      () =>
+        postJson<Failure>(`${h.url}/api/ai/generate-design`, {
+          prompt: 'An eagle over crossed rifles',
+          itemType: 'coin',
+          style: 'military',
+        }),
       (res) => res.status === 403,
     );
     expect(ai.status).toBe(403);
@@ -67,13 +97,38 @@ describe('site content in the orders service', () => {
     expect(((await upload.json()) as { error: string }).error).toBe(contentMessages.uploadDisabled);
 
     // A late, older event changes nothing.
-    await publishContentChanged({ version: 1, prices: { coin: 30, patch: 12.99, shirt: 39.99 }, features: features(), changedBy: 'admin:ops@shop.local', changedAt: changedAt() });
+    await publishContentChanged({
+      version: 1,
+      prices: { coin: 30, patch: 12.99, shirt: 39.99 },
+      features: features(),
+      changedBy: 'admin:ops@shop.local',
+      changedAt: changedAt(),
+    });
     await new Promise((r) => setTimeout(r, 1000));
-    expect((await postJson(`${h.url}/api/ai/generate-design`, { prompt: 'An eagle over crossed rifles', itemType: 'coin', style: 'military' })).status).toBe(403);
+    expect(
+      (
+        await postJson(`${h.url}/api/ai/generate-design`, {
+          prompt: 'An eagle over crossed rifles',
+          itemType: 'coin',
+          style: 'military',
+        })
+      ).status,
+    ).toBe(403);
 
-    await publishContentChanged({ version: 3, prices: { coin: 30, patch: 12.99, shirt: 39.99 }, features: features(), changedBy: 'admin:ops@shop.local', changedAt: changedAt() });
+    await publishContentChanged({
+      version: 3,
+      prices: { coin: 30, patch: 12.99, shirt: 39.99 },
+      features: features(),
+      changedBy: 'admin:ops@shop.local',
+      changedAt: changedAt(),
+    });
     const back = await eventually(
-      () => postJson(`${h.url}/api/ai/generate-design`, { prompt: 'An eagle over crossed rifles', itemType: 'coin', style: 'military' }),
+      () =>
+        postJson(`${h.url}/api/ai/generate-design`, {
+          prompt: 'An eagle over crossed rifles',
+          itemType: 'coin',
+          style: 'military',
+        }),
       (res) => res.status === 200,
     );
     expect(back.status).toBe(200);

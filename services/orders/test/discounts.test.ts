@@ -29,7 +29,9 @@ let readEvents: Awaited<ReturnType<typeof orderEventsReader>>;
 
 beforeAll(async () => {
   h = await startHarness();
-  marketing = await buildMarketing(marketingConfig({ PORT: '0', MONGO_URL: h.mongo.uri, NATS_URL: h.nats.url, LOG_LEVEL: 'silent' }));
+  marketing = await buildMarketing(
+    marketingConfig({ PORT: '0', MONGO_URL: h.mongo.uri, NATS_URL: h.nats.url, LOG_LEVEL: 'silent' }),
+  );
   await marketing.start();
   nc = await connect({ servers: h.nats.url });
   readEvents = await orderEventsReader(nc, 'discounts-test');
@@ -38,7 +40,10 @@ beforeAll(async () => {
 afterAll(async () => {
   // Marketing's stop is bounded: its other parts (jobs, order-event consumers) are not what this file
   // tests, and a slow stop there must not hide these results. Stopping NATS and MongoDB ends it anyway.
-  const stopped = await Promise.race([marketing?.stop().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 15_000))]);
+  const stopped = await Promise.race([
+    marketing?.stop().then(() => true),
+    new Promise<boolean>((r) => setTimeout(() => r(false), 15_000)),
+  ]);
   if (!stopped) process.stderr.write('marketing did not stop within 15 s\n');
   await nc?.close();
   await h?.stop();
@@ -50,7 +55,14 @@ async function code(overrides: Partial<DiscountCreate> = {}): Promise<DiscountCo
     method: 'POST',
     url: '/api/marketing/discounts',
     headers: admin,
-    payload: { code: `ORD${++seq}`, category: 'general', description: 'test', type: 'percentage', value: 10, ...overrides },
+    payload: {
+      code: `ORD${++seq}`,
+      category: 'general',
+      description: 'test',
+      type: 'percentage',
+      value: 10,
+      ...overrides,
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().discount;
@@ -69,7 +81,8 @@ async function send(method: 'POST' | 'DELETE' | 'GET', path: string, body?: unkn
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
-const apply = (id: string, discountCode: string, customerCategory = 'general') => send('POST', `/api/orders/${id}/discount`, { discountCode, customerCategory });
+const apply = (id: string, discountCode: string, customerCategory = 'general') =>
+  send('POST', `/api/orders/${id}/discount`, { discountCode, customerCategory });
 const remove = (id: string) => send('DELETE', `/api/orders/${id}/discount`);
 
 async function newOrder(overrides = {}): Promise<{ id: string; orderNumber: string; estimatedTotal: number }> {
@@ -98,13 +111,27 @@ describe('apply and remove a discount', () => {
     expect(await usedCount(c.id)).toBe(1);
 
     const view = await send('GET', `/api/orders/${order.id}`);
-    expect(view.body.order).toMatchObject({ quoteAmount: 1000, discountAmount: 150, taxAmount: 53.13, finalAmount: 903.13 });
-    const tracked = await postJson<TrackResponse>(`${h.url}/api/orders/track`, { orderNumber: order.orderNumber, email: 'jane.doe@example.com' });
+    expect(view.body.order).toMatchObject({
+      quoteAmount: 1000,
+      discountAmount: 150,
+      taxAmount: 53.13,
+      finalAmount: 903.13,
+    });
+    const tracked = await postJson<TrackResponse>(`${h.url}/api/orders/track`, {
+      orderNumber: order.orderNumber,
+      email: 'jane.doe@example.com',
+    });
     expect(tracked.body.order).toMatchObject({ discountCode: 'SALUTE150', discountAmount: 150, finalAmount: 903.13 });
-    const quote = await h.service.ctx.bus.request(orderPaymentQuoteSubject, { orderId: order.id }, { schema: orderPaymentQuoteSchema });
+    const quote = await h.service.ctx.bus.request(
+      orderPaymentQuoteSubject,
+      { orderId: order.id },
+      { schema: orderPaymentQuoteSchema },
+    );
     expect(quote.quote).toMatchObject({ discountAmount: 150, finalAmount: 903.13 });
 
-    const mail = detail.emailHistory.find((e) => e.subject === `A discount was applied to your order #${order.orderNumber}`);
+    const mail = detail.emailHistory.find(
+      (e) => e.subject === `A discount was applied to your order #${order.orderNumber}`,
+    );
     expect(mail?.status).toBe('queued');
     expect(mail?.preview).toContain('$150.00');
     expect(mail?.preview).toContain('$903.13');
@@ -113,7 +140,9 @@ describe('apply and remove a discount', () => {
     const again = await apply(order.id, 'SALUTE150', 'military');
     expect(again.status).toBe(200);
     expect(await usedCount(c.id)).toBe(1);
-    expect((again.body.order as AdminOrderDetail).emailHistory.filter((e) => e.subject.startsWith('A discount was applied'))).toHaveLength(1);
+    expect(
+      (again.body.order as AdminOrderDetail).emailHistory.filter((e) => e.subject.startsWith('A discount was applied')),
+    ).toHaveLength(1);
 
     // Removing gives the use back and the quote its full price; removing twice is refused.
     const removed = await remove(order.id);
@@ -185,7 +214,12 @@ describe('apply and remove a discount', () => {
     expect((await apply(order.id, 'PAIDTEST')).status).toBe(200);
     await h.service.ctx.models.Order.updateOne(
       { _id: order.id },
-      { $set: { status: 'paid', payment: { paymentIntentId: 'pi_test', paidAt: new Date(), amount: 298.75, provider: 'test_mode' } } },
+      {
+        $set: {
+          status: 'paid',
+          payment: { paymentIntentId: 'pi_test', paidAt: new Date(), amount: 298.75, provider: 'test_mode' },
+        },
+      },
     );
     const add = await apply(order.id, 'PAIDTEST');
     expect(add.status).toBe(409);
@@ -202,7 +236,9 @@ describe('apply and remove a discount', () => {
       expect(res.body.error).toBe('Discount codes cannot be checked right now. Please try again in a moment.');
       expect((await send('GET', `/api/orders/${order.id}/details`)).body.order.discountCode).toBeNull();
     } finally {
-      marketing = await buildMarketing(marketingConfig({ PORT: '0', MONGO_URL: h.mongo.uri, NATS_URL: h.nats.url, LOG_LEVEL: 'silent' }));
+      marketing = await buildMarketing(
+        marketingConfig({ PORT: '0', MONGO_URL: h.mongo.uri, NATS_URL: h.nats.url, LOG_LEVEL: 'silent' }),
+      );
       await marketing.start();
     }
   });
@@ -210,7 +246,13 @@ describe('apply and remove a discount', () => {
 
 describe('what a discount tells and keeps', () => {
   const totalChanges = async (orderId: string, count: number) =>
-    (await readEvents((all) => all.filter((e) => e.type === 'order.total_changed' && (e.data as { orderId: string }).orderId === orderId).length >= count))
+    (
+      await readEvents(
+        (all) =>
+          all.filter((e) => e.type === 'order.total_changed' && (e.data as { orderId: string }).orderId === orderId)
+            .length >= count,
+      )
+    )
       .filter((e) => e.type === 'order.total_changed' && (e.data as { orderId: string }).orderId === orderId)
       .map((e) => e.data);
 
@@ -223,16 +265,29 @@ describe('what a discount tells and keeps', () => {
     const changes = await totalChanges(order.id, 2);
     // (400 - 40) x 1.0625 = 382.50, then back to 425.00.
     expect(changes).toEqual([
-      expect.objectContaining({ orderNumber: order.orderNumber, finalAmount: 382.5, discountCode: 'TOTAL40', discountAmount: 40, reason: 'discount_applied', changedBy: 'admin:ops@shop.local' }),
+      expect.objectContaining({
+        orderNumber: order.orderNumber,
+        finalAmount: 382.5,
+        discountCode: 'TOTAL40',
+        discountAmount: 40,
+        reason: 'discount_applied',
+        changedBy: 'admin:ops@shop.local',
+      }),
       expect.objectContaining({ finalAmount: 425, discountCode: null, discountAmount: 0, reason: 'discount_removed' }),
     ]);
 
     // Before a quote: the discount email goes out (same transaction as any total change would), no total change.
     const unquoted = await newOrder();
     expect((await apply(unquoted.id, 'TOTAL40')).status).toBe(200);
-    const events = await readEvents((all) => all.some((e) => e.type === 'order.email_requested' && (e.data as { orderId: string }).orderId === unquoted.id));
-    expect(events.some((e) => e.type === 'order.email_requested' && (e.data as { orderId: string }).orderId === unquoted.id)).toBe(true);
-    expect(events.filter((e) => e.type === 'order.total_changed' && (e.data as { orderId: string }).orderId === unquoted.id)).toEqual([]);
+    const events = await readEvents((all) =>
+      all.some((e) => e.type === 'order.email_requested' && (e.data as { orderId: string }).orderId === unquoted.id),
+    );
+    expect(
+      events.some((e) => e.type === 'order.email_requested' && (e.data as { orderId: string }).orderId === unquoted.id),
+    ).toBe(true);
+    expect(
+      events.filter((e) => e.type === 'order.total_changed' && (e.data as { orderId: string }).orderId === unquoted.id),
+    ).toEqual([]);
   });
 
   it("keeps the category chosen in the modal with the discount, never as the order's own category", async () => {
@@ -240,9 +295,18 @@ describe('what a discount tells and keeps', () => {
     await code({ code: 'RANKS25', category: 'military', type: 'fixed', value: 25 });
     const res = await apply(order.id, 'RANKS25', 'military');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.order).toMatchObject({ customerCategory: 'general', discountCode: 'RANKS25', discountCategory: 'military', taxExempt: false });
+    expect(res.body.order).toMatchObject({
+      customerCategory: 'general',
+      discountCode: 'RANKS25',
+      discountCategory: 'military',
+      taxExempt: false,
+    });
     const stored = await h.service.ctx.models.Order.findById(order.id).lean();
-    expect(stored).toMatchObject({ customerCategory: 'general', taxExempt: false, discount: { code: 'RANKS25', customerCategory: 'military' } });
+    expect(stored).toMatchObject({
+      customerCategory: 'general',
+      taxExempt: false,
+      discount: { code: 'RANKS25', customerCategory: 'military' },
+    });
     // The quote's tax still follows the order (a general customer in TX), on the discounted amount.
     expect(stored?.quote).toMatchObject({ taxRate: 0.0625, finalAmount: 504.69 }); // (500 - 25) x 1.0625 = 504.6875
     const removed = await remove(order.id);
@@ -255,7 +319,14 @@ describe('discount money rules', () => {
     expect(discountOn({ amount: 10, type: 'percentage', value: 10 }, 250)).toBe(25);
     expect(discountOn({ amount: 100, type: 'fixed', value: 100 }, 40)).toBe(40);
     expect(discountOn(null, 40)).toBe(0);
-    const quote = { amount: 100, taxRate: 0.0625, taxAmount: 6.25, finalAmount: 106.25, expiresAt: new Date(), sentAt: new Date() };
+    const quote = {
+      amount: 100,
+      taxRate: 0.0625,
+      taxAmount: 6.25,
+      finalAmount: 106.25,
+      expiresAt: new Date(),
+      sentAt: new Date(),
+    };
     expect(quoteWithDiscount(quote, 33.33)).toMatchObject({ taxAmount: 4.17, finalAmount: 70.84 });
     expect(totalAfter({ quote: null, estimatedTotal: 50 }, 80)).toBe(0);
     expect(discountEmailMessage({ quote: null, estimatedTotal: 1200 }, 'X', 120)).toBe(

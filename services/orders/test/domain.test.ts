@@ -27,7 +27,13 @@ describe('order rules', () => {
 
   it('keeps the customer description, or names uploaded files, trimmed to 1000', () => {
     expect(orderDescription(parsed({ description: '  Gold eagle  ' }))).toBe('Gold eagle');
-    const files = Array.from({ length: 2 }, (_, i) => ({ originalName: `art-${i}.png`, filename: 'x.png', size: 1, mimetype: 'image/png', url: '/api/upload/abc' }));
+    const files = Array.from({ length: 2 }, (_, i) => ({
+      originalName: `art-${i}.png`,
+      filename: 'x.png',
+      size: 1,
+      mimetype: 'image/png',
+      url: '/api/upload/abc',
+    }));
     expect(orderDescription(parsed({ designMethod: 'upload', description: 'ok', files }))).toBe(
       'Custom Challenge Coins design from uploaded files: art-0.png, art-1.png',
     );
@@ -51,27 +57,43 @@ describe('order rules', () => {
 describe('upload content checks', () => {
   it('recognises SVG text after a declaration, comments and a doctype, and nothing else', () => {
     expect(looksLikeSvg(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))).toBe(true);
-    expect(looksLikeSvg(Buffer.from('\uFEFF<?xml version="1.0"?>\n<!-- c -->\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x">\n<svg>'))).toBe(true);
+    expect(
+      looksLikeSvg(
+        Buffer.from(
+          '\uFEFF<?xml version="1.0"?>\n<!-- c -->\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x">\n<svg>',
+        ),
+      ),
+    ).toBe(true);
     expect(looksLikeSvg(Buffer.from('<html><svg></svg></html>'))).toBe(false);
     expect(looksLikeSvg(Buffer.from([0x3c, 0x73, 0x76, 0x67, 0x00, 0x20]))).toBe(false);
   });
 
   it('refuses an empty file and judges names case-insensitively', async () => {
     expect(await checkUpload('x.png', Buffer.alloc(0))).toEqual({ ok: false, message: '"x.png" is empty.' });
-    expect(await checkUpload('SCAN.PDF', Buffer.from('%PDF-1.7\n%%EOF'))).toMatchObject({ ok: true, mimetype: 'application/pdf' });
+    expect(await checkUpload('SCAN.PDF', Buffer.from('%PDF-1.7\n%%EOF'))).toMatchObject({
+      ok: true,
+      mimetype: 'application/pdf',
+    });
     expect(await checkUpload('noextension', Buffer.from('%PDF-1.7'))).toMatchObject({ ok: false });
   });
 });
 
 describe('offline design generator', () => {
   it('reads colours in prompt order, multi-word names first', () => {
-    expect(paletteFromPrompt('OD green patch with black border and gold text')).toEqual(['#5a5f3a', '#151515', '#d4a93c']);
+    expect(paletteFromPrompt('OD green patch with black border and gold text')).toEqual([
+      '#5a5f3a',
+      '#151515',
+      '#d4a93c',
+    ]);
     expect(paletteFromPrompt('Navy blue and silver coin')).toEqual(['#1f2f4f', '#c0c0c0']);
     expect(paletteFromPrompt('a plain coin')).toEqual([]);
   });
 
   it('takes quoted text, else uppercase words, else the branch, else key words', () => {
-    expect(textFromPrompt('coin saying "Semper Fi" and \'Always Faithful\'')).toEqual({ main: 'SEMPER FI', second: 'ALWAYS FAITHFUL' });
+    expect(textFromPrompt('coin saying "Semper Fi" and \'Always Faithful\'')).toEqual({
+      main: 'SEMPER FI',
+      second: 'ALWAYS FAITHFUL',
+    });
     expect(textFromPrompt('patch for the 3RD BATTALION with a skull')).toEqual({ main: '3RD BATTALION', second: null });
     expect(textFromPrompt('a coin for my navy friends')).toEqual({ main: 'U.S. NAVY', second: null });
     expect(textFromPrompt('a coin for our fire department').main).toBe('FIRE RESCUE');
@@ -87,7 +109,15 @@ describe('offline design generator', () => {
   });
 
   it('draws well-formed, deterministic SVG for every item and emblem', () => {
-    const prompts = ['navy anchor', 'air force wings', 'police badge', 'army sergeant stripes', 'fire rescue', 'gold stars', 'eagle'];
+    const prompts = [
+      'navy anchor',
+      'air force wings',
+      'police badge',
+      'army sergeant stripes',
+      'fire rescue',
+      'gold stars',
+      'eagle',
+    ];
     for (const itemType of ['coin', 'patch', 'shirt'] as const) {
       for (const prompt of prompts) {
         const { svg } = drawOfflineDesign(prompt, itemType);
@@ -109,14 +139,21 @@ describe('quote payment figures', () => {
 
   it('takes tax from the shipping state, else the billing state, else none', () => {
     const ship = { line1: 'a', line2: '', city: 'b', state: 'VA', postalCode: '1', country: 'US' as const };
-    expect(taxPlaceOf({ shippingAddress: ship, billingAddress: { ...ship, state: 'TX' } })).toEqual({ state: 'VA', country: 'US' });
+    expect(taxPlaceOf({ shippingAddress: ship, billingAddress: { ...ship, state: 'TX' } })).toEqual({
+      state: 'VA',
+      country: 'US',
+    });
     expect(taxPlaceOf({ billingAddress: { ...ship, state: 'TX' } })).toEqual({ state: 'TX', country: 'US' });
     expect(taxPlaceOf({})).toEqual({});
   });
 
   it('notes the payment date in UTC, and an amount other than the quote', () => {
     expect(paymentDate(new Date('2026-11-22T23:30:00-05:00'))).toBe('Nov 23, 2026');
-    expect(paidNote(new Date('2026-11-22T10:00:00Z'), 'pi_1', 1062.5, 1062.5)).toBe('Payment received on Nov 22, 2026 (payment intent pi_1)');
-    expect(paidNote(new Date('2026-11-22T10:00:00Z'), 'pi_1', 1062.49, 1062.5)).toMatch(/Amount charged \$1,062\.49 differs from the quote total \$1,062\.50\.$/);
+    expect(paidNote(new Date('2026-11-22T10:00:00Z'), 'pi_1', 1062.5, 1062.5)).toBe(
+      'Payment received on Nov 22, 2026 (payment intent pi_1)',
+    );
+    expect(paidNote(new Date('2026-11-22T10:00:00Z'), 'pi_1', 1062.49, 1062.5)).toMatch(
+      /Amount charged \$1,062\.49 differs from the quote total \$1,062\.50\.$/,
+    );
   });
 });

@@ -28,9 +28,20 @@ let payments: StandInPayments;
 
 beforeAll(async () => {
   [mongo, nats, mailbox] = await Promise.all([startMongo(), startNats(), startDevMailbox()]);
-  orders = await buildOrders(ordersConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent' }), { relay: { sweepIntervalMs: 200 } });
+  orders = await buildOrders(
+    ordersConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent' }),
+    { relay: { sweepIntervalMs: 200 } },
+  );
   email = await buildEmail(
-    emailConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent', SMTP_URL: mailbox.smtpUrl, SHOP_URL: 'http://127.0.0.1:8080', EMAIL_POLL_INTERVAL_MS: '100' }),
+    emailConfig({
+      PORT: '0',
+      MONGO_URL: mongo.uri,
+      NATS_URL: nats.url,
+      LOG_LEVEL: 'silent',
+      SMTP_URL: mailbox.smtpUrl,
+      SHOP_URL: 'http://127.0.0.1:8080',
+      EMAIL_POLL_INTERVAL_MS: '100',
+    }),
     { relay: { sweepIntervalMs: 200 } },
   );
   url = await orders.start();
@@ -49,7 +60,11 @@ it('Apply Quote emails the customer the quote with a working payment link, and t
   const created = await postJson<CreateOrderResponse>(`${url}/api/orders`, coinOrder({ email: 'flow@example.com' }));
   expect(created.status).toBe(201);
   const id = created.body.order.id;
-  const quote = await postJson(`${url}/api/orders/${id}/generate-quote`, { quoteAmount: 999.99, quoteNotes: 'Rush production' }, admin);
+  const quote = await postJson(
+    `${url}/api/orders/${id}/generate-quote`,
+    { quoteAmount: 999.99, quoteNotes: 'Rush production' },
+    admin,
+  );
   expect(quote.status).toBe(200);
 
   const mail = await mailbox.waitFor((m) => m.to.includes('flow@example.com') && m.subject.startsWith('Your quote'));
@@ -61,10 +76,14 @@ it('Apply Quote emails the customer the quote with a working payment link, and t
   expect(mail.text).toContain('Rush production');
 
   const deadline = Date.now() + 20_000;
-  let history = adminOrderResponseSchema.parse((await (await fetch(`${url}/api/orders/${id}/details`, { headers: admin })).json())).order.emailHistory;
+  let history = adminOrderResponseSchema.parse(
+    await (await fetch(`${url}/api/orders/${id}/details`, { headers: admin })).json(),
+  ).order.emailHistory;
   while (Date.now() < deadline && !(history.length === 2 && history.every((e) => e.status === 'sent'))) {
     await new Promise((r) => setTimeout(r, 200));
-    history = adminOrderResponseSchema.parse((await (await fetch(`${url}/api/orders/${id}/details`, { headers: admin })).json())).order.emailHistory;
+    history = adminOrderResponseSchema.parse(
+      await (await fetch(`${url}/api/orders/${id}/details`, { headers: admin })).json(),
+    ).order.emailHistory;
   }
   // Newest first: the quote, then the confirmation sent when the order was placed.
   expect(history.map((e) => [e.subject.split(':')[0], e.status])).toEqual([
@@ -83,22 +102,38 @@ it('a payment from the provider: the order is paid, the customer gets exactly on
 
   const nc = await connect({ servers: nats.url });
   try {
-    const event = createEvent('payment.succeeded', 'payments', { orderId: id, orderNumber, paymentIntentId: 'pi_flow', amount: 106250, currency: 'usd', provider: 'test_mode', paidAt: new Date().toISOString() });
+    const event = createEvent('payment.succeeded', 'payments', {
+      orderId: id,
+      orderNumber,
+      paymentIntentId: 'pi_flow',
+      amount: 106250,
+      currency: 'usd',
+      provider: 'test_mode',
+      paidAt: new Date().toISOString(),
+    });
     await jetstream(nc).publish('payment.succeeded', JSON.stringify(event), { msgID: event.id });
   } finally {
     await nc.close();
   }
-  const receipt = await mailbox.waitFor((m) => m.to.includes('payer@example.com') && m.subject.startsWith('Payment received'));
+  const receipt = await mailbox.waitFor(
+    (m) => m.to.includes('payer@example.com') && m.subject.startsWith('Payment received'),
+  );
   expect(receipt.subject).toBe(`Payment received for order #${orderNumber}`);
   expect(receipt.text).toContain('Total charged: $1,062.50');
   expect(receipt.text).toContain('Payment reference: pi_flow');
 
   const history = await eventually(
-    async () => adminOrderResponseSchema.parse(await (await fetch(`${url}/api/orders/${id}/details`, { headers: admin })).json()).order,
+    async () =>
+      adminOrderResponseSchema.parse(await (await fetch(`${url}/api/orders/${id}/details`, { headers: admin })).json())
+        .order,
     (o) => o.emailHistory.length === 3 && o.emailHistory.every((e) => e.status === 'sent'),
   );
   expect(history.status).toBe('paid');
-  expect(history.emailHistory.map((e) => e.subject.split(':')[0])).toEqual([`Payment received for order #${orderNumber}`, `Your quote for order #${orderNumber}`, 'Quote request received']);
+  expect(history.emailHistory.map((e) => e.subject.split(':')[0])).toEqual([
+    `Payment received for order #${orderNumber}`,
+    `Your quote for order #${orderNumber}`,
+    'Quote request received',
+  ]);
   // Confirmation, quote, receipt: no status-update email besides the receipt.
   expect(mailbox.messages({ to: 'payer@example.com' })).toHaveLength(3);
 }, 60_000);

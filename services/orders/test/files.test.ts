@@ -4,14 +4,27 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { XMLValidator } from 'fast-xml-parser';
-import { aiInvalidParametersMessage, limits, uploadRejectedMessage, type CreateOrderResponse, type Failure, type GenerateDesignResponse } from '@shop/contracts';
+import {
+  aiInvalidParametersMessage,
+  limits,
+  uploadRejectedMessage,
+  type CreateOrderResponse,
+  type Failure,
+  type GenerateDesignResponse,
+} from '@shop/contracts';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { offlineWarning } from '../src/ai/images.js';
 import { coinOrder, postJson, startHarness, type Harness } from './helpers.js';
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0xff, 0xd9]);
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+const JPEG = Buffer.from([
+  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00,
+  0x00, 0xff, 0xd9,
+]);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
 const SVG = Buffer.from(
   '<?xml version="1.0" encoding="UTF-8"?>\n<!-- drawn by hand -->\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script><rect width="10" height="10"/></svg>\n',
@@ -20,7 +33,13 @@ const AI_PDF = Buffer.from('%PDF-1.5\n%âãÏÓ\n1 0 obj\n<< /Creator (Adobe Ill
 const AI_PS = Buffer.from('%!PS-Adobe-3.0\n%%Creator: Adobe Illustrator(R) 8.0\n%%EOF\n');
 const EPS = Buffer.from('%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 10 10\nshowpage\n%%EOF\n');
 const DOS_EPS = Buffer.concat([Buffer.from([0xc5, 0xd0, 0xd3, 0xc6]), Buffer.alloc(26), EPS]);
-const EXE = Buffer.concat([Buffer.from('MZ'), Buffer.from([0x90, 0x00, 0x03, 0x00]), Buffer.alloc(58), Buffer.from('PE\0\0'), Buffer.alloc(64)]);
+const EXE = Buffer.concat([
+  Buffer.from('MZ'),
+  Buffer.from([0x90, 0x00, 0x03, 0x00]),
+  Buffer.alloc(58),
+  Buffer.from('PE\0\0'),
+  Buffer.alloc(64),
+]);
 
 let h: Harness;
 
@@ -132,17 +151,33 @@ describe('broken multipart bodies', () => {
   const part = (name: string, data: string) =>
     `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n${data}`;
   const cases: { name: string; type: string; body: string | Buffer }[] = [
-    { name: 'a garbage body', type: `multipart/form-data; boundary=${boundary}`, body: 'this is not multipart at all \x00\xff' },
+    {
+      name: 'a garbage body',
+      type: `multipart/form-data; boundary=${boundary}`,
+      body: 'this is not multipart at all \x00\xff',
+    },
     { name: 'no boundary', type: 'multipart/form-data', body: part('a.png', PNG.toString('latin1')) },
     { name: 'an empty boundary', type: 'multipart/form-data; boundary=', body: part('a.png', 'x') },
-    { name: 'a part never closed', type: `multipart/form-data; boundary=${boundary}`, body: Buffer.concat([Buffer.from(part('a.png', '')), PNG]) },
-    { name: 'a header never ended', type: `multipart/form-data; boundary=${boundary}`, body: `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.png"` },
+    {
+      name: 'a part never closed',
+      type: `multipart/form-data; boundary=${boundary}`,
+      body: Buffer.concat([Buffer.from(part('a.png', '')), PNG]),
+    },
+    {
+      name: 'a header never ended',
+      type: `multipart/form-data; boundary=${boundary}`,
+      body: `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.png"`,
+    },
     { name: 'an empty body', type: `multipart/form-data; boundary=${boundary}`, body: '' },
   ];
   for (const c of cases) {
     it(`answers ${c.name} with a 400 that says what to send, and keeps nothing`, async () => {
       const before = await h.service.ctx.connection.db!.collection('uploads.files').countDocuments();
-      const res = await fetch(`${h.url}/api/upload`, { method: 'POST', headers: { 'content-type': c.type }, body: c.body });
+      const res = await fetch(`${h.url}/api/upload`, {
+        method: 'POST',
+        headers: { 'content-type': c.type },
+        body: c.body,
+      });
       const body = (await res.json()) as Record<string, any>;
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(body).toMatchObject({ success: false, code: 'BAD_REQUEST' });
@@ -188,18 +223,25 @@ describe('orders with uploaded files', () => {
       { name: 'front.png', data: PNG },
       { name: 'back.pdf', data: PDF },
     ]);
-    const res = await postJson<CreateOrderResponse>(`${h.url}/api/orders`, coinOrder({ designMethod: 'upload', description: '', files: body.files }));
+    const res = await postJson<CreateOrderResponse>(
+      `${h.url}/api/orders`,
+      coinOrder({ designMethod: 'upload', description: '', files: body.files }),
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const stored = await h.service.ctx.models.Order.findById(res.body.order.id).lean();
     expect(stored!.description).toBe('Custom Challenge Coins design from uploaded files: front.png, back.pdf');
     expect(stored!.files.map((f) => f.originalName)).toEqual(['front.png', 'back.pdf']);
-    const files = await h.service.ctx.connection.db!.collection('uploads.files').find({ 'metadata.orderId': res.body.order.id }).toArray();
+    const files = await h.service.ctx.connection
+      .db!.collection('uploads.files')
+      .find({ 'metadata.orderId': res.body.order.id })
+      .toArray();
     expect(files).toHaveLength(2);
   });
 });
 
 describe('POST /api/ai/generate-design (offline generator)', () => {
-  const generate = <Body = GenerateDesignResponse>(body: unknown) => postJson<Body>(`${h.url}/api/ai/generate-design`, body);
+  const generate = <Body = GenerateDesignResponse>(body: unknown) =>
+    postJson<Body>(`${h.url}/api/ai/generate-design`, body);
 
   it('checks the prompt length 5..500 after trimming and the item type', async () => {
     for (const prompt of ['abcd', '   abcd   ', 'x'.repeat(501)]) {
@@ -262,15 +304,21 @@ describe('POST /api/ai/generate-design (offline generator)', () => {
 
 describe('AI rate limit', () => {
   it('refuses a client address after its allowance with 429 in the envelope', async () => {
-    const tight = await buildApp(loadConfig({ PORT: '0', MONGO_URL: h.mongo.uri, NATS_URL: h.nats.url, LOG_LEVEL: 'silent' }), {
-      aiRateLimit: { max: 2, windowMs: 60_000 },
-    });
+    const tight = await buildApp(
+      loadConfig({ PORT: '0', MONGO_URL: h.mongo.uri, NATS_URL: h.nats.url, LOG_LEVEL: 'silent' }),
+      {
+        aiRateLimit: { max: 2, windowMs: 60_000 },
+      },
+    );
     const url = await tight.start();
     try {
       const statuses: number[] = [];
       let last: Record<string, unknown> = {};
       for (let i = 0; i < 3; i++) {
-        const res = await postJson<Record<string, unknown>>(`${url}/api/ai/generate-design`, { prompt: `eagle coin number ${i}`, itemType: 'coin' });
+        const res = await postJson<Record<string, unknown>>(`${url}/api/ai/generate-design`, {
+          prompt: `eagle coin number ${i}`,
+          itemType: 'coin',
+        });
         statuses.push(res.status);
         last = res.body;
       }
@@ -317,9 +365,19 @@ describe('POST /api/ai/generate-design (openai SDK against a local fake)', () =>
         }
         if (String(body.prompt).includes('forbidden words')) {
           res.statusCode = 400;
-          return res.end(JSON.stringify({ error: { message: 'Your request was rejected by the safety system.', type: 'invalid_request_error', code: 'content_policy_violation' } }));
+          return res.end(
+            JSON.stringify({
+              error: {
+                message: 'Your request was rejected by the safety system.',
+                type: 'invalid_request_error',
+                code: 'content_policy_violation',
+              },
+            }),
+          );
         }
-        res.end(JSON.stringify({ created: Math.floor(Date.now() / 1000), data: [{ b64_json: PNG.toString('base64') }] }));
+        res.end(
+          JSON.stringify({ created: Math.floor(Date.now() / 1000), data: [{ b64_json: PNG.toString('base64') }] }),
+        );
       });
     });
     await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
@@ -345,7 +403,11 @@ describe('POST /api/ai/generate-design (openai SDK against a local fake)', () =>
   });
 
   it('asks the images API and stores the returned image', async () => {
-    const res = await postJson<GenerateDesignResponse>(`${url}/api/ai/generate-design`, { prompt: 'A navy anchor patch with gold rope', itemType: 'patch', style: 'military' });
+    const res = await postJson<GenerateDesignResponse>(`${url}/api/ai/generate-design`, {
+      prompt: 'A navy anchor patch with gold rope',
+      itemType: 'patch',
+      style: 'military',
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.warning).toBeUndefined();
     const call = seen.at(-1)!;
@@ -361,7 +423,11 @@ describe('POST /api/ai/generate-design (openai SDK against a local fake)', () =>
   });
 
   it('turns an insufficient_quota 429 into a 503 the browser shows as "AI service temporarily unavailable"', async () => {
-    const res = await postJson<Failure>(`${url}/api/ai/generate-design`, { prompt: 'coin design out of quota', itemType: 'coin', style: 'military' });
+    const res = await postJson<Failure>(`${url}/api/ai/generate-design`, {
+      prompt: 'coin design out of quota',
+      itemType: 'coin',
+      style: 'military',
+    });
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ success: false, code: 'SERVICE_UNAVAILABLE' });
     expect(res.body.error).toMatch(/^AI service temporarily unavailable/);
@@ -369,7 +435,10 @@ describe('POST /api/ai/generate-design (openai SDK against a local fake)', () =>
   });
 
   it('turns a refused prompt into a 400', async () => {
-    const res = await postJson<Failure>(`${url}/api/ai/generate-design`, { prompt: 'coin with forbidden words', itemType: 'coin' });
+    const res = await postJson<Failure>(`${url}/api/ai/generate-design`, {
+      prompt: 'coin with forbidden words',
+      itemType: 'coin',
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/could not use this description/);
   });

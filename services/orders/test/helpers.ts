@@ -54,16 +54,29 @@ export async function startStandInPayments(natsUrl: string): Promise<StandInPaym
   const taxRate = ({ state, taxExempt }: { state?: string; taxExempt: boolean }): TaxRateResult => {
     if (taxExempt) return { taxRate: 0, basis: 'Tax-exempt military order' };
     const rate = state ? standInTaxRates[state] : undefined;
-    return rate ? { taxRate: rate, basis: `${state} state sales tax` } : { taxRate: 0, basis: `No sales tax for ${state ?? 'an order without address'}` };
+    return rate
+      ? { taxRate: rate, basis: `${state} state sales tax` }
+      : { taxRate: 0, basis: `No sales tax for ${state ?? 'an order without address'}` };
   };
   const verify = ({ orderId, paymentIntentId }: { orderId: string; paymentIntentId: string }): PaymentVerifyResult => {
     verifyRequests.push({ orderId, paymentIntentId });
     return (
-      verified.get(paymentIntentId) ?? { verified: false, paymentIntentId, orderId: null, amount: 0, status: 'not_found', provider: 'test_mode', reason: 'unknown intent' }
+      verified.get(paymentIntentId) ?? {
+        verified: false,
+        paymentIntentId,
+        orderId: null,
+        amount: 0,
+        status: 'not_found',
+        provider: 'test_mode',
+        reason: 'unknown intent',
+      }
     );
   };
   const answers = { tax: [taxRateSubject, taxRate], verify: [paymentVerifySubject, verify] } as const;
-  const subscriptions: Record<'tax' | 'verify', Subscription | null> = { tax: respond(taxRateSubject, taxRate), verify: respond(paymentVerifySubject, verify) };
+  const subscriptions: Record<'tax' | 'verify', Subscription | null> = {
+    tax: respond(taxRateSubject, taxRate),
+    verify: respond(paymentVerifySubject, verify),
+  };
   await nc.flush();
   return {
     verified,
@@ -123,7 +136,11 @@ export function shirtOrder(overrides: Partial<OrderRequest> = {}): OrderRequest 
 
 /** A JSON POST; the body typed as the caller says the route answers (unknown unless told). */
 export async function postJson<Body = unknown>(url: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : null) as Body, headers: res.headers };
 }

@@ -27,5 +27,15 @@ describeServiceBasics({
   loadConfig,
   deps: () => ({ mongoUri: mongo.uri, natsUrl: nats.url }),
   freePort,
-  openApiPaths: ['/api/orders', '/api/orders/track', '/api/orders/history', '/api/orders/{id}', '/api/orders/{id}/status', '/api/upload', '/api/upload/{id}', '/api/ai/generate-design', '/api/ai/designs/{id}/image'],
+  openApiPaths: [
+    '/api/orders',
+    '/api/orders/track',
+    '/api/orders/history',
+    '/api/orders/{id}',
+    '/api/orders/{id}/status',
+    '/api/upload',
+    '/api/upload/{id}',
+    '/api/ai/generate-design',
+    '/api/ai/designs/{id}/image',
+  ],
 });

@@ -47,7 +47,15 @@ const stored = async (id: string) => (await h.service.ctx.models.Order.findById(
 
 /** The stand-in provider's word on an intent: succeeded for `orderId` and `cents`. */
 function succeeded(paymentIntentId: string, orderId: string, cents: number) {
-  h.payments.verified.set(paymentIntentId, { verified: true, paymentIntentId, orderId, amount: cents, status: 'succeeded', provider: 'test_mode', paidAt: '2026-11-22T10:15:00.000Z' });
+  h.payments.verified.set(paymentIntentId, {
+    verified: true,
+    paymentIntentId,
+    orderId,
+    amount: cents,
+    status: 'succeeded',
+    provider: 'test_mode',
+    paidAt: '2026-11-22T10:15:00.000Z',
+  });
 }
 
 /** A new order with a quote sent: shipped to TX (6.25% in the stand-in table). */
@@ -60,14 +68,28 @@ async function quotedOrder(quoteAmount = 1000, overrides: Parameters<typeof coin
   return { id, orderNumber: created.body.order.orderNumber };
 }
 
-const askQuote = (orderId: string) => h.service.ctx.bus.request(orderPaymentQuoteSubject, { orderId }, { schema: orderPaymentQuoteSchema });
+const askQuote = (orderId: string) =>
+  h.service.ctx.bus.request(orderPaymentQuoteSubject, { orderId }, { schema: orderPaymentQuoteSchema });
 
 describe('the quote payments asks for (NATS)', () => {
   it('answers the quote with tax and expiry, no payment yet', async () => {
     const { id, orderNumber } = await quotedOrder(1000);
     const quote = await askQuote(id);
-    expect(quote).toMatchObject({ orderId: id, orderNumber, customerName: 'Jane Doe', email: 'jane.doe@example.com', status: 'quote_sent', payment: null });
-    expect(quote.quote).toMatchObject({ amount: 1000, discountAmount: 0, taxRate: 0.0625, taxAmount: 62.5, finalAmount: 1062.5 });
+    expect(quote).toMatchObject({
+      orderId: id,
+      orderNumber,
+      customerName: 'Jane Doe',
+      email: 'jane.doe@example.com',
+      status: 'quote_sent',
+      payment: null,
+    });
+    expect(quote.quote).toMatchObject({
+      amount: 1000,
+      discountAmount: 0,
+      taxRate: 0.0625,
+      taxAmount: 62.5,
+      finalAmount: 1062.5,
+    });
     const validDays = (Date.parse(quote.quote!.expiresAt) - Date.now()) / (24 * 60 * 60 * 1000);
     expect(validDays).toBeGreaterThan(29.9);
     expect(validDays).toBeLessThanOrEqual(30);
@@ -88,7 +110,19 @@ describe('the public payment view', () => {
     const res = await call('GET', `/api/orders/${id}`);
     expect(res.status).toBe(200);
     const view = orderPaymentViewResponseSchema.parse(res.body).order;
-    expect(view).toMatchObject({ id, orderNumber, customerName: 'Jane Doe', itemType: 'coin', quantity: 50, status: 'quote_sent', quoteAmount: 1000, discountAmount: 0, taxRate: 0.0625, taxAmount: 62.5, finalAmount: 1062.5 });
+    expect(view).toMatchObject({
+      id,
+      orderNumber,
+      customerName: 'Jane Doe',
+      itemType: 'coin',
+      quantity: 50,
+      status: 'quote_sent',
+      quoteAmount: 1000,
+      discountAmount: 0,
+      taxRate: 0.0625,
+      taxAmount: 62.5,
+      finalAmount: 1062.5,
+    });
     expect(Date.parse(view.quoteExpiresAt!)).toBeGreaterThan(Date.now());
     // Nothing beyond the view's fields: no email, address, files or history.
     const allowed = Object.keys(orderPaymentViewSchema.shape);
@@ -125,7 +159,15 @@ describe('the payment confirmation (PATCH status)', () => {
     const unknown = await confirm(id, { status: 'paid', paymentIntentId: 'pi_unknown' });
     expect(unknown.status).toBe(402);
     expect(unknown.body.error).toBe('The payment could not be verified for this order.');
-    h.payments.verified.set('pi_failed', { verified: false, paymentIntentId: 'pi_failed', orderId: id, amount: 106250, status: 'requires_payment_method', provider: 'test_mode', reason: 'card declined' });
+    h.payments.verified.set('pi_failed', {
+      verified: false,
+      paymentIntentId: 'pi_failed',
+      orderId: id,
+      amount: 106250,
+      status: 'requires_payment_method',
+      provider: 'test_mode',
+      reason: 'card declined',
+    });
     expect((await confirm(id, { status: 'paid', paymentIntentId: 'pi_failed' })).status).toBe(402);
     succeeded('pi_other_order', other.id, 53125);
     const wrongOrder = await confirm(id, { status: 'paid', paymentIntentId: 'pi_other_order' });
@@ -156,7 +198,11 @@ describe('the payment confirmation (PATCH status)', () => {
     succeeded('pi_good', id, 106250);
     const res = await confirm(id, { status: 'paid', paymentIntentId: 'pi_good', notes: 'Payment completed' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(orderPaymentViewResponseSchema.parse(res.body).order).toMatchObject({ id, status: 'paid', paidAt: '2026-11-22T10:15:00.000Z' });
+    expect(orderPaymentViewResponseSchema.parse(res.body).order).toMatchObject({
+      id,
+      status: 'paid',
+      paidAt: '2026-11-22T10:15:00.000Z',
+    });
 
     const again = await confirm(id, { status: 'paid', paymentIntentId: 'pi_good' });
     expect(again.status).toBe(200);
@@ -167,20 +213,42 @@ describe('the payment confirmation (PATCH status)', () => {
     expect(second.body.error).toBe('This order has already been paid.');
 
     const order = await stored(id);
-    expect(order.payment).toEqual({ paymentIntentId: 'pi_good', paidAt: new Date('2026-11-22T10:15:00.000Z'), amount: 1062.5, provider: 'test_mode' });
+    expect(order.payment).toEqual({
+      paymentIntentId: 'pi_good',
+      paidAt: new Date('2026-11-22T10:15:00.000Z'),
+      amount: 1062.5,
+      provider: 'test_mode',
+    });
     const paid = order.statusHistory.filter((e) => e.status === 'paid');
     expect(paid).toHaveLength(1);
-    expect(paid[0]).toMatchObject({ changedBy: 'payment:test_mode', note: 'Payment received on Nov 22, 2026 (payment intent pi_good)' });
+    expect(paid[0]).toMatchObject({
+      changedBy: 'payment:test_mode',
+      note: 'Payment received on Nov 22, 2026 (payment intent pi_good)',
+    });
     const receipts = order.emailHistory!.filter((e) => e.subject === `Payment received for order #${orderNumber}`);
     expect(receipts).toHaveLength(1);
     expect(receipts[0]).toMatchObject({ status: 'queued', to: 'jane.doe@example.com', type: 'status_update' });
 
     // The back office's details view shows the payment and the quote's tax.
-    const detail = adminOrderResponseSchema.parse(await (await fetch(`${h.url}/api/orders/${id}/details`, { headers: admin })).json()).order;
-    expect(detail.payment).toEqual({ paymentIntentId: 'pi_good', paidAt: '2026-11-22T10:15:00.000Z', amount: 1062.5, provider: 'test_mode' });
-    expect(detail.quote).toMatchObject({ taxRate: 0.0625, taxBasis: 'TX state sales tax', taxAmount: 62.5, finalAmount: 1062.5 });
+    const detail = adminOrderResponseSchema.parse(
+      await (await fetch(`${h.url}/api/orders/${id}/details`, { headers: admin })).json(),
+    ).order;
+    expect(detail.payment).toEqual({
+      paymentIntentId: 'pi_good',
+      paidAt: '2026-11-22T10:15:00.000Z',
+      amount: 1062.5,
+      provider: 'test_mode',
+    });
+    expect(detail.quote).toMatchObject({
+      taxRate: 0.0625,
+      taxBasis: 'TX state sales tax',
+      taxAmount: 62.5,
+      finalAmount: 1062.5,
+    });
 
-    const all = await readEvents((e) => e.some((x) => x.type === 'order.paid' && (x.data as { orderId: string }).orderId === id));
+    const all = await readEvents((e) =>
+      e.some((x) => x.type === 'order.paid' && (x.data as { orderId: string }).orderId === id),
+    );
     const paidEvents = all.filter((x) => x.type === 'order.paid' && (x.data as { orderId: string }).orderId === id);
     expect(paidEvents).toHaveLength(1);
     expect(paidEvents[0].data).toMatchObject({
@@ -196,9 +264,16 @@ describe('the payment confirmation (PATCH status)', () => {
       emailRecordId: receipts[0].id,
     });
     // Status followers hear of it too, but the customer's one email is the receipt: no emailRecordId here.
-    const changes = all.filter((x) => x.type === 'order.status_changed' && (x.data as { orderId: string }).orderId === id);
+    const changes = all.filter(
+      (x) => x.type === 'order.status_changed' && (x.data as { orderId: string }).orderId === id,
+    );
     expect(changes).toHaveLength(1);
-    expect(changes[0].data).toMatchObject({ previousStatus: 'quote_sent', status: 'paid', changedBy: 'payment:test_mode', total: 1062.5 });
+    expect(changes[0].data).toMatchObject({
+      previousStatus: 'quote_sent',
+      status: 'paid',
+      changedBy: 'payment:test_mode',
+      total: 1062.5,
+    });
     expect(changes[0].data).not.toHaveProperty('emailRecordId');
   });
 });
@@ -207,7 +282,8 @@ describe('payment.succeeded from the provider', () => {
   async function publish(data: EventData<'payment.succeeded'>, times: number, id?: string) {
     const event = createEvent('payment.succeeded', 'payments', data);
     const envelope = id ? { ...event, id } : event;
-    for (let i = 0; i < times; i++) await jetstream(nc).publish('payment.succeeded', JSON.stringify(envelope), { msgID: `${envelope.id}-${i}` });
+    for (let i = 0; i < times; i++)
+      await jetstream(nc).publish('payment.succeeded', JSON.stringify(envelope), { msgID: `${envelope.id}-${i}` });
     return envelope;
   }
 
@@ -223,7 +299,15 @@ describe('payment.succeeded from the provider', () => {
 
   it('marks the order paid once however often it comes, and the page confirming afterwards changes nothing', async () => {
     const { id, orderNumber } = await quotedOrder(1000);
-    const data: EventData<'payment.succeeded'> = { orderId: id, orderNumber, paymentIntentId: 'pi_hook', amount: 106250, currency: 'usd', provider: 'stripe', paidAt: '2026-11-21T23:59:00.000Z' };
+    const data: EventData<'payment.succeeded'> = {
+      orderId: id,
+      orderNumber,
+      paymentIntentId: 'pi_hook',
+      amount: 106250,
+      currency: 'usd',
+      provider: 'stripe',
+      paidAt: '2026-11-21T23:59:00.000Z',
+    };
     await publish(data, 2);
     await publish(data, 1);
     await handled();
@@ -236,19 +320,40 @@ describe('payment.succeeded from the provider', () => {
     // Already recorded with this intent: the provider is not asked again.
     expect(h.payments.verifyRequests.length).toBe(before);
 
-    const all = await readEvents((e) => e.filter((x) => x.type === 'order.paid' && (x.data as { orderId: string }).orderId === id).length >= 1);
-    expect(all.filter((x) => x.type === 'order.paid' && (x.data as { orderId: string }).orderId === id)).toHaveLength(1);
+    const all = await readEvents(
+      (e) => e.filter((x) => x.type === 'order.paid' && (x.data as { orderId: string }).orderId === id).length >= 1,
+    );
+    expect(all.filter((x) => x.type === 'order.paid' && (x.data as { orderId: string }).orderId === id)).toHaveLength(
+      1,
+    );
     const after = await stored(id);
     expect(after.statusHistory.filter((e) => e.status === 'paid')).toEqual([
-      expect.objectContaining({ changedBy: 'payment:stripe', note: 'Payment received on Nov 21, 2026 (payment intent pi_hook)' }),
+      expect.objectContaining({
+        changedBy: 'payment:stripe',
+        note: 'Payment received on Nov 21, 2026 (payment intent pi_hook)',
+      }),
     ]);
     expect(after.emailHistory!.filter((e) => e.subject.startsWith('Payment received'))).toHaveLength(1);
   });
 
   it('an amount other than the quote total is still recorded, with a note saying so', async () => {
     const { id, orderNumber } = await quotedOrder(1000);
-    await publish({ orderId: id, orderNumber, paymentIntentId: 'pi_odd', amount: 100000, currency: 'usd', provider: 'stripe', paidAt: '2026-11-22T08:00:00.000Z' }, 1);
-    const order = await eventually(() => stored(id), (o) => o.status === 'paid');
+    await publish(
+      {
+        orderId: id,
+        orderNumber,
+        paymentIntentId: 'pi_odd',
+        amount: 100000,
+        currency: 'usd',
+        provider: 'stripe',
+        paidAt: '2026-11-22T08:00:00.000Z',
+      },
+      1,
+    );
+    const order = await eventually(
+      () => stored(id),
+      (o) => o.status === 'paid',
+    );
     expect(order.payment).toMatchObject({ paymentIntentId: 'pi_odd', amount: 1000 });
     expect(order.statusHistory.at(-1)!.note).toBe(
       'Payment received on Nov 22, 2026 (payment intent pi_odd). Amount charged $1,000.00 differs from the quote total $1,062.50.',

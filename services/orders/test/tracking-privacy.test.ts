@@ -23,7 +23,15 @@ describe('provider ids stay out of customer answers', () => {
     expect(created.status).toBe(201);
     const { id, orderNumber } = created.body.order;
     expect((await postJson(`${h.url}/api/orders/${id}/generate-quote`, { quoteAmount: 1000 }, admin)).status).toBe(200);
-    h.payments.verified.set(intent, { verified: true, paymentIntentId: intent, orderId: id, amount: 106250, status: 'succeeded', provider: 'test_mode', paidAt: '2026-11-22T10:15:00.000Z' });
+    h.payments.verified.set(intent, {
+      verified: true,
+      paymentIntentId: intent,
+      orderId: id,
+      amount: 106250,
+      status: 'succeeded',
+      provider: 'test_mode',
+      paidAt: '2026-11-22T10:15:00.000Z',
+    });
     const paid = await fetch(`${h.url}/api/orders/${id}/status`, {
       method: 'PATCH',
       headers: { 'content-type': 'application/json' },
@@ -64,9 +72,11 @@ describe('provider ids stay out of customer answers', () => {
   });
 
   it('customerNote removes Stripe and test-mode ids and keeps the rest of the sentence', () => {
-    expect(customerNote('Payment received on Nov 21, 2026 (payment intent pi_3NabcDEF123). Amount charged $1000.00 differs from the quote total $1062.50.')).toBe(
-      'Payment received on Nov 21, 2026. Amount charged $1000.00 differs from the quote total $1062.50.',
-    );
+    expect(
+      customerNote(
+        'Payment received on Nov 21, 2026 (payment intent pi_3NabcDEF123). Amount charged $1000.00 differs from the quote total $1062.50.',
+      ),
+    ).toBe('Payment received on Nov 21, 2026. Amount charged $1000.00 differs from the quote total $1062.50.');
     expect(customerNote('Refund ch_3Nxyz789 issued')).toBe('Refund issued');
     expect(customerNote('Quote sent: $2,400.00')).toBe('Quote sent: $2,400.00');
   });

@@ -8,7 +8,10 @@ import { loadConfig } from '../src/config.js';
 import { coinOrder, postJson, startHarness, type Harness } from './helpers.js';
 import { adminHeaders } from '@shop/service-kit/testing';
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
 
 const HOUR = 60 * 60 * 1000;
@@ -53,9 +56,15 @@ async function order(overrides: Parameters<typeof coinOrder>[0]): Promise<string
 }
 
 const setUploadDate = (bucket: 'uploads' | 'designs', id: string, date: Date) =>
-  db().collection(`${bucket}.files`).updateOne({ _id: id as never }, { $set: { uploadDate: date } });
-const stored = (bucket: 'uploads' | 'designs', id: string) => db().collection(`${bucket}.files`).findOne({ _id: id as never });
-const chunks = (bucket: 'uploads' | 'designs', id: string) => db().collection(`${bucket}.chunks`).countDocuments({ files_id: id });
+  db()
+    .collection(`${bucket}.files`)
+    .updateOne({ _id: id as never }, { $set: { uploadDate: date } });
+const stored = (bucket: 'uploads' | 'designs', id: string) =>
+  db()
+    .collection(`${bucket}.files`)
+    .findOne({ _id: id as never });
+const chunks = (bucket: 'uploads' | 'designs', id: string) =>
+  db().collection(`${bucket}.chunks`).countDocuments({ files_id: id });
 
 describe('unused-file sweep', () => {
   it('deletes old unclaimed uploads and designs and the files of deleted orders; keeps recent and claimed ones', async () => {
@@ -69,7 +78,10 @@ describe('unused-file sweep', () => {
     const keptOrder = await order({ designMethod: 'upload', description: '', files: [claimed] });
     await order({ designMethod: 'ai', aiGenerated: true, aiDesignId: usedDesign });
     const deletedOrder = await order({ designMethod: 'upload', description: '', files: [ofDeletedOrder] });
-    const del = await fetch(`${h.url}/api/orders/${deletedOrder}`, { method: 'DELETE', headers: adminHeaders('boss@shop.test') });
+    const del = await fetch(`${h.url}/api/orders/${deletedOrder}`, {
+      method: 'DELETE',
+      headers: adminHeaders('boss@shop.test'),
+    });
     expect(del.status).toBe(200);
 
     await setUploadDate('uploads', oldUnclaimed.id, hoursBefore(30));
@@ -87,7 +99,10 @@ describe('unused-file sweep', () => {
     expect(first.deleted).toEqual({ uploads: 0, designs: 0 });
     expect(await stored('uploads', oldUnclaimed.id)).not.toBeNull();
     // A marked upload can no longer be attached to a new order...
-    const late = await postJson<Failure>(`${h.url}/api/orders`, coinOrder({ designMethod: 'upload', description: '', files: [oldUnclaimed] }));
+    const late = await postJson<Failure>(
+      `${h.url}/api/orders`,
+      coinOrder({ designMethod: 'upload', description: '', files: [oldUnclaimed] }),
+    );
     expect(late.status).toBe(400);
     expect(late.body.error).toContain('Please upload it again');
     // ...and the design an order uses is now recorded on its file.
@@ -105,7 +120,11 @@ describe('unused-file sweep', () => {
       expect((await fetch(`${h.url}/api/upload/${id}`)).status).toBe(404);
     }
     expect(await stored('designs', oldDesign)).toBeNull();
-    expect(await db().collection('designs').findOne({ _id: oldDesign as never })).toBeNull();
+    expect(
+      await db()
+        .collection('designs')
+        .findOne({ _id: oldDesign as never }),
+    ).toBeNull();
     expect(await chunks('designs', oldDesign)).toBe(0);
     expect((await fetch(`${h.url}/api/ai/designs/${oldDesign}/image`)).status).toBe(404);
 
@@ -115,7 +134,11 @@ describe('unused-file sweep', () => {
       expect((await fetch(`${h.url}/api/upload/${id}`)).status).toBe(200);
     }
     expect((await stored('uploads', claimed.id))?.metadata?.orderId).toBe(keptOrder);
-    expect(await db().collection('designs').findOne({ _id: usedDesign as never })).not.toBeNull();
+    expect(
+      await db()
+        .collection('designs')
+        .findOne({ _id: usedDesign as never }),
+    ).not.toBeNull();
     expect((await fetch(`${h.url}/api/ai/designs/${usedDesign}/image`)).status).toBe(200);
 
     // The recent upload goes once it too is past the retention and still unused.
@@ -140,9 +163,22 @@ describe('unused-file sweep', () => {
     // file names the order.
     await h.service.ctx.models.Order.updateOne(
       { _id: orderId },
-      { $push: { files: { fileId: art.id, originalName: art.originalName, filename: art.filename, size: art.size, mimetype: art.mimetype, url: art.url } } },
+      {
+        $push: {
+          files: {
+            fileId: art.id,
+            originalName: art.originalName,
+            filename: art.filename,
+            size: art.size,
+            mimetype: art.mimetype,
+            url: art.url,
+          },
+        },
+      },
     );
-    await db().collection('uploads.files').updateOne({ _id: art.id as never }, { $set: { 'metadata.orderId': orderId } });
+    await db()
+      .collection('uploads.files')
+      .updateOne({ _id: art.id as never }, { $set: { 'metadata.orderId': orderId } });
 
     const second = await sweep(LATER);
     expect(second.deleted.uploads).toBe(0);
@@ -157,7 +193,10 @@ describe('unused-file sweep', () => {
     await setUploadDate('uploads', art.id, hoursBefore(30));
     expect((await sweep(NOW)).marked.uploads).toBe(1);
     const orderId = (await h.service.ctx.models.Order.findOne({}, { _id: 1 }).lean())!._id;
-    await h.service.ctx.models.Order.updateOne({ _id: orderId }, { $push: { files: { fileId: art.id, url: art.url } } });
+    await h.service.ctx.models.Order.updateOne(
+      { _id: orderId },
+      { $push: { files: { fileId: art.id, url: art.url } } },
+    );
     const second = await sweep(LATER);
     expect(second.deleted.uploads).toBe(0);
     expect((await stored('uploads', art.id))?.metadata?.orderId).toBe(orderId);

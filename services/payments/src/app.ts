@@ -19,7 +19,9 @@ import { businessConfigModel, currentBusinessConfig } from './models/business-co
 import { missingBusinessFields, permitsExpiringSoon } from '@shop/contracts';
 
 // package.json sits one level above both src/ and dist/.
-export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const version = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 export type PaymentsTestHooks = Pick<ServiceDefinition<PaymentModels>, 'logDestination' | 'relay'>;
 
@@ -33,12 +35,16 @@ export async function buildApp(config: PaymentsConfig = loadConfig(), testHooks:
     config,
     openapi: {
       title: 'Shop payments service',
-      description: 'Quote payments: payment intents (Stripe or the built-in test mode), Stripe webhooks, payment verification and tax rates for orders.',
+      description:
+        'Quote payments: payment intents (Stripe or the built-in test mode), Stripe webhooks, payment verification and tax rates for orders.',
     },
     models: paymentModels,
     async routes(app, ctx) {
       const provider = providerOf(ctx);
-      ctx.log.info({ mode: provider.mode }, provider.mode === 'stripe' ? 'payments through Stripe' : 'payments in test mode: no real charge');
+      ctx.log.info(
+        { mode: provider.mode },
+        provider.mode === 'stripe' ? 'payments through Stripe' : 'payments in test mode: no real charge',
+      );
       registerIntentRoutes(app, ctx, provider);
       registerTestModeRoutes(app, ctx, provider);
       await registerWebhookRoute(app, ctx, provider);
@@ -48,7 +54,8 @@ export async function buildApp(config: PaymentsConfig = loadConfig(), testHooks:
     // For the production check: key kinds (live or test), never the keys; the registration's gaps.
     async readinessFacts(ctx) {
       const business = await currentBusinessConfig(businessConfigModel(ctx.connection));
-      const kind = (key: string | undefined) => (key ? (/_live_/.test(key) ? 'live' : /_test_/.test(key) ? 'test' : 'unknown') : null);
+      const kind = (key: string | undefined) =>
+        key ? (/_live_/.test(key) ? 'live' : /_test_/.test(key) ? 'test' : 'unknown') : null;
       return {
         paymentMode: config.mode,
         stripe: {
@@ -58,7 +65,11 @@ export async function buildApp(config: PaymentsConfig = loadConfig(), testHooks:
         },
         business: {
           missing: missingBusinessFields(business),
-          expiringPermits: permitsExpiringSoon(business).map(({ jurisdiction, permitNumber, expirationDate }) => ({ jurisdiction, permitNumber, expirationDate })),
+          expiringPermits: permitsExpiringSoon(business).map(({ jurisdiction, permitNumber, expirationDate }) => ({
+            jurisdiction,
+            permitNumber,
+            expirationDate,
+          })),
         },
       };
     },

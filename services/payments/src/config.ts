@@ -81,9 +81,12 @@ export function loadConfig(env: RawPaymentsEnv = readEnv()): PaymentsConfig {
 
   if (!/^(sk|rk)_/.test(secretKey)) problems.push('STRIPE_SECRET_KEY must be a Stripe secret key (sk_... or rk_...)');
   if (!publishableKey) problems.push('STRIPE_PUBLISHABLE_KEY is required when STRIPE_SECRET_KEY is set');
-  else if (!publishableKey.startsWith('pk_')) problems.push('STRIPE_PUBLISHABLE_KEY must be a Stripe publishable key (pk_...)');
-  if (!webhookSecret) problems.push('STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set (webhooks are verified with it)');
-  else if (!webhookSecret.startsWith('whsec_')) problems.push('STRIPE_WEBHOOK_SECRET must be a webhook signing secret (whsec_...)');
+  else if (!publishableKey.startsWith('pk_'))
+    problems.push('STRIPE_PUBLISHABLE_KEY must be a Stripe publishable key (pk_...)');
+  if (!webhookSecret)
+    problems.push('STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set (webhooks are verified with it)');
+  else if (!webhookSecret.startsWith('whsec_'))
+    problems.push('STRIPE_WEBHOOK_SECRET must be a webhook signing secret (whsec_...)');
   const apiUrl = apiUrlText ? parseApiUrl(apiUrlText, problems) : undefined;
   if (problems.length) throw new Error(`Invalid service configuration: ${problems.join('; ')}`);
 

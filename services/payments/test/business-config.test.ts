@@ -24,7 +24,9 @@ let url: string;
 
 beforeAll(async () => {
   [mongo, nats] = await Promise.all([startMongo(), startNats()]);
-  service = await buildApp(loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: process.env.TEST_LOG ?? 'silent' }));
+  service = await buildApp(
+    loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: process.env.TEST_LOG ?? 'silent' }),
+  );
   url = await service.start();
 });
 
@@ -36,7 +38,10 @@ afterAll(async () => {
 async function call<Body = unknown>(method: string, path: string, body?: unknown) {
   const res = await fetch(`${url}${path}`, {
     method,
-    headers: body === undefined ? adminHeaders('chief@shop.test') : { 'content-type': 'application/json', ...adminHeaders('chief@shop.test') },
+    headers:
+      body === undefined
+        ? adminHeaders('chief@shop.test')
+        : { 'content-type': 'application/json', ...adminHeaders('chief@shop.test') },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as Body };
@@ -48,18 +53,31 @@ describe('business registration', () => {
   it('starts blank with country US, and the facts name what is missing', async () => {
     const res = await call('GET', businessConfigPaths.admin);
     expect(res.status).toBe(200);
-    expect(businessConfigSchema.parse(res.body)).toMatchObject({ businessName: '', ein: '', businessAddress: { country: 'US' }, taxPermits: [] });
+    expect(businessConfigSchema.parse(res.body)).toMatchObject({
+      businessName: '',
+      ein: '',
+      businessAddress: { country: 'US' },
+      taxPermits: [],
+    });
     const facts = readinessFactsSchema.parse((await call('GET', readinessFactsPath)).body);
-    expect(facts.own).toMatchObject({ paymentMode: 'test_mode', business: { missing: expect.arrayContaining(['business name', 'EIN', 'address line 1']) as string[] } });
+    expect(facts.own).toMatchObject({
+      paymentMode: 'test_mode',
+      business: { missing: expect.arrayContaining(['business name', 'EIN', 'address line 1']) as string[] },
+    });
     expect(facts.mongo).toEqual({ up: true, replicaSet: expect.any(String) as string });
     expect(facts.outbox.pending).toBeGreaterThanOrEqual(0);
   });
 
   it('refuses an EIN not written NN-NNNNNNN and a permit without its number, with a clear 400', async () => {
-    const bad = await call<ErrorEnvelope>('POST', businessConfigPaths.admin, { businessName: 'Tactical Gear Co.', ein: '123456789' });
+    const bad = await call<ErrorEnvelope>('POST', businessConfigPaths.admin, {
+      businessName: 'Tactical Gear Co.',
+      ein: '123456789',
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/EIN must be written NN-NNNNNNN/);
-    const permit = await call<ErrorEnvelope>('POST', businessConfigPaths.admin, { taxPermits: [{ jurisdiction: 'TX', permitNumber: ' ' }] });
+    const permit = await call<ErrorEnvelope>('POST', businessConfigPaths.admin, {
+      taxPermits: [{ jurisdiction: 'TX', permitNumber: ' ' }],
+    });
     expect(permit.status).toBe(400);
     expect(permit.body.error).toMatch(/permit number/);
   });
@@ -69,7 +87,13 @@ describe('business registration', () => {
       businessName: 'Tactical Gear Co.',
       legalName: 'Tactical Gear Company LLC',
       ein: '12-3456789',
-      businessAddress: { line1: '100 Congress Ave', line2: 'Suite 5', city: 'Austin', state: 'TX', postalCode: '78701' },
+      businessAddress: {
+        line1: '100 Congress Ave',
+        line2: 'Suite 5',
+        city: 'Austin',
+        state: 'TX',
+        postalCode: '78701',
+      },
       taxPermits: [
         { jurisdiction: 'Texas', permitNumber: 'TX-1-23456-7890', expirationDate: day(400) },
         { jurisdiction: 'Oklahoma', permitNumber: 'OK-998877', type: 'Use Tax', expirationDate: day(10) },
@@ -91,7 +115,14 @@ describe('business registration', () => {
     expect(pub).toEqual({
       businessName: 'Tactical Gear Co.',
       legalName: 'Tactical Gear Company LLC',
-      businessAddress: { line1: '100 Congress Ave', line2: 'Suite 5', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
+      businessAddress: {
+        line1: '100 Congress Ave',
+        line2: 'Suite 5',
+        city: 'Austin',
+        state: 'TX',
+        postalCode: '78701',
+        country: 'US',
+      },
       taxPermits: [
         { jurisdiction: 'Texas', permitNumber: 'TX-1-23456-7890', type: 'Sales Tax' },
         { jurisdiction: 'Oklahoma', permitNumber: 'OK-998877', type: 'Use Tax' },
@@ -100,6 +131,11 @@ describe('business registration', () => {
     expect(JSON.stringify(pub)).not.toContain('12-3456789');
 
     const facts = readinessFactsSchema.parse((await call('GET', readinessFactsPath)).body);
-    expect(facts.own).toMatchObject({ business: { missing: [], expiringPermits: [{ jurisdiction: 'Oklahoma', permitNumber: 'OK-998877', expirationDate: day(10) }] } });
+    expect(facts.own).toMatchObject({
+      business: {
+        missing: [],
+        expiringPermits: [{ jurisdiction: 'Oklahoma', permitNumber: 'OK-998877', expirationDate: day(10) }],
+      },
+    });
   });
 });

@@ -38,16 +38,34 @@ describe('payments in production (its real main.ts)', () => {
   it('refuses to start without Stripe: a shop in production takes no pretend payments', async () => {
     const start = spawnServiceProcess({
       packageDir,
-      env: { PORT: String(await freePort()), MONGO_URL: mongo.uri, NATS_URL: nats.url, NODE_ENV: 'production', LOG_LEVEL: 'info', GATEWAY_SIGNING_KEY: testGatewayKey() },
+      env: {
+        PORT: String(await freePort()),
+        MONGO_URL: mongo.uri,
+        NATS_URL: nats.url,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'info',
+        GATEWAY_SIGNING_KEY: testGatewayKey(),
+      },
       readyTimeoutMs: 30_000,
     });
-    await expect(start).rejects.toThrow(/exited with 1[\s\S]*STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET are required when NODE_ENV=production/);
+    await expect(start).rejects.toThrow(
+      /exited with 1[\s\S]*STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET are required when NODE_ENV=production/,
+    );
   });
 
   it('starts in Stripe mode with the three keys', async () => {
     const child = await spawnServiceProcess({
       packageDir,
-      env: { PORT: String(await freePort()), MONGO_URL: mongo.uri, NATS_URL: nats.url, NODE_ENV: 'production', LOG_LEVEL: 'info', GATEWAY_SIGNING_KEY: testGatewayKey(), ...stripeKeys, STRIPE_API_URL: 'http://127.0.0.1:9' },
+      env: {
+        PORT: String(await freePort()),
+        MONGO_URL: mongo.uri,
+        NATS_URL: nats.url,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'info',
+        GATEWAY_SIGNING_KEY: testGatewayKey(),
+        ...stripeKeys,
+        STRIPE_API_URL: 'http://127.0.0.1:9',
+      },
     });
     try {
       const config = await (await fetch(`${child.url}${paymentPaths.config}`)).json();

@@ -10,7 +10,17 @@ import { buildApp as buildMarketing } from '../../marketing/src/app.js';
 import { loadConfig as marketingConfig } from '../../marketing/src/config.js';
 import { refundDueMessage } from '../src/domain/payment-rules.js';
 import { refundsDuePath, refundsDueResponseSchema } from '../src/routes/admin/refunds-due.js';
-import { admin, createIntent, eventsOf, parseIntent, quotedOrder, send, stripeKeys, useHarness, verifyPayment } from './support/harness.js';
+import {
+  admin,
+  createIntent,
+  eventsOf,
+  parseIntent,
+  quotedOrder,
+  send,
+  stripeKeys,
+  useHarness,
+  verifyPayment,
+} from './support/harness.js';
 
 const h = useHarness({ stripe: true });
 let marketing: Awaited<ReturnType<typeof buildMarketing>>;
@@ -18,7 +28,9 @@ let marketing: Awaited<ReturnType<typeof buildMarketing>>;
 const stripe = new Stripe('sk_test_helper_only');
 
 beforeAll(async () => {
-  marketing = await buildMarketing(marketingConfig({ PORT: '0', MONGO_URL: h.mongo.uri, NATS_URL: h.nats.url, LOG_LEVEL: 'silent' }));
+  marketing = await buildMarketing(
+    marketingConfig({ PORT: '0', MONGO_URL: h.mongo.uri, NATS_URL: h.nats.url, LOG_LEVEL: 'silent' }),
+  );
   await marketing.start();
 });
 
@@ -31,9 +43,19 @@ let seq = 0;
 /** A fixed discount code made in marketing, applied to the order by an admin through orders. */
 async function applyDiscount(orderId: string, dollars: number) {
   const code = `STALE${++seq}`;
-  const created = await marketing.app.inject({ method: 'POST', url: '/api/marketing/discounts', headers: admin, payload: { code, category: 'general', description: 'x', type: 'fixed', value: dollars } });
+  const created = await marketing.app.inject({
+    method: 'POST',
+    url: '/api/marketing/discounts',
+    headers: admin,
+    payload: { code, category: 'general', description: 'x', type: 'fixed', value: dollars },
+  });
   expect(created.statusCode, created.body).toBe(201);
-  const applied = await send<AdminOrderResponse>('POST', `${h.ordersUrl}/api/orders/${orderId}/discount`, { discountCode: code, customerCategory: 'general' }, admin);
+  const applied = await send<AdminOrderResponse>(
+    'POST',
+    `${h.ordersUrl}/api/orders/${orderId}/discount`,
+    { discountCode: code, customerCategory: 'general' },
+    admin,
+  );
   expect(applied.status, JSON.stringify(applied.body)).toBe(200);
   return applied.body.order;
 }
@@ -41,7 +63,11 @@ async function applyDiscount(orderId: string, dollars: number) {
 async function deliver(event: Stripe.Event) {
   const payload = JSON.stringify(event);
   const header = stripe.webhooks.generateTestHeaderString({ payload, secret: stripeKeys.STRIPE_WEBHOOK_SECRET });
-  const res = await fetch(`${h.paymentsUrl}${paymentPaths.webhook}`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': header }, body: payload });
+  const res = await fetch(`${h.paymentsUrl}${paymentPaths.webhook}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'stripe-signature': header },
+    body: payload,
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -66,10 +92,20 @@ describe('an intent for the old total, at Stripe', () => {
 
     // (400 - 40) x 1.0625 = 382.50: orders announces the new total, payments cancels the old intent.
     expect((await applyDiscount(order.id, 40)).finalAmount).toBe(382.5);
-    const canceled = await until(() => h.fake.intents.get(old.id)!, (i) => i.status === 'canceled');
+    const canceled = await until(
+      () => h.fake.intents.get(old.id)!,
+      (i) => i.status === 'canceled',
+    );
     expect(canceled).toMatchObject({ status: 'canceled', cancellation_reason: 'abandoned' });
-    expect(h.fake.requests.some((r) => r.method === 'POST' && r.path === `/v1/payment_intents/${old.id}/cancel`)).toBe(true);
-    expect(await until(() => h.payments.ctx.models.PaymentIntent.findById(old.id).lean(), (r) => r?.status === 'canceled')).toMatchObject({ status: 'canceled' });
+    expect(h.fake.requests.some((r) => r.method === 'POST' && r.path === `/v1/payment_intents/${old.id}/cancel`)).toBe(
+      true,
+    );
+    expect(
+      await until(
+        () => h.payments.ctx.models.PaymentIntent.findById(old.id).lean(),
+        (r) => r?.status === 'canceled',
+      ),
+    ).toMatchObject({ status: 'canceled' });
 
     // The page opened before the discount tries to pay with Stripe.js: Stripe refuses.
     const stale = h.fake.confirm(old.id);
@@ -80,8 +116,16 @@ describe('an intent for the old total, at Stripe', () => {
     expect(fresh.amount).toBe(38250);
     const paid = h.fake.confirm(fresh.id);
     expect(paid.ok).toBe(true);
-    expect(await deliver(h.fake.event('payment_intent.succeeded', h.fake.intents.get(fresh.id)!))).toMatchObject({ status: 200, body: { outcome: 'payment.succeeded' } });
-    expect(await until(() => orderDoc(order.id), (o) => o?.payment != null)).toMatchObject({ status: 'paid', payment: { paymentIntentId: fresh.id, amount: 382.5 } });
+    expect(await deliver(h.fake.event('payment_intent.succeeded', h.fake.intents.get(fresh.id)!))).toMatchObject({
+      status: 200,
+      body: { outcome: 'payment.succeeded' },
+    });
+    expect(
+      await until(
+        () => orderDoc(order.id),
+        (o) => o?.payment != null,
+      ),
+    ).toMatchObject({ status: 'paid', payment: { paymentIntentId: fresh.id, amount: 382.5 } });
   });
 
   it('is canceled at Stripe when the discount is removed too, and the next Pay at the old figure gets a new intent', async () => {
@@ -91,7 +135,12 @@ describe('an intent for the old total, at Stripe', () => {
     expect(discounted.amount).toBe(19125); // (200 - 20) x 1.0625
     const removed = await send('DELETE', `${h.ordersUrl}/api/orders/${order.id}/discount`, undefined, admin);
     expect(removed.status).toBe(200);
-    expect(await until(() => h.fake.intents.get(discounted.id)!.status, (s) => s === 'canceled')).toBe('canceled');
+    expect(
+      await until(
+        () => h.fake.intents.get(discounted.id)!.status,
+        (s) => s === 'canceled',
+      ),
+    ).toBe('canceled');
     expect(h.fake.confirm(discounted.id).ok).toBe(false);
     const full = parseIntent((await createIntent(h, order)).body);
     expect(full).toMatchObject({ amount: 21250, status: 'requires_payment_method' });
@@ -122,7 +171,9 @@ describe('a payment Stripe took that does not pay the order', () => {
 
     const res = await deliver(h.fake.event('payment_intent.succeeded', h.fake.intents.get(old.id)!));
     expect(res.status).toBe(200);
-    expect(res.body.outcome).toBe("refund due: $318.75 was charged but the order's total is now $286.88: the total changed after this payment was started.");
+    expect(res.body.outcome).toBe(
+      "refund due: $318.75 was charged but the order's total is now $286.88: the total changed after this payment was started.",
+    );
     const record = await h.payments.ctx.models.PaymentIntent.findById(old.id).lean();
     expect(record).toMatchObject({ status: 'succeeded', refundDue: { amount: 31875, orderTotal: 28688 } });
 
@@ -132,14 +183,20 @@ describe('a payment Stripe took that does not pay the order', () => {
     const verify = await verifyPayment(h, order.id, old.id);
     expect(verify.verified).toBe(false);
     expect(verify.reason).toContain(refundDueMessage);
-    const patch = await send<ErrorEnvelope>('PATCH', `${h.ordersUrl}/api/orders/${order.id}/status`, { status: 'paid', paymentIntentId: old.id, notes: 'Payment completed via Stripe' });
+    const patch = await send<ErrorEnvelope>('PATCH', `${h.ordersUrl}/api/orders/${order.id}/status`, {
+      status: 'paid',
+      paymentIntentId: old.id,
+      notes: 'Payment completed via Stripe',
+    });
     expect(patch.body.error).toBe(paymentMessages.paymentNotVerified);
     expect(await orderDoc(order.id)).toMatchObject({ status: 'quote_sent', payment: null });
 
     // The team's list of refunds to make.
     const listed = await send('GET', `${h.paymentsUrl}${refundsDuePath}`, undefined, admin);
     expect(listed.status).toBe(200);
-    expect(refundsDueResponseSchema.parse(listed.body).refundsDue.find((r) => r.paymentIntentId === old.id)).toMatchObject({
+    expect(
+      refundsDueResponseSchema.parse(listed.body).refundsDue.find((r) => r.paymentIntentId === old.id),
+    ).toMatchObject({
       provider: 'stripe',
       orderId: order.id,
       orderNumber: order.orderNumber,
@@ -151,14 +208,30 @@ describe('a payment Stripe took that does not pay the order', () => {
     const fresh = parseIntent((await createIntent(h, order)).body);
     expect(fresh.amount).toBe(28688);
     h.fake.confirm(fresh.id);
-    expect((await deliver(h.fake.event('payment_intent.succeeded', h.fake.intents.get(fresh.id)!))).body.outcome).toBe('payment.succeeded');
-    expect(await until(() => orderDoc(order.id), (o) => o?.payment != null)).toMatchObject({ status: 'paid', payment: { paymentIntentId: fresh.id, amount: 286.88 } });
+    expect((await deliver(h.fake.event('payment_intent.succeeded', h.fake.intents.get(fresh.id)!))).body.outcome).toBe(
+      'payment.succeeded',
+    );
+    expect(
+      await until(
+        () => orderDoc(order.id),
+        (o) => o?.payment != null,
+      ),
+    ).toMatchObject({ status: 'paid', payment: { paymentIntentId: fresh.id, amount: 286.88 } });
 
     // A second payment for the order now paid (another tab, the right amount): also a refund due.
-    const second = h.fake.addIntent({ amount: 28688, status: 'succeeded', amount_received: 28688, metadata: { orderId: order.id, orderNumber: order.orderNumber } });
+    const second = h.fake.addIntent({
+      amount: 28688,
+      status: 'succeeded',
+      amount_received: 28688,
+      metadata: { orderId: order.id, orderNumber: order.orderNumber },
+    });
     const twice = await deliver(h.fake.event('payment_intent.succeeded', second));
     expect(twice.body.outcome).toBe(`refund due: The order was already paid with another payment (${fresh.id}).`);
-    expect(await h.payments.ctx.models.PaymentIntent.findById(second.id).lean()).toMatchObject({ provider: 'stripe', orderId: order.id, refundDue: { amount: 28688, orderTotal: null } });
+    expect(await h.payments.ctx.models.PaymentIntent.findById(second.id).lean()).toMatchObject({
+      provider: 'stripe',
+      orderId: order.id,
+      refundDue: { amount: 28688, orderTotal: null },
+    });
     expect((await orderDoc(order.id))?.payment?.paymentIntentId).toBe(fresh.id);
   });
 });

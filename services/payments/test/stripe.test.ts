@@ -6,16 +6,36 @@
 // twice marks the order paid once, and the payment page's PATCH is accepted only for a verified intent.
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
-import { paymentConfigResponseSchema, paymentMessages, paymentPaths, type AdminOrderResponse, type CreateIntentResponse, type ErrorEnvelope } from '@shop/contracts';
+import {
+  paymentConfigResponseSchema,
+  paymentMessages,
+  paymentPaths,
+  type AdminOrderResponse,
+  type CreateIntentResponse,
+  type ErrorEnvelope,
+} from '@shop/contracts';
 import { testModeOffMessage } from '../src/domain/payment-rules.js';
-import { createIntent, eventsOf, parseIntent, quotedOrder, send, stripeKeys, useHarness, verifyPayment } from './support/harness.js';
+import {
+  createIntent,
+  eventsOf,
+  parseIntent,
+  quotedOrder,
+  send,
+  stripeKeys,
+  useHarness,
+  verifyPayment,
+} from './support/harness.js';
 
 const h = useHarness({ stripe: true });
 // Only for its offline helpers (signatures); it never makes a call.
 const stripe = new Stripe('sk_test_helper_only');
 
 /** Posts a webhook the way Stripe does: the raw JSON and a signature over exactly those bytes. */
-async function deliver(event: Stripe.Event | Record<string, unknown>, secret: string = stripeKeys.STRIPE_WEBHOOK_SECRET, signature?: string) {
+async function deliver(
+  event: Stripe.Event | Record<string, unknown>,
+  secret: string = stripeKeys.STRIPE_WEBHOOK_SECRET,
+  signature?: string,
+) {
   const payload = JSON.stringify(event, null, 2);
   const header = signature ?? stripe.webhooks.generateTestHeaderString({ payload, secret });
   const res = await fetch(`${h.paymentsUrl}${paymentPaths.webhook}`, {
@@ -43,7 +63,11 @@ async function orderWhen(orderId: string, check: (order: OrderLean | null) => bo
 describe('Stripe mode', () => {
   it("gives the page Stripe's publishable key", async () => {
     const res = await send('GET', `${h.paymentsUrl}${paymentPaths.config}`);
-    expect(paymentConfigResponseSchema.parse(res.body)).toEqual({ success: true, mode: 'stripe', publishableKey: stripeKeys.STRIPE_PUBLISHABLE_KEY });
+    expect(paymentConfigResponseSchema.parse(res.body)).toEqual({
+      success: true,
+      mode: 'stripe',
+      publishableKey: stripeKeys.STRIPE_PUBLISHABLE_KEY,
+    });
   });
 
   it('has no test-mode confirmation', async () => {
@@ -85,7 +109,12 @@ describe('create-intent through Stripe', () => {
     });
     const record = await h.payments.ctx.models.PaymentIntent.findById(intent.id).lean();
     // Stripe keeps the client secret; the service does not store it.
-    expect(record).toMatchObject({ provider: 'stripe', amount: 10625, orderId: order.id, status: 'requires_payment_method' });
+    expect(record).toMatchObject({
+      provider: 'stripe',
+      amount: 10625,
+      orderId: order.id,
+      status: 'requires_payment_method',
+    });
     expect(record?.clientSecret).toBeUndefined();
   });
 
@@ -95,7 +124,9 @@ describe('create-intent through Stripe', () => {
     const before = h.fake.requests.length;
     const again = parseIntent((await createIntent(h, order, 500)).body);
     expect(again).toEqual(first);
-    expect(h.fake.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v1/payment_intents/${first.id}`]);
+    expect(h.fake.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /v1/payment_intents/${first.id}`,
+    ]);
 
     // Even without the stored record, Stripe's idempotency key gives back the same intent.
     await h.payments.ctx.models.PaymentIntent.deleteOne({ _id: first.id });
@@ -122,7 +153,10 @@ describe('create-intent through Stripe', () => {
     h.fake.failNext(10);
     const res = await createIntent(h, order);
     h.fake.failNext(0);
-    expect(res).toMatchObject({ status: 502, body: { error: paymentMessages.createFailed, code: 'PAYMENT_PROVIDER_ERROR' } });
+    expect(res).toMatchObject({
+      status: 502,
+      body: { error: paymentMessages.createFailed, code: 'PAYMENT_PROVIDER_ERROR' },
+    });
     expect(await h.payments.ctx.models.PaymentIntent.countDocuments({ orderId: order.id })).toBe(0);
   });
 });
@@ -131,12 +165,30 @@ describe('verification through Stripe', () => {
   it("is verified only when Stripe says succeeded and the intent's metadata names this order", async () => {
     const order = await quotedOrder(h, 40);
     const intent = parseIntent((await createIntent(h, order)).body);
-    expect(await verifyPayment(h, order.id, intent.id)).toMatchObject({ verified: false, status: 'requires_payment_method', provider: 'stripe' });
+    expect(await verifyPayment(h, order.id, intent.id)).toMatchObject({
+      verified: false,
+      status: 'requires_payment_method',
+      provider: 'stripe',
+    });
 
     h.fake.setIntent(intent.id, { status: 'succeeded' });
-    expect(await verifyPayment(h, order.id, intent.id)).toMatchObject({ verified: true, orderId: order.id, amount: 4250, status: 'succeeded', provider: 'stripe' });
-    expect(await verifyPayment(h, 'bbbbbbbbbbbbbbbbbbbbbbbb', intent.id)).toMatchObject({ verified: false, orderId: order.id, reason: paymentMessages.orderMismatch });
-    expect(await verifyPayment(h, order.id, 'pi_unknown_at_stripe')).toMatchObject({ verified: false, status: 'not_found', reason: paymentMessages.intentNotFound });
+    expect(await verifyPayment(h, order.id, intent.id)).toMatchObject({
+      verified: true,
+      orderId: order.id,
+      amount: 4250,
+      status: 'succeeded',
+      provider: 'stripe',
+    });
+    expect(await verifyPayment(h, 'bbbbbbbbbbbbbbbbbbbbbbbb', intent.id)).toMatchObject({
+      verified: false,
+      orderId: order.id,
+      reason: paymentMessages.orderMismatch,
+    });
+    expect(await verifyPayment(h, order.id, 'pi_unknown_at_stripe')).toMatchObject({
+      verified: false,
+      status: 'not_found',
+      reason: paymentMessages.intentNotFound,
+    });
   });
 });
 
@@ -150,7 +202,11 @@ describe('the Stripe webhook', () => {
     expect(forged).toMatchObject({ status: 400, body: { error: paymentMessages.badSignature, code: 'BAD_REQUEST' } });
     const garbage = await deliver(event, undefined, 't=1,v1=deadbeef');
     expect(garbage.status).toBe(400);
-    const missing = await fetch(`${h.paymentsUrl}${paymentPaths.webhook}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(event) });
+    const missing = await fetch(`${h.paymentsUrl}${paymentPaths.webhook}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(event),
+    });
     expect(missing.status).toBe(400);
     expect(await missing.json()).toMatchObject({ error: paymentMessages.badSignature });
     // A body changed after signing (the signature covers the exact bytes).
@@ -166,31 +222,52 @@ describe('the Stripe webhook', () => {
     expect(await h.payments.ctx.models.WebhookEvent.countDocuments({})).toBe(0);
     const all = await h.paymentEvents();
     expect(eventsOf(all, intent.id)).toEqual([]);
-    expect((await h.payments.ctx.models.PaymentIntent.findById(intent.id).lean())?.status).toBe('requires_payment_method');
+    expect((await h.payments.ctx.models.PaymentIntent.findById(intent.id).lean())?.status).toBe(
+      'requires_payment_method',
+    );
   });
 
-  it('turns payment_intent.payment_failed into payment.failed with Stripe\'s message', async () => {
+  it("turns payment_intent.payment_failed into payment.failed with Stripe's message", async () => {
     const order = await quotedOrder(h, 75);
     const intent = parseIntent((await createIntent(h, order)).body);
     const failed = h.fake.setIntent(intent.id, {
       status: 'requires_payment_method',
-      last_payment_error: { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
+      last_payment_error: {
+        type: 'card_error',
+        code: 'card_declined',
+        decline_code: 'generic_decline',
+        message: 'Your card was declined.',
+      },
     });
     const res = await deliver(h.fake.event('payment_intent.payment_failed', failed));
     expect(res).toMatchObject({ status: 200, body: { received: true, duplicate: false, outcome: 'payment.failed' } });
     const all = await h.paymentEvents((events) => eventsOf(events, intent.id).length > 0);
     const events = eventsOf(all, intent.id);
     expect(events.map((e) => e.type)).toEqual(['payment.failed']);
-    expect(events[0].data).toMatchObject({ orderId: order.id, orderNumber: order.orderNumber, amount: 7969, provider: 'stripe', reason: 'Your card was declined.' });
+    expect(events[0].data).toMatchObject({
+      orderId: order.id,
+      orderNumber: order.orderNumber,
+      amount: 7969,
+      provider: 'stripe',
+      reason: 'Your card was declined.',
+    });
   });
 
   it('records an intent without an order id, and events of other types, without publishing anything', async () => {
     const stranger = h.fake.addIntent({ amount: 5000, status: 'succeeded', amount_received: 5000 });
     const noOrder = await deliver(h.fake.event('payment_intent.succeeded', stranger));
-    expect(noOrder).toMatchObject({ status: 200, body: { duplicate: false, outcome: 'no orderId in the payment intent metadata: no event' } });
-    const other = await deliver({ ...h.fake.event('charge.refunded', stranger), data: { object: { id: 'ch_1', object: 'charge' } } });
+    expect(noOrder).toMatchObject({
+      status: 200,
+      body: { duplicate: false, outcome: 'no orderId in the payment intent metadata: no event' },
+    });
+    const other = await deliver({
+      ...h.fake.event('charge.refunded', stranger),
+      data: { object: { id: 'ch_1', object: 'charge' } },
+    });
     expect(other).toMatchObject({ status: 200, body: { duplicate: false, outcome: 'recorded' } });
-    expect(await h.payments.ctx.models.WebhookEvent.find({ paymentIntentId: stranger.id }, { type: 1, outcome: 1 }).lean()).toHaveLength(1);
+    expect(
+      await h.payments.ctx.models.WebhookEvent.find({ paymentIntentId: stranger.id }, { type: 1, outcome: 1 }).lean(),
+    ).toHaveLength(1);
     const all = await h.paymentEvents();
     expect(eventsOf(all, stranger.id)).toEqual([]);
   });
@@ -212,13 +289,26 @@ describe('paying an order through Stripe (with the real orders service)', () => 
 
     const payments = eventsOf(await h.paymentEvents((all) => eventsOf(all, intent.id).length > 0), intent.id);
     expect(payments.map((e) => e.type)).toEqual(['payment.succeeded']);
-    expect(payments[0].data).toMatchObject({ orderId: order.id, orderNumber: order.orderNumber, amount: 53125, currency: 'usd', provider: 'stripe' });
+    expect(payments[0].data).toMatchObject({
+      orderId: order.id,
+      orderNumber: order.orderNumber,
+      amount: 53125,
+      currency: 'usd',
+      provider: 'stripe',
+    });
 
     const paid = await orderWhen(order.id, (o) => o?.payment != null);
-    expect(paid).toMatchObject({ status: 'paid', payment: { paymentIntentId: intent.id, provider: 'stripe', amount: 531.25 } });
+    expect(paid).toMatchObject({
+      status: 'paid',
+      payment: { paymentIntentId: intent.id, provider: 'stripe', amount: 531.25 },
+    });
     expect(paid!.statusHistory.filter((s: { status: string }) => s.status === 'paid')).toHaveLength(1);
-    const orderEvents = await h.orderEvents((all) => all.some((e) => e.type === 'order.paid' && (e.data as { orderId: string }).orderId === order.id));
-    expect(orderEvents.filter((e) => e.type === 'order.paid' && (e.data as { orderId: string }).orderId === order.id)).toHaveLength(1);
+    const orderEvents = await h.orderEvents((all) =>
+      all.some((e) => e.type === 'order.paid' && (e.data as { orderId: string }).orderId === order.id),
+    );
+    expect(
+      orderEvents.filter((e) => e.type === 'order.paid' && (e.data as { orderId: string }).orderId === order.id),
+    ).toHaveLength(1);
 
     // The order is paid now: Pay again is refused, and the public view says paid.
     expect(await createIntent(h, order)).toMatchObject({ status: 409, body: { error: paymentMessages.alreadyPaid } });
@@ -244,7 +334,11 @@ describe('paying an order through Stripe (with the real orders service)', () => 
     const order = await quotedOrder(h, 50);
     const other = await quotedOrder(h, 50);
     const patch = (paymentIntentId: string) =>
-      send<Partial<AdminOrderResponse> & Partial<ErrorEnvelope>>('PATCH', `${h.ordersUrl}/api/orders/${order.id}/status`, { status: 'paid', paymentIntentId, notes: 'Payment completed via Stripe' });
+      send<Partial<AdminOrderResponse> & Partial<ErrorEnvelope>>(
+        'PATCH',
+        `${h.ordersUrl}/api/orders/${order.id}/status`,
+        { status: 'paid', paymentIntentId, notes: 'Payment completed via Stripe' },
+      );
 
     // Not succeeded (the card step never finished).
     const pending = parseIntent((await createIntent(h, order)).body);
@@ -260,7 +354,12 @@ describe('paying an order through Stripe (with the real orders service)', () => 
     expect(foreign.body.error).toBe(paymentMessages.paymentNotVerified);
 
     // Succeeded for this order, but for another amount (made outside the shop, e.g. in the dashboard).
-    const cheap = h.fake.addIntent({ amount: 100, status: 'succeeded', amount_received: 100, metadata: { orderId: order.id, orderNumber: order.orderNumber } });
+    const cheap = h.fake.addIntent({
+      amount: 100,
+      status: 'succeeded',
+      amount_received: 100,
+      metadata: { orderId: order.id, orderNumber: order.orderNumber },
+    });
     const wrongAmount = await patch(cheap.id);
     expect(wrongAmount.status).toBeGreaterThanOrEqual(400);
     expect(wrongAmount.body.error).toBe(paymentMessages.paymentNotVerified);
@@ -268,7 +367,10 @@ describe('paying an order through Stripe (with the real orders service)', () => 
     // Not a payment at all.
     const unknown = await patch('pi_never_created');
     expect(unknown.status).toBeGreaterThanOrEqual(400);
-    expect((await h.orders.ctx.models.Order.findById(order.id).lean())).toMatchObject({ status: 'quote_sent', payment: null });
+    expect(await h.orders.ctx.models.Order.findById(order.id).lean()).toMatchObject({
+      status: 'quote_sent',
+      payment: null,
+    });
 
     // The right one: this order's intent, succeeded, for the quote's total.
     h.fake.setIntent(pending.id, { status: 'succeeded' });
@@ -278,6 +380,9 @@ describe('paying an order through Stripe (with the real orders service)', () => 
     const paid = await h.orders.ctx.models.Order.findById(order.id).lean();
     expect(paid).toMatchObject({ status: 'paid', payment: { paymentIntentId: pending.id } });
     // The other order stays unpaid by the first order's PATCH.
-    expect((await h.orders.ctx.models.Order.findById(other.id).lean())).toMatchObject({ status: 'quote_sent', payment: null });
+    expect(await h.orders.ctx.models.Order.findById(other.id).lean()).toMatchObject({
+      status: 'quote_sent',
+      payment: null,
+    });
   });
 });

@@ -16,19 +16,36 @@ describe('the tax table', () => {
   });
 
   it('charges no sales tax in the five states without one', () => {
-    const none = Object.entries(stateSalesTaxRates).filter(([, rate]) => rate === 0).map(([code]) => code).sort();
+    const none = Object.entries(stateSalesTaxRates)
+      .filter(([, rate]) => rate === 0)
+      .map(([code]) => code)
+      .sort();
     expect(none).toEqual(['AK', 'DE', 'MT', 'NH', 'OR']);
-    expect(taxRateFor({ state: 'OR', country: 'US', taxExempt: false })).toEqual({ taxRate: 0, basis: 'Oregon (OR) has no state sales tax' });
+    expect(taxRateFor({ state: 'OR', country: 'US', taxExempt: false })).toEqual({
+      taxRate: 0,
+      basis: 'Oregon (OR) has no state sales tax',
+    });
   });
 
   it('gives the state base rate as a fraction, with the percent in the basis', () => {
-    expect(taxRateFor({ state: 'TX', country: 'US', taxExempt: false })).toEqual({ taxRate: 0.0625, basis: 'Texas (TX) state sales tax 6.25%' });
-    expect(taxRateFor({ state: 'CA', country: 'US', taxExempt: false })).toEqual({ taxRate: 0.0725, basis: 'California (CA) state sales tax 7.25%' });
+    expect(taxRateFor({ state: 'TX', country: 'US', taxExempt: false })).toEqual({
+      taxRate: 0.0625,
+      basis: 'Texas (TX) state sales tax 6.25%',
+    });
+    expect(taxRateFor({ state: 'CA', country: 'US', taxExempt: false })).toEqual({
+      taxRate: 0.0725,
+      basis: 'California (CA) state sales tax 7.25%',
+    });
     expect(taxRateFor({ state: 'VA', country: 'US', taxExempt: false }).taxRate).toBe(0.053);
-    expect(taxRateFor({ state: 'MN', taxExempt: false })).toEqual({ taxRate: 0.06875, basis: 'Minnesota (MN) state sales tax 6.875%' });
+    expect(taxRateFor({ state: 'MN', taxExempt: false })).toEqual({
+      taxRate: 0.06875,
+      basis: 'Minnesota (MN) state sales tax 6.875%',
+    });
     expect(taxRateFor({ state: 'DC', country: 'US', taxExempt: false }).taxRate).toBe(0.06);
     for (const code of Object.keys(stateSalesTaxRates)) {
-      expect(taxRateResultSchema.parse(taxRateFor({ state: code, country: 'US', taxExempt: false })).taxRate).toBe(stateSalesTaxRates[code as 'TX']);
+      expect(taxRateResultSchema.parse(taxRateFor({ state: code, country: 'US', taxExempt: false })).taxRate).toBe(
+        stateSalesTaxRates[code as 'TX'],
+      );
     }
   });
 
@@ -39,17 +56,29 @@ describe('the tax table', () => {
     expect(stateCodeOf('District of Columbia')).toBe('DC');
     expect(stateCodeOf('Narnia')).toBeUndefined();
     expect(taxRateFor({ state: 'north carolina', country: 'USA', taxExempt: false }).taxRate).toBe(0.0475);
-    expect(taxRateFor({ state: 'Narnia', country: 'US', taxExempt: false })).toEqual({ taxRate: 0, basis: 'Unknown state "Narnia": no sales tax applied' });
+    expect(taxRateFor({ state: 'Narnia', country: 'US', taxExempt: false })).toEqual({
+      taxRate: 0,
+      basis: 'Unknown state "Narnia": no sales tax applied',
+    });
   });
 
   it('charges no tax on tax-exempt (military) orders, whatever the state', () => {
-    expect(taxRateFor({ state: 'CA', country: 'US', taxExempt: true })).toEqual({ taxRate: 0, basis: 'Tax-exempt military order' });
+    expect(taxRateFor({ state: 'CA', country: 'US', taxExempt: true })).toEqual({
+      taxRate: 0,
+      basis: 'Tax-exempt military order',
+    });
   });
 
   it('charges no US sales tax outside the US', () => {
-    expect(taxRateFor({ state: 'ON', country: 'Canada', taxExempt: false })).toEqual({ taxRate: 0, basis: 'Shipped outside the US (Canada): no US sales tax' });
+    expect(taxRateFor({ state: 'ON', country: 'Canada', taxExempt: false })).toEqual({
+      taxRate: 0,
+      basis: 'Shipped outside the US (Canada): no US sales tax',
+    });
     // The storefront sends the ISO code; older orders say "Canada".
-    expect(taxRateFor({ state: 'NS', country: 'CA', taxExempt: false })).toEqual({ taxRate: 0, basis: 'Shipped outside the US (Canada): no US sales tax' });
+    expect(taxRateFor({ state: 'NS', country: 'CA', taxExempt: false })).toEqual({
+      taxRate: 0,
+      basis: 'Shipped outside the US (Canada): no US sales tax',
+    });
     // A Canadian province code that is also a US state code is still Canada.
     expect(taxRateFor({ state: 'PA', country: 'Canada', taxExempt: false }).taxRate).toBe(0);
   });
@@ -58,12 +87,17 @@ describe('the tax table', () => {
     for (const code of ['AA', 'AE', 'AP', 'ae']) {
       const result = taxRateFor({ state: code, country: 'US', taxExempt: false });
       expect(result.taxRate, code).toBe(0);
-      expect(result.basis, code).toMatch(/^APO\/FPO military address \(A[AEP], Armed Forces (Americas|Europe|Pacific)\): no state sales tax$/);
+      expect(result.basis, code).toMatch(
+        /^APO\/FPO military address \(A[AEP], Armed Forces (Americas|Europe|Pacific)\): no state sales tax$/,
+      );
     }
   });
 
   it('charges nothing when the order has no shipping state', () => {
-    expect(taxRateFor({ taxExempt: false })).toEqual({ taxRate: 0, basis: 'No shipping state on the order: no sales tax applied' });
+    expect(taxRateFor({ taxExempt: false })).toEqual({
+      taxRate: 0,
+      basis: 'No shipping state on the order: no sales tax applied',
+    });
     expect(taxRateFor({ state: '  ', country: 'US', taxExempt: false }).taxRate).toBe(0);
   });
 });

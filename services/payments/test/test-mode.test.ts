@@ -3,9 +3,29 @@
 // when the admin applies the quote), the embedded MongoDB, and the PAYMENTS stream read through a real
 // JetStream consumer.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { paymentConfigResponseSchema, paymentMessages, paymentPaths, taxRateResultSchema, taxRateSubject, testModeConfirmResponseSchema, type CreateIntentResponse, type ErrorEnvelope, type TestModeConfirmResponse } from '@shop/contracts';
+import {
+  paymentConfigResponseSchema,
+  paymentMessages,
+  paymentPaths,
+  taxRateResultSchema,
+  taxRateSubject,
+  testModeConfirmResponseSchema,
+  type CreateIntentResponse,
+  type ErrorEnvelope,
+  type TestModeConfirmResponse,
+} from '@shop/contracts';
 import { orderUnavailableMessage } from '../src/routes/intents.js';
-import { ask, createIntent, eventsOf, parseIntent, placeOrder, quotedOrder, send, useHarness, verifyPayment } from './support/harness.js';
+import {
+  ask,
+  createIntent,
+  eventsOf,
+  parseIntent,
+  placeOrder,
+  quotedOrder,
+  send,
+  useHarness,
+  verifyPayment,
+} from './support/harness.js';
 
 const h = useHarness();
 
@@ -18,12 +38,16 @@ const card = (number: string, over: Partial<{ expMonth: number; expYear: number;
 });
 
 async function confirm(paymentIntentId: string, clientSecret: string, number: string, over = {}) {
-  return send<Partial<TestModeConfirmResponse> & Partial<ErrorEnvelope>>('POST', `${h.paymentsUrl}${paymentPaths.testModeConfirm}`, {
-    paymentIntentId,
-    clientSecret,
-    card: card(number, over),
-    billingDetails: { name: 'Jane Doe', email: 'jane.doe@example.com' },
-  });
+  return send<Partial<TestModeConfirmResponse> & Partial<ErrorEnvelope>>(
+    'POST',
+    `${h.paymentsUrl}${paymentPaths.testModeConfirm}`,
+    {
+      paymentIntentId,
+      clientSecret,
+      card: card(number, over),
+      billingDetails: { name: 'Jane Doe', email: 'jane.doe@example.com' },
+    },
+  );
 }
 
 describe('payment configuration', () => {
@@ -64,11 +88,17 @@ describe('create-intent', () => {
     const again = parseIntent((await createIntent(h, order, 99_999)).body);
     expect(again).toEqual(first);
     const other = await quotedOrder(h, 80);
-    const together = await Promise.all([createIntent<CreateIntentResponse>(h, other), createIntent<CreateIntentResponse>(h, other), createIntent<CreateIntentResponse>(h, other)]);
+    const together = await Promise.all([
+      createIntent<CreateIntentResponse>(h, other),
+      createIntent<CreateIntentResponse>(h, other),
+      createIntent<CreateIntentResponse>(h, other),
+    ]);
     expect(together.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(new Set(together.map((r) => r.body.paymentIntent.id)).size).toBe(1);
     expect(new Set(together.map((r) => r.body.paymentIntent.client_secret)).size).toBe(1);
-    expect(await h.payments.ctx.models.PaymentIntent.countDocuments({ orderId: { $in: [order.id, other.id] } })).toBe(2);
+    expect(await h.payments.ctx.models.PaymentIntent.countDocuments({ orderId: { $in: [order.id, other.id] } })).toBe(
+      2,
+    );
   });
 
   it('refuses an unknown order (404), an order without a quote (409), and a bad body (400)', async () => {
@@ -76,12 +106,23 @@ describe('create-intent', () => {
     expect(unknown).toMatchObject({ status: 404, body: { error: paymentMessages.orderNotFound, code: 'NOT_FOUND' } });
 
     const unquoted = await placeOrder(h);
-    expect(await createIntent(h, unquoted)).toMatchObject({ status: 409, body: { error: paymentMessages.noQuote, code: 'NO_QUOTE' } });
+    expect(await createIntent(h, unquoted)).toMatchObject({
+      status: 409,
+      body: { error: paymentMessages.noQuote, code: 'NO_QUOTE' },
+    });
 
-    const noOrder = await send<ErrorEnvelope>('POST', `${h.paymentsUrl}${paymentPaths.createIntent}`, { amount: 100, currency: 'usd', metadata: {} });
+    const noOrder = await send<ErrorEnvelope>('POST', `${h.paymentsUrl}${paymentPaths.createIntent}`, {
+      amount: 100,
+      currency: 'usd',
+      metadata: {},
+    });
     expect(noOrder.status).toBe(400);
     expect(noOrder.body.error).toMatch(/metadata\.orderId is required/);
-    const euros = await send<ErrorEnvelope>('POST', `${h.paymentsUrl}${paymentPaths.createIntent}`, { amount: 100, currency: 'eur', metadata: { orderId: unquoted.id } });
+    const euros = await send<ErrorEnvelope>('POST', `${h.paymentsUrl}${paymentPaths.createIntent}`, {
+      amount: 100,
+      currency: 'eur',
+      metadata: { orderId: unquoted.id },
+    });
     expect(euros.status).toBe(400);
     expect(euros.body.error).toMatch(/currency must be "usd"/);
   });
@@ -90,17 +131,30 @@ describe('create-intent', () => {
     const { Order } = h.orders.ctx.models;
     const expired = await quotedOrder(h, 120);
     await Order.updateOne({ _id: expired.id }, { $set: { 'quote.expiresAt': new Date(Date.now() - 60_000) } });
-    expect(await createIntent(h, expired)).toMatchObject({ status: 410, body: { error: paymentMessages.quoteExpired, code: 'QUOTE_EXPIRED' } });
+    expect(await createIntent(h, expired)).toMatchObject({
+      status: 410,
+      body: { error: paymentMessages.quoteExpired, code: 'QUOTE_EXPIRED' },
+    });
 
     const cancelled = await quotedOrder(h, 130);
     await Order.updateOne({ _id: cancelled.id }, { $set: { status: 'cancelled' } });
-    expect(await createIntent(h, cancelled)).toMatchObject({ status: 409, body: { error: paymentMessages.notAwaitingPayment } });
+    expect(await createIntent(h, cancelled)).toMatchObject({
+      status: 409,
+      body: { error: paymentMessages.notAwaitingPayment },
+    });
 
     const paid = await quotedOrder(h, 140);
     await Order.updateOne({ _id: paid.id }, { $set: { status: 'in_progress' } });
-    expect(await createIntent(h, paid)).toMatchObject({ status: 409, body: { error: paymentMessages.alreadyPaid, code: 'ALREADY_PAID' } });
+    expect(await createIntent(h, paid)).toMatchObject({
+      status: 409,
+      body: { error: paymentMessages.alreadyPaid, code: 'ALREADY_PAID' },
+    });
 
-    expect(await h.payments.ctx.models.PaymentIntent.countDocuments({ orderId: { $in: [expired.id, cancelled.id, paid.id] } })).toBe(0);
+    expect(
+      await h.payments.ctx.models.PaymentIntent.countDocuments({
+        orderId: { $in: [expired.id, cancelled.id, paid.id] },
+      }),
+    ).toBe(0);
   });
 });
 
@@ -152,18 +206,31 @@ describe('test-mode confirmation', () => {
   it('succeeds with 4242 4242 4242 4242 and publishes payment.succeeded on the PAYMENTS stream, once', async () => {
     const paid = await confirm(intent.id, intent.client_secret, '4242424242424242');
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
-    expect(testModeConfirmResponseSchema.parse(paid.body).paymentIntent).toEqual({ id: intent.id, status: 'succeeded', amount: 21250, currency: 'usd' });
+    expect(testModeConfirmResponseSchema.parse(paid.body).paymentIntent).toEqual({
+      id: intent.id,
+      status: 'succeeded',
+      amount: 21250,
+      currency: 'usd',
+    });
     // Confirming again (a double click) answers the same and announces nothing new.
     const again = await confirm(intent.id, intent.client_secret, '4242424242424242');
     expect(again).toMatchObject({ status: 200, body: { paymentIntent: { status: 'succeeded' } } });
     const declinedAfter = await confirm(intent.id, intent.client_secret, '4000000000000002');
     expect(declinedAfter).toMatchObject({ status: 200, body: { paymentIntent: { status: 'succeeded' } } });
 
-    const all = await h.paymentEvents((events) => eventsOf(events, intent.id).some((e) => e.type === 'payment.succeeded'));
+    const all = await h.paymentEvents((events) =>
+      eventsOf(events, intent.id).some((e) => e.type === 'payment.succeeded'),
+    );
     const succeeded = eventsOf(all, intent.id).filter((e) => e.type === 'payment.succeeded');
     expect(succeeded).toHaveLength(1);
     expect(succeeded[0].source).toBe('payments');
-    expect(succeeded[0].data).toMatchObject({ orderId: order.id, orderNumber: order.orderNumber, amount: 21250, currency: 'usd', provider: 'test_mode' });
+    expect(succeeded[0].data).toMatchObject({
+      orderId: order.id,
+      orderNumber: order.orderNumber,
+      amount: 21250,
+      currency: 'usd',
+      provider: 'test_mode',
+    });
   });
 
   it('two confirmations at the same moment publish one payment.succeeded', async () => {
@@ -183,7 +250,13 @@ describe('test-mode confirmation', () => {
 
   it('answers verification from its own record: verified only for this order and a succeeded intent', async () => {
     const verified = await verifyPayment(h, order.id, intent.id);
-    expect(verified).toMatchObject({ verified: true, orderId: order.id, amount: 21250, status: 'succeeded', provider: 'test_mode' });
+    expect(verified).toMatchObject({
+      verified: true,
+      orderId: order.id,
+      amount: 21250,
+      status: 'succeeded',
+      provider: 'test_mode',
+    });
     expect(verified.paidAt).toBeDefined();
     const otherOrder = await verifyPayment(h, 'aaaaaaaaaaaaaaaaaaaaaaaa', intent.id);
     expect(otherOrder).toMatchObject({ verified: false, reason: paymentMessages.orderMismatch });
@@ -199,17 +272,26 @@ describe('test-mode confirmation', () => {
 
 describe('outside test mode', () => {
   it('has no Stripe webhook in test mode', async () => {
-    const res = await fetch(`${h.paymentsUrl}${paymentPaths.webhook}`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=x' }, body: '{}' });
+    const res = await fetch(`${h.paymentsUrl}${paymentPaths.webhook}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=x' },
+      body: '{}',
+    });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ error: paymentMessages.stripeNotConfigured, code: 'NOT_FOUND' });
   });
 
   it('answers the tax rate of a quote over NATS from its table', async () => {
-    expect(taxRateResultSchema.parse(await ask(h, taxRateSubject, { state: 'CA', country: 'US', taxExempt: false }))).toEqual({
+    expect(
+      taxRateResultSchema.parse(await ask(h, taxRateSubject, { state: 'CA', country: 'US', taxExempt: false })),
+    ).toEqual({
       taxRate: 0.0725,
       basis: 'California (CA) state sales tax 7.25%',
     });
-    expect(await ask(h, taxRateSubject, { state: 'CA', country: 'US', taxExempt: true })).toEqual({ taxRate: 0, basis: 'Tax-exempt military order' });
+    expect(await ask(h, taxRateSubject, { state: 'CA', country: 'US', taxExempt: true })).toEqual({
+      taxRate: 0,
+      basis: 'Tax-exempt military order',
+    });
   });
 });
 

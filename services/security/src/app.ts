@@ -22,7 +22,9 @@ import { auditRoutes } from './routes/audit.js';
 import { authRoutes } from './routes/auth.js';
 
 // package.json sits one level above both src/ and dist/.
-export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const version = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 export interface TestHooks extends Pick<ServiceDefinition<unknown>, 'logDestination' | 'relay'> {
   /** The clock behind expiry and lockout (tests move it forward). */
@@ -56,7 +58,9 @@ export async function buildApp(config: SecurityConfig = loadConfig(), hooks: Tes
       await ensureLogRetention(service.ctx.models.RequestLog, config.logRetentionDays * 86_400);
     },
     replies: (ctx) => [
-      replyTo(sessionVerifySubject, sessionVerifyRequestSchema, async ({ sessionHash }) => auth!.verifyHash(sessionHash)),
+      replyTo(sessionVerifySubject, sessionVerifyRequestSchema, async ({ sessionHash }) =>
+        auth!.verifyHash(sessionHash),
+      ),
       activeBansReply(ctx.models, now),
     ],
     consumers: (ctx) => [...securityConsumers(ctx.models), requestsLoggedConsumer(ctx.models, now)],
@@ -65,16 +69,26 @@ export async function buildApp(config: SecurityConfig = loadConfig(), hooks: Tes
     readinessFacts: async (ctx) => {
       const admins = await ctx.models.AdminUser.find({}).select('+passwordHash').limit(20).lean();
       const matches = await Promise.all(admins.map((a) => verifyPassword(devAdmin.password, a.passwordHash)));
-      return { cookieSecure: config.cookieSecure, devPasswordAdmins: admins.filter((_, i) => matches[i]).map((a) => a.email) };
+      return {
+        cookieSecure: config.cookieSecure,
+        devPasswordAdmins: admins.filter((_, i) => matches[i]).map((a) => a.email),
+      };
     },
     ...serviceHooks,
   });
   // Created after the service so it can use its logger, models and NATS connection; routes and hooks
   // only run after this line.
-  auth = new AuthService(service.ctx.models, config, service.ctx.log, now, (hash) => {
-    // Every gateway drops the ended session from its short cache at once (core NATS, best effort:
-    // the cache lives a few seconds at most anyway).
-    service.ctx.bus.connection?.publish(sessionRevokedSubject, JSON.stringify({ sessionHash: hash }));
-  }, pause);
+  auth = new AuthService(
+    service.ctx.models,
+    config,
+    service.ctx.log,
+    now,
+    (hash) => {
+      // Every gateway drops the ended session from its short cache at once (core NATS, best effort:
+      // the cache lives a few seconds at most anyway).
+      service.ctx.bus.connection?.publish(sessionRevokedSubject, JSON.stringify({ sessionHash: hash }));
+    },
+    pause,
+  );
   return Object.assign(service, { auth });
 }

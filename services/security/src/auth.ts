@@ -2,7 +2,13 @@
 // gateway's session check. Time comes from an injected clock so tests can move past a lockout or an
 // expiry without waiting.
 import { randomUUID } from 'node:crypto';
-import { errorCodes, invalidCredentialsMessage, type AdminPublic, type AuditOutcome, type VerifiedAdmin } from '@shop/contracts';
+import {
+  errorCodes,
+  invalidCredentialsMessage,
+  type AdminPublic,
+  type AuditOutcome,
+  type VerifiedAdmin,
+} from '@shop/contracts';
 import { AppError, clearWindow, countHit, readWindow, type Logger } from '@shop/service-kit';
 import type { SecurityConfig } from './config.js';
 import { hashPassword, verifyPassword } from './domain/password.js';
@@ -69,7 +75,15 @@ export class AuthService {
     const { email, password, name, documentedDefault } = this.config.firstAdmin;
     const passwordHash = await hashPassword(password);
     try {
-      await AdminUser.create({ _id: randomUUID(), email, name, passwordHash, role: 'admin', createdAt: this.now(), lastLoginAt: null });
+      await AdminUser.create({
+        _id: randomUUID(),
+        email,
+        name,
+        passwordHash,
+        role: 'admin',
+        createdAt: this.now(),
+        lastLoginAt: null,
+      });
     } catch (err) {
       // Another replica created it at the same moment: the unique email index keeps one.
       if ((err as { code?: number }).code === 11000) return 'exists';
@@ -78,7 +92,10 @@ export class AuthService {
     if (documentedDefault) {
       // The documented local-development password (services/security/README.md; production refuses it in
       // config.ts). Named, never written: no password reaches a log line.
-      this.log.info({ email }, 'first admin created with the documented development password (services/security/README.md; set ADMIN_EMAIL / ADMIN_PASSWORD to choose your own)');
+      this.log.info(
+        { email },
+        'first admin created with the documented development password (services/security/README.md; set ADMIN_EMAIL / ADMIN_PASSWORD to choose your own)',
+      );
     } else {
       this.log.info({ email }, 'first admin created from ADMIN_EMAIL / ADMIN_PASSWORD');
     }
@@ -91,7 +108,9 @@ export class AuthService {
     await this.refuseWhileThrottled(email, client, now);
 
     const user = await this.models.AdminUser.findOne({ email }).select('+passwordHash').lean();
-    const ok = user ? await verifyPassword(password, user.passwordHash) : (await verifyPassword(password, await this.dummyHash), false);
+    const ok = user
+      ? await verifyPassword(password, user.passwordHash)
+      : (await verifyPassword(password, await this.dummyHash), false);
     if (!user || !ok) {
       const locked = await this.recordFailure(email, client, now);
       await this.audit({
@@ -122,7 +141,14 @@ export class AuthService {
       // slowdown) and the address count stay: a correct password must not reset what others did.
       clearWindow(this.models.RateCounter, counters.pair, pairKey(email, client.ip), THROTTLE_WINDOW_MS, now),
     ]);
-    await this.audit({ action: 'auth.login', outcome: 'success', actorId: user._id, actorEmail: user.email, client, statusCode: 200 });
+    await this.audit({
+      action: 'auth.login',
+      outcome: 'success',
+      actorId: user._id,
+      actorEmail: user.email,
+      client,
+      statusCode: 200,
+    });
     return { sessionId, user: publicAdmin(user) };
   }
 
@@ -134,7 +160,14 @@ export class AuthService {
     if (!session) return;
     this.onSessionEnded(hash);
     const user = await this.models.AdminUser.findById(session.userId).lean();
-    await this.audit({ action: 'auth.logout', outcome: 'success', actorId: session.userId, actorEmail: user?.email ?? null, client, statusCode: 200 });
+    await this.audit({
+      action: 'auth.logout',
+      outcome: 'success',
+      actorId: session.userId,
+      actorEmail: user?.email ?? null,
+      client,
+      statusCode: 200,
+    });
   }
 
   /** The admin of a live session (renewing its idle expiry), or a 401. */
@@ -179,22 +212,43 @@ export class AuthService {
       readWindow(RateCounter, counters.account, email, THROTTLE_WINDOW_MS, now),
     ]);
     if (pair.count >= PAIR_MAX_FAILURES) {
-      await this.audit({ action: 'auth.login', outcome: 'locked', actorId: null, actorEmail: email, client, statusCode: 429 });
+      await this.audit({
+        action: 'auth.login',
+        outcome: 'locked',
+        actorId: null,
+        actorEmail: email,
+        client,
+        statusCode: 429,
+      });
       throw new TooManyAttempts(lockedMessage(pair.retryAfterSeconds), pair.retryAfterSeconds);
     }
     if (address.count >= IP_MAX_FAILURES) {
-      await this.audit({ action: 'auth.login', outcome: 'locked', actorId: null, actorEmail: email, client, statusCode: 429 });
+      await this.audit({
+        action: 'auth.login',
+        outcome: 'locked',
+        actorId: null,
+        actorEmail: email,
+        client,
+        statusCode: 429,
+      });
       throw new TooManyAttempts(ipLimitedMessage(address.retryAfterSeconds), address.retryAfterSeconds);
     }
     const wait = accountSlowdownMs(account.count);
     if (wait > 0) {
-      this.log.warn({ email, ip: client.ip, failures: account.count, waitMs: wait }, 'sign-in slowed: many failed attempts on this account');
+      this.log.warn(
+        { email, ip: client.ip, failures: account.count, waitMs: wait },
+        'sign-in slowed: many failed attempts on this account',
+      );
       await this.pause(wait);
     }
   }
 
   /** Counts a failure for the pair, the address and the account; the pair's lock when it is now reached. */
-  private async recordFailure(email: string, client: ClientInfo, now: Date): Promise<{ retryAfterSeconds: number } | null> {
+  private async recordFailure(
+    email: string,
+    client: ClientInfo,
+    now: Date,
+  ): Promise<{ retryAfterSeconds: number } | null> {
     const { RateCounter } = this.models;
     const [pair] = await Promise.all([
       countHit(RateCounter, counters.pair, pairKey(email, client.ip), THROTTLE_WINDOW_MS, now),
@@ -202,7 +256,10 @@ export class AuthService {
       countHit(RateCounter, counters.account, email, THROTTLE_WINDOW_MS, now),
     ]);
     if (pair.count < PAIR_MAX_FAILURES) return null;
-    this.log.warn({ email, ip: client.ip }, 'sign-in from this address to this account stopped after repeated failures');
+    this.log.warn(
+      { email, ip: client.ip },
+      'sign-in from this address to this account stopped after repeated failures',
+    );
     return { retryAfterSeconds: pair.retryAfterSeconds };
   }
 

@@ -66,12 +66,16 @@ export function loadConfig(env: RawSecurityEnv = readEnv()): SecurityConfig {
 
   const email = blank(env.ADMIN_EMAIL) ? undefined : env.ADMIN_EMAIL!.trim().toLowerCase();
   const password = blank(env.ADMIN_PASSWORD) ? undefined : env.ADMIN_PASSWORD!;
-  if (production && !email) problems.push('ADMIN_EMAIL is required when NODE_ENV=production (the first admin\'s email)');
-  if (production && !password) problems.push('ADMIN_PASSWORD is required when NODE_ENV=production (the first admin\'s password)');
+  if (production && !email) problems.push("ADMIN_EMAIL is required when NODE_ENV=production (the first admin's email)");
+  if (production && !password)
+    problems.push("ADMIN_PASSWORD is required when NODE_ENV=production (the first admin's password)");
   if (email && !emailShape.test(email)) problems.push(`ADMIN_EMAIL must be an email address, got "${email}"`);
   const chosenEmail = email ?? devAdmin.email;
   // The development password is printed in the README: a production shop never takes it, however strong it looks.
-  if (production && password === devAdmin.password) problems.push('ADMIN_PASSWORD is the published development password (services/security/README.md); choose your own');
+  if (production && password === devAdmin.password)
+    problems.push(
+      'ADMIN_PASSWORD is the published development password (services/security/README.md); choose your own',
+    );
   else if (password) {
     const weakness = passwordWeakness(password, chosenEmail);
     if (weakness && production) problems.push(`ADMIN_PASSWORD is too weak: ${weakness}`);
@@ -89,7 +93,10 @@ export function loadConfig(env: RawSecurityEnv = readEnv()): SecurityConfig {
   if (!blank(env.SECURITY_LOG_RETENTION_DAYS)) {
     const days = Number(env.SECURITY_LOG_RETENTION_DAYS);
     if (Number.isInteger(days) && days >= 1 && days <= 3650) logRetentionDays = days;
-    else problems.push(`SECURITY_LOG_RETENTION_DAYS must be a whole number of days from 1 to 3650, got "${env.SECURITY_LOG_RETENTION_DAYS}"`);
+    else
+      problems.push(
+        `SECURITY_LOG_RETENTION_DAYS must be a whole number of days from 1 to 3650, got "${env.SECURITY_LOG_RETENTION_DAYS}"`,
+      );
   }
 
   if (problems.length) throw new Error(`Invalid security configuration: ${problems.join('; ')}`);

@@ -7,12 +7,7 @@ import { Writable } from 'node:stream';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  adminSessionCookie,
-  errorEnvelopeSchema,
-  sessionVerifySubject,
-  verifiedAdminSchema,
-} from '@shop/contracts';
+import { adminSessionCookie, errorEnvelopeSchema, sessionVerifySubject, verifiedAdminSchema } from '@shop/contracts';
 import { adminHeaders, gatewayHeaders, spawnServiceProcess, testGatewayKey } from '@shop/service-kit/testing';
 import { freePort, startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
 import { buildApp } from '../src/app.js';
@@ -97,7 +92,11 @@ async function login(email: string, password: string, ip = freshIp()) {
  * A sign-in from a real loopback client address (127.0.0.3...), without the gateway's signed identity: the
  * service sees the socket's address.
  */
-function loginFrom(address: string, email: string, password: string): Promise<{ status: number; retryAfter: string | undefined; body: Record<string, unknown> }> {
+function loginFrom(
+  address: string,
+  email: string,
+  password: string,
+): Promise<{ status: number; retryAfter: string | undefined; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const body = JSON.stringify({ email, password });
     const req = http.request(`${url}/api/auth/login`, {
@@ -153,22 +152,44 @@ describe('configuration of the first admin', () => {
   });
 
   it('refuses a weak password in production and accepts a strong one', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', ADMIN_EMAIL: 'a@shop.test', ADMIN_PASSWORD: 'password' })).toThrow(/ADMIN_PASSWORD is too weak: it must be at least 12/);
-    expect(() => loadConfig({ NODE_ENV: 'production', ADMIN_EMAIL: 'a@shop.test', ADMIN_PASSWORD: 'Password1234' })).toThrow(/too weak: it is one of the most common/);
-    expect(() => loadConfig({ NODE_ENV: 'production', ADMIN_EMAIL: 'a@shop.test', ADMIN_PASSWORD: 'alllowercaseletters' })).toThrow(/mix at least three/);
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', ADMIN_EMAIL: 'a@shop.test', ADMIN_PASSWORD: 'password' }),
+    ).toThrow(/ADMIN_PASSWORD is too weak: it must be at least 12/);
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', ADMIN_EMAIL: 'a@shop.test', ADMIN_PASSWORD: 'Password1234' }),
+    ).toThrow(/too weak: it is one of the most common/);
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', ADMIN_EMAIL: 'a@shop.test', ADMIN_PASSWORD: 'alllowercaseletters' }),
+    ).toThrow(/mix at least three/);
     // Strong by the rules, but printed in the README.
-    expect(() => loadConfig({ NODE_ENV: 'production', ADMIN_EMAIL: 'a@shop.test', ADMIN_PASSWORD: devAdmin.password })).toThrow(/ADMIN_PASSWORD is the published development password/);
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', ADMIN_EMAIL: 'a@shop.test', ADMIN_PASSWORD: devAdmin.password }),
+    ).toThrow(/ADMIN_PASSWORD is the published development password/);
     const config = loadConfig({ NODE_ENV: 'production', ADMIN_EMAIL: 'Ops@Shop.test', ADMIN_PASSWORD: ADMIN.password });
     expect(config.firstAdmin).toMatchObject({ email: 'ops@shop.test', documentedDefault: false });
     // Production cookies are Secure unless told otherwise (plain-http local runs).
     expect(config.cookieSecure).toBe(true);
-    expect(loadConfig({ NODE_ENV: 'production', ADMIN_EMAIL: 'a@shop.test', ADMIN_PASSWORD: ADMIN.password, SESSION_COOKIE_SECURE: 'false' }).cookieSecure).toBe(false);
-    expect(() => loadConfig({ SESSION_COOKIE_SECURE: 'sometimes' })).toThrow(/SESSION_COOKIE_SECURE must be true or false/);
+    expect(
+      loadConfig({
+        NODE_ENV: 'production',
+        ADMIN_EMAIL: 'a@shop.test',
+        ADMIN_PASSWORD: ADMIN.password,
+        SESSION_COOKIE_SECURE: 'false',
+      }).cookieSecure,
+    ).toBe(false);
+    expect(() => loadConfig({ SESSION_COOKIE_SECURE: 'sometimes' })).toThrow(
+      /SESSION_COOKIE_SECURE must be true or false/,
+    );
   });
 
   it('uses the documented development admin outside production', () => {
     const config = loadConfig({ NODE_ENV: 'development' });
-    expect(config.firstAdmin).toEqual({ email: devAdmin.email, password: devAdmin.password, name: devAdmin.name, documentedDefault: true });
+    expect(config.firstAdmin).toEqual({
+      email: devAdmin.email,
+      password: devAdmin.password,
+      name: devAdmin.name,
+      documentedDefault: true,
+    });
     expect(config.cookieSecure).toBe(false);
     expect(passwordWeakness(devAdmin.password, devAdmin.email)).toBeUndefined();
   });
@@ -177,7 +198,14 @@ describe('configuration of the first admin', () => {
     const port = await freePort();
     const started = spawnServiceProcess({
       packageDir,
-      env: { PORT: String(port), MONGO_URL: mongo.uri, NATS_URL: nats.url, NODE_ENV: 'production', LOG_LEVEL: 'info', GATEWAY_SIGNING_KEY: testGatewayKey() },
+      env: {
+        PORT: String(port),
+        MONGO_URL: mongo.uri,
+        NATS_URL: nats.url,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'info',
+        GATEWAY_SIGNING_KEY: testGatewayKey(),
+      },
       readyTimeoutMs: 60_000,
     });
     await expect(started).rejects.toThrow(/exited with 1[\s\S]*ADMIN_EMAIL is required/);
@@ -226,7 +254,11 @@ describe('POST /api/auth/login', () => {
   });
 
   it('refuses a missing field with a 400 naming it', async () => {
-    const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ADMIN.email }) });
+    const res = await fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: ADMIN.email }),
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toMatch(/password is required/);
   });
@@ -247,7 +279,8 @@ describe('throttling', () => {
   it('stops an address after 5 failures on an account (429, Retry-After), even for the right password, while the admin at their own address signs in', async () => {
     nextWindow();
     const attacker = '127.0.0.3';
-    for (let i = 1; i <= 4; i++) expect((await loginFrom(attacker, ADMIN.email, `Wrong-Password-${i}`)).status).toBe(401);
+    for (let i = 1; i <= 4; i++)
+      expect((await loginFrom(attacker, ADMIN.email, `Wrong-Password-${i}`)).status).toBe(401);
     const fifth = await loginFrom(attacker, ADMIN.email, 'Wrong-Password-5');
     expect(fifth.status).toBe(429);
     expect(fifth.retryAfter).toBe('899');
@@ -279,7 +312,8 @@ describe('throttling', () => {
     pauses.length = 0;
     const attackers = ['127.0.0.10', '127.0.0.11', '127.0.0.12', '127.0.0.13', '127.0.0.14', '127.0.0.15'];
     for (const address of attackers) {
-      for (let i = 1; i <= 4; i++) expect((await loginFrom(address, ADMIN.email, `Guess-${address}-${i}`)).status).toBe(401);
+      for (let i = 1; i <= 4; i++)
+        expect((await loginFrom(address, ADMIN.email, `Guess-${address}-${i}`)).status).toBe(401);
     }
     // 24 failures on the account: from the 11th attempt on, every answer waited, growing, within the cap.
     expect(pauses.length).toBe(24 - 10);
@@ -296,7 +330,8 @@ describe('throttling', () => {
   it('stops one address after 20 failures across many accounts, while other addresses still sign in', async () => {
     nextWindow();
     const address = '127.0.0.4';
-    for (let i = 0; i < 20; i++) expect((await loginFrom(address, `target${i}@shop.test`, 'Some-Guess-123')).status).toBe(401);
+    for (let i = 0; i < 20; i++)
+      expect((await loginFrom(address, `target${i}@shop.test`, 'Some-Guess-123')).status).toBe(401);
     const blocked = await loginFrom(address, ADMIN.email, ADMIN.password);
     expect(blocked.status).toBe(429);
     expect(blocked.body.error).toMatch(/from your network/);
@@ -341,7 +376,9 @@ describe('sessions', () => {
     expect(await service.ctx.models.Session.findById(sessionHash(sessionId)).lean()).toBeNull();
     // Replaying the saved cookie does not work.
     expect((await me(sessionId)).status).toBe(401);
-    await expect(service.ctx.bus.request(sessionVerifySubject, { sessionHash: sessionHash(sessionId) })).rejects.toMatchObject({ statusCode: 401 });
+    await expect(
+      service.ctx.bus.request(sessionVerifySubject, { sessionHash: sessionHash(sessionId) }),
+    ).rejects.toMatchObject({ statusCode: 401 });
     // A second logout is harmless.
     expect((await fetch(`${url}/api/auth/logout`, { method: 'POST', headers: cookieFor(sessionId) })).status).toBe(200);
   });
@@ -367,19 +404,29 @@ describe('sessions', () => {
 
   it('answers the gateway over NATS with the admin for a live session hash, 401 otherwise, never the id itself', async () => {
     const { sessionId } = await login(ADMIN.email, ADMIN.password);
-    const admin = verifiedAdminSchema.parse(await service.ctx.bus.request(sessionVerifySubject, { sessionHash: sessionHash(sessionId) }));
+    const admin = verifiedAdminSchema.parse(
+      await service.ctx.bus.request(sessionVerifySubject, { sessionHash: sessionHash(sessionId) }),
+    );
     expect(admin).toMatchObject({ email: ADMIN.email, name: ADMIN.name, role: 'admin' });
     expect(Date.parse(admin.expiresAt)).toBe(clock + 8 * 3600_000);
-    await expect(service.ctx.bus.request(sessionVerifySubject, { sessionHash: '0'.repeat(64) })).rejects.toMatchObject({ statusCode: 401 });
-    await expect(service.ctx.bus.request(sessionVerifySubject, { sessionHash: sessionId })).rejects.toMatchObject({ statusCode: 400 });
+    await expect(service.ctx.bus.request(sessionVerifySubject, { sessionHash: '0'.repeat(64) })).rejects.toMatchObject({
+      statusCode: 401,
+    });
+    await expect(service.ctx.bus.request(sessionVerifySubject, { sessionHash: sessionId })).rejects.toMatchObject({
+      statusCode: 400,
+    });
   });
 });
 
 describe('audit trail', () => {
   it('records sign-in success, failure, lockout and logout with who, when and from where', async () => {
-    const records = await service.ctx.models.AuditRecord.find({ action: { $in: ['auth.login', 'auth.logout'] } }).lean();
+    const records = await service.ctx.models.AuditRecord.find({
+      action: { $in: ['auth.login', 'auth.logout'] },
+    }).lean();
     const outcomes = new Set(records.map((r) => `${r.action}:${r.outcome}`));
-    expect(outcomes).toEqual(new Set(['auth.login:success', 'auth.login:failure', 'auth.login:locked', 'auth.logout:success']));
+    expect(outcomes).toEqual(
+      new Set(['auth.login:success', 'auth.login:failure', 'auth.login:locked', 'auth.logout:success']),
+    );
     const failure = records.find((r) => r.outcome === 'failure')!;
     expect(failure.ip).toMatch(/^203\.0\.113\./);
     expect(failure.at).toBeInstanceOf(Date);
@@ -405,7 +452,9 @@ describe('audit trail', () => {
       outbox.add('gateway.admin_action', data);
     });
     await expect
-      .poll(() => service.ctx.models.AuditRecord.countDocuments({ action: 'admin.call', targetId: data.targetId }), { timeout: 15_000 })
+      .poll(() => service.ctx.models.AuditRecord.countDocuments({ action: 'admin.call', targetId: data.targetId }), {
+        timeout: 15_000,
+      })
       .toBe(1);
 
     expect((await fetch(`${url}/api/security/audit`)).status).toBe(401);

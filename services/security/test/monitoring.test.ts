@@ -16,7 +16,14 @@ import {
   securityLogsResponseSchema,
   type RequestLogEntry,
 } from '@shop/contracts';
-import { eventually, startMongo, startNats, streamEventsReader, type StartedMongo, type StartedNats } from '@shop/test-support';
+import {
+  eventually,
+  startMongo,
+  startNats,
+  streamEventsReader,
+  type StartedMongo,
+  type StartedNats,
+} from '@shop/test-support';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { retentionIndexName } from '../src/models/request-log.js';
@@ -51,14 +58,26 @@ async function sendBatch(entries: RequestLogEntry[], dropped = 0, gateway = 'gw-
 }
 
 const get = async (url: string) => service.app.inject({ method: 'GET', url, headers: asAdmin });
-const logsFor = async (query: string) => securityLogsResponseSchema.parse((await get(`/api/security/logs${query}`)).json()).logs;
-const alerts = async (resolved = 'all') => securityAlertsResponseSchema.parse((await get(`/api/security/alerts?resolved=${resolved}`)).json()).alerts;
-const dashboard = async () => securityDashboardResponseSchema.parse((await get('/api/security/dashboard')).json()).stats;
+const logsFor = async (query: string) =>
+  securityLogsResponseSchema.parse((await get(`/api/security/logs${query}`)).json()).logs;
+const alerts = async (resolved = 'all') =>
+  securityAlertsResponseSchema.parse((await get(`/api/security/alerts?resolved=${resolved}`)).json()).alerts;
+const dashboard = async () =>
+  securityDashboardResponseSchema.parse((await get('/api/security/dashboard')).json()).stats;
 
 beforeAll(async () => {
   [mongo, nats] = await Promise.all([startMongo(), startNats()]);
   service = await buildApp(
-    loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'warn', NODE_ENV: 'test', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, SECURITY_LOG_RETENTION_DAYS: '7' }),
+    loadConfig({
+      PORT: '0',
+      MONGO_URL: mongo.uri,
+      NATS_URL: nats.url,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'test',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      SECURITY_LOG_RETENTION_DAYS: '7',
+    }),
     { relay: { sweepIntervalMs: 200 } },
   );
   await service.start();
@@ -76,43 +95,82 @@ describe('request logs', () => {
     const t = Date.now();
     const batch = [
       entry({ timestamp: new Date(t - 3000).toISOString(), ip: '198.51.100.1', path: '/' }),
-      entry({ timestamp: new Date(t - 2000).toISOString(), ip: '198.51.100.2', statusCode: 404, riskLevel: 'medium', signals: ['not_found'], path: '/nope' }),
-      entry({ timestamp: new Date(t - 1000).toISOString(), ip: '2001:db8::7', statusCode: 400, riskLevel: 'high', signals: ['injection'], path: "/api/orders?id=1'+OR+1=1" }),
+      entry({
+        timestamp: new Date(t - 2000).toISOString(),
+        ip: '198.51.100.2',
+        statusCode: 404,
+        riskLevel: 'medium',
+        signals: ['not_found'],
+        path: '/nope',
+      }),
+      entry({
+        timestamp: new Date(t - 1000).toISOString(),
+        ip: '2001:db8::7',
+        statusCode: 400,
+        riskLevel: 'high',
+        signals: ['injection'],
+        path: "/api/orders?id=1'+OR+1=1",
+      }),
     ];
     const event = await sendBatch(batch);
     // The same event delivered again (a redelivery, a gateway retry) stores nothing twice.
     await jetstream(nc).publish(event.type, JSON.stringify(event));
-    const logs = await eventually(() => logsFor('?limit=100'), (l) => l.length >= 3);
+    const logs = await eventually(
+      () => logsFor('?limit=100'),
+      (l) => l.length >= 3,
+    );
     await new Promise((r) => setTimeout(r, 500));
     expect(await logsFor('')).toHaveLength(3);
     expect(logs.map((l) => l.ip)).toEqual(['2001:db8::7', '198.51.100.2', '198.51.100.1']);
-    expect(logs[0]).toMatchObject({ method: 'GET', statusCode: 400, riskLevel: 'high', userAgent: 'test-agent', responseTime: 3.5, signals: ['injection'] });
+    expect(logs[0]).toMatchObject({
+      method: 'GET',
+      statusCode: 400,
+      riskLevel: 'high',
+      userAgent: 'test-agent',
+      responseTime: 3.5,
+      signals: ['injection'],
+    });
     expect((await logsFor('?riskLevel=medium')).map((l) => l.ip)).toEqual(['198.51.100.2']);
     expect((await logsFor('?riskLevel=all')).length).toBe(3);
     // Any spelling of an address finds it; a partial address is a prefix search.
-    expect((await logsFor(`?ip=${encodeURIComponent('2001:DB8:0:0::7')}`)).map((l) => l.path)).toEqual(["/api/orders?id=1'+OR+1=1"]);
+    expect((await logsFor(`?ip=${encodeURIComponent('2001:DB8:0:0::7')}`)).map((l) => l.path)).toEqual([
+      "/api/orders?id=1'+OR+1=1",
+    ]);
     expect((await logsFor('?ip=198.51.100.')).length).toBe(2);
     expect((await logsFor('?limit=1')).length).toBe(1);
   });
 
-  it('refuses bad queries with a clear 400 and answers 401 without the gateway\'s admin', async () => {
+  it("refuses bad queries with a clear 400 and answers 401 without the gateway's admin", async () => {
     const bad = await get('/api/security/logs?riskLevel=severe');
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toMatch(/riskLevel must be all, low, medium or high/);
     expect((await get('/api/security/logs?limit=0')).statusCode).toBe(400);
-    for (const url of ['/api/security/logs', '/api/security/dashboard', '/api/security/banned-ips', '/api/security/alerts']) {
+    for (const url of [
+      '/api/security/logs',
+      '/api/security/dashboard',
+      '/api/security/banned-ips',
+      '/api/security/alerts',
+    ]) {
       expect((await service.app.inject({ method: 'GET', url })).statusCode).toBe(401);
     }
   });
 
   it('keeps the logs for the configured retention (TTL index, changed in place)', async () => {
-    const indexes = (await service.ctx.models.RequestLog.collection.indexes()) as Array<{ name?: string; expireAfterSeconds?: number }>;
+    const indexes = (await service.ctx.models.RequestLog.collection.indexes()) as Array<{
+      name?: string;
+      expireAfterSeconds?: number;
+    }>;
     expect(indexes.find((i) => i.name === retentionIndexName)?.expireAfterSeconds).toBe(7 * 86_400);
     expect(loadConfig({ NODE_ENV: 'test' }).logRetentionDays).toBe(30);
-    expect(() => loadConfig({ NODE_ENV: 'test', SECURITY_LOG_RETENTION_DAYS: 'forever' })).toThrow(/SECURITY_LOG_RETENTION_DAYS must be a whole number/);
+    expect(() => loadConfig({ NODE_ENV: 'test', SECURITY_LOG_RETENTION_DAYS: 'forever' })).toThrow(
+      /SECURITY_LOG_RETENTION_DAYS must be a whole number/,
+    );
     const { ensureLogRetention } = await import('../src/models/request-log.js');
     await ensureLogRetention(service.ctx.models.RequestLog, 30 * 86_400);
-    const after = (await service.ctx.models.RequestLog.collection.indexes()) as Array<{ name?: string; expireAfterSeconds?: number }>;
+    const after = (await service.ctx.models.RequestLog.collection.indexes()) as Array<{
+      name?: string;
+      expireAfterSeconds?: number;
+    }>;
     expect(after.find((i) => i.name === retentionIndexName)?.expireAfterSeconds).toBe(30 * 86_400);
   });
 });
@@ -127,7 +185,12 @@ describe('dashboard', () => {
       entry({ ip: '203.0.113.51', riskLevel: 'medium', signals: ['rate_limited'], statusCode: 429 }),
       entry({ ip: '203.0.113.52' }),
       // Older than 24 hours: not on the dashboard.
-      entry({ ip: '203.0.113.53', riskLevel: 'high', signals: [], timestamp: new Date(Date.now() - 30 * 3_600_000).toISOString() }),
+      entry({
+        ip: '203.0.113.53',
+        riskLevel: 'high',
+        signals: [],
+        timestamp: new Date(Date.now() - 30 * 3_600_000).toISOString(),
+      }),
     ]);
     const stats = await eventually(dashboard, (s) => s.totalRequests24h === before.totalRequests24h + 4);
     expect(stats.suspiciousActivity24h).toBe(before.suspiciousActivity24h + 3);
@@ -146,17 +209,38 @@ describe('dashboard', () => {
 
 describe('alert rules', () => {
   it('raises one sign-in brute force alert per address at 5 failures, counts repeats, and publishes alert.raised', async () => {
-    const reader = await streamEventsReader(nc, { stream: 'SECURITY', subject: 'alert.raised', durable: 'test-alerts' });
-    const fail = (ip: string) => entry({ ip, method: 'POST', path: '/api/auth/login', statusCode: 401, riskLevel: 'medium', signals: ['failed_sign_in'] });
+    const reader = await streamEventsReader(nc, {
+      stream: 'SECURITY',
+      subject: 'alert.raised',
+      durable: 'test-alerts',
+    });
+    const fail = (ip: string) =>
+      entry({
+        ip,
+        method: 'POST',
+        path: '/api/auth/login',
+        statusCode: 401,
+        riskLevel: 'medium',
+        signals: ['failed_sign_in'],
+      });
     await sendBatch([fail('192.0.2.7'), fail('192.0.2.7'), fail('192.0.2.7'), fail('192.0.2.7')]);
-    await eventually(() => logsFor('?ip=192.0.2.7'), (l) => l.length === 4);
+    await eventually(
+      () => logsFor('?ip=192.0.2.7'),
+      (l) => l.length === 4,
+    );
     expect((await alerts()).filter((a) => a.type === 'brute_force')).toHaveLength(0);
     await sendBatch([fail('192.0.2.7'), fail('192.0.2.8')]);
-    const raised = await eventually(async () => (await alerts('false')).filter((a) => a.type === 'brute_force'), (a) => a.length === 1);
+    const raised = await eventually(
+      async () => (await alerts('false')).filter((a) => a.type === 'brute_force'),
+      (a) => a.length === 1,
+    );
     expect(raised[0]).toMatchObject({ ip: '192.0.2.7', severity: 'high', count: 5, resolved: false, resolvedBy: null });
     expect(raised[0].description).toMatch(/5 failed admin sign-ins from 192\.0\.2\.7/);
     await sendBatch([fail('192.0.2.7'), fail('192.0.2.7'), fail('192.0.2.7')]);
-    const repeated = await eventually(async () => (await alerts('false')).find((a) => a.type === 'brute_force'), (a) => a?.count === 8);
+    const repeated = await eventually(
+      async () => (await alerts('false')).find((a) => a.type === 'brute_force'),
+      (a) => a?.count === 8,
+    );
     expect(repeated?.id).toBe(raised[0].id);
     const events = await reader((all) => all.some((e) => e.type === 'alert.raised'));
     const mine = events.map((e) => parseEvent('alert.raised', e)).filter((e) => e.data.type === 'brute_force');
@@ -167,15 +251,37 @@ describe('alert rules', () => {
   it('raises each documented rule at its threshold', async () => {
     const many = (n: number, over: Partial<RequestLogEntry>) => Array.from({ length: n }, () => entry(over));
     await sendBatch([
-      ...many(5, { ip: '192.0.2.20', method: 'POST', path: '/api/customers/verify', statusCode: 400, riskLevel: 'medium', signals: ['code_guess'] }),
-      ...many(20, { ip: '192.0.2.21', path: '/wp-login.php', statusCode: 404, riskLevel: 'low', signals: ['not_found'] }),
-      ...many(1, { ip: '192.0.2.22', path: '/api/orders?q=<script>', statusCode: 400, riskLevel: 'high', signals: ['injection'] }),
+      ...many(5, {
+        ip: '192.0.2.20',
+        method: 'POST',
+        path: '/api/customers/verify',
+        statusCode: 400,
+        riskLevel: 'medium',
+        signals: ['code_guess'],
+      }),
+      ...many(20, {
+        ip: '192.0.2.21',
+        path: '/wp-login.php',
+        statusCode: 404,
+        riskLevel: 'low',
+        signals: ['not_found'],
+      }),
+      ...many(1, {
+        ip: '192.0.2.22',
+        path: '/api/orders?q=<script>',
+        statusCode: 400,
+        riskLevel: 'high',
+        signals: ['injection'],
+      }),
       ...many(20, { ip: '192.0.2.23', statusCode: 429, riskLevel: 'medium', signals: ['rate_limited'] }),
       ...many(3, { ip: '192.0.2.24', statusCode: 403, riskLevel: 'high', signals: ['banned'] }),
       // Below thresholds: nothing.
       ...many(19, { ip: '192.0.2.25', statusCode: 404, riskLevel: 'low', signals: ['not_found'] }),
     ]);
-    const open = await eventually(() => alerts('false'), (a) => a.filter((x) => x.ip.startsWith('192.0.2.2')).length >= 5);
+    const open = await eventually(
+      () => alerts('false'),
+      (a) => a.filter((x) => x.ip.startsWith('192.0.2.2')).length >= 5,
+    );
     const byIp = Object.fromEntries(open.filter((a) => a.ip.startsWith('192.0.2.2')).map((a) => [a.ip, a]));
     expect(byIp['192.0.2.20']).toMatchObject({ type: 'code_guessing', severity: 'high' });
     expect(byIp['192.0.2.21']).toMatchObject({ type: 'not_found_burst', severity: 'medium' });
@@ -187,25 +293,46 @@ describe('alert rules', () => {
 
   it('reports log entries a gateway dropped as an alert and on the dashboard', async () => {
     await sendBatch([], 42, 'gw-lossy:7');
-    const alert = await eventually(async () => (await alerts('false')).find((a) => a.type === 'request_logs_dropped'), Boolean);
+    const alert = await eventually(
+      async () => (await alerts('false')).find((a) => a.type === 'request_logs_dropped'),
+      Boolean,
+    );
     expect(alert?.description).toMatch(/gateway gw-lossy:7 dropped 42 request log entries/);
     expect((await dashboard()).droppedLogs24h).toBeGreaterThanOrEqual(42);
   });
 
-  it('resolves an alert with the session\'s admin, filters by state, and refuses a second resolve or an unknown id', async () => {
+  it("resolves an alert with the session's admin, filters by state, and refuses a second resolve or an unknown id", async () => {
     const target = (await alerts('false')).find((a) => a.type === 'injection_attempt')!;
-    const res = await service.app.inject({ method: 'PATCH', url: `/api/security/alerts/${target.id}/resolve`, headers: asAdmin });
+    const res = await service.app.inject({
+      method: 'PATCH',
+      url: `/api/security/alerts/${target.id}/resolve`,
+      headers: asAdmin,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ success: true, alert: { resolved: true, resolvedBy: ADMIN.email } });
     expect((await alerts('true')).map((a) => a.id)).toContain(target.id);
     expect((await alerts('false')).map((a) => a.id)).not.toContain(target.id);
     expect((await alerts('all')).map((a) => a.id)).toContain(target.id);
-    expect((await service.app.inject({ method: 'PATCH', url: `/api/security/alerts/${target.id}/resolve`, headers: asAdmin })).statusCode).toBe(409);
-    expect((await service.app.inject({ method: 'PATCH', url: '/api/security/alerts/nope/resolve', headers: asAdmin })).statusCode).toBe(404);
+    expect(
+      (
+        await service.app.inject({
+          method: 'PATCH',
+          url: `/api/security/alerts/${target.id}/resolve`,
+          headers: asAdmin,
+        })
+      ).statusCode,
+    ).toBe(409);
+    expect(
+      (await service.app.inject({ method: 'PATCH', url: '/api/security/alerts/nope/resolve', headers: asAdmin }))
+        .statusCode,
+    ).toBe(404);
     expect((await get('/api/security/alerts?resolved=maybe')).statusCode).toBe(400);
     // A new injection from the same address after resolving opens a new alert.
     await sendBatch([entry({ ip: '192.0.2.22', riskLevel: 'high', signals: ['injection'] })]);
-    await eventually(async () => (await alerts('false')).filter((a) => a.type === 'injection_attempt' && a.ip === '192.0.2.22'), (a) => a.length === 1);
+    await eventually(
+      async () => (await alerts('false')).filter((a) => a.type === 'injection_attempt' && a.ip === '192.0.2.22'),
+      (a) => a.length === 1,
+    );
     const stats = await dashboard();
     expect(stats.recentAlerts).toHaveLength(5);
     expect(stats.unsolvedAlerts).toBe((await alerts('false')).length);
@@ -229,8 +356,16 @@ describe('bans', () => {
     const banned = res.json().bannedIP;
     expect(banned).toMatchObject({ ip: '127.0.0.3', reason: 'brute force', bannedBy: ADMIN.email });
     expect(new Date(banned.expiresAt).getTime() - new Date(banned.bannedDate).getTime()).toBe(3_600_000);
-    await eventually(() => heard, (h) => h.length === 1, 3000);
-    expect(parseEvent('ban.changed', heard[0]).data).toMatchObject({ ip: '127.0.0.3', action: 'banned', changedBy: ADMIN.email });
+    await eventually(
+      () => heard,
+      (h) => h.length === 1,
+      3000,
+    );
+    expect(parseEvent('ban.changed', heard[0]).data).toMatchObject({
+      ip: '127.0.0.3',
+      action: 'banned',
+      changedBy: ADMIN.email,
+    });
     expect(await askActive()).toContainEqual({ ip: '127.0.0.3', expiresAt: banned.expiresAt });
     const list = (await get('/api/security/banned-ips')).json().bannedIPs;
     expect(list.map((b: { ip: string }) => b.ip)).toContain('127.0.0.3');
@@ -240,12 +375,23 @@ describe('bans', () => {
     expect(again.statusCode).toBe(409);
     expect(again.json().error).toMatch(/already banned/);
 
-    const lifted = await service.app.inject({ method: 'DELETE', url: `/api/security/banned-ips/${banned.id}`, headers: asAdmin });
+    const lifted = await service.app.inject({
+      method: 'DELETE',
+      url: `/api/security/banned-ips/${banned.id}`,
+      headers: asAdmin,
+    });
     expect(lifted.json()).toEqual({ success: true });
-    await eventually(() => heard, (h) => h.length === 2, 3000);
+    await eventually(
+      () => heard,
+      (h) => h.length === 2,
+      3000,
+    );
     expect(parseEvent('ban.changed', heard[1]).data).toMatchObject({ ip: '127.0.0.3', action: 'unbanned' });
     expect((await askActive()).map((b) => b.ip)).not.toContain('127.0.0.3');
-    expect((await service.app.inject({ method: 'DELETE', url: `/api/security/banned-ips/${banned.id}`, headers: asAdmin })).statusCode).toBe(404);
+    expect(
+      (await service.app.inject({ method: 'DELETE', url: `/api/security/banned-ips/${banned.id}`, headers: asAdmin }))
+        .statusCode,
+    ).toBe(404);
     sub.unsubscribe();
   });
 
@@ -269,7 +415,10 @@ describe('bans', () => {
       [{ ip: '300.1.1.1', reason: 'x' }, /not an IPv4 or IPv6 address or a CIDR range/],
       [{ ip: '10.0.0.0/33', reason: 'x' }, /not an IPv4 or IPv6 address or a CIDR range/],
       [{ ip: 'evil.example', reason: 'x' }, /not an IPv4 or IPv6 address/],
-      [{ ip: '127.0.0.9', reason: 'x', duration: '2h' }, /duration must be 1h, 6h, 1d, 7d, 30d, or empty for permanent/],
+      [
+        { ip: '127.0.0.9', reason: 'x', duration: '2h' },
+        /duration must be 1h, 6h, 1d, 7d, 30d, or empty for permanent/,
+      ],
     ];
     for (const [body, message] of cases) {
       const res = await ban(body);
@@ -278,13 +427,18 @@ describe('bans', () => {
     }
   });
 
-  it('refuses to ban the admin\'s own address: this call\'s, or the one the session signed in from', async () => {
+  it("refuses to ban the admin's own address: this call's, or the one the session signed in from", async () => {
     const own = await ban({ ip: '127.0.0.2', reason: 'oops' });
     expect(own.statusCode).toBe(400);
     expect(own.json().error).toMatch(/You cannot ban 127\.0\.0\.2: it covers your own address/);
     expect((await ban({ ip: '127.0.0.0/8', reason: 'oops' })).statusCode).toBe(400);
     // Signed in from 192.0.2.200, now calling from elsewhere: the session's address is protected too.
-    const login = await service.app.inject({ method: 'POST', url: '/api/auth/login', headers: gatewayHeaders({ ip: '192.0.2.200' }), payload: ADMIN });
+    const login = await service.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: gatewayHeaders({ ip: '192.0.2.200' }),
+      payload: ADMIN,
+    });
     expect(login.statusCode).toBe(200);
     const cookie = String(login.headers['set-cookie']).split(';')[0];
     const res = await ban({ ip: '192.0.2.200', reason: 'oops' }, { ...asAdmin, cookie });
@@ -292,9 +446,19 @@ describe('bans', () => {
     expect(res.json().error).toMatch(/192\.0\.2\.200/);
   });
 
-  it('leaves expired bans out of the list, the count and the gateways\' answer', async () => {
-    await service.ctx.models.Ban.create({ _id: 'expired-1', ip: '192.0.2.99', reason: 'old', bannedDate: new Date(Date.now() - 7200_000), expiresAt: new Date(Date.now() - 1000), bannedBy: 'x', removeAt: new Date(Date.now() + 86_400_000) });
-    expect((await get('/api/security/banned-ips')).json().bannedIPs.map((b: { ip: string }) => b.ip)).not.toContain('192.0.2.99');
+  it("leaves expired bans out of the list, the count and the gateways' answer", async () => {
+    await service.ctx.models.Ban.create({
+      _id: 'expired-1',
+      ip: '192.0.2.99',
+      reason: 'old',
+      bannedDate: new Date(Date.now() - 7200_000),
+      expiresAt: new Date(Date.now() - 1000),
+      bannedBy: 'x',
+      removeAt: new Date(Date.now() + 86_400_000),
+    });
+    expect((await get('/api/security/banned-ips')).json().bannedIPs.map((b: { ip: string }) => b.ip)).not.toContain(
+      '192.0.2.99',
+    );
     expect((await askActive()).map((b) => b.ip)).not.toContain('192.0.2.99');
     // An expired ban does not block a new one of the same address.
     expect((await ban({ ip: '192.0.2.99', reason: 'back again', duration: '1h' })).statusCode).toBe(200);

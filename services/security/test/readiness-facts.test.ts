@@ -23,7 +23,10 @@ const logLines: string[] = [];
 const logDestination = new Writable({ write: (chunk, _encoding, done) => (logLines.push(String(chunk)), done()) });
 
 async function factsOf(env: RawSecurityEnv, before?: (service: Awaited<ReturnType<typeof buildApp>>) => Promise<void>) {
-  const service = await buildApp(loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'info', ...env }), { logDestination });
+  const service = await buildApp(
+    loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'info', ...env }),
+    { logDestination },
+  );
   const url = await service.start();
   try {
     await before?.(service);
@@ -45,7 +48,10 @@ describe('security readiness facts', () => {
 
   it('names nobody once that admin has a password of its own, and reports a Secure cookie', async () => {
     const facts = await factsOf({ SESSION_COOKIE_SECURE: 'true' }, async (service) => {
-      await service.ctx.models.AdminUser.updateOne({ email: devAdmin.email }, { $set: { passwordHash: await hashPassword('Brass-Coin-Vault-42!') } });
+      await service.ctx.models.AdminUser.updateOne(
+        { email: devAdmin.email },
+        { $set: { passwordHash: await hashPassword('Brass-Coin-Vault-42!') } },
+      );
     });
     expect(facts.own).toEqual({ cookieSecure: true, devPasswordAdmins: [] });
   });

@@ -17,16 +17,22 @@ import { returnRoutes } from './routes/returns.js';
 import { supportRoutes } from './routes/support.js';
 
 // package.json sits one level above both src/ and dist/.
-export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const version = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
-export async function buildApp(config: SupportConfig = loadConfig(), testHooks: Pick<ServiceDefinition<unknown>, 'logDestination'> = {}) {
+export async function buildApp(
+  config: SupportConfig = loadConfig(),
+  testHooks: Pick<ServiceDefinition<unknown>, 'logDestination'> = {},
+) {
   const service = await createService({
     name: 'support',
     version,
     config,
     openapi: {
       title: 'Shop support service',
-      description: 'Support messages from visitors and the admin replies, returns, and the public contact configuration.',
+      description:
+        'Support messages from visitors and the admin replies, returns, and the public contact configuration.',
     },
     models: registerModels,
     routes: async (app, ctx) => {
@@ -36,10 +42,17 @@ export async function buildApp(config: SupportConfig = loadConfig(), testHooks: 
       await returnRoutes(app, ctx);
       adminReturnRoutes(app, ctx);
     },
-    consumers: (ctx) => [orderCreatedConsumer(ctx), orderStatusChangedConsumer(ctx), erasureRequestedConsumer(ctx.models)],
+    consumers: (ctx) => [
+      orderCreatedConsumer(ctx),
+      orderStatusChangedConsumer(ctx),
+      erasureRequestedConsumer(ctx.models),
+    ],
     replies: (ctx) => [privacyExportReply(ctx.models)],
     ...testHooks,
   });
-  service.ctx.log.info({ supportEmail: config.contactDefaults.supportEmail, supportPhone: config.contactDefaults.supportPhone || null }, 'default contact details until an admin saves them');
+  service.ctx.log.info(
+    { supportEmail: config.contactDefaults.supportEmail, supportPhone: config.contactDefaults.supportPhone || null },
+    'default contact details until an admin saves them',
+  );
   return service;
 }

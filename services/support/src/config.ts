@@ -42,13 +42,24 @@ export function loadConfig(env: RawSupportEnv = readEnv()): SupportConfig {
   const phone = blank(env.SUPPORT_PHONE) ?? '';
   // Customers are told to write to this address: a shop in production must name its real one.
   if (!email && base.nodeEnv === 'production') {
-    throw new Error('Invalid service configuration: SUPPORT_EMAIL is required when NODE_ENV=production (the address customers write to)');
+    throw new Error(
+      'Invalid service configuration: SUPPORT_EMAIL is required when NODE_ENV=production (the address customers write to)',
+    );
   }
   // The same rules as an administrator's save, so a default can never be something an admin could not enter.
-  const checked = contactConfigSchema.safeParse({ supportEmail: email ?? defaultSupportEmail, supportPhone: phone, showPhone: phone !== '' });
+  const checked = contactConfigSchema.safeParse({
+    supportEmail: email ?? defaultSupportEmail,
+    supportPhone: phone,
+    showPhone: phone !== '',
+  });
   if (!checked.success) {
-    const problems = checked.error.issues.map((i) => (i.path[0] === 'supportEmail' ? 'SUPPORT_EMAIL must be an email address' : `SUPPORT_PHONE: ${i.message}`));
+    const problems = checked.error.issues.map((i) =>
+      i.path[0] === 'supportEmail' ? 'SUPPORT_EMAIL must be an email address' : `SUPPORT_PHONE: ${i.message}`,
+    );
     throw new Error(`Invalid service configuration: ${problems.join('; ')}`);
   }
-  return { ...base, contactDefaults: { supportEmail: checked.data.supportEmail, supportPhone: checked.data.supportPhone } };
+  return {
+    ...base,
+    contactDefaults: { supportEmail: checked.data.supportEmail, supportPhone: checked.data.supportPhone },
+  };
 }

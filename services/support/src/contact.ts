@@ -16,7 +16,10 @@ export function defaultContactConfig(defaults: ContactDefaults): ContactConfig {
   };
 }
 
-export async function currentContactConfig(ContactConfigModel: SupportModels['ContactConfig'], defaults: ContactDefaults): Promise<ContactConfig> {
+export async function currentContactConfig(
+  ContactConfigModel: SupportModels['ContactConfig'],
+  defaults: ContactDefaults,
+): Promise<ContactConfig> {
   const saved = await ContactConfigModel.findById(contactConfigId).lean();
   if (!saved) return defaultContactConfig(defaults);
   return {

@@ -19,7 +19,9 @@ let service: Awaited<ReturnType<typeof buildApp>>;
 let url: string;
 
 async function startSupport(env: RawSupportEnv = {}) {
-  const started = await buildApp(loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent', ...env }));
+  const started = await buildApp(
+    loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent', ...env }),
+  );
   return { service: started, url: await started.start() };
 }
 
@@ -82,7 +84,10 @@ describe('until an administrator saves', () => {
         supportPhone: '(512) 555-0100',
         supportHours: null,
       });
-      expect((await getJson(other.url, contactConfigPaths.admin)).body).toMatchObject({ supportPhone: '(512) 555-0100', showPhone: true });
+      expect((await getJson(other.url, contactConfigPaths.admin)).body).toMatchObject({
+        supportPhone: '(512) 555-0100',
+        showPhone: true,
+      });
     } finally {
       await other.service.stop();
     }
@@ -90,8 +95,13 @@ describe('until an administrator saves', () => {
 
   it('a bad SUPPORT_EMAIL or SUPPORT_PHONE is refused with a message naming it', () => {
     expect(() => loadConfig({ SUPPORT_EMAIL: 'not-an-address' })).toThrow(/SUPPORT_EMAIL must be an email address/);
-    expect(() => loadConfig({ SUPPORT_PHONE: 'call us' })).toThrow(/SUPPORT_PHONE: Support phone must be a phone number/);
-    expect(loadConfig({ NODE_ENV: 'production', GATEWAY_SIGNING_KEY: testGatewayKey(), SUPPORT_EMAIL: 'help@coins.example' }).contactDefaults).toEqual({
+    expect(() => loadConfig({ SUPPORT_PHONE: 'call us' })).toThrow(
+      /SUPPORT_PHONE: Support phone must be a phone number/,
+    );
+    expect(
+      loadConfig({ NODE_ENV: 'production', GATEWAY_SIGNING_KEY: testGatewayKey(), SUPPORT_EMAIL: 'help@coins.example' })
+        .contactDefaults,
+    ).toEqual({
       supportEmail: 'help@coins.example',
       supportPhone: '',
     });
@@ -122,19 +132,38 @@ describe('an administrator saves the contact config', () => {
     const hidden = { ...full, showPhone: false, supportHours: { ...full.supportHours, showHours: false } };
     expect((await post(hidden)).status).toBe(200);
     expect((await getJson(url, contactConfigPaths.admin)).body).toEqual(hidden);
-    expect((await getJson(url, contactConfigPaths.public)).body).toEqual({ supportEmail: 'help@coins.example', supportPhone: null, supportHours: null });
+    expect((await getJson(url, contactConfigPaths.public)).body).toEqual({
+      supportEmail: 'help@coins.example',
+      supportPhone: null,
+      supportHours: null,
+    });
 
     // Each toggle on its own.
     await post({ ...full, showPhone: false });
-    expect((await getJson(url, contactConfigPaths.public)).body).toMatchObject({ supportPhone: null, supportHours: { weekday: 'Mon-Fri 8am-6pm CT' } });
+    expect((await getJson(url, contactConfigPaths.public)).body).toMatchObject({
+      supportPhone: null,
+      supportHours: { weekday: 'Mon-Fri 8am-6pm CT' },
+    });
     await post({ ...full, supportHours: { ...full.supportHours, showHours: false } });
-    expect((await getJson(url, contactConfigPaths.public)).body).toMatchObject({ supportPhone: '+1 (512) 555-0199', supportHours: null });
+    expect((await getJson(url, contactConfigPaths.public)).body).toMatchObject({
+      supportPhone: '+1 (512) 555-0199',
+      supportHours: null,
+    });
   });
 
   it('a blank phone and blank hours may be saved while hidden', async () => {
-    const minimal = { supportEmail: 'help@coins.example', supportPhone: '', showPhone: false, supportHours: { weekday: '', weekend: '', showHours: false } };
+    const minimal = {
+      supportEmail: 'help@coins.example',
+      supportPhone: '',
+      showPhone: false,
+      supportHours: { weekday: '', weekend: '', showHours: false },
+    };
     expect((await post(minimal)).status).toBe(200);
-    expect((await getJson(url, contactConfigPaths.public)).body).toEqual({ supportEmail: 'help@coins.example', supportPhone: null, supportHours: null });
+    expect((await getJson(url, contactConfigPaths.public)).body).toEqual({
+      supportEmail: 'help@coins.example',
+      supportPhone: null,
+      supportHours: null,
+    });
   });
 });
 
@@ -143,16 +172,41 @@ describe('bad input is refused with a clear message and nothing changes', () => 
     ['no email', { ...full, supportEmail: undefined }, /Support email is required/],
     ['a malformed email', { ...full, supportEmail: 'help at coins' }, /Support email must be a valid email address/],
     ['a shown phone left blank', { ...full, supportPhone: '  ' }, /Support phone is required when the phone is shown/],
-    ['a phone that is not a number', { ...full, supportPhone: 'call the front desk' }, /Support phone must be a phone number/],
-    ['a phone that is too long', { ...full, supportPhone: '1'.repeat(31) }, /Support phone must be at most 30 characters/],
-    ['shown hours left blank', { ...full, supportHours: { weekday: '', weekend: 'Sat 9-1', showHours: true } }, /Weekday hours are required when the hours are shown/],
-    ['weekend hours missing while shown', { ...full, supportHours: { weekday: 'Mon-Fri', weekend: '', showHours: true } }, /Weekend hours are required/],
-    ['hours that are too long', { ...full, supportHours: { ...full.supportHours, weekend: 'x'.repeat(121) } }, /Weekend hours must be at most 120 characters/],
+    [
+      'a phone that is not a number',
+      { ...full, supportPhone: 'call the front desk' },
+      /Support phone must be a phone number/,
+    ],
+    [
+      'a phone that is too long',
+      { ...full, supportPhone: '1'.repeat(31) },
+      /Support phone must be at most 30 characters/,
+    ],
+    [
+      'shown hours left blank',
+      { ...full, supportHours: { weekday: '', weekend: 'Sat 9-1', showHours: true } },
+      /Weekday hours are required when the hours are shown/,
+    ],
+    [
+      'weekend hours missing while shown',
+      { ...full, supportHours: { weekday: 'Mon-Fri', weekend: '', showHours: true } },
+      /Weekend hours are required/,
+    ],
+    [
+      'hours that are too long',
+      { ...full, supportHours: { ...full.supportHours, weekend: 'x'.repeat(121) } },
+      /Weekend hours must be at most 120 characters/,
+    ],
     ['a toggle that is not a boolean', { ...full, showPhone: 'yes' }, /showPhone must be true or false/],
   ];
 
   it.each(cases)('%s', async (_name, body, message) => {
-    const before = { supportEmail: 'help@coins.example', supportPhone: '(512) 555-0100', showPhone: true, supportHours: { weekday: 'Mon-Fri', weekend: 'Closed', showHours: true } };
+    const before = {
+      supportEmail: 'help@coins.example',
+      supportPhone: '(512) 555-0100',
+      showPhone: true,
+      supportHours: { weekday: 'Mon-Fri', weekend: 'Closed', showHours: true },
+    };
     expect((await post(before)).status).toBe(200);
     const refused = await post(body);
     expect(refused.status).toBe(400);
@@ -171,7 +225,14 @@ describe('support in production (its real main.ts)', () => {
   it('refuses to start without SUPPORT_EMAIL: customers must be given the real address', async () => {
     const start = spawnServiceProcess({
       packageDir,
-      env: { PORT: String(await freePort()), MONGO_URL: mongo.uri, NATS_URL: nats.url, NODE_ENV: 'production', GATEWAY_SIGNING_KEY: testGatewayKey(), LOG_LEVEL: 'info' },
+      env: {
+        PORT: String(await freePort()),
+        MONGO_URL: mongo.uri,
+        NATS_URL: nats.url,
+        NODE_ENV: 'production',
+        GATEWAY_SIGNING_KEY: testGatewayKey(),
+        LOG_LEVEL: 'info',
+      },
       readyTimeoutMs: 30_000,
     });
     await expect(start).rejects.toThrow(/exited with 1[\s\S]*SUPPORT_EMAIL is required when NODE_ENV=production/);
@@ -180,10 +241,22 @@ describe('support in production (its real main.ts)', () => {
   it('starts with SUPPORT_EMAIL and shows it to the public', async () => {
     const child = await spawnServiceProcess({
       packageDir,
-      env: { PORT: String(await freePort()), MONGO_URL: mongo.uri, NATS_URL: nats.url, NODE_ENV: 'production', GATEWAY_SIGNING_KEY: testGatewayKey(), LOG_LEVEL: 'info', SUPPORT_EMAIL: 'help@coins.example' },
+      env: {
+        PORT: String(await freePort()),
+        MONGO_URL: mongo.uri,
+        NATS_URL: nats.url,
+        NODE_ENV: 'production',
+        GATEWAY_SIGNING_KEY: testGatewayKey(),
+        LOG_LEVEL: 'info',
+        SUPPORT_EMAIL: 'help@coins.example',
+      },
     });
     try {
-      expect((await getJson(child.url, contactConfigPaths.public)).body).toEqual({ supportEmail: 'help@coins.example', supportPhone: null, supportHours: null });
+      expect((await getJson(child.url, contactConfigPaths.public)).body).toEqual({
+        supportEmail: 'help@coins.example',
+        supportPhone: null,
+        supportHours: null,
+      });
     } finally {
       expect(await child.stop('SIGTERM')).toBe(0);
     }

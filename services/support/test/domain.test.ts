@@ -43,17 +43,37 @@ describe('respond-by deadline', () => {
 });
 
 describe('return window', () => {
-  const order = { orderNumber: 'CC-ABCDEFGH', email: 'pat@example.com', status: 'shipped', shippedAt: at('2026-11-01T12:00:00Z') };
+  const order = {
+    orderNumber: 'CC-ABCDEFGH',
+    email: 'pat@example.com',
+    status: 'shipped',
+    shippedAt: at('2026-11-01T12:00:00Z'),
+  };
   it('accepts the matching email within 30 days of shipping', () => {
-    expect(returnEligibility(order, ' PAT@example.com ', at('2026-11-20T00:00:00Z'))).toEqual({ ok: true, closesAt: at('2026-12-01T12:00:00Z') });
+    expect(returnEligibility(order, ' PAT@example.com ', at('2026-11-20T00:00:00Z'))).toEqual({
+      ok: true,
+      closesAt: at('2026-12-01T12:00:00Z'),
+    });
   });
   it('refuses an unknown order and a wrong email alike', () => {
-    expect(returnEligibility(null, 'pat@example.com', at('2026-11-20T00:00:00Z'))).toEqual({ ok: false, status: 404, message: orderNotFoundMessage });
-    expect(returnEligibility(order, 'other@example.com', at('2026-11-20T00:00:00Z'))).toEqual({ ok: false, status: 404, message: orderNotFoundMessage });
+    expect(returnEligibility(null, 'pat@example.com', at('2026-11-20T00:00:00Z'))).toEqual({
+      ok: false,
+      status: 404,
+      message: orderNotFoundMessage,
+    });
+    expect(returnEligibility(order, 'other@example.com', at('2026-11-20T00:00:00Z'))).toEqual({
+      ok: false,
+      status: 404,
+      message: orderNotFoundMessage,
+    });
   });
   it('refuses an order not shipped, cancelled, or past its window', () => {
-    expect(returnEligibility({ ...order, status: 'production', shippedAt: null }, order.email, at('2026-11-20T00:00:00Z'))).toMatchObject({ ok: false, status: 400, message: expect.stringContaining('has not shipped yet') as unknown });
-    expect(returnEligibility({ ...order, status: 'cancelled' }, order.email, at('2026-11-20T00:00:00Z'))).toMatchObject({ ok: false, message: expect.stringContaining('was cancelled') as unknown });
+    expect(
+      returnEligibility({ ...order, status: 'production', shippedAt: null }, order.email, at('2026-11-20T00:00:00Z')),
+    ).toMatchObject({ ok: false, status: 400, message: expect.stringContaining('has not shipped yet') as unknown });
+    expect(returnEligibility({ ...order, status: 'cancelled' }, order.email, at('2026-11-20T00:00:00Z'))).toMatchObject(
+      { ok: false, message: expect.stringContaining('was cancelled') as unknown },
+    );
     expect(returnEligibility(order, order.email, at('2026-12-01T12:00:01Z'))).toEqual({
       ok: false,
       status: 400,

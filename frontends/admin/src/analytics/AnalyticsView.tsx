@@ -5,9 +5,27 @@
 // when there is nothing to compare.
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Bar, BarChart, CartesianGrid, Cell, Pie, PieChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Cell,
+  Pie,
+  PieChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import { CalendarClock, DollarSign, Hourglass, TrendingDown, TrendingUp, Wallet } from 'lucide-react';
-import { analyticsPeriod, analyticsPeriods, catalog, formatMoney, type AdminAnalytics, type AnalyticsPeriod } from '@shop/contracts';
+import {
+  analyticsPeriod,
+  analyticsPeriods,
+  catalog,
+  formatMoney,
+  type AdminAnalytics,
+  type AnalyticsPeriod,
+} from '@shop/contracts';
 import { Card, CardBody, CardHeader, CardTitle, ErrorState, Skeleton, cn } from '@shop/ui';
 import { fetchAnalytics, ordersKeys, reasonOf } from '../orders/api.js';
 import { formatChange, formatDateTime, formatPercent } from '../orders/format.js';
@@ -47,7 +65,15 @@ function ChangeBadge({ value, label }: { value: number | null; label: string }) 
   );
 }
 
-function MetricCard({ title, value, icon: Icon, change, changeLabel, hint, testId }: {
+function MetricCard({
+  title,
+  value,
+  icon: Icon,
+  change,
+  changeLabel,
+  hint,
+  testId,
+}: {
   title: string;
   value: string | undefined;
   icon: typeof DollarSign;
@@ -63,9 +89,17 @@ function MetricCard({ title, value, icon: Icon, change, changeLabel, hint, testI
           <p className="text-xs font-semibold uppercase tracking-wide text-khaki-300">{title}</p>
           <Icon aria-hidden="true" className="size-5 text-brass-400" />
         </div>
-        {value === undefined ? <Skeleton className="h-8 w-28" /> : <p className="font-display text-3xl font-bold text-khaki-50" data-testid={testId}>{value}</p>}
+        {value === undefined ? (
+          <Skeleton className="h-8 w-28" />
+        ) : (
+          <p className="font-display text-3xl font-bold text-khaki-50" data-testid={testId}>
+            {value}
+          </p>
+        )}
         <div className="flex flex-wrap items-center gap-2 text-xs text-khaki-300">
-          {change !== undefined ? <ChangeBadge value={change} label={changeLabel ?? 'against the previous period'} /> : null}
+          {change !== undefined ? (
+            <ChangeBadge value={change} label={changeLabel ?? 'against the previous period'} />
+          ) : null}
           {hint ? <span>{hint}</span> : null}
         </div>
       </CardBody>
@@ -91,7 +125,16 @@ function Body({ data }: { data: AdminAnalytics }) {
                 <div className="h-48" aria-hidden="true" inert>
                   <ResponsiveContainer width="100%" height="100%">
                     <PieChart accessibilityLayer={false}>
-                      <Pie rootTabIndex={-1} data={distribution} dataKey="count" nameKey="label" innerRadius="55%" outerRadius="95%" stroke="#12150e" isAnimationActive={false}>
+                      <Pie
+                        rootTabIndex={-1}
+                        data={distribution}
+                        dataKey="count"
+                        nameKey="label"
+                        innerRadius="55%"
+                        outerRadius="95%"
+                        stroke="#12150e"
+                        isAnimationActive={false}
+                      >
                         {distribution.map((s) => (
                           <Cell key={s.status} fill={statusFill[s.status] ?? statusFill.pending} />
                         ))}
@@ -126,7 +169,12 @@ function Body({ data }: { data: AdminAnalytics }) {
                 <BarChart accessibilityLayer={false} data={items} margin={{ left: 8, right: 8 }}>
                   <CartesianGrid stroke="#323b25" vertical={false} />
                   <XAxis dataKey="name" stroke="#c8b98d" fontSize={12} />
-                  <YAxis stroke="#c8b98d" fontSize={12} tickFormatter={(v: number) => `$${v.toLocaleString('en-US')}`} width={72} />
+                  <YAxis
+                    stroke="#c8b98d"
+                    fontSize={12}
+                    tickFormatter={(v: number) => `$${v.toLocaleString('en-US')}`}
+                    width={72}
+                  />
                   <Tooltip
                     formatter={(v) => formatMoney(Number(v))}
                     contentStyle={{ background: '#1a1f14', border: '1px solid #5c6b43', color: '#ece5d0' }}
@@ -140,17 +188,29 @@ function Body({ data }: { data: AdminAnalytics }) {
               <caption className="sr-only">Orders, pieces and completed revenue per item type</caption>
               <thead className="text-xs uppercase tracking-wide text-khaki-300">
                 <tr>
-                  <th scope="col" className="py-1.5">Item</th>
-                  <th scope="col" className="py-1.5 text-right">Orders</th>
-                  <th scope="col" className="py-1.5 text-right">Pieces</th>
-                  <th scope="col" className="py-1.5 text-right">Revenue</th>
-                  <th scope="col" className="py-1.5 text-right">Average</th>
+                  <th scope="col" className="py-1.5">
+                    Item
+                  </th>
+                  <th scope="col" className="py-1.5 text-right">
+                    Orders
+                  </th>
+                  <th scope="col" className="py-1.5 text-right">
+                    Pieces
+                  </th>
+                  <th scope="col" className="py-1.5 text-right">
+                    Revenue
+                  </th>
+                  <th scope="col" className="py-1.5 text-right">
+                    Average
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-olive-700">
                 {items.map((p) => (
                   <tr key={p.itemType}>
-                    <th scope="row" className="py-1.5 font-semibold text-khaki-50">{p.name}</th>
+                    <th scope="row" className="py-1.5 font-semibold text-khaki-50">
+                      {p.name}
+                    </th>
                     <td className="py-1.5 text-right font-mono">{p.orders.toLocaleString('en-US')}</td>
                     <td className="py-1.5 text-right font-mono">{p.quantity.toLocaleString('en-US')}</td>
                     <td className="py-1.5 text-right font-mono">{formatMoney(p.revenue)}</td>
@@ -174,7 +234,9 @@ function Body({ data }: { data: AdminAnalytics }) {
                   <span className="min-w-0">
                     <span className="font-mono font-semibold text-khaki-50">#{o.orderNumber}</span>{' '}
                     <span className="text-khaki-200">{o.customerName}</span>{' '}
-                    <span className="capitalize text-khaki-300">· {o.itemType} × {o.quantity.toLocaleString('en-US')}</span>
+                    <span className="capitalize text-khaki-300">
+                      · {o.itemType} × {o.quantity.toLocaleString('en-US')}
+                    </span>
                   </span>
                   <span className="flex items-center gap-3">
                     <span className="font-mono">{formatMoney(o.total)}</span>
@@ -226,10 +288,19 @@ export function AnalyticsView() {
         </div>
       </div>
       {analytics.isError && !data ? (
-        <ErrorState title="Analytics could not be loaded" message={reasonOf(analytics.error)} onRetry={() => void analytics.refetch()} retrying={analytics.isFetching} />
+        <ErrorState
+          title="Analytics could not be loaded"
+          message={reasonOf(analytics.error)}
+          onRetry={() => void analytics.refetch()}
+          retrying={analytics.isFetching}
+        />
       ) : (
         <>
-          <section aria-label="Key figures" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" aria-busy={analytics.isFetching || undefined}>
+          <section
+            aria-label="Key figures"
+            className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4"
+            aria-busy={analytics.isFetching || undefined}
+          >
             <MetricCard
               title="Revenue"
               value={data ? formatMoney(data.revenue) : undefined}

@@ -5,7 +5,13 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Plus, Trash2 } from 'lucide-react';
-import { businessConfigSchema, defaultTaxPermitType, type BusinessAddress, type BusinessConfig, type TaxPermit } from '@shop/contracts';
+import {
+  businessConfigSchema,
+  defaultTaxPermitType,
+  type BusinessAddress,
+  type BusinessConfig,
+  type TaxPermit,
+} from '@shop/contracts';
 import { Button, Card, ErrorState, Field, Input, Spinner } from '@shop/ui';
 import { configKeys, fetchBusinessConfig, saveBusinessConfig } from './api.js';
 import { SaveBar, useSave } from './SaveBar.js';
@@ -20,9 +26,28 @@ const addressFields: [keyof BusinessAddress, string, string?][] = [
   ['country', 'Country', 'country'],
 ];
 
-const newPermit = (): TaxPermit => ({ id: '', jurisdiction: '', permitNumber: '', type: defaultTaxPermitType, expirationDate: '', isActive: true });
+const newPermit = (): TaxPermit => ({
+  id: '',
+  jurisdiction: '',
+  permitNumber: '',
+  type: defaultTaxPermitType,
+  expirationDate: '',
+  isActive: true,
+});
 
-function PermitRow({ permit, index, errors, onChange, onRemove }: { permit: TaxPermit; index: number; errors: Record<string, string>; onChange: (p: TaxPermit) => void; onRemove: () => void }) {
+function PermitRow({
+  permit,
+  index,
+  errors,
+  onChange,
+  onRemove,
+}: {
+  permit: TaxPermit;
+  index: number;
+  errors: Record<string, string>;
+  onChange: (p: TaxPermit) => void;
+  onRemove: () => void;
+}) {
   const at = (field: string) => errors[`taxPermits.${index}.${field}`];
   const set = (patch: Partial<TaxPermit>) => onChange({ ...permit, ...patch });
   return (
@@ -35,7 +60,11 @@ function PermitRow({ permit, index, errors, onChange, onRemove }: { permit: TaxP
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="Jurisdiction" required error={at('jurisdiction')}>
-          <Input value={permit.jurisdiction} onChange={(e) => set({ jurisdiction: e.target.value })} placeholder="Texas" />
+          <Input
+            value={permit.jurisdiction}
+            onChange={(e) => set({ jurisdiction: e.target.value })}
+            placeholder="Texas"
+          />
         </Field>
         <Field label="Permit number" required error={at('permitNumber')}>
           <Input value={permit.permitNumber} onChange={(e) => set({ permitNumber: e.target.value })} />
@@ -64,11 +93,20 @@ export function BusinessTab() {
   }, [query.data]);
 
   if (query.isPending) return <Spinner label="Loading the business registration" />;
-  if (query.isError) return <ErrorState title="The business registration could not be loaded" message={query.error.message} onRetry={() => query.refetch()} retrying={query.isFetching} />;
+  if (query.isError)
+    return (
+      <ErrorState
+        title="The business registration could not be loaded"
+        message={query.error.message}
+        onRetry={() => query.refetch()}
+        retrying={query.isFetching}
+      />
+    );
   if (!form) return null;
 
   const set = (patch: Partial<BusinessConfig>) => setForm({ ...form, ...patch });
-  const setAddress = (patch: Partial<BusinessAddress>) => set({ businessAddress: { ...form.businessAddress, ...patch } });
+  const setAddress = (patch: Partial<BusinessAddress>) =>
+    set({ businessAddress: { ...form.businessAddress, ...patch } });
   const setPermits = (taxPermits: TaxPermit[]) => set({ taxPermits });
 
   function submit(event: FormEvent) {
@@ -89,13 +127,22 @@ export function BusinessTab() {
     <form className="flex flex-col gap-6" onSubmit={submit} noValidate aria-label="Business registration">
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="Business name" error={errors.businessName}>
-          <Input value={form.businessName} onChange={(e) => set({ businessName: e.target.value })} autoComplete="organization" />
+          <Input
+            value={form.businessName}
+            onChange={(e) => set({ businessName: e.target.value })}
+            autoComplete="organization"
+          />
         </Field>
         <Field label="Legal name" error={errors.legalName}>
           <Input value={form.legalName} onChange={(e) => set({ legalName: e.target.value })} />
         </Field>
         <Field label="EIN" hint="Employer Identification Number, written NN-NNNNNNN" error={errors.ein}>
-          <Input value={form.ein} onChange={(e) => set({ ein: e.target.value })} placeholder="12-3456789" inputMode="numeric" />
+          <Input
+            value={form.ein}
+            onChange={(e) => set({ ein: e.target.value })}
+            placeholder="12-3456789"
+            inputMode="numeric"
+          />
         </Field>
       </div>
       <fieldset className="flex flex-col gap-4">
@@ -103,7 +150,11 @@ export function BusinessTab() {
         <div className="grid gap-4 sm:grid-cols-2">
           {addressFields.map(([key, label, autoComplete]) => (
             <Field key={key} label={label} error={errors[`businessAddress.${key}`]}>
-              <Input value={form.businessAddress[key]} onChange={(e) => setAddress({ [key]: e.target.value })} autoComplete={autoComplete} />
+              <Input
+                value={form.businessAddress[key]}
+                onChange={(e) => setAddress({ [key]: e.target.value })}
+                autoComplete={autoComplete}
+              />
             </Field>
           ))}
         </div>
@@ -117,7 +168,11 @@ export function BusinessTab() {
             <Plus aria-hidden="true" className="size-4" /> Add Tax Permit
           </Button>
         </div>
-        {form.taxPermits.length === 0 ? <p className="text-sm text-khaki-300">No tax permits yet. Add one for each state where you collect sales tax.</p> : null}
+        {form.taxPermits.length === 0 ? (
+          <p className="text-sm text-khaki-300">
+            No tax permits yet. Add one for each state where you collect sales tax.
+          </p>
+        ) : null}
         {form.taxPermits.map((permit, index) => (
           <PermitRow
             key={permit.id || `new-${index}`}

@@ -54,11 +54,20 @@ export function ContactTab() {
   }, [query.data]);
 
   if (query.isPending) return <Spinner label="Loading the contact details" />;
-  if (query.isError) return <ErrorState title="The contact details could not be loaded" message={query.error.message} onRetry={() => query.refetch()} retrying={query.isFetching} />;
+  if (query.isError)
+    return (
+      <ErrorState
+        title="The contact details could not be loaded"
+        message={query.error.message}
+        onRetry={() => query.refetch()}
+        retrying={query.isFetching}
+      />
+    );
   if (!form) return null;
 
   const set = (patch: Partial<ContactConfig>) => setForm({ ...form, ...patch });
-  const setHours = (patch: Partial<ContactConfig['supportHours']>) => setForm({ ...form, supportHours: { ...form.supportHours, ...patch } });
+  const setHours = (patch: Partial<ContactConfig['supportHours']>) =>
+    setForm({ ...form, supportHours: { ...form.supportHours, ...patch } });
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -75,22 +84,52 @@ export function ContactTab() {
   }
 
   return (
-    <form className="grid gap-6 lg:grid-cols-[1fr_18rem]" onSubmit={submit} noValidate aria-label="Contact and support details">
+    <form
+      className="grid gap-6 lg:grid-cols-[1fr_18rem]"
+      onSubmit={submit}
+      noValidate
+      aria-label="Contact and support details"
+    >
       <div className="flex flex-col gap-5">
         <Field label="Support email" required error={errors.supportEmail}>
-          <Input type="email" value={form.supportEmail} onChange={(e) => set({ supportEmail: e.target.value })} autoComplete="email" />
+          <Input
+            type="email"
+            value={form.supportEmail}
+            onChange={(e) => set({ supportEmail: e.target.value })}
+            autoComplete="email"
+          />
         </Field>
         <Toggle label="Show phone number" checked={form.showPhone} onChange={(showPhone) => set({ showPhone })} />
         <Field label="Support phone" error={errors.supportPhone}>
-          <Input type="tel" value={form.supportPhone} disabled={!form.showPhone} onChange={(e) => set({ supportPhone: e.target.value })} autoComplete="tel" />
+          <Input
+            type="tel"
+            value={form.supportPhone}
+            disabled={!form.showPhone}
+            onChange={(e) => set({ supportPhone: e.target.value })}
+            autoComplete="tel"
+          />
         </Field>
-        <Toggle label="Show support hours" checked={form.supportHours.showHours} onChange={(showHours) => setHours({ showHours })} />
+        <Toggle
+          label="Show support hours"
+          checked={form.supportHours.showHours}
+          onChange={(showHours) => setHours({ showHours })}
+        />
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="Weekday hours" error={errors['supportHours.weekday']}>
-            <Input value={form.supportHours.weekday} disabled={!form.supportHours.showHours} onChange={(e) => setHours({ weekday: e.target.value })} placeholder="Mon-Fri 9am-5pm CT" />
+            <Input
+              value={form.supportHours.weekday}
+              disabled={!form.supportHours.showHours}
+              onChange={(e) => setHours({ weekday: e.target.value })}
+              placeholder="Mon-Fri 9am-5pm CT"
+            />
           </Field>
           <Field label="Weekend hours" error={errors['supportHours.weekend']}>
-            <Input value={form.supportHours.weekend} disabled={!form.supportHours.showHours} onChange={(e) => setHours({ weekend: e.target.value })} placeholder="Closed" />
+            <Input
+              value={form.supportHours.weekend}
+              disabled={!form.supportHours.showHours}
+              onChange={(e) => setHours({ weekend: e.target.value })}
+              placeholder="Closed"
+            />
           </Field>
         </div>
         <SaveBar {...save} label="Save Contact Details" />

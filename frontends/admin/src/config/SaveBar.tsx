@@ -24,7 +24,13 @@ export function useSave() {
       setSaved(true);
       timer.current = setTimeout(() => setSaved(false), savedIndicatorMs);
     } catch (err) {
-      setError(err instanceof AdminApiError && err.status === 400 ? err.message : err instanceof Error ? err.message : String(err));
+      setError(
+        err instanceof AdminApiError && err.status === 400
+          ? err.message
+          : err instanceof Error
+            ? err.message
+            : String(err),
+      );
     } finally {
       setSaving(false);
     }
@@ -32,7 +38,17 @@ export function useSave() {
   return { saving, saved, error, run };
 }
 
-export function SaveBar({ saving, saved, error, label }: { saving: boolean; saved: boolean; error: string | null; label: string }) {
+export function SaveBar({
+  saving,
+  saved,
+  error,
+  label,
+}: {
+  saving: boolean;
+  saved: boolean;
+  error: string | null;
+  label: string;
+}) {
   return (
     <div className="flex flex-col gap-3">
       {error ? (

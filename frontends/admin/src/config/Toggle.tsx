@@ -3,7 +3,17 @@
 import * as Switch from '@radix-ui/react-switch';
 import { useId } from 'react';
 
-export function Toggle({ label, checked, onChange, hint }: { label: string; checked: boolean; onChange: (on: boolean) => void; hint?: string }) {
+export function Toggle({
+  label,
+  checked,
+  onChange,
+  hint,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (on: boolean) => void;
+  hint?: string;
+}) {
   const id = useId();
   return (
     <div className="flex items-center gap-3">

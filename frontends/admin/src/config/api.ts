@@ -19,7 +19,8 @@ export async function fetchContactConfig(signal?: AbortSignal): Promise<ContactC
 }
 
 export async function saveContactConfig(config: ContactConfig): Promise<ContactConfig> {
-  return contactConfigSavedSchema.parse(await adminFetch(contactConfigPaths.admin, { method: 'POST', json: config })).config;
+  return contactConfigSavedSchema.parse(await adminFetch(contactConfigPaths.admin, { method: 'POST', json: config }))
+    .config;
 }
 
 export async function fetchBusinessConfig(signal?: AbortSignal): Promise<BusinessConfig> {
@@ -27,7 +28,8 @@ export async function fetchBusinessConfig(signal?: AbortSignal): Promise<Busines
 }
 
 export async function saveBusinessConfig(config: BusinessConfig): Promise<BusinessConfig> {
-  return businessConfigSavedSchema.parse(await adminFetch(businessConfigPaths.admin, { method: 'POST', json: config })).config;
+  return businessConfigSavedSchema.parse(await adminFetch(businessConfigPaths.admin, { method: 'POST', json: config }))
+    .config;
 }
 
 /** Spec §8: the one message of a failed save (the server's reason is shown under it). */

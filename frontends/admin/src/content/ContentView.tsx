@@ -7,7 +7,21 @@ import { ChevronDown, History, RotateCcw, Save } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useForm, type UseFormRegister, type FieldErrors } from 'react-hook-form';
 import { contentMessages, formatMoney, itemTypes, type ContentResponse } from '@shop/contracts';
-import { Alert, Badge, Button, Card, CardBody, Checkbox, ErrorState, Field, Input, Modal, Skeleton, Textarea, toast } from '@shop/ui';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  CardBody,
+  Checkbox,
+  ErrorState,
+  Field,
+  Input,
+  Modal,
+  Skeleton,
+  Textarea,
+  toast,
+} from '@shop/ui';
 import {
   contentKeys,
   contentResolver,
@@ -22,7 +36,19 @@ import {
   type ContentForm,
 } from './api.js';
 
-function Section({ id, title, open, onToggle, children }: { id: string; title: string; open: boolean; onToggle: () => void; children: ReactNode }) {
+function Section({
+  id,
+  title,
+  open,
+  onToggle,
+  children,
+}: {
+  id: string;
+  title: string;
+  open: boolean;
+  onToggle: () => void;
+  children: ReactNode;
+}) {
   return (
     <Card>
       <h2>
@@ -53,12 +79,20 @@ function ProductFields({ register, errors }: { register: UseFormRegister<Content
   return (
     <>
       {itemTypes.map((t) => (
-        <fieldset key={t} className="flex flex-col gap-3 rounded-md border border-olive-700 p-4 md:col-span-2 lg:col-span-1" data-product={t}>
+        <fieldset
+          key={t}
+          className="flex flex-col gap-3 rounded-md border border-olive-700 p-4 md:col-span-2 lg:col-span-1"
+          data-product={t}
+        >
           <legend className="px-1 text-sm font-bold uppercase tracking-wide text-brass-300">{t}</legend>
           <Field label="Title" error={msg(errors.products?.[t]?.title)}>
             <Input {...register(`products.${t}.title`)} />
           </Field>
-          <Field label="Base price (USD)" hint="From $ on the home page; a decimal, empty means 0" error={msg(errors.products?.[t]?.basePrice)}>
+          <Field
+            label="Base price (USD)"
+            hint="From $ on the home page; a decimal, empty means 0"
+            error={msg(errors.products?.[t]?.basePrice)}
+          >
             <Input inputMode="decimal" {...register(`products.${t}.basePrice`)} />
           </Field>
           <Field label="Description" error={msg(errors.products?.[t]?.description)}>
@@ -77,10 +111,20 @@ const switches = [
   ['aiGenerationEnabled', 'AI design tool', 'The AI Design Tool, its buttons, and POST /api/ai/generate-design'],
   ['manualDesignEnabled', 'Manual design methods', 'Describe it and Work with our team in the order flow'],
   ['fileUploadEnabled', 'File upload', 'The upload design method and POST /api/upload'],
-  ['liveChatEnabled', 'Message us', 'A "Message us" entry on every page that opens the support form (there is no live chat)'],
+  [
+    'liveChatEnabled',
+    'Message us',
+    'A "Message us" entry on every page that opens the support form (there is no live chat)',
+  ],
 ] as const;
 
-function VersionHistory({ onRestored, disabled }: { onRestored: (answer: ContentResponse) => void; disabled: boolean }) {
+function VersionHistory({
+  onRestored,
+  disabled,
+}: {
+  onRestored: (answer: ContentResponse) => void;
+  disabled: boolean;
+}) {
   const versions = useQuery({ queryKey: contentKeys.versions, queryFn: ({ signal }) => fetchVersions(signal) });
   const restore = useMutation({
     mutationFn: (v: { id: string; version: number }) => restoreVersion(v.id),
@@ -98,19 +142,28 @@ function VersionHistory({ onRestored, disabled }: { onRestored: (answer: Content
         </h2>
         {versions.isPending ? <Skeleton className="h-16 w-full" /> : null}
         {versions.isError ? <Alert tone="error">{versions.error.message}</Alert> : null}
-        {versions.data && versions.data.length === 0 ? <p className="text-sm text-khaki-300">No saved versions yet: the site shows the defaults.</p> : null}
+        {versions.data && versions.data.length === 0 ? (
+          <p className="text-sm text-khaki-300">No saved versions yet: the site shows the defaults.</p>
+        ) : null}
         {versions.data && versions.data.length > 0 ? (
           <ul className="divide-y divide-olive-700" data-testid="content-versions">
             {versions.data.map((v, i) => (
               <li key={v.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
                 <span className="text-khaki-100">
-                  <span className="font-semibold text-khaki-50">Version {v.version}</span> · {v.action === 'restore' ? `restored version ${v.restoredFrom}` : v.action} by{' '}
+                  <span className="font-semibold text-khaki-50">Version {v.version}</span> ·{' '}
+                  {v.action === 'restore' ? `restored version ${v.restoredFrom}` : v.action} by{' '}
                   {v.savedBy.replace(/^admin:/, '')} · {new Date(v.savedAt).toLocaleString()}
                   {i === 0 ? <Badge className="ml-2">current</Badge> : null}
                 </span>
                 {i > 0 ? (
-                  <Button size="sm" variant="secondary" disabled={disabled || restore.isPending} onClick={() => restore.mutate(v)}>
-                    <RotateCcw aria-hidden="true" className="size-4" /> Restore<span className="sr-only"> version {v.version}</span>
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    disabled={disabled || restore.isPending}
+                    onClick={() => restore.mutate(v)}
+                  >
+                    <RotateCcw aria-hidden="true" className="size-4" /> Restore
+                    <span className="sr-only"> version {v.version}</span>
                   </Button>
                 ) : null}
               </li>
@@ -176,7 +229,14 @@ export function ContentView() {
   });
 
   if (content.isError) {
-    return <ErrorState title={contentMessages.loadErrorTitle} message={content.error.message} onRetry={() => void content.refetch()} retrying={content.isFetching} />;
+    return (
+      <ErrorState
+        title={contentMessages.loadErrorTitle}
+        message={content.error.message}
+        onRetry={() => void content.refetch()}
+        retrying={content.isFetching}
+      />
+    );
   }
   if (content.isPending || !form.formState.defaultValues) {
     return (
@@ -193,7 +253,12 @@ export function ContentView() {
   const prices = form.watch('products');
 
   return (
-    <form className="flex flex-col gap-5" noValidate onSubmit={handleSubmit((values) => save.mutate(values))} data-testid="content-view">
+    <form
+      className="flex flex-col gap-5"
+      noValidate
+      onSubmit={handleSubmit((values) => save.mutate(values))}
+      data-testid="content-view"
+    >
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div>
           <h1 className="font-display text-2xl font-bold uppercase tracking-wide text-khaki-50">Content Management</h1>
@@ -239,8 +304,9 @@ export function ContentView() {
 
       <Section id="products" title="Products" open={!!open.products} onToggle={() => toggle('products')}>
         <p className="text-sm text-khaki-300 md:col-span-2">
-          Prices now: {itemTypes.map((t) => `${t} ${formatMoney(parseBasePrice(prices?.[t]?.basePrice ?? ''))}`).join(', ')}. A new price applies to new quote
-          requests only.
+          Prices now:{' '}
+          {itemTypes.map((t) => `${t} ${formatMoney(parseBasePrice(prices?.[t]?.basePrice ?? ''))}`).join(', ')}. A new
+          price applies to new quote requests only.
         </p>
         <ProductFields register={register} errors={errors} />
       </Section>
@@ -258,7 +324,11 @@ export function ContentView() {
         <Field label="Open Graph description" error={msg(errors.seo?.ogDescription)}>
           <Textarea rows={2} {...register('seo.ogDescription')} />
         </Field>
-        <Field label="Open Graph image" hint="An http(s) URL or a path such as /og.png" error={msg(errors.seo?.ogImage)}>
+        <Field
+          label="Open Graph image"
+          hint="An http(s) URL or a path such as /og.png"
+          error={msg(errors.seo?.ogImage)}
+        >
           <Input {...register('seo.ogImage')} />
         </Field>
         <Field label="Keywords" hint="One per line" error={msg(errors.seo?.keywords)}>
@@ -300,7 +370,13 @@ export function ContentView() {
             <Button type="button" variant="secondary" onClick={() => setConfirmReset(false)}>
               Cancel
             </Button>
-            <Button type="button" variant="danger" loading={resetToDefaults.isPending} loadingText="Resetting..." onClick={() => resetToDefaults.mutate()}>
+            <Button
+              type="button"
+              variant="danger"
+              loading={resetToDefaults.isPending}
+              loadingText="Resetting..."
+              onClick={() => resetToDefaults.mutate()}
+            >
               Reset to Defaults
             </Button>
           </>

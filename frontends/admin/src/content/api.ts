@@ -21,19 +21,29 @@ export const contentKeys = {
 
 /** The server's own message when it sent one, else the spec's wording for that call. */
 const withFallback = (fallback: string) => (error: unknown) => {
-  throw error instanceof AdminApiError && error.status !== 0 ? error : new AdminApiError(fallback, error instanceof AdminApiError ? error.status : 0);
+  throw error instanceof AdminApiError && error.status !== 0
+    ? error
+    : new AdminApiError(fallback, error instanceof AdminApiError ? error.status : 0);
 };
 
 export async function fetchContent(signal?: AbortSignal) {
-  return contentResponseSchema.parse(await adminFetch(contentPaths.admin, { signal }).catch(withFallback(contentMessages.fetchFailed)));
+  return contentResponseSchema.parse(
+    await adminFetch(contentPaths.admin, { signal }).catch(withFallback(contentMessages.fetchFailed)),
+  );
 }
 
 export async function saveContent(content: SiteContent) {
-  return contentResponseSchema.parse(await adminFetch(contentPaths.admin, { method: 'PUT', json: content }).catch(withFallback(contentMessages.saveFailed)));
+  return contentResponseSchema.parse(
+    await adminFetch(contentPaths.admin, { method: 'PUT', json: content }).catch(
+      withFallback(contentMessages.saveFailed),
+    ),
+  );
 }
 
 export async function resetContent() {
-  return contentResponseSchema.parse(await adminFetch(contentPaths.reset, { method: 'POST' }).catch(withFallback(contentMessages.resetFailed)));
+  return contentResponseSchema.parse(
+    await adminFetch(contentPaths.reset, { method: 'POST' }).catch(withFallback(contentMessages.resetFailed)),
+  );
 }
 
 export async function fetchVersions(signal?: AbortSignal) {
@@ -53,7 +63,11 @@ export type ContentForm = Omit<SiteContent, 'products' | 'seo'> & {
   seo: Omit<SiteContent['seo'], 'keywords'> & { keywords: string };
 };
 
-const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter(Boolean);
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
 
 /** §5: basePrice is parsed as a decimal, defaulting to 0. */
 export function parseBasePrice(text: string): number {
@@ -65,7 +79,10 @@ export function toForm(c: SiteContent): ContentForm {
   return {
     ...c,
     products: Object.fromEntries(
-      itemTypes.map((t) => [t, { ...c.products[t], basePrice: String(c.products[t].basePrice), features: c.products[t].features.join('\n') }]),
+      itemTypes.map((t) => [
+        t,
+        { ...c.products[t], basePrice: String(c.products[t].basePrice), features: c.products[t].features.join('\n') },
+      ]),
     ) as Record<ItemType, ProductForm>,
     seo: { ...c.seo, keywords: c.seo.keywords.join('\n') },
   };
@@ -77,7 +94,14 @@ export function fromForm(f: ContentForm): SiteContent {
     contact: f.contact,
     features: f.features,
     products: Object.fromEntries(
-      itemTypes.map((t) => [t, { ...f.products[t], basePrice: parseBasePrice(f.products[t].basePrice), features: lines(f.products[t].features) }]),
+      itemTypes.map((t) => [
+        t,
+        {
+          ...f.products[t],
+          basePrice: parseBasePrice(f.products[t].basePrice),
+          features: lines(f.products[t].features),
+        },
+      ]),
     ) as SiteContent['products'],
     seo: { ...f.seo, keywords: lines(f.seo.keywords) },
   };

@@ -21,14 +21,30 @@ import { customerKeys, downloadText, fetchAllCustomers, fetchCustomers, type Cus
 import { CustomerDetail } from './CustomerDetail.js';
 import { shortDate, statusTone } from './format.js';
 
-function SummaryCard({ title, value, icon: Icon, testId }: { title: string; value: string | undefined; icon: typeof Users; testId: string }) {
+function SummaryCard({
+  title,
+  value,
+  icon: Icon,
+  testId,
+}: {
+  title: string;
+  value: string | undefined;
+  icon: typeof Users;
+  testId: string;
+}) {
   return (
     <Card>
       <CardBody className="flex items-center gap-4">
         <Icon aria-hidden="true" className="size-8 shrink-0 text-brass-400" />
         <div className="min-w-0">
           <p className="text-xs font-semibold uppercase tracking-wide text-khaki-300">{title}</p>
-          {value === undefined ? <Skeleton className="mt-1 h-7 w-24" /> : <p className="font-display text-2xl font-bold text-khaki-50" data-testid={testId}>{value}</p>}
+          {value === undefined ? (
+            <Skeleton className="mt-1 h-7 w-24" />
+          ) : (
+            <p className="font-display text-2xl font-bold text-khaki-50" data-testid={testId}>
+              {value}
+            </p>
+          )}
         </div>
       </CardBody>
     </Card>
@@ -40,19 +56,29 @@ function CustomerRow({ customer: c, onOpen }: { customer: AdminCustomer; onOpen:
     <tr className="border-t border-olive-700 hover:bg-olive-800" data-testid="customer-row">
       {/* Long names and addresses are cut with an ellipsis (full text in the title) so the table fits 1024 px. */}
       <td className="max-w-56 p-3">
-        <span className="block truncate font-semibold text-khaki-50" title={c.name}>{c.name || 'Unnamed customer'}</span>
-        <span className="block truncate text-xs text-khaki-300" title={c.email}>{c.email}</span>
+        <span className="block truncate font-semibold text-khaki-50" title={c.name}>
+          {c.name || 'Unnamed customer'}
+        </span>
+        <span className="block truncate text-xs text-khaki-300" title={c.email}>
+          {c.email}
+        </span>
       </td>
-      <td className="px-2 py-3"><Badge tone={statusTone[c.status]}>{customerStatusLabels[c.status]}</Badge></td>
+      <td className="px-2 py-3">
+        <Badge tone={statusTone[c.status]}>{customerStatusLabels[c.status]}</Badge>
+      </td>
       <td className="px-2 py-3 text-khaki-100" data-testid="customer-orders">
         {c.totalOrders}
         <span className="block text-xs text-khaki-300">{c.lifetimeStats.completedOrders} completed</span>
       </td>
-      <td className="px-2 py-3 font-semibold text-khaki-50" data-testid="customer-spent">{formatMoney(c.totalSpent)}</td>
+      <td className="px-2 py-3 font-semibold text-khaki-50" data-testid="customer-spent">
+        {formatMoney(c.totalSpent)}
+      </td>
       <td className="px-2 py-3 text-khaki-100">{formatMoney(c.averageOrderValue)}</td>
       <td className="px-2 py-3 text-khaki-100">
         {c.lastOrderDate ? shortDate(c.lastOrderDate) : '–'}
-        <span className="block text-xs text-khaki-300">{c.preferredItemType ? catalog[c.preferredItemType].cardTitle : 'No preference yet'}</span>
+        <span className="block text-xs text-khaki-300">
+          {c.preferredItemType ? catalog[c.preferredItemType].cardTitle : 'No preference yet'}
+        </span>
       </td>
       <td className="px-2 py-3 text-right">
         <Button variant="ghost" size="sm" onClick={onOpen} aria-label={`View details of ${c.name || c.email}`}>
@@ -69,7 +95,11 @@ export function CustomersView() {
   const [search, setSearch] = useState('');
   const [openId, setOpenId] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
-  const list = useQuery({ queryKey: customerKeys.list(filters), queryFn: ({ signal }) => fetchCustomers(filters, signal), placeholderData: keepPreviousData });
+  const list = useQuery({
+    queryKey: customerKeys.list(filters),
+    queryFn: ({ signal }) => fetchCustomers(filters, signal),
+    placeholderData: keepPreviousData,
+  });
 
   if (openId) return <CustomerDetail id={openId} onBack={() => setOpenId(null)} />;
 
@@ -96,7 +126,13 @@ export function CustomersView() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="font-display text-2xl font-bold uppercase tracking-wide text-khaki-50">Customer Management</h2>
         <div className="flex gap-2">
-          <Button variant="secondary" onClick={() => void exportCsv()} loading={exporting} loadingText="Exporting..." disabled={!data || data.total === 0}>
+          <Button
+            variant="secondary"
+            onClick={() => void exportCsv()}
+            loading={exporting}
+            loadingText="Exporting..."
+            disabled={!data || data.total === 0}
+          >
             <Download aria-hidden="true" className="size-4" /> Export to CSV
           </Button>
           <Button variant="ghost" onClick={() => void refresh()} disabled={list.isFetching}>
@@ -105,51 +141,121 @@ export function CustomersView() {
         </div>
       </div>
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-        <SummaryCard title="Total Customers" icon={Users} testId="summary-total-customers" value={data ? data.summary.totalCustomers.toLocaleString('en-US') : undefined} />
-        <SummaryCard title="VIP Customers" icon={Crown} testId="summary-vip-customers" value={data ? data.summary.vipCustomers.toLocaleString('en-US') : undefined} />
-        <SummaryCard title="Avg Lifetime Value" icon={Wallet} testId="summary-lifetime-value" value={data ? formatMoney(data.summary.averageLifetimeValue) : undefined} />
-        <SummaryCard title="Avg Order Value" icon={Receipt} testId="summary-order-value" value={data ? formatMoney(data.summary.averageOrderValue) : undefined} />
+        <SummaryCard
+          title="Total Customers"
+          icon={Users}
+          testId="summary-total-customers"
+          value={data ? data.summary.totalCustomers.toLocaleString('en-US') : undefined}
+        />
+        <SummaryCard
+          title="VIP Customers"
+          icon={Crown}
+          testId="summary-vip-customers"
+          value={data ? data.summary.vipCustomers.toLocaleString('en-US') : undefined}
+        />
+        <SummaryCard
+          title="Avg Lifetime Value"
+          icon={Wallet}
+          testId="summary-lifetime-value"
+          value={data ? formatMoney(data.summary.averageLifetimeValue) : undefined}
+        />
+        <SummaryCard
+          title="Avg Order Value"
+          icon={Receipt}
+          testId="summary-order-value"
+          value={data ? formatMoney(data.summary.averageOrderValue) : undefined}
+        />
       </div>
-      <form className="flex flex-wrap items-end gap-3" role="search" onSubmit={(e) => { e.preventDefault(); setFilters((f) => ({ ...f, search, page: 1 })); }}>
+      <form
+        className="flex flex-wrap items-end gap-3"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setFilters((f) => ({ ...f, search, page: 1 }));
+        }}
+      >
         <Field label="Search customers" className="min-w-60 flex-1">
-          <Input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Name, email, phone, order number..." />
+          <Input
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder="Name, email, phone, order number..."
+          />
         </Field>
         <Field label="Status">
-          <Select value={filters.status} onChange={(e) => setFilters((f) => ({ ...f, status: e.target.value as CustomerFilters['status'], page: 1 }))}>
+          <Select
+            value={filters.status}
+            onChange={(e) =>
+              setFilters((f) => ({ ...f, status: e.target.value as CustomerFilters['status'], page: 1 }))
+            }
+          >
             <option value="all">All customers</option>
-            {customerStatuses.map((s) => <option key={s} value={s}>{customerStatusLabels[s]}</option>)}
+            {customerStatuses.map((s) => (
+              <option key={s} value={s}>
+                {customerStatusLabels[s]}
+              </option>
+            ))}
           </Select>
         </Field>
-        <Button type="submit" variant="secondary">Search</Button>
+        <Button type="submit" variant="secondary">
+          Search
+        </Button>
       </form>
       {list.isError ? (
-        <ErrorState title="Error Loading Customers" message={customerListFailedMessage} onRetry={() => void list.refetch()} retrying={list.isFetching} />
+        <ErrorState
+          title="Error Loading Customers"
+          message={customerListFailedMessage}
+          onRetry={() => void list.refetch()}
+          retrying={list.isFetching}
+        />
       ) : (
         <Card className="overflow-x-auto">
           {!data ? (
-            <div className="flex flex-col gap-2 p-4"><Skeleton className="h-10" /><Skeleton className="h-10" /><Skeleton className="h-10" /></div>
+            <div className="flex flex-col gap-2 p-4">
+              <Skeleton className="h-10" />
+              <Skeleton className="h-10" />
+              <Skeleton className="h-10" />
+            </div>
           ) : data.customers.length === 0 ? (
             <div className="p-8 text-center" data-testid="customers-empty">
               <p className="font-semibold text-khaki-50">No customers found</p>
               <p className="mt-1 text-sm text-khaki-300">
-                {filtered ? 'Try a different search or set the status filter to All customers.' : 'Customers appear here once they place their first order.'}
+                {filtered
+                  ? 'Try a different search or set the status filter to All customers.'
+                  : 'Customers appear here once they place their first order.'}
               </p>
             </div>
           ) : (
             <table className="w-full text-left text-sm" data-testid="customers-table">
               <thead className="text-xs uppercase text-khaki-300">
                 <tr>
-                  <th scope="col" className="px-2 py-3">Customer</th>
-                  <th scope="col" className="px-2 py-3">Status</th>
-                  <th scope="col" className="px-2 py-3">Orders</th>
-                  <th scope="col" className="px-2 py-3">Total Spent</th>
-                  <th scope="col" className="px-2 py-3">Avg Order</th>
-                  <th scope="col" className="px-2 py-3">Last Order</th>
-                  <th scope="col" className="px-2 py-3 text-right"><span className="sr-only">Actions</span></th>
+                  <th scope="col" className="px-2 py-3">
+                    Customer
+                  </th>
+                  <th scope="col" className="px-2 py-3">
+                    Status
+                  </th>
+                  <th scope="col" className="px-2 py-3">
+                    Orders
+                  </th>
+                  <th scope="col" className="px-2 py-3">
+                    Total Spent
+                  </th>
+                  <th scope="col" className="px-2 py-3">
+                    Avg Order
+                  </th>
+                  <th scope="col" className="px-2 py-3">
+                    Last Order
+                  </th>
+                  <th scope="col" className="px-2 py-3 text-right">
+                    <span className="sr-only">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
-                {data.customers.map((c) => <CustomerRow key={c.id} customer={c} onOpen={() => setOpenId(c.id)} />)}
+                {data.customers.map((c) => (
+                  <CustomerRow key={c.id} customer={c} onOpen={() => setOpenId(c.id)} />
+                ))}
               </tbody>
             </table>
           )}
@@ -157,9 +263,23 @@ export function CustomersView() {
       )}
       {data && data.totalPages > 1 ? (
         <div className="flex items-center justify-end gap-2 text-sm text-khaki-200">
-          <Button variant="ghost" size="sm" disabled={filters.page <= 1} onClick={() => setFilters((f) => ({ ...f, page: f.page - 1 }))}>Previous</Button>
+          <Button
+            variant="ghost"
+            size="sm"
+            disabled={filters.page <= 1}
+            onClick={() => setFilters((f) => ({ ...f, page: f.page - 1 }))}
+          >
+            Previous
+          </Button>
           Page {data.page} of {data.totalPages} ({data.total.toLocaleString('en-US')} customers)
-          <Button variant="ghost" size="sm" disabled={filters.page >= data.totalPages} onClick={() => setFilters((f) => ({ ...f, page: f.page + 1 }))}>Next</Button>
+          <Button
+            variant="ghost"
+            size="sm"
+            disabled={filters.page >= data.totalPages}
+            onClick={() => setFilters((f) => ({ ...f, page: f.page + 1 }))}
+          >
+            Next
+          </Button>
         </div>
       ) : null}
     </div>

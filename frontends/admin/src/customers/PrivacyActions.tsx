@@ -6,7 +6,13 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Download, UserX } from 'lucide-react';
-import { customerErasureFormSchema, customerExportFileName, erasureReasonMax, type AdminCustomer, type CustomerErasureRequest } from '@shop/contracts';
+import {
+  customerErasureFormSchema,
+  customerExportFileName,
+  erasureReasonMax,
+  type AdminCustomer,
+  type CustomerErasureRequest,
+} from '@shop/contracts';
 import { Button, Field, Input, Modal, Textarea, toast } from '@shop/ui';
 import { AdminApiError } from '../api.js';
 import { zodResolver } from '../marketing/api.js';
@@ -28,7 +34,12 @@ function EraseCustomerModal({ customer, onClose }: { customer: AdminCustomer; on
       else toast.info(result.message);
       onClose();
     },
-    onError: (error) => setServerError(error instanceof AdminApiError && error.status > 0 ? error.message : 'The customer could not be erased. Please try again.'),
+    onError: (error) =>
+      setServerError(
+        error instanceof AdminApiError && error.status > 0
+          ? error.message
+          : 'The customer could not be erased. Please try again.',
+      ),
   });
   const { errors } = form.formState;
   return (
@@ -39,19 +50,50 @@ function EraseCustomerModal({ customer, onClose }: { customer: AdminCustomer; on
       description="Removes this customer's name, email, phone, addresses and messages from every part of the shop. Order totals and counts stay. This cannot be undone."
       footer={
         <>
-          <Button variant="ghost" onClick={onClose}>Cancel</Button>
-          <Button type="submit" form="erase-customer" variant="danger" loading={erase.isPending} loadingText="Erasing...">Erase Customer</Button>
+          <Button variant="ghost" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            form="erase-customer"
+            variant="danger"
+            loading={erase.isPending}
+            loadingText="Erasing..."
+          >
+            Erase Customer
+          </Button>
         </>
       }
     >
-      <form id="erase-customer" className="grid gap-4" noValidate onSubmit={form.handleSubmit((values) => { setServerError(undefined); erase.mutate(values); })}>
-        <Field label={`Type the customer's email (${customer.email}) to confirm`} required error={errors.confirmEmail?.message}>
+      <form
+        id="erase-customer"
+        className="grid gap-4"
+        noValidate
+        onSubmit={form.handleSubmit((values) => {
+          setServerError(undefined);
+          erase.mutate(values);
+        })}
+      >
+        <Field
+          label={`Type the customer's email (${customer.email}) to confirm`}
+          required
+          error={errors.confirmEmail?.message}
+        >
           <Input {...form.register('confirmEmail')} type="email" autoComplete="off" spellCheck={false} />
         </Field>
-        <Field label="Reason" required error={errors.reason?.message} hint="Kept in the audit record with your name and the time, e.g. the customer's request by email on a date.">
+        <Field
+          label="Reason"
+          required
+          error={errors.reason?.message}
+          hint="Kept in the audit record with your name and the time, e.g. the customer's request by email on a date."
+        >
           <Textarea {...form.register('reason')} rows={3} maxLength={erasureReasonMax} />
         </Field>
-        {serverError ? <p role="alert" className="text-sm text-red-300">{serverError}</p> : null}
+        {serverError ? (
+          <p role="alert" className="text-sm text-red-300">
+            {serverError}
+          </p>
+        ) : null}
       </form>
     </Modal>
   );
@@ -62,7 +104,11 @@ export function PrivacyActions({ customer }: { customer: AdminCustomer }) {
   const exportData = useMutation({
     mutationFn: () => exportCustomer(customer.id),
     onSuccess: (document) => {
-      downloadText(customerExportFileName(customer.id, new Date(document.exportedAt)), `${JSON.stringify(document, null, 2)}\n`, 'application/json');
+      downloadText(
+        customerExportFileName(customer.id, new Date(document.exportedAt)),
+        `${JSON.stringify(document, null, 2)}\n`,
+        'application/json',
+      );
       toast.success('Customer data exported');
     },
     onError: (error) => toast.error(error instanceof Error ? error.message : 'The export failed. Please try again.'),
@@ -70,13 +116,19 @@ export function PrivacyActions({ customer }: { customer: AdminCustomer }) {
   if (customer.erasedAt) {
     return (
       <p className="text-sm text-khaki-300" data-testid="customer-erased">
-        Personal data erased on {shortDate(customer.erasedAt)}. Figures and order history are kept without name, email, phone or address.
+        Personal data erased on {shortDate(customer.erasedAt)}. Figures and order history are kept without name, email,
+        phone or address.
       </p>
     );
   }
   return (
     <div className="flex flex-wrap gap-2" data-testid="customer-privacy-actions">
-      <Button variant="secondary" onClick={() => exportData.mutate()} loading={exportData.isPending} loadingText="Exporting...">
+      <Button
+        variant="secondary"
+        onClick={() => exportData.mutate()}
+        loading={exportData.isPending}
+        loadingText="Exporting..."
+      >
         <Download aria-hidden="true" className="size-4" /> Export data
       </Button>
       <Button variant="danger" onClick={() => setErasing(true)}>

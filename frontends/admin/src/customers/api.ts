@@ -34,7 +34,9 @@ function listParams(f: Omit<CustomerFilters, 'page'>, page: number, pageSize: nu
 }
 
 export async function fetchCustomers(f: CustomerFilters, signal?: AbortSignal) {
-  return customerListSchema.parse(await adminFetch(`/api/customers?${listParams(f, f.page, customersPageSize)}`, { signal }));
+  return customerListSchema.parse(
+    await adminFetch(`/api/customers?${listParams(f, f.page, customersPageSize)}`, { signal }),
+  );
 }
 
 export async function fetchCustomer(id: string, signal?: AbortSignal) {
@@ -45,7 +47,9 @@ export async function fetchCustomer(id: string, signal?: AbortSignal) {
 export async function fetchAllCustomers(f: Omit<CustomerFilters, 'page'>): Promise<AdminCustomer[]> {
   const all: AdminCustomer[] = [];
   for (let page = 1; ; page++) {
-    const answer = customerListSchema.parse(await adminFetch(`/api/customers?${listParams(f, page, customerPageSizeMax)}`));
+    const answer = customerListSchema.parse(
+      await adminFetch(`/api/customers?${listParams(f, page, customerPageSizeMax)}`),
+    );
     all.push(...answer.customers);
     if (page >= answer.totalPages) return all;
   }
@@ -71,5 +75,7 @@ export async function exportCustomer(id: string) {
 
 /** Erases the customer's personal data in every service (the typed email confirms it; the reason is kept in the audit). */
 export async function eraseCustomer(id: string, request: CustomerErasureRequest) {
-  return customerErasureResultSchema.parse(await adminFetch(`/api/customers/${encodeURIComponent(id)}/erasure`, { method: 'POST', json: request }));
+  return customerErasureResultSchema.parse(
+    await adminFetch(`/api/customers/${encodeURIComponent(id)}/erasure`, { method: 'POST', json: request }),
+  );
 }

@@ -32,12 +32,27 @@ function errorText(err: unknown, fallback: Fallback): string {
   return emailDiagnosticsMessages[fallback];
 }
 
-async function attempt(fallback: Fallback, work: () => Promise<{ success: boolean; summary: string; error?: string | null; data: unknown }>): Promise<DiagnosticResult> {
+async function attempt(
+  fallback: Fallback,
+  work: () => Promise<{ success: boolean; summary: string; error?: string | null; data: unknown }>,
+): Promise<DiagnosticResult> {
   try {
     const r = await work();
-    return { success: r.success, summary: r.summary, error: r.success ? null : (r.error ?? emailDiagnosticsMessages[fallback]), data: r.data, timestamp: new Date().toISOString() };
+    return {
+      success: r.success,
+      summary: r.summary,
+      error: r.success ? null : (r.error ?? emailDiagnosticsMessages[fallback]),
+      data: r.data,
+      timestamp: new Date().toISOString(),
+    };
   } catch (err) {
-    return { success: false, summary: emailDiagnosticsMessages[fallback], error: errorText(err, fallback), data: err instanceof AdminApiError ? { status: err.status, code: err.code, details: err.details } : null, timestamp: new Date().toISOString() };
+    return {
+      success: false,
+      summary: emailDiagnosticsMessages[fallback],
+      error: errorText(err, fallback),
+      data: err instanceof AdminApiError ? { status: err.status, code: err.code, details: err.details } : null,
+      timestamp: new Date().toISOString(),
+    };
   }
 }
 
@@ -45,25 +60,39 @@ export const checkConfiguration = () =>
   attempt('configuration', async () => {
     const env = debugEnvSchema.parse(await adminFetch(emailDiagnosticsPaths.env)).debug;
     const e = env.email;
-    return { success: true, summary: `${e.transport === 'dev-mailbox' ? 'Local development mailbox' : 'SMTP'} at ${e.host}:${e.port}, sender ${e.sender}${e.secure ? ', TLS' : ''}`, data: env };
+    return {
+      success: true,
+      summary: `${e.transport === 'dev-mailbox' ? 'Local development mailbox' : 'SMTP'} at ${e.host}:${e.port}, sender ${e.sender}${e.secure ? ', TLS' : ''}`,
+      data: env,
+    };
   });
 
 export const checkQueue = () =>
   attempt('queue', async () => {
     const { stats } = emailQueueStatsReplySchema.parse(await adminFetch(emailDiagnosticsPaths.stats));
-    return { success: true, summary: `${stats.pending} pending, ${stats.processing} sending, ${stats.sentLast24h} sent and ${stats.failedLast24h} failed in the last 24 hours`, data: stats };
+    return {
+      success: true,
+      summary: `${stats.pending} pending, ${stats.processing} sending, ${stats.sentLast24h} sent and ${stats.failedLast24h} failed in the last 24 hours`,
+      data: stats,
+    };
   });
 
 export const sendTestEmail = (body: TestEmailBody) =>
   attempt('test', async () => {
-    const reply = testEmailReplySchema.parse(await adminFetch(emailDiagnosticsPaths.test, { method: 'POST', json: body }));
+    const reply = testEmailReplySchema.parse(
+      await adminFetch(emailDiagnosticsPaths.test, { method: 'POST', json: body }),
+    );
     return { success: reply.success, summary: reply.message, error: reply.error, data: reply };
   });
 
 export const checkFailed = () =>
   attempt('failed', async () => {
     const reply = failedEmailsReplySchema.parse(await adminFetch(emailDiagnosticsPaths.failed));
-    return { success: true, summary: reply.total ? `${reply.total} failed email(s)` : 'No failed emails', data: reply.failedEmails };
+    return {
+      success: true,
+      summary: reply.total ? `${reply.total} failed email(s)` : 'No failed emails',
+      data: reply.failedEmails,
+    };
   });
 
 export const retryFailed = () =>
@@ -73,7 +102,9 @@ export const retryFailed = () =>
     const outcomes = [];
     for (const email of failedEmails) {
       try {
-        outcomes.push(retryEmailReplySchema.parse(await adminFetch(emailDiagnosticsPaths.retry(email.id), { method: 'POST' })));
+        outcomes.push(
+          retryEmailReplySchema.parse(await adminFetch(emailDiagnosticsPaths.retry(email.id), { method: 'POST' })),
+        );
       } catch (err) {
         outcomes.push({ id: email.id, error: errorText(err, 'retry') });
       }

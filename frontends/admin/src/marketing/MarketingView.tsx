@@ -36,10 +36,20 @@ export function MarketingView() {
 
   return (
     <div className="flex flex-col gap-6" data-testid="marketing-view">
-      <h2 className="font-display text-2xl font-bold uppercase tracking-wide text-khaki-50">Marketing &amp; Communications</h2>
-      <TabList tabs={marketingTabs} selected={tab} onSelect={(id) => choose(id)} label="Marketing" idPrefix="marketing" />
+      <h2 className="font-display text-2xl font-bold uppercase tracking-wide text-khaki-50">
+        Marketing &amp; Communications
+      </h2>
+      <TabList
+        tabs={marketingTabs}
+        selected={tab}
+        onSelect={(id) => choose(id)}
+        label="Marketing"
+        idPrefix="marketing"
+      />
       <TabPanel idPrefix="marketing" selected={tab}>
-        {tab === 'overview' ? <OverviewTab onQuickAction={(action) => choose(action, action)} onShowCampaigns={() => choose('emails')} /> : null}
+        {tab === 'overview' ? (
+          <OverviewTab onQuickAction={(action) => choose(action, action)} onShowCampaigns={() => choose('emails')} />
+        ) : null}
         {tab === 'emails' ? <EmailsTab startCreating={creating === 'emails'} /> : null}
         {tab === 'sms' ? <SmsTab startCreating={creating === 'sms'} /> : null}
         {tab === 'subscribers' ? <SubscribersTab /> : null}

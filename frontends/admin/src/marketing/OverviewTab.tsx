@@ -11,7 +11,19 @@ import { fetchCampaigns, fetchStats, marketingKeys, percent } from './api.js';
 import type { QuickAction } from './MarketingView.js';
 import { CampaignStatusBadge, QueryState } from './parts.js';
 
-function StatCard({ title, value, icon: Icon, hint, testId }: { title: string; value: string; icon: LucideIcon; hint?: string; testId: string }) {
+function StatCard({
+  title,
+  value,
+  icon: Icon,
+  hint,
+  testId,
+}: {
+  title: string;
+  value: string;
+  icon: LucideIcon;
+  hint?: string;
+  testId: string;
+}) {
   return (
     <Card>
       <CardBody className="flex flex-col gap-1.5">
@@ -19,7 +31,9 @@ function StatCard({ title, value, icon: Icon, hint, testId }: { title: string; v
           <p className="text-xs font-semibold uppercase tracking-wide text-khaki-300">{title}</p>
           <Icon aria-hidden="true" className="size-5 text-brass-400" />
         </div>
-        <p className="font-display text-3xl font-bold text-khaki-50" data-testid={testId}>{value}</p>
+        <p className="font-display text-3xl font-bold text-khaki-50" data-testid={testId}>
+          {value}
+        </p>
         {hint ? <p className="text-xs text-khaki-300">{hint}</p> : null}
       </CardBody>
     </Card>
@@ -27,32 +41,82 @@ function StatCard({ title, value, icon: Icon, hint, testId }: { title: string; v
 }
 
 function StatCards({ stats }: { stats: MarketingStats }) {
-  const revenueHint = stats.revenueChange === null ? 'Paid orders after a campaign email (30 days)' : `${formatChange(stats.revenueChange)} against the previous 30 days`;
+  const revenueHint =
+    stats.revenueChange === null
+      ? 'Paid orders after a campaign email (30 days)'
+      : `${formatChange(stats.revenueChange)} against the previous 30 days`;
   return (
-    <section aria-label="Marketing figures" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5" data-testid="marketing-stats">
-      <StatCard title="Emails Sent" value={stats.totalEmails.toLocaleString('en-US')} icon={Mail} hint={`${stats.activeSubscribers.toLocaleString('en-US')} active subscribers`} testId="stat-emails" />
+    <section
+      aria-label="Marketing figures"
+      className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5"
+      data-testid="marketing-stats"
+    >
+      <StatCard
+        title="Emails Sent"
+        value={stats.totalEmails.toLocaleString('en-US')}
+        icon={Mail}
+        hint={`${stats.activeSubscribers.toLocaleString('en-US')} active subscribers`}
+        testId="stat-emails"
+      />
       <StatCard title="Email Open Rate" value={percent(stats.emailOpenRate)} icon={MailOpen} testId="stat-open-rate" />
-      <StatCard title="SMS Sent" value={stats.totalSMS.toLocaleString('en-US')} icon={MessageSquare} hint={`${percent(stats.smsDeliveryRate)} delivered`} testId="stat-sms" />
-      <StatCard title="Active Discounts" value={stats.activeDiscounts.toLocaleString('en-US')} icon={Ticket} hint={`${stats.discountUsage.toLocaleString('en-US')} uses`} testId="stat-discounts" />
-      <StatCard title="Revenue from Marketing" value={formatMoney(stats.revenueFromMarketing)} icon={DollarSign} hint={revenueHint} testId="stat-revenue" />
+      <StatCard
+        title="SMS Sent"
+        value={stats.totalSMS.toLocaleString('en-US')}
+        icon={MessageSquare}
+        hint={`${percent(stats.smsDeliveryRate)} delivered`}
+        testId="stat-sms"
+      />
+      <StatCard
+        title="Active Discounts"
+        value={stats.activeDiscounts.toLocaleString('en-US')}
+        icon={Ticket}
+        hint={`${stats.discountUsage.toLocaleString('en-US')} uses`}
+        testId="stat-discounts"
+      />
+      <StatCard
+        title="Revenue from Marketing"
+        value={formatMoney(stats.revenueFromMarketing)}
+        icon={DollarSign}
+        hint={revenueHint}
+        testId="stat-revenue"
+      />
     </section>
   );
 }
 
-export function OverviewTab({ onQuickAction, onShowCampaigns }: { onQuickAction: (action: QuickAction) => void; onShowCampaigns: () => void }) {
+export function OverviewTab({
+  onQuickAction,
+  onShowCampaigns,
+}: {
+  onQuickAction: (action: QuickAction) => void;
+  onShowCampaigns: () => void;
+}) {
   const stats = useQuery({ queryKey: marketingKeys.stats, queryFn: ({ signal }) => fetchStats(signal) });
   const campaigns = useQuery({ queryKey: marketingKeys.campaigns, queryFn: ({ signal }) => fetchCampaigns(signal) });
   // The list comes newest first from the service; sorted again so the overview never depends on it.
-  const recent = [...(campaigns.data ?? [])].sort((a, b) => b.createdDate.localeCompare(a.createdDate)).slice(0, marketingLimits.recentCampaigns);
+  const recent = [...(campaigns.data ?? [])]
+    .sort((a, b) => b.createdDate.localeCompare(a.createdDate))
+    .slice(0, marketingLimits.recentCampaigns);
 
   return (
     <div className="flex flex-col gap-6">
       {stats.isPending ? (
-        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5" role="status" aria-busy="true" aria-label="Loading marketing figures">
-          {[0, 1, 2, 3, 4].map((i) => <Skeleton key={i} className="h-28" />)}
+        <div
+          className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5"
+          role="status"
+          aria-busy="true"
+          aria-label="Loading marketing figures"
+        >
+          {[0, 1, 2, 3, 4].map((i) => (
+            <Skeleton key={i} className="h-28" />
+          ))}
         </div>
       ) : stats.isError ? (
-        <ErrorState title="Marketing figures could not be loaded" message={stats.error.message} onRetry={() => void stats.refetch()} />
+        <ErrorState
+          title="Marketing figures could not be loaded"
+          message={stats.error.message}
+          onRetry={() => void stats.refetch()}
+        />
       ) : (
         <StatCards stats={stats.data} />
       )}
@@ -82,23 +146,28 @@ export function OverviewTab({ onQuickAction, onShowCampaigns }: { onQuickAction:
             </Button>
           </CardHeader>
           <CardBody>
-            <QueryState query={campaigns} what="campaigns" isEmpty={(list) => list.length === 0} empty={<p className="text-sm text-khaki-300">No campaigns yet. Create one with the quick action.</p>}>
+            <QueryState
+              query={campaigns}
+              what="campaigns"
+              isEmpty={(list) => list.length === 0}
+              empty={<p className="text-sm text-khaki-300">No campaigns yet. Create one with the quick action.</p>}
+            >
               {() => (
-              <ul className="divide-y divide-olive-700" data-testid="recent-campaigns">
-                {recent.map((c) => (
-                  <li key={c.id} className="flex flex-wrap items-center justify-between gap-3 py-2.5 text-sm">
-                    <span className="min-w-0">
-                      <span className="font-semibold text-khaki-50">{c.name}</span>{' '}
-                      <span className="text-xs text-khaki-300">· {formatDate(c.sentDate ?? c.createdDate)}</span>
-                    </span>
-                    <span className="flex items-center gap-3 text-xs text-khaki-200">
-                      <span>{c.sent.toLocaleString('en-US')} sent</span>
-                      <span>{percent(c.openRate)} opened</span>
-                      <CampaignStatusBadge status={c.status} />
-                    </span>
-                  </li>
-                ))}
-              </ul>
+                <ul className="divide-y divide-olive-700" data-testid="recent-campaigns">
+                  {recent.map((c) => (
+                    <li key={c.id} className="flex flex-wrap items-center justify-between gap-3 py-2.5 text-sm">
+                      <span className="min-w-0">
+                        <span className="font-semibold text-khaki-50">{c.name}</span>{' '}
+                        <span className="text-xs text-khaki-300">· {formatDate(c.sentDate ?? c.createdDate)}</span>
+                      </span>
+                      <span className="flex items-center gap-3 text-xs text-khaki-200">
+                        <span>{c.sent.toLocaleString('en-US')} sent</span>
+                        <span>{percent(c.openRate)} opened</span>
+                        <CampaignStatusBadge status={c.status} />
+                      </span>
+                    </li>
+                  ))}
+                </ul>
               )}
             </QueryState>
           </CardBody>

@@ -6,10 +6,39 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Pencil, Plus, Trash2 } from 'lucide-react';
-import { smsPlaceholders, smsTemplateCreateSchema, smsTriggerLabels, smsTriggers, type SmsTemplate, type SmsTemplateCreate } from '@shop/contracts';
-import { Badge, Button, Card, CardBody, CardHeader, CardTitle, Checkbox, Field, Input, Modal, Select, Textarea, toast } from '@shop/ui';
+import {
+  smsPlaceholders,
+  smsTemplateCreateSchema,
+  smsTriggerLabels,
+  smsTriggers,
+  type SmsTemplate,
+  type SmsTemplateCreate,
+} from '@shop/contracts';
+import {
+  Badge,
+  Button,
+  Card,
+  CardBody,
+  CardHeader,
+  CardTitle,
+  Checkbox,
+  Field,
+  Input,
+  Modal,
+  Select,
+  Textarea,
+  toast,
+} from '@shop/ui';
 import { formatDateTime } from '../orders/format.js';
-import { createSmsTemplate, deleteSmsTemplate, fetchSmsTemplates, fetchStats, marketingKeys, patchSmsTemplate, zodResolver } from './api.js';
+import {
+  createSmsTemplate,
+  deleteSmsTemplate,
+  fetchSmsTemplates,
+  fetchStats,
+  marketingKeys,
+  patchSmsTemplate,
+  zodResolver,
+} from './api.js';
 import { ConfirmModal, QueryState, Toggle } from './parts.js';
 
 type TemplateValues = { name: string; content: string; trigger: SmsTemplateCreate['trigger']; isActive: boolean };
@@ -24,7 +53,8 @@ function TemplateModal({ template, onClose }: { template?: SmsTemplate; onClose:
       : { name: '', content: '', trigger: 'quote_request_received', isActive: true },
   });
   const save = useMutation({
-    mutationFn: (values: TemplateValues) => (template ? patchSmsTemplate(template.id, values) : createSmsTemplate(values)),
+    mutationFn: (values: TemplateValues) =>
+      template ? patchSmsTemplate(template.id, values) : createSmsTemplate(values),
     onSuccess: (saved) => {
       void client.invalidateQueries({ queryKey: marketingKeys.sms });
       toast.success(template ? `SMS template ${saved.name} updated` : `SMS template ${saved.name} created`);
@@ -45,27 +75,59 @@ function TemplateModal({ template, onClose }: { template?: SmsTemplate; onClose:
       size="lg"
       footer={
         <>
-          <Button variant="ghost" onClick={onClose}>Cancel</Button>
+          <Button variant="ghost" onClick={onClose}>
+            Cancel
+          </Button>
           <Button type="submit" form="sms-template-form" loading={save.isPending} loadingText="Saving...">
             {template ? 'Save Changes' : 'Create Template'}
           </Button>
         </>
       }
     >
-      <form id="sms-template-form" className="grid gap-4" noValidate onSubmit={form.handleSubmit((values) => { setServerError(undefined); save.mutate(values); })}>
+      <form
+        id="sms-template-form"
+        className="grid gap-4"
+        noValidate
+        onSubmit={form.handleSubmit((values) => {
+          setServerError(undefined);
+          save.mutate(values);
+        })}
+      >
         <Field label="Template name" required error={errors.name?.message}>
           <Input {...form.register('name')} autoComplete="off" />
         </Field>
-        <Field label="Trigger" required error={errors.trigger?.message} hint="The shop event that sends this SMS to customers who opted into SMS">
+        <Field
+          label="Trigger"
+          required
+          error={errors.trigger?.message}
+          hint="The shop event that sends this SMS to customers who opted into SMS"
+        >
           <Select {...form.register('trigger')}>
-            {smsTriggers.map((t) => <option key={t} value={t}>{smsTriggerLabels[t]}</option>)}
+            {smsTriggers.map((t) => (
+              <option key={t} value={t}>
+                {smsTriggerLabels[t]}
+              </option>
+            ))}
           </Select>
         </Field>
-        <Field label="Message" required error={errors.content?.message} hint={`${length} characters. Placeholders: ${smsPlaceholders.join(' ')}`}>
+        <Field
+          label="Message"
+          required
+          error={errors.content?.message}
+          hint={`${length} characters. Placeholders: ${smsPlaceholders.join(' ')}`}
+        >
           <Textarea rows={4} {...form.register('content')} />
         </Field>
-        <Checkbox label="Active" hint="Activating a template switches off the other templates of its trigger" {...form.register('isActive')} />
-        {serverError ? <p role="alert" className="text-sm text-alert-400">{serverError}</p> : null}
+        <Checkbox
+          label="Active"
+          hint="Activating a template switches off the other templates of its trigger"
+          {...form.register('isActive')}
+        />
+        {serverError ? (
+          <p role="alert" className="text-sm text-alert-400">
+            {serverError}
+          </p>
+        ) : null}
       </form>
     </Modal>
   );
@@ -84,27 +146,31 @@ function RecentSmsActivity() {
           what="SMS activity"
           skeletonClass="h-20"
           isEmpty={(s) => s.recentSms.length === 0}
-          empty={<p className="text-sm text-khaki-300">No SMS sent yet. Customers who opt into SMS get the active template of each event.</p>}
+          empty={
+            <p className="text-sm text-khaki-300">
+              No SMS sent yet. Customers who opt into SMS get the active template of each event.
+            </p>
+          }
         >
           {(s) => (
-          <ul className="divide-y divide-olive-700" data-testid="recent-sms">
-            {s.recentSms.map((m) => (
-              <li key={m.id} className="flex flex-col gap-1 py-2.5 text-sm">
-                <span className="flex flex-wrap items-center justify-between gap-2">
-                  <span>
-                    <span className="font-semibold text-khaki-50">{m.templateName}</span>{' '}
-                    <span className="text-khaki-300">to {m.to}</span>
+            <ul className="divide-y divide-olive-700" data-testid="recent-sms">
+              {s.recentSms.map((m) => (
+                <li key={m.id} className="flex flex-col gap-1 py-2.5 text-sm">
+                  <span className="flex flex-wrap items-center justify-between gap-2">
+                    <span>
+                      <span className="font-semibold text-khaki-50">{m.templateName}</span>{' '}
+                      <span className="text-khaki-300">to {m.to}</span>
+                    </span>
+                    <span className="flex items-center gap-2 text-xs text-khaki-300">
+                      <Badge tone={m.status === 'sent' ? 'ok' : 'alert'}>{m.status}</Badge>
+                      {formatDateTime(m.sentAt ?? m.createdAt)}
+                    </span>
                   </span>
-                  <span className="flex items-center gap-2 text-xs text-khaki-300">
-                    <Badge tone={m.status === 'sent' ? 'ok' : 'alert'}>{m.status}</Badge>
-                    {formatDateTime(m.sentAt ?? m.createdAt)}
-                  </span>
-                </span>
-                <span className="break-words text-khaki-200">{m.body}</span>
-                {m.error ? <span className="text-xs text-alert-400">{m.error}</span> : null}
-              </li>
-            ))}
-          </ul>
+                  <span className="break-words text-khaki-200">{m.body}</span>
+                  {m.error ? <span className="text-xs text-alert-400">{m.error}</span> : null}
+                </li>
+              ))}
+            </ul>
           )}
         </QueryState>
       </CardBody>
@@ -136,57 +202,86 @@ export function SmsTab({ startCreating = false }: { startCreating?: boolean }) {
   return (
     <section aria-labelledby="sms-heading" className="flex flex-col gap-4" data-testid="sms-tab">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 id="sms-heading" className="font-display text-xl font-bold uppercase tracking-wide text-khaki-50">SMS &amp; Notifications</h2>
-        <Button onClick={() => setEditing('new')}><Plus aria-hidden="true" className="size-4" /> Create SMS Template</Button>
+        <h2 id="sms-heading" className="font-display text-xl font-bold uppercase tracking-wide text-khaki-50">
+          SMS &amp; Notifications
+        </h2>
+        <Button onClick={() => setEditing('new')}>
+          <Plus aria-hidden="true" className="size-4" /> Create SMS Template
+        </Button>
       </div>
       <QueryState
         query={templates}
         what="SMS templates"
         isEmpty={(list) => list.length === 0}
         empty={
-        <div className="rounded-lg border border-dashed border-olive-600 p-8 text-center text-khaki-300">
-          <p>No SMS templates yet. A template sends an SMS when its shop event happens.</p>
-          <Button className="mt-3" variant="secondary" onClick={() => setEditing('new')}>Create SMS Template</Button>
-        </div>
+          <div className="rounded-lg border border-dashed border-olive-600 p-8 text-center text-khaki-300">
+            <p>No SMS templates yet. A template sends an SMS when its shop event happens.</p>
+            <Button className="mt-3" variant="secondary" onClick={() => setEditing('new')}>
+              Create SMS Template
+            </Button>
+          </div>
         }
       >
         {(list) => (
-        <div className="overflow-x-auto rounded-lg border border-olive-700">
-          <table className="w-full text-left text-sm">
-            <thead className="bg-olive-800 text-xs uppercase tracking-wide text-khaki-300">
-              <tr>
-                <th scope="col" className="px-3 py-2">Template</th>
-                <th scope="col" className="px-3 py-2">Trigger</th>
-                <th scope="col" className="px-3 py-2 text-right">Sent</th>
-                <th scope="col" className="px-3 py-2">Active</th>
-                <th scope="col" className="px-3 py-2"><span className="sr-only">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-olive-800">
-              {list.map((t) => (
-                <tr key={t.id} data-testid="sms-template-row">
-                  <td className="px-3 py-2">
-                    <span className="font-semibold text-khaki-50">{t.name}</span>
-                    <span className="block max-w-xl break-words text-xs text-khaki-300">{t.content}</span>
-                  </td>
-                  <td className="px-3 py-2 text-khaki-100">{smsTriggerLabels[t.trigger]}</td>
-                  <td className="px-3 py-2 text-right font-mono text-khaki-100">{t.usageCount.toLocaleString('en-US')}</td>
-                  <td className="px-3 py-2">
-                    <Toggle checked={t.isActive} label={`${t.name} active`} disabled={activate.isPending} onChange={(isActive) => activate.mutate({ id: t.id, isActive })} />
-                  </td>
-                  <td className="whitespace-nowrap px-3 py-2 text-right">
-                    <Button variant="ghost" size="sm" onClick={() => setEditing(t)} aria-label={`Edit ${t.name}`}><Pencil aria-hidden="true" className="size-4" /></Button>
-                    <Button variant="ghost" size="sm" onClick={() => setDeleting(t)} aria-label={`Delete ${t.name}`}><Trash2 aria-hidden="true" className="size-4" /></Button>
-                  </td>
+          <div className="overflow-x-auto rounded-lg border border-olive-700">
+            <table className="w-full text-left text-sm">
+              <thead className="bg-olive-800 text-xs uppercase tracking-wide text-khaki-300">
+                <tr>
+                  <th scope="col" className="px-3 py-2">
+                    Template
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    Trigger
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right">
+                    Sent
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    Active
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    <span className="sr-only">Actions</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody className="divide-y divide-olive-800">
+                {list.map((t) => (
+                  <tr key={t.id} data-testid="sms-template-row">
+                    <td className="px-3 py-2">
+                      <span className="font-semibold text-khaki-50">{t.name}</span>
+                      <span className="block max-w-xl break-words text-xs text-khaki-300">{t.content}</span>
+                    </td>
+                    <td className="px-3 py-2 text-khaki-100">{smsTriggerLabels[t.trigger]}</td>
+                    <td className="px-3 py-2 text-right font-mono text-khaki-100">
+                      {t.usageCount.toLocaleString('en-US')}
+                    </td>
+                    <td className="px-3 py-2">
+                      <Toggle
+                        checked={t.isActive}
+                        label={`${t.name} active`}
+                        disabled={activate.isPending}
+                        onChange={(isActive) => activate.mutate({ id: t.id, isActive })}
+                      />
+                    </td>
+                    <td className="whitespace-nowrap px-3 py-2 text-right">
+                      <Button variant="ghost" size="sm" onClick={() => setEditing(t)} aria-label={`Edit ${t.name}`}>
+                        <Pencil aria-hidden="true" className="size-4" />
+                      </Button>
+                      <Button variant="ghost" size="sm" onClick={() => setDeleting(t)} aria-label={`Delete ${t.name}`}>
+                        <Trash2 aria-hidden="true" className="size-4" />
+                      </Button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </QueryState>
       <RecentSmsActivity />
-      {editing ? <TemplateModal template={editing === 'new' ? undefined : editing} onClose={() => setEditing(undefined)} /> : null}
+      {editing ? (
+        <TemplateModal template={editing === 'new' ? undefined : editing} onClose={() => setEditing(undefined)} />
+      ) : null}
       {deleting ? (
         <ConfirmModal
           title="Delete SMS Template"

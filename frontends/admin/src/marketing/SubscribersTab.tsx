@@ -7,11 +7,26 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Trash2, UserPlus } from 'lucide-react';
-import { customerCategories, customerCategory, marketingMessages, subscriberCreateSchema, type CustomerCategory, type Subscriber, type SubscriberPatch } from '@shop/contracts';
+import {
+  customerCategories,
+  customerCategory,
+  marketingMessages,
+  subscriberCreateSchema,
+  type CustomerCategory,
+  type Subscriber,
+  type SubscriberPatch,
+} from '@shop/contracts';
 import { Badge, Button, Checkbox, Field, Input, Modal, Select, toast } from '@shop/ui';
 import { AdminApiError } from '../api.js';
 import { formatDate } from '../orders/format.js';
-import { addSubscriber, fetchSubscribers, marketingKeys, patchSubscriber, removeSubscriber, zodResolver } from './api.js';
+import {
+  addSubscriber,
+  fetchSubscribers,
+  marketingKeys,
+  patchSubscriber,
+  removeSubscriber,
+  zodResolver,
+} from './api.js';
 import { ConfirmModal, QueryState, Toggle } from './parts.js';
 
 interface SubscriberValues {
@@ -42,7 +57,9 @@ function AddSubscriberModal({ onClose }: { onClose: () => void }) {
     },
     onError: (error) => {
       // §8: the server's error text (a duplicate email, SMS without a phone...), else the spec's words.
-      setServerError(error instanceof AdminApiError && error.status > 0 ? error.message : marketingMessages.addSubscriberFailed);
+      setServerError(
+        error instanceof AdminApiError && error.status > 0 ? error.message : marketingMessages.addSubscriberFailed,
+      );
     },
   });
   const { errors } = form.formState;
@@ -53,12 +70,24 @@ function AddSubscriberModal({ onClose }: { onClose: () => void }) {
       title="Add Subscriber"
       footer={
         <>
-          <Button variant="ghost" onClick={onClose}>Cancel</Button>
-          <Button type="submit" form="add-subscriber" loading={add.isPending} loadingText="Adding...">Add Subscriber</Button>
+          <Button variant="ghost" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" form="add-subscriber" loading={add.isPending} loadingText="Adding...">
+            Add Subscriber
+          </Button>
         </>
       }
     >
-      <form id="add-subscriber" className="grid gap-4" noValidate onSubmit={form.handleSubmit((values) => { setServerError(undefined); add.mutate(values); })}>
+      <form
+        id="add-subscriber"
+        className="grid gap-4"
+        noValidate
+        onSubmit={form.handleSubmit((values) => {
+          setServerError(undefined);
+          add.mutate(values);
+        })}
+      >
         <Field label="Name" required error={errors.name?.message}>
           <Input {...form.register('name')} autoComplete="off" />
         </Field>
@@ -70,7 +99,11 @@ function AddSubscriberModal({ onClose }: { onClose: () => void }) {
         </Field>
         <Field label="Category" required error={errors.category?.message}>
           <Select {...form.register('category')}>
-            {customerCategories.map((c) => <option key={c} value={c}>{customerCategory.labels[c]}</option>)}
+            {customerCategories.map((c) => (
+              <option key={c} value={c}>
+                {customerCategory.labels[c]}
+              </option>
+            ))}
           </Select>
         </Field>
         <fieldset className="flex flex-col gap-2">
@@ -78,7 +111,11 @@ function AddSubscriberModal({ onClose }: { onClose: () => void }) {
           <Checkbox label="Subscribe to emails" {...form.register('emailSubscribed')} />
           <Checkbox label="Subscribe to SMS" hint="Needs a phone number" {...form.register('smsSubscribed')} />
         </fieldset>
-        {serverError ? <p role="alert" className="text-sm text-alert-400">{serverError}</p> : null}
+        {serverError ? (
+          <p role="alert" className="text-sm text-alert-400">
+            {serverError}
+          </p>
+        ) : null}
       </form>
     </Modal>
   );
@@ -88,8 +125,14 @@ export function SubscribersTab() {
   const client = useQueryClient();
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<Subscriber | undefined>();
-  const subscribers = useQuery({ queryKey: marketingKeys.subscribers, queryFn: ({ signal }) => fetchSubscribers(signal) });
-  const replace = (saved: Subscriber) => client.setQueryData<Subscriber[]>(marketingKeys.subscribers, (list) => (list ?? []).map((s) => (s.id === saved.id ? saved : s)));
+  const subscribers = useQuery({
+    queryKey: marketingKeys.subscribers,
+    queryFn: ({ signal }) => fetchSubscribers(signal),
+  });
+  const replace = (saved: Subscriber) =>
+    client.setQueryData<Subscriber[]>(marketingKeys.subscribers, (list) =>
+      (list ?? []).map((s) => (s.id === saved.id ? saved : s)),
+    );
 
   const toggle = useMutation({
     mutationFn: ({ id, patch }: { id: string; patch: SubscriberPatch }) => patchSubscriber(id, patch),
@@ -102,7 +145,9 @@ export function SubscribersTab() {
   const remove = useMutation({
     mutationFn: (subscriber: Subscriber) => removeSubscriber(subscriber.id),
     onSuccess: (_, subscriber) => {
-      client.setQueryData<Subscriber[]>(marketingKeys.subscribers, (list) => (list ?? []).filter((s) => s.id !== subscriber.id));
+      client.setQueryData<Subscriber[]>(marketingKeys.subscribers, (list) =>
+        (list ?? []).filter((s) => s.id !== subscriber.id),
+      );
       void client.invalidateQueries({ queryKey: marketingKeys.stats });
       toast.success(`${subscriber.name} removed`);
       setRemoving(undefined);
@@ -114,8 +159,12 @@ export function SubscribersTab() {
   return (
     <section aria-labelledby="subscribers-heading" className="flex flex-col gap-4" data-testid="subscribers-tab">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 id="subscribers-heading" className="font-display text-xl font-bold uppercase tracking-wide text-khaki-50">Subscribers</h2>
-        <Button onClick={() => setAdding(true)}><UserPlus aria-hidden="true" className="size-4" /> Add Subscriber</Button>
+        <h2 id="subscribers-heading" className="font-display text-xl font-bold uppercase tracking-wide text-khaki-50">
+          Subscribers
+        </h2>
+        <Button onClick={() => setAdding(true)}>
+          <UserPlus aria-hidden="true" className="size-4" /> Add Subscriber
+        </Button>
       </div>
       <QueryState
         query={subscribers}
@@ -123,57 +172,91 @@ export function SubscribersTab() {
         skeletonClass="h-40"
         isEmpty={(list) => list.length === 0}
         empty={
-        <div className="rounded-lg border border-dashed border-olive-600 p-8 text-center text-khaki-300">
-          <p>No subscribers yet. Customers who tick subscribe on a quote request appear here.</p>
-          <Button className="mt-3" variant="secondary" onClick={() => setAdding(true)}>Add Subscriber</Button>
-        </div>
+          <div className="rounded-lg border border-dashed border-olive-600 p-8 text-center text-khaki-300">
+            <p>No subscribers yet. Customers who tick subscribe on a quote request appear here.</p>
+            <Button className="mt-3" variant="secondary" onClick={() => setAdding(true)}>
+              Add Subscriber
+            </Button>
+          </div>
         }
       >
         {(list) => (
-        <div className="overflow-x-auto rounded-lg border border-olive-700">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Subscribers with their email and SMS subscriptions</caption>
-            <thead className="bg-olive-800 text-xs uppercase tracking-wide text-khaki-300">
-              <tr>
-                <th scope="col" className="px-3 py-2">Subscriber</th>
-                <th scope="col" className="px-3 py-2">Category</th>
-                <th scope="col" className="px-3 py-2">Status</th>
-                <th scope="col" className="px-3 py-2 text-right">Opens</th>
-                <th scope="col" className="px-3 py-2 text-right">Orders</th>
-                <th scope="col" className="px-3 py-2">Since</th>
-                <th scope="col" className="px-3 py-2">Email</th>
-                <th scope="col" className="px-3 py-2">SMS</th>
-                <th scope="col" className="px-3 py-2"><span className="sr-only">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-olive-800">
-              {list.map((s) => (
-                <tr key={s.id} data-testid="subscriber-row" data-email={s.email}>
-                  <td className="px-3 py-2">
-                    <span className="font-semibold text-khaki-50">{s.name}</span>
-                    <span className="block break-all text-xs text-khaki-300">{s.email}</span>
-                    {s.phone ? <span className="block text-xs text-khaki-300">{s.phone}</span> : null}
-                  </td>
-                  <td className="px-3 py-2 text-khaki-100">{customerCategory.labels[s.category]}</td>
-                  <td className="px-3 py-2"><Badge tone={statusTone[s.status]}>{s.status}</Badge></td>
-                  <td className="px-3 py-2 text-right font-mono">{s.emailOpens.toLocaleString('en-US')}</td>
-                  <td className="px-3 py-2 text-right font-mono">{s.totalOrders.toLocaleString('en-US')}</td>
-                  <td className="whitespace-nowrap px-3 py-2 text-khaki-200">{formatDate(s.subscribedDate)}</td>
-                  <td className="px-3 py-2">
-                    <Toggle checked={s.emailSubscribed} label={`Email for ${s.name}`} disabled={busyId === s.id} onChange={(on) => toggle.mutate({ id: s.id, patch: { emailSubscribed: on } })} />
-                  </td>
-                  <td className="px-3 py-2">
-                    {/* SMS needs a phone: the service refuses it otherwise, so the switch is off and disabled. */}
-                    <Toggle checked={s.smsSubscribed} label={s.phone ? `SMS for ${s.name}` : `SMS for ${s.name} (no phone number)`} disabled={busyId === s.id || (!s.phone && !s.smsSubscribed)} onChange={(on) => toggle.mutate({ id: s.id, patch: { smsSubscribed: on } })} />
-                  </td>
-                  <td className="px-3 py-2 text-right">
-                    <Button variant="ghost" size="sm" onClick={() => setRemoving(s)} aria-label={`Remove ${s.name}`}><Trash2 aria-hidden="true" className="size-4" /></Button>
-                  </td>
+          <div className="overflow-x-auto rounded-lg border border-olive-700">
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">Subscribers with their email and SMS subscriptions</caption>
+              <thead className="bg-olive-800 text-xs uppercase tracking-wide text-khaki-300">
+                <tr>
+                  <th scope="col" className="px-3 py-2">
+                    Subscriber
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    Category
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    Status
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right">
+                    Opens
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right">
+                    Orders
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    Since
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    Email
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    SMS
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    <span className="sr-only">Actions</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody className="divide-y divide-olive-800">
+                {list.map((s) => (
+                  <tr key={s.id} data-testid="subscriber-row" data-email={s.email}>
+                    <td className="px-3 py-2">
+                      <span className="font-semibold text-khaki-50">{s.name}</span>
+                      <span className="block break-all text-xs text-khaki-300">{s.email}</span>
+                      {s.phone ? <span className="block text-xs text-khaki-300">{s.phone}</span> : null}
+                    </td>
+                    <td className="px-3 py-2 text-khaki-100">{customerCategory.labels[s.category]}</td>
+                    <td className="px-3 py-2">
+                      <Badge tone={statusTone[s.status]}>{s.status}</Badge>
+                    </td>
+                    <td className="px-3 py-2 text-right font-mono">{s.emailOpens.toLocaleString('en-US')}</td>
+                    <td className="px-3 py-2 text-right font-mono">{s.totalOrders.toLocaleString('en-US')}</td>
+                    <td className="whitespace-nowrap px-3 py-2 text-khaki-200">{formatDate(s.subscribedDate)}</td>
+                    <td className="px-3 py-2">
+                      <Toggle
+                        checked={s.emailSubscribed}
+                        label={`Email for ${s.name}`}
+                        disabled={busyId === s.id}
+                        onChange={(on) => toggle.mutate({ id: s.id, patch: { emailSubscribed: on } })}
+                      />
+                    </td>
+                    <td className="px-3 py-2">
+                      {/* SMS needs a phone: the service refuses it otherwise, so the switch is off and disabled. */}
+                      <Toggle
+                        checked={s.smsSubscribed}
+                        label={s.phone ? `SMS for ${s.name}` : `SMS for ${s.name} (no phone number)`}
+                        disabled={busyId === s.id || (!s.phone && !s.smsSubscribed)}
+                        onChange={(on) => toggle.mutate({ id: s.id, patch: { smsSubscribed: on } })}
+                      />
+                    </td>
+                    <td className="px-3 py-2 text-right">
+                      <Button variant="ghost" size="sm" onClick={() => setRemoving(s)} aria-label={`Remove ${s.name}`}>
+                        <Trash2 aria-hidden="true" className="size-4" />
+                      </Button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </QueryState>
       {adding ? <AddSubscriberModal onClose={() => setAdding(false)} /> : null}

@@ -34,23 +34,38 @@ export const marketingKeys = {
   stats: ['marketing', 'stats'] as const,
 };
 
-export const fetchCampaigns = async (signal?: AbortSignal) => campaignListResponseSchema.parse(await adminFetch(marketingPaths.emails, { signal })).campaigns;
-export const createCampaign = async (body: CampaignCreate) => campaignResponseSchema.parse(await adminFetch(marketingPaths.emails, { method: 'POST', json: body })).campaign;
-export const updateCampaign = async (id: string, body: CampaignDraft) => campaignResponseSchema.parse(await adminFetch(marketingPaths.email(id), { method: 'PUT', json: body })).campaign;
-export const sendCampaign = async (id: string) => campaignSendResponseSchema.parse(await adminFetch(marketingPaths.sendEmail(id), { method: 'POST' })).campaign;
+export const fetchCampaigns = async (signal?: AbortSignal) =>
+  campaignListResponseSchema.parse(await adminFetch(marketingPaths.emails, { signal })).campaigns;
+export const createCampaign = async (body: CampaignCreate) =>
+  campaignResponseSchema.parse(await adminFetch(marketingPaths.emails, { method: 'POST', json: body })).campaign;
+export const updateCampaign = async (id: string, body: CampaignDraft) =>
+  campaignResponseSchema.parse(await adminFetch(marketingPaths.email(id), { method: 'PUT', json: body })).campaign;
+export const sendCampaign = async (id: string) =>
+  campaignSendResponseSchema.parse(await adminFetch(marketingPaths.sendEmail(id), { method: 'POST' })).campaign;
 
-export const fetchSubscribers = async (signal?: AbortSignal) => subscriberListResponseSchema.parse(await adminFetch(marketingPaths.subscribers, { signal })).subscribers;
-export const addSubscriber = async (body: SubscriberCreate) => subscriberResponseSchema.parse(await adminFetch(marketingPaths.subscribers, { method: 'POST', json: body })).subscriber;
-export const patchSubscriber = async (id: string, body: SubscriberPatch) => subscriberResponseSchema.parse(await adminFetch(marketingPaths.subscriber(id), { method: 'PATCH', json: body })).subscriber;
+export const fetchSubscribers = async (signal?: AbortSignal) =>
+  subscriberListResponseSchema.parse(await adminFetch(marketingPaths.subscribers, { signal })).subscribers;
+export const addSubscriber = async (body: SubscriberCreate) =>
+  subscriberResponseSchema.parse(await adminFetch(marketingPaths.subscribers, { method: 'POST', json: body }))
+    .subscriber;
+export const patchSubscriber = async (id: string, body: SubscriberPatch) =>
+  subscriberResponseSchema.parse(await adminFetch(marketingPaths.subscriber(id), { method: 'PATCH', json: body }))
+    .subscriber;
 export const removeSubscriber = async (id: string) => adminFetch(marketingPaths.subscriber(id), { method: 'DELETE' });
 
-export const fetchSmsTemplates = async (signal?: AbortSignal) => smsTemplateListResponseSchema.parse(await adminFetch(marketingPaths.sms, { signal })).templates;
-export const fetchSmsOutbox = async (signal?: AbortSignal) => smsOutboxResponseSchema.parse(await adminFetch(marketingPaths.smsOutbox, { signal })).messages;
-export const createSmsTemplate = async (body: SmsTemplateCreate) => smsTemplateResponseSchema.parse(await adminFetch(marketingPaths.sms, { method: 'POST', json: body })).template;
-export const patchSmsTemplate = async (id: string, body: SmsTemplatePatch) => smsTemplateResponseSchema.parse(await adminFetch(marketingPaths.smsTemplate(id), { method: 'PATCH', json: body })).template;
+export const fetchSmsTemplates = async (signal?: AbortSignal) =>
+  smsTemplateListResponseSchema.parse(await adminFetch(marketingPaths.sms, { signal })).templates;
+export const fetchSmsOutbox = async (signal?: AbortSignal) =>
+  smsOutboxResponseSchema.parse(await adminFetch(marketingPaths.smsOutbox, { signal })).messages;
+export const createSmsTemplate = async (body: SmsTemplateCreate) =>
+  smsTemplateResponseSchema.parse(await adminFetch(marketingPaths.sms, { method: 'POST', json: body })).template;
+export const patchSmsTemplate = async (id: string, body: SmsTemplatePatch) =>
+  smsTemplateResponseSchema.parse(await adminFetch(marketingPaths.smsTemplate(id), { method: 'PATCH', json: body }))
+    .template;
 export const deleteSmsTemplate = async (id: string) => adminFetch(marketingPaths.smsTemplate(id), { method: 'DELETE' });
 
-export const fetchStats = async (signal?: AbortSignal) => marketingStatsResponseSchema.parse(await adminFetch(marketingPaths.stats, { signal })).stats;
+export const fetchStats = async (signal?: AbortSignal) =>
+  marketingStatsResponseSchema.parse(await adminFetch(marketingPaths.stats, { signal })).stats;
 
 /** react-hook-form checked with a contracts zod schema: the browser and the server say the same thing. */
 export function zodResolver<V extends FieldValues>(schema: z.ZodType): Resolver<V> {
@@ -71,5 +86,8 @@ export const percent = formatPercent;
 
 /** §4: sending reloads all marketing data: campaigns, subscribers, SMS, stats and the discount codes. */
 export function reloadMarketing(client: QueryClient) {
-  return Promise.all([client.invalidateQueries({ queryKey: marketingKeys.all }), client.invalidateQueries({ queryKey: discountKeys.all })]);
+  return Promise.all([
+    client.invalidateQueries({ queryKey: marketingKeys.all }),
+    client.invalidateQueries({ queryKey: discountKeys.all }),
+  ]);
 }

@@ -7,7 +7,17 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { CampaignStatus } from '@shop/contracts';
 import { Badge, Button, ErrorState, Modal, Skeleton } from '@shop/ui';
 
-export function Toggle({ checked, onChange, label, disabled }: { checked: boolean; onChange: (on: boolean) => void; label: string; disabled?: boolean }) {
+export function Toggle({
+  checked,
+  onChange,
+  label,
+  disabled,
+}: {
+  checked: boolean;
+  onChange: (on: boolean) => void;
+  label: string;
+  disabled?: boolean;
+}) {
   return (
     <Switch.Root
       checked={checked}
@@ -21,7 +31,15 @@ export function Toggle({ checked, onChange, label, disabled }: { checked: boolea
   );
 }
 
-export function ConfirmModal({ title, description, confirmLabel, busyText, busy, onConfirm, onClose }: {
+export function ConfirmModal({
+  title,
+  description,
+  confirmLabel,
+  busyText,
+  busy,
+  onConfirm,
+  onClose,
+}: {
   title: string;
   description: string;
   confirmLabel: string;
@@ -40,8 +58,12 @@ export function ConfirmModal({ title, description, confirmLabel, busyText, busy,
       description={description}
       footer={
         <>
-          <Button variant="ghost" onClick={onClose}>Cancel</Button>
-          <Button variant="danger" onClick={onConfirm} loading={busy} loadingText={busyText}>{confirmLabel}</Button>
+          <Button variant="ghost" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant="danger" onClick={onConfirm} loading={busy} loadingText={busyText}>
+            {confirmLabel}
+          </Button>
         </>
       }
     >
@@ -53,17 +75,29 @@ export function ConfirmModal({ title, description, confirmLabel, busyText, busy,
 const statusTone = { draft: 'neutral', scheduled: 'brass', sending: 'caution', sent: 'ok' } as const;
 
 export function CampaignStatusBadge({ status }: { status: CampaignStatus }) {
-  return <Badge tone={statusTone[status]} data-testid="campaign-status">{status}</Badge>;
+  return (
+    <Badge tone={statusTone[status]} data-testid="campaign-status">
+      {status}
+    </Badge>
+  );
 }
 
 /** A day as "Nov 24" (chart axis; the data is per UTC day). */
-export const shortDay = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+export const shortDay = (day: string) =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /**
  * A query's three faces, the same in every marketing list: a skeleton while it loads, the error with
  * Retry, an empty state with a next step, then the data.
  */
-export function QueryState<T>({ query, what, skeletonClass = 'h-32', isEmpty, empty, children }: {
+export function QueryState<T>({
+  query,
+  what,
+  skeletonClass = 'h-32',
+  isEmpty,
+  empty,
+  children,
+}: {
   query: UseQueryResult<T>;
   /** Used in "Could not load {what}". */
   what: string;
@@ -73,7 +107,10 @@ export function QueryState<T>({ query, what, skeletonClass = 'h-32', isEmpty, em
   children: (data: T) => ReactNode;
 }) {
   if (query.isPending) return <Skeleton className={skeletonClass} />;
-  if (query.isError) return <ErrorState title={`Could not load ${what}`} message={query.error.message} onRetry={() => void query.refetch()} />;
+  if (query.isError)
+    return (
+      <ErrorState title={`Could not load ${what}`} message={query.error.message} onRetry={() => void query.refetch()} />
+    );
   if (isEmpty?.(query.data)) return <>{empty}</>;
   return <>{children(query.data)}</>;
 }

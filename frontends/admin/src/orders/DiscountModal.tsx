@@ -45,19 +45,36 @@ function Summary({ order }: { order: AdminOrderDetail }) {
               ? `-${formatMoney(order.discountAmount)} (${order.discountCode})${order.discountCategory ? ` for ${customerCategoryLabels.labels[order.discountCategory]}` : ''}`
               : 'None',
           ],
-          [order.quote ? 'Final total (with tax)' : 'Final total', <span key="f" className="font-semibold text-khaki-50" data-testid="discount-final-total">{formatMoney(final)}</span>],
+          [
+            order.quote ? 'Final total (with tax)' : 'Final total',
+            <span key="f" className="font-semibold text-khaki-50" data-testid="discount-final-total">
+              {formatMoney(final)}
+            </span>,
+          ],
         ]}
       />
     </div>
   );
 }
 
-export function DiscountModal({ order: given, onClose, onDone }: { order: AdminOrderRow | AdminOrderDetail; onClose: () => void; onDone?: () => void }) {
+export function DiscountModal({
+  order: given,
+  onClose,
+  onDone,
+}: {
+  order: AdminOrderRow | AdminOrderDetail;
+  onClose: () => void;
+  onDone?: () => void;
+}) {
   const queryClient = useQueryClient();
   // Rows do not carry the quote: the summary needs the details.
   const complete = 'quote' in given;
-  const loaded = useQuery({ queryKey: ordersKeys.detail(given.id), queryFn: ({ signal }) => fetchOrder(given.id, signal), enabled: !complete });
-  const order = complete ? (given) : (loaded.data ?? null);
+  const loaded = useQuery({
+    queryKey: ordersKeys.detail(given.id),
+    queryFn: ({ signal }) => fetchOrder(given.id, signal),
+    enabled: !complete,
+  });
+  const order = complete ? given : (loaded.data ?? null);
   const discounts = useQuery({ queryKey: discountKeys.all, queryFn: ({ signal }) => fetchDiscounts(signal) });
 
   const [category, setCategory] = useState<CustomerCategory>(defaultCustomerCategory);
@@ -70,11 +87,16 @@ export function DiscountModal({ order: given, onClose, onDone }: { order: AdminO
   const lastSubmit = useRef(0);
 
   const now = new Date();
-  const offered = (discounts.data ?? []).filter((d) => discountSelectable(d, now) && discountOfferedTo(category, d.category));
+  const offered = (discounts.data ?? []).filter(
+    (d) => discountSelectable(d, now) && discountOfferedTo(category, d.category),
+  );
 
   async function refresh(updated: AdminOrderDetail) {
     queryClient.setQueryData(ordersKeys.detail(updated.id), updated);
-    await Promise.all([queryClient.invalidateQueries({ queryKey: ordersKeys.all }), queryClient.invalidateQueries({ queryKey: discountKeys.all })]);
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: ordersKeys.all }),
+      queryClient.invalidateQueries({ queryKey: discountKeys.all }),
+    ]);
   }
 
   async function submit(event?: FormEvent) {
@@ -114,7 +136,11 @@ export function DiscountModal({ order: given, onClose, onDone }: { order: AdminO
       setConfirmRemove(false);
       await refresh(updated);
     } catch (error) {
-      toast.error(error instanceof AdminApiError && error.status > 0 && error.status < 500 ? error.message : discountMessages.removeFailed);
+      toast.error(
+        error instanceof AdminApiError && error.status > 0 && error.status < 500
+          ? error.message
+          : discountMessages.removeFailed,
+      );
     } finally {
       setRemoving(false);
     }
@@ -132,7 +158,13 @@ export function DiscountModal({ order: given, onClose, onDone }: { order: AdminO
           <Button variant="ghost" onClick={onClose}>
             Cancel
           </Button>
-          <Button type="submit" form="apply-discount" disabled={code.trim() === '' || applying} loading={applying} loadingText="Applying...">
+          <Button
+            type="submit"
+            form="apply-discount"
+            disabled={code.trim() === '' || applying}
+            loading={applying}
+            loadingText="Applying..."
+          >
             Apply Discount
           </Button>
         </>
@@ -167,7 +199,13 @@ export function DiscountModal({ order: given, onClose, onDone }: { order: AdminO
 
         {manual ? (
           <Field label="Discount code">
-            <Input value={code} onChange={(e) => setCode(e.target.value.toUpperCase())} autoComplete="off" className="font-mono uppercase" placeholder="SALUTE15" />
+            <Input
+              value={code}
+              onChange={(e) => setCode(e.target.value.toUpperCase())}
+              autoComplete="off"
+              className="font-mono uppercase"
+              placeholder="SALUTE15"
+            />
           </Field>
         ) : (
           <fieldset className="flex flex-col gap-2">
@@ -181,13 +219,23 @@ export function DiscountModal({ order: given, onClose, onDone }: { order: AdminO
             ) : offered.length === 0 ? (
               <p className="text-sm text-khaki-300">No discount codes are available for this category.</p>
             ) : (
-              <div className="max-h-56 overflow-y-auto rounded-md border border-olive-700" data-testid="discount-picker">
+              <div
+                className="max-h-56 overflow-y-auto rounded-md border border-olive-700"
+                data-testid="discount-picker"
+              >
                 {offered.map((d) => (
                   <label
                     key={d.id}
                     className="flex cursor-pointer items-start gap-3 border-b border-olive-800 px-3 py-2 last:border-b-0 hover:bg-olive-800 has-[:checked]:bg-olive-700"
                   >
-                    <input type="radio" name="discount-code" value={d.code} checked={code === d.code} onChange={() => setCode(d.code)} className="mt-1 accent-brass-400" />
+                    <input
+                      type="radio"
+                      name="discount-code"
+                      value={d.code}
+                      checked={code === d.code}
+                      onChange={() => setCode(d.code)}
+                      className="mt-1 accent-brass-400"
+                    />
                     <span className="flex flex-col">
                       <span className="font-mono font-semibold text-khaki-50">
                         {d.code} <span className="font-sans font-normal text-brass-300">{valueText(d)}</span>
@@ -204,13 +252,29 @@ export function DiscountModal({ order: given, onClose, onDone }: { order: AdminO
           </fieldset>
         )}
 
-        {order ? <Summary order={order} /> : loaded.isError ? <p className="text-sm text-alert-400">The order's figures could not be loaded.</p> : <Spinner label="Loading the order" />}
+        {order ? (
+          <Summary order={order} />
+        ) : loaded.isError ? (
+          <p className="text-sm text-alert-400">The order's figures could not be loaded.</p>
+        ) : (
+          <Spinner label="Loading the order" />
+        )}
 
         {order?.discountCode ? (
           confirmRemove ? (
-            <div role="alertdialog" aria-label="Remove discount" className="flex flex-wrap items-center gap-3 rounded-md border border-alert-400/60 p-3 text-sm">
+            <div
+              role="alertdialog"
+              aria-label="Remove discount"
+              className="flex flex-wrap items-center gap-3 rounded-md border border-alert-400/60 p-3 text-sm"
+            >
               <span>Remove the discount {order.discountCode} from this order?</span>
-              <Button size="sm" variant="danger" onClick={() => void remove()} loading={removing} loadingText="Removing...">
+              <Button
+                size="sm"
+                variant="danger"
+                onClick={() => void remove()}
+                loading={removing}
+                loadingText="Removing..."
+              >
                 Remove
               </Button>
               <Button size="sm" variant="ghost" onClick={() => setConfirmRemove(false)}>

@@ -3,7 +3,14 @@
 import type { ReactNode } from 'react';
 import { Button } from '@shop/ui';
 
-export function FormFooter({ onCancel, form, disabled, busy, loadingText, children }: {
+export function FormFooter({
+  onCancel,
+  form,
+  disabled,
+  busy,
+  loadingText,
+  children,
+}: {
   onCancel: () => void;
   form: string;
   disabled?: boolean;

@@ -5,7 +5,21 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import * as RadixDialog from '@radix-ui/react-dialog';
-import { BadgePercent, Bot, ExternalLink, FileText, Inbox, Mail, MessageSquare, Pencil, RefreshCw, Send, Sparkles, Truck, X } from 'lucide-react';
+import {
+  BadgePercent,
+  Bot,
+  ExternalLink,
+  FileText,
+  Inbox,
+  Mail,
+  MessageSquare,
+  Pencil,
+  RefreshCw,
+  Send,
+  Sparkles,
+  Truck,
+  X,
+} from 'lucide-react';
 import {
   adminOrderMessages,
   carrier as carrierLabels,
@@ -25,23 +39,49 @@ import { OrderModal, type OrderModalKind } from './modals.js';
 import { StatusBadge } from './status.js';
 import { Facts } from './Facts.js';
 
-function Section({ title, children, className, testId }: { title: string; children: ReactNode; className?: string; testId?: string }) {
+function Section({
+  title,
+  children,
+  className,
+  testId,
+}: {
+  title: string;
+  children: ReactNode;
+  className?: string;
+  testId?: string;
+}) {
   return (
-    <section className={cn('rounded-lg border border-olive-700 bg-ink-900/60 p-4', className)} aria-label={title} data-testid={testId}>
+    <section
+      className={cn('rounded-lg border border-olive-700 bg-ink-900/60 p-4', className)}
+      aria-label={title}
+      data-testid={testId}
+    >
       <h3 className="mb-3 font-display text-base font-bold uppercase tracking-wide text-brass-300">{title}</h3>
       {children}
     </section>
   );
 }
 
-
-const emailTypeIcon: Record<EmailHistoryType, typeof Mail> = { admin_message: Mail, status_update: RefreshCw, customer_inquiry: MessageSquare };
-const emailTypeLabel: Record<EmailHistoryType, string> = { admin_message: 'Message', status_update: 'Status update', customer_inquiry: 'Customer inquiry' };
+const emailTypeIcon: Record<EmailHistoryType, typeof Mail> = {
+  admin_message: Mail,
+  status_update: RefreshCw,
+  customer_inquiry: MessageSquare,
+};
+const emailTypeLabel: Record<EmailHistoryType, string> = {
+  admin_message: 'Message',
+  status_update: 'Status update',
+  customer_inquiry: 'Customer inquiry',
+};
 
 function EmailHistory({ entries }: { entries: AdminEmailHistoryEntry[] }) {
   if (!entries.length) return <p className="text-sm text-khaki-300">No emails sent yet.</p>;
   return (
-    <ul className="flex max-h-80 flex-col gap-2 overflow-y-auto pr-1" data-testid="email-history" tabIndex={0} aria-label="Emails sent for this order">
+    <ul
+      className="flex max-h-80 flex-col gap-2 overflow-y-auto pr-1"
+      data-testid="email-history"
+      tabIndex={0}
+      aria-label="Emails sent for this order"
+    >
       {entries.map((entry) => {
         const Icon = emailTypeIcon[entry.type];
         return (
@@ -77,7 +117,11 @@ function ComposeEmail({ order }: { order: AdminOrderDetail }) {
     if (!ready || busy) return;
     setBusy(true);
     try {
-      const { order: updated } = await sendOrderEmail(order.id, { subject: subject.trim(), message: message.trim(), type });
+      const { order: updated } = await sendOrderEmail(order.id, {
+        subject: subject.trim(),
+        message: message.trim(),
+        type,
+      });
       queryClient.setQueryData(ordersKeys.detail(order.id), updated);
       await queryClient.invalidateQueries({ queryKey: ordersKeys.all });
       toast.success(`Email for order #${order.orderNumber} sent to ${order.email}`);
@@ -139,7 +183,8 @@ function EditForm({ order, onDone }: { order: AdminOrderDetail; onDone: () => vo
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<Draft>(() => draftOf(order));
   const [busy, setBusy] = useState(false);
-  const set = (key: keyof Draft) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value }));
+  const set = (key: keyof Draft) => (e: { target: { value: string } }) =>
+    setDraft((d) => ({ ...d, [key]: e.target.value }));
 
   async function save(event: FormEvent) {
     event.preventDefault();
@@ -219,30 +264,63 @@ function DetailsBody({ order, onAction }: { order: AdminOrderDetail; onAction: (
           <Facts
             rows={[
               ['Name', order.customerName],
-              ['Email', <a key="e" className="underline decoration-brass-400/60 hover:text-brass-300" href={`mailto:${order.email}`}>{order.email}</a>],
+              [
+                'Email',
+                <a
+                  key="e"
+                  className="underline decoration-brass-400/60 hover:text-brass-300"
+                  href={`mailto:${order.email}`}
+                >
+                  {order.email}
+                </a>,
+              ],
               ['Phone', order.phone || '—'],
               ['Category', customerCategory.labels[order.customerCategory]],
-              ...(address ? ([['Ship to', Object.values(address).filter(Boolean).join(', ')]] as Array<[string, ReactNode]>) : []),
+              ...(address
+                ? ([['Ship to', Object.values(address).filter(Boolean).join(', ')]] as Array<[string, ReactNode]>)
+                : []),
             ]}
           />
         </Section>
         <Section title="Product" testId="details-product">
           <Facts
             rows={[
-              ['Item type', <span key="t" className="capitalize">{order.itemType}</span>],
-              ['Design method', <span key="d" className="capitalize">{spaced(order.designMethod)}</span>],
+              [
+                'Item type',
+                <span key="t" className="capitalize">
+                  {order.itemType}
+                </span>,
+              ],
+              [
+                'Design method',
+                <span key="d" className="capitalize">
+                  {spaced(order.designMethod)}
+                </span>,
+              ],
               ['Quantity', order.quantity.toLocaleString('en-US')],
               ['Total', formatMoney(order.total)],
-              ...(order.finalAmount !== null ? ([['Estimate', formatMoney(order.estimatedTotal)]] as Array<[string, ReactNode]>) : []),
+              ...(order.finalAmount !== null
+                ? ([['Estimate', formatMoney(order.estimatedTotal)]] as Array<[string, ReactNode]>)
+                : []),
               ...(order.size ? ([['Size', order.size]] as Array<[string, ReactNode]>) : []),
               ...(order.sizeBreakdown
-                ? ([['Sizes', Object.entries(order.sizeBreakdown).filter(([, n]) => n > 0).map(([s, n]) => `${s}: ${n}`).join(', ')]] as Array<[string, ReactNode]>)
+                ? ([
+                    [
+                      'Sizes',
+                      Object.entries(order.sizeBreakdown)
+                        .filter(([, n]) => n > 0)
+                        .map(([s, n]) => `${s}: ${n}`)
+                        .join(', '),
+                    ],
+                  ] as Array<[string, ReactNode]>)
                 : []),
               ...(order.colors.length ? ([['Colors', order.colors.join(', ')]] as Array<[string, ReactNode]>) : []),
               ...(order.finish ? ([['Finish', spaced(order.finish)]] as Array<[string, ReactNode]>) : []),
               ...(order.shape ? ([['Shape', order.shape]] as Array<[string, ReactNode]>) : []),
               ...(order.edge ? ([['Edge', order.edge]] as Array<[string, ReactNode]>) : []),
-              ...(order.features.length ? ([['Features', order.features.join(', ')]] as Array<[string, ReactNode]>) : []),
+              ...(order.features.length
+                ? ([['Features', order.features.join(', ')]] as Array<[string, ReactNode]>)
+                : []),
             ]}
           />
         </Section>
@@ -280,8 +358,16 @@ function DetailsBody({ order, onAction }: { order: AdminOrderDetail; onAction: (
               <Facts
                 rows={[
                   ['Carrier', carrierLabels.labels[order.tracking.carrier]],
-                  ['Tracking number', <span key="n" className="font-mono">{order.tracking.trackingNumber}</span>],
-                  ['Estimated delivery', order.tracking.estimatedDelivery ? formatDate(order.tracking.estimatedDelivery) : 'Not given'],
+                  [
+                    'Tracking number',
+                    <span key="n" className="font-mono">
+                      {order.tracking.trackingNumber}
+                    </span>,
+                  ],
+                  [
+                    'Estimated delivery',
+                    order.tracking.estimatedDelivery ? formatDate(order.tracking.estimatedDelivery) : 'Not given',
+                  ],
                 ]}
               />
             </Section>
@@ -290,7 +376,12 @@ function DetailsBody({ order, onAction }: { order: AdminOrderDetail; onAction: (
             <Section title="Discount Applied" testId="details-discount">
               <Facts
                 rows={[
-                  ['Code', <span key="c" className="font-mono">{order.discountCode}</span>],
+                  [
+                    'Code',
+                    <span key="c" className="font-mono">
+                      {order.discountCode}
+                    </span>,
+                  ],
                   ['Amount', formatMoney(order.discountAmount)],
                 ]}
               />
@@ -311,7 +402,16 @@ function DetailsBody({ order, onAction }: { order: AdminOrderDetail; onAction: (
                   ['Sent', formatDateTime(order.quote.sentAt)],
                   ['Valid until', formatDate(order.quote.expiresAt)],
                   ...(order.quote.notes ? ([['Notes', order.quote.notes]] as Array<[string, ReactNode]>) : []),
-                  ['Payment link', <a key="p" className="underline decoration-brass-400/60 hover:text-brass-300" href={order.quote.paymentPath}>{order.quote.paymentPath}</a>],
+                  [
+                    'Payment link',
+                    <a
+                      key="p"
+                      className="underline decoration-brass-400/60 hover:text-brass-300"
+                      href={order.quote.paymentPath}
+                    >
+                      {order.quote.paymentPath}
+                    </a>,
+                  ],
                 ]}
               />
             </Section>
@@ -322,7 +422,12 @@ function DetailsBody({ order, onAction }: { order: AdminOrderDetail; onAction: (
                 rows={[
                   ['Paid', formatDateTime(order.payment.paidAt)],
                   ['Amount', formatMoney(order.payment.amount)],
-                  ['Payment reference', <span key="r" className="font-mono">{order.payment.paymentIntentId}</span>],
+                  [
+                    'Payment reference',
+                    <span key="r" className="font-mono">
+                      {order.payment.paymentIntentId}
+                    </span>,
+                  ],
                   ['Provider', order.payment.provider === 'stripe' ? 'Stripe' : 'Test mode (no real charge)'],
                 ]}
               />
@@ -403,7 +508,11 @@ function DetailsBody({ order, onAction }: { order: AdminOrderDetail; onAction: (
 
 /** A full-height overlay (a Radix dialog: focus trapped, Escape closes, focus goes back to the row). */
 export function OrderDetails({ orderId, onClose }: { orderId: string; onClose: () => void }) {
-  const detail = useQuery({ queryKey: ordersKeys.detail(orderId), queryFn: ({ signal }) => fetchOrder(orderId, signal), retry: 1 });
+  const detail = useQuery({
+    queryKey: ordersKeys.detail(orderId),
+    queryFn: ({ signal }) => fetchOrder(orderId, signal),
+    retry: 1,
+  });
   const [modal, setModal] = useState<OrderModalKind | null>(null);
   const order = detail.data;
 
@@ -466,7 +575,12 @@ export function OrderDetails({ orderId, onClose }: { orderId: string; onClose: (
                 <Skeleton className="h-24 w-full" />
               </div>
             ) : detail.isError ? (
-              <ErrorState title="The order could not be loaded" message={reasonOf(detail.error)} onRetry={() => void detail.refetch()} retrying={detail.isFetching} />
+              <ErrorState
+                title="The order could not be loaded"
+                message={reasonOf(detail.error)}
+                onRetry={() => void detail.refetch()}
+                retrying={detail.isFetching}
+              />
             ) : order ? (
               <DetailsBody order={order} onAction={setModal} />
             ) : (

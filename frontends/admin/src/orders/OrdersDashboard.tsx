@@ -13,7 +13,24 @@ import {
   type RowSelectionState,
   type SortingState,
 } from '@tanstack/react-table';
-import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight, ClipboardList, DollarSign, Download, Eye, FileQuestion, Filter, Hourglass, Receipt, Search, Settings, TrendingUp } from 'lucide-react';
+import {
+  ArrowDown,
+  ArrowUp,
+  ArrowUpDown,
+  ChevronLeft,
+  ChevronRight,
+  ClipboardList,
+  DollarSign,
+  Download,
+  Eye,
+  FileQuestion,
+  Filter,
+  Hourglass,
+  Receipt,
+  Search,
+  Settings,
+  TrendingUp,
+} from 'lucide-react';
 import {
   adminCsvFileName,
   adminCsvProduct,
@@ -32,7 +49,15 @@ import {
   type OrderStatus,
 } from '@shop/contracts';
 import { Button, Card, CardBody, ErrorState, Field, Input, Modal, Select, Skeleton, cn, toast } from '@shop/ui';
-import { bulkDelete, bulkSetStatus, downloadOrdersCsv, fetchOrders, ordersKeys, reasonOf, setOrderStatus } from './api.js';
+import {
+  bulkDelete,
+  bulkSetStatus,
+  downloadOrdersCsv,
+  fetchOrders,
+  ordersKeys,
+  reasonOf,
+  setOrderStatus,
+} from './api.js';
 import { formatDate } from './format.js';
 import { OrderModal, type OrderModalKind } from './modals.js';
 import { OrderDetails } from './OrderDetails.js';
@@ -52,14 +77,30 @@ function useDebounced<T>(value: T, ms: number): T {
   return settled;
 }
 
-function SummaryCard({ title, value, icon: Icon, testId }: { title: string; value: string | undefined; icon: typeof Receipt; testId: string }) {
+function SummaryCard({
+  title,
+  value,
+  icon: Icon,
+  testId,
+}: {
+  title: string;
+  value: string | undefined;
+  icon: typeof Receipt;
+  testId: string;
+}) {
   return (
     <Card>
       <CardBody className="flex items-center gap-4">
         <Icon aria-hidden="true" className="size-8 shrink-0 text-brass-400" />
         <div className="min-w-0">
           <p className="text-xs font-semibold uppercase tracking-wide text-khaki-300">{title}</p>
-          {value === undefined ? <Skeleton className="mt-1 h-7 w-24" /> : <p className="font-display text-2xl font-bold text-khaki-50" data-testid={testId}>{value}</p>}
+          {value === undefined ? (
+            <Skeleton className="mt-1 h-7 w-24" />
+          ) : (
+            <p className="font-display text-2xl font-bold text-khaki-50" data-testid={testId}>
+              {value}
+            </p>
+          )}
         </div>
       </CardBody>
     </Card>
@@ -167,7 +208,11 @@ export function OrdersDashboard() {
         id: 'orderNumber',
         accessorFn: (row) => row.orderNumber,
         header: 'Order',
-        cell: ({ row }) => <span className="whitespace-nowrap font-mono text-sm font-semibold text-khaki-50">#{row.original.orderNumber}</span>,
+        cell: ({ row }) => (
+          <span className="whitespace-nowrap font-mono text-sm font-semibold text-khaki-50">
+            #{row.original.orderNumber}
+          </span>
+        ),
       },
       {
         id: 'customerName',
@@ -182,8 +227,18 @@ export function OrdersDashboard() {
           </div>
         ),
       },
-      { id: 'itemType', accessorFn: (row) => row.itemType, header: 'Item', cell: ({ row }) => <span className="capitalize">{row.original.itemType}</span> },
-      { id: 'quantity', accessorFn: (row) => row.quantity, header: 'Qty', cell: ({ row }) => row.original.quantity.toLocaleString('en-US') },
+      {
+        id: 'itemType',
+        accessorFn: (row) => row.itemType,
+        header: 'Item',
+        cell: ({ row }) => <span className="capitalize">{row.original.itemType}</span>,
+      },
+      {
+        id: 'quantity',
+        accessorFn: (row) => row.quantity,
+        header: 'Qty',
+        cell: ({ row }) => row.original.quantity.toLocaleString('en-US'),
+      },
       {
         id: 'status',
         accessorFn: (row) => row.status,
@@ -201,9 +256,18 @@ export function OrdersDashboard() {
         id: 'total',
         accessorFn: (row) => row.total,
         header: 'Total',
-        cell: ({ row }) => <span className="whitespace-nowrap font-mono" data-testid="order-total">{formatMoney(row.original.total)}</span>,
+        cell: ({ row }) => (
+          <span className="whitespace-nowrap font-mono" data-testid="order-total">
+            {formatMoney(row.original.total)}
+          </span>
+        ),
       },
-      { id: 'submittedDate', accessorFn: (row) => row.submittedDate, header: 'Submitted', cell: ({ row }) => <span className="whitespace-nowrap">{formatDate(row.original.submittedDate)}</span> },
+      {
+        id: 'submittedDate',
+        accessorFn: (row) => row.submittedDate,
+        header: 'Submitted',
+        cell: ({ row }) => <span className="whitespace-nowrap">{formatDate(row.original.submittedDate)}</span>,
+      },
       {
         id: 'actions',
         enableSorting: false,
@@ -216,10 +280,21 @@ export function OrdersDashboard() {
             <div className="flex items-center justify-end gap-1.5">
               {quoting ? (
                 <div className="flex flex-col gap-1.5">
-                  <Button size="sm" className="w-full" onClick={() => setModal({ kind: 'quote', order })} aria-label={`Apply Quote to order #${order.orderNumber}`}>
+                  <Button
+                    size="sm"
+                    className="w-full"
+                    onClick={() => setModal({ kind: 'quote', order })}
+                    aria-label={`Apply Quote to order #${order.orderNumber}`}
+                  >
                     Apply Quote
                   </Button>
-                  <Button size="sm" className="w-full" variant="secondary" onClick={() => setModal({ kind: 'info', order })} aria-label={`More Info for order #${order.orderNumber}`}>
+                  <Button
+                    size="sm"
+                    className="w-full"
+                    variant="secondary"
+                    onClick={() => setModal({ kind: 'info', order })}
+                    aria-label={`More Info for order #${order.orderNumber}`}
+                  >
                     More Info
                   </Button>
                 </div>
@@ -266,7 +341,9 @@ export function OrdersDashboard() {
     setBulkBusy(true);
     try {
       const result = await bulkSetStatus(selectedIds, bulkStatus);
-      toast.success(`${result.updated} ${result.updated === 1 ? 'order' : 'orders'} set to ${orderStatusLabels[bulkStatus]}`);
+      toast.success(
+        `${result.updated} ${result.updated === 1 ? 'order' : 'orders'} set to ${orderStatusLabels[bulkStatus]}`,
+      );
       setRowSelection({});
       setBulkStatus('');
       await refresh();
@@ -314,7 +391,13 @@ export function OrdersDashboard() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="font-display text-2xl font-bold uppercase tracking-wide text-khaki-50">Order Management</h2>
         <div className="flex flex-wrap gap-2">
-          <Button variant="secondary" size="sm" onClick={() => void exportCsv()} loading={exporting} loadingText="Exporting...">
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => void exportCsv()}
+            loading={exporting}
+            loadingText="Exporting..."
+          >
             <Download aria-hidden="true" className="size-4" />
             Export CSV
           </Button>
@@ -326,10 +409,30 @@ export function OrdersDashboard() {
       </div>
 
       <section aria-label="Summary" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-        <SummaryCard title="Total Orders" value={summary?.totalOrders.toLocaleString('en-US')} icon={ClipboardList} testId="summary-total-orders" />
-        <SummaryCard title="Revenue (completed)" value={summary ? formatMoney(summary.completedRevenue) : undefined} icon={DollarSign} testId="summary-revenue" />
-        <SummaryCard title="Average Order Value" value={summary ? formatMoney(summary.averageOrderValue) : undefined} icon={TrendingUp} testId="summary-average" />
-        <SummaryCard title="Pending Review" value={summary?.pendingReview.toLocaleString('en-US')} icon={Hourglass} testId="summary-pending" />
+        <SummaryCard
+          title="Total Orders"
+          value={summary?.totalOrders.toLocaleString('en-US')}
+          icon={ClipboardList}
+          testId="summary-total-orders"
+        />
+        <SummaryCard
+          title="Revenue (completed)"
+          value={summary ? formatMoney(summary.completedRevenue) : undefined}
+          icon={DollarSign}
+          testId="summary-revenue"
+        />
+        <SummaryCard
+          title="Average Order Value"
+          value={summary ? formatMoney(summary.averageOrderValue) : undefined}
+          icon={TrendingUp}
+          testId="summary-average"
+        />
+        <SummaryCard
+          title="Pending Review"
+          value={summary?.pendingReview.toLocaleString('en-US')}
+          icon={Hourglass}
+          testId="summary-pending"
+        />
       </section>
 
       <Card>
@@ -347,7 +450,10 @@ export function OrdersDashboard() {
                 )}
               >
                 {tab === 'all' ? 'All' : statusLabel(tab)}
-                <span className={cn('rounded-full px-1.5 font-mono', status === tab ? 'bg-ink-950/20' : 'bg-ink-900')} data-testid={`count-${tab}`}>
+                <span
+                  className={cn('rounded-full px-1.5 font-mono', status === tab ? 'bg-ink-950/20' : 'bg-ink-900')}
+                  data-testid={`count-${tab}`}
+                >
                   {data ? data.counts[tab].toLocaleString('en-US') : '·'}
                 </span>
               </button>
@@ -358,7 +464,10 @@ export function OrdersDashboard() {
               <label htmlFor="orders-search" className="sr-only">
                 Search orders
               </label>
-              <Search aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-khaki-400" />
+              <Search
+                aria-hidden="true"
+                className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-khaki-400"
+              />
               <Input
                 id="orders-search"
                 type="search"
@@ -368,7 +477,13 @@ export function OrdersDashboard() {
                 className="pl-9"
               />
             </div>
-            <Button variant={filtersActive ? 'primary' : 'secondary'} size="md" onClick={() => setShowFilters((v) => !v)} aria-expanded={showFilters} aria-controls="orders-filters">
+            <Button
+              variant={filtersActive ? 'primary' : 'secondary'}
+              size="md"
+              onClick={() => setShowFilters((v) => !v)}
+              aria-expanded={showFilters}
+              aria-controls="orders-filters"
+            >
               <Filter aria-hidden="true" className="size-4" />
               Filters
             </Button>
@@ -386,10 +501,20 @@ export function OrdersDashboard() {
                 </Select>
               </Field>
               <Field label="Start date">
-                <Input type="date" value={startDate} max={endDate || undefined} onChange={(e) => setStartDate(e.target.value)} />
+                <Input
+                  type="date"
+                  value={startDate}
+                  max={endDate || undefined}
+                  onChange={(e) => setStartDate(e.target.value)}
+                />
               </Field>
               <Field label="End date">
-                <Input type="date" value={endDate} min={startDate || undefined} onChange={(e) => setEndDate(e.target.value)} />
+                <Input
+                  type="date"
+                  value={endDate}
+                  min={startDate || undefined}
+                  onChange={(e) => setEndDate(e.target.value)}
+                />
               </Field>
               <div className="flex items-end">
                 <Button
@@ -407,7 +532,11 @@ export function OrdersDashboard() {
             </div>
           ) : null}
           {selectedIds.length ? (
-            <div className="flex flex-wrap items-center gap-3 rounded-md border border-brass-400/50 bg-brass-400/10 px-3 py-2" role="region" aria-label="Bulk actions">
+            <div
+              className="flex flex-wrap items-center gap-3 rounded-md border border-brass-400/50 bg-brass-400/10 px-3 py-2"
+              role="region"
+              aria-label="Bulk actions"
+            >
               <span className="text-sm font-semibold text-khaki-50" data-testid="selected-count">
                 {selectedIds.length} selected
               </span>
@@ -427,7 +556,13 @@ export function OrdersDashboard() {
                   </option>
                 ))}
               </select>
-              <Button size="sm" disabled={!bulkStatus} loading={bulkBusy && !confirmBulkDelete} loadingText="Updating..." onClick={() => void applyBulkStatus()}>
+              <Button
+                size="sm"
+                disabled={!bulkStatus}
+                loading={bulkBusy && !confirmBulkDelete}
+                loadingText="Updating..."
+                onClick={() => void applyBulkStatus()}
+              >
                 Apply
               </Button>
               <Button size="sm" variant="danger" disabled={bulkBusy} onClick={() => setConfirmBulkDelete(true)}>
@@ -463,7 +598,15 @@ export function OrdersDashboard() {
                           key={header.id}
                           scope="col"
                           className="px-2 py-2.5 font-semibold first:pl-4 last:pr-4"
-                          aria-sort={sortable ? (dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none') : undefined}
+                          aria-sort={
+                            sortable
+                              ? dir === 'asc'
+                                ? 'ascending'
+                                : dir === 'desc'
+                                  ? 'descending'
+                                  : 'none'
+                              : undefined
+                          }
                         >
                           {sortable ? (
                             <button
@@ -495,7 +638,11 @@ export function OrdersDashboard() {
                       </tr>
                     ))
                   : table.getRowModel().rows.map((row) => (
-                      <tr key={row.id} data-order-number={row.original.orderNumber} className={cn('hover:bg-olive-800/60', row.getIsSelected() && 'bg-brass-400/10')}>
+                      <tr
+                        key={row.id}
+                        data-order-number={row.original.orderNumber}
+                        className={cn('hover:bg-olive-800/60', row.getIsSelected() && 'bg-brass-400/10')}
+                      >
                         {row.getVisibleCells().map((cell) => (
                           <td key={cell.id} className="px-2 py-2.5 align-middle first:pl-4 last:pr-4">
                             {flexRender(cell.column.columnDef.cell, cell.getContext())}
@@ -510,7 +657,9 @@ export function OrdersDashboard() {
                 <FileQuestion aria-hidden="true" className="size-10 text-khaki-400" />
                 <p className="font-semibold text-khaki-50">No orders match</p>
                 <p className="text-sm text-khaki-300">
-                  {search || filtersActive || status !== 'all' ? 'Try another search, status or date range.' : 'Quote requests from the shop appear here as they arrive.'}
+                  {search || filtersActive || status !== 'all'
+                    ? 'Try another search, status or date range.'
+                    : 'Quote requests from the shop appear here as they arrive.'}
                 </p>
                 {search || filtersActive || status !== 'all' ? (
                   <Button
@@ -533,9 +682,13 @@ export function OrdersDashboard() {
         )}
 
         {data && data.total > 0 ? (
-          <nav aria-label="Pages" className="flex flex-wrap items-center justify-between gap-3 border-t border-olive-700 px-5 py-3 text-sm text-khaki-200">
+          <nav
+            aria-label="Pages"
+            className="flex flex-wrap items-center justify-between gap-3 border-t border-olive-700 px-5 py-3 text-sm text-khaki-200"
+          >
             <span data-testid="orders-range">
-              {((data.page - 1) * data.pageSize + 1).toLocaleString('en-US')}–{Math.min(data.page * data.pageSize, data.total).toLocaleString('en-US')} of{' '}
+              {((data.page - 1) * data.pageSize + 1).toLocaleString('en-US')}–
+              {Math.min(data.page * data.pageSize, data.total).toLocaleString('en-US')} of{' '}
               {data.total.toLocaleString('en-US')}
             </span>
             <div className="flex items-center gap-2">
@@ -554,13 +707,25 @@ export function OrdersDashboard() {
                   </option>
                 ))}
               </select>
-              <Button variant="ghost" size="sm" disabled={page <= 1} onClick={() => setPage((p) => p - 1)} aria-label="Previous page">
+              <Button
+                variant="ghost"
+                size="sm"
+                disabled={page <= 1}
+                onClick={() => setPage((p) => p - 1)}
+                aria-label="Previous page"
+              >
                 <ChevronLeft aria-hidden="true" className="size-4" />
               </Button>
               <span>
                 Page {data.page} of {Math.max(1, data.totalPages)}
               </span>
-              <Button variant="ghost" size="sm" disabled={page >= data.totalPages} onClick={() => setPage((p) => p + 1)} aria-label="Next page">
+              <Button
+                variant="ghost"
+                size="sm"
+                disabled={page >= data.totalPages}
+                onClick={() => setPage((p) => p + 1)}
+                aria-label="Next page"
+              >
                 <ChevronRight aria-hidden="true" className="size-4" />
               </Button>
             </div>
@@ -583,7 +748,12 @@ export function OrdersDashboard() {
               <Button variant="ghost" onClick={() => setConfirmBulkDelete(false)}>
                 Cancel
               </Button>
-              <Button variant="danger" loading={bulkBusy} loadingText="Deleting..." onClick={() => void deleteSelected()}>
+              <Button
+                variant="danger"
+                loading={bulkBusy}
+                loadingText="Deleting..."
+                onClick={() => void deleteSelected()}
+              >
                 Delete {selectedIds.length} {selectedIds.length === 1 ? 'Order' : 'Orders'}
               </Button>
             </>

@@ -25,7 +25,10 @@ export function SettingsModal({ onClose }: { onClose: () => void }) {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed = adminSettingsSchema.safeParse({ notificationEmail: email.trim(), emailNotificationsEnabled: enabled });
+    const parsed = adminSettingsSchema.safeParse({
+      notificationEmail: email.trim(),
+      emailNotificationsEnabled: enabled,
+    });
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message);
       return;
@@ -51,7 +54,13 @@ export function SettingsModal({ onClose }: { onClose: () => void }) {
       title="Admin Settings"
       description="Where the shop sends new-order notifications."
       footer={
-        <FormFooter onCancel={onClose} form="admin-settings-form" disabled={!settings.data} busy={busy} loadingText="Saving...">
+        <FormFooter
+          onCancel={onClose}
+          form="admin-settings-form"
+          disabled={!settings.data}
+          busy={busy}
+          loadingText="Saving..."
+        >
           Save Settings
         </FormFooter>
       }
@@ -59,16 +68,29 @@ export function SettingsModal({ onClose }: { onClose: () => void }) {
       {settings.isPending ? (
         <Spinner label="Loading the settings" />
       ) : settings.isError ? (
-        <ErrorState title="Settings could not be loaded" message={settings.error.message} onRetry={() => settings.refetch()} retrying={settings.isFetching} />
+        <ErrorState
+          title="Settings could not be loaded"
+          message={settings.error.message}
+          onRetry={() => settings.refetch()}
+          retrying={settings.isFetching}
+        />
       ) : (
-        <form id="admin-settings-form" className="flex flex-col gap-5" onSubmit={submit} noValidate aria-label="Admin settings">
+        <form
+          id="admin-settings-form"
+          className="flex flex-col gap-5"
+          onSubmit={submit}
+          noValidate
+          aria-label="Admin settings"
+        >
           <Field label="Notification email" required error={error}>
             <Input type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
           </Field>
           <div className="flex items-center justify-between gap-4">
             <label htmlFor="notifications-enabled" className="text-sm font-semibold text-khaki-100">
               Email notifications
-              <span className="block text-xs font-normal text-khaki-300">{enabled ? 'On: new orders are emailed to this address' : 'Off: nothing is sent'}</span>
+              <span className="block text-xs font-normal text-khaki-300">
+                {enabled ? 'On: new orders are emailed to this address' : 'Off: nothing is sent'}
+              </span>
             </label>
             <Switch.Root
               id="notifications-enabled"

@@ -45,7 +45,9 @@ export function listSearchParams(query: AdminOrderListQuery): URLSearchParams {
 
 export async function fetchOrders(query: AdminOrderListQuery, signal?: AbortSignal): Promise<AdminOrderListResponse> {
   const qs = listSearchParams(query).toString();
-  return adminOrderListResponseSchema.parse(await adminFetch(`${ordersAdminPaths.list}${qs ? `?${qs}` : ''}`, { signal }));
+  return adminOrderListResponseSchema.parse(
+    await adminFetch(`${ordersAdminPaths.list}${qs ? `?${qs}` : ''}`, { signal }),
+  );
 }
 
 export async function fetchOrder(id: string, signal?: AbortSignal): Promise<AdminOrderDetail> {
@@ -56,7 +58,8 @@ const orderOf = async (promise: Promise<unknown>) => adminOrderResponseSchema.pa
 
 export const setOrderStatus = (id: string, status: OrderStatus) =>
   orderOf(adminFetch(ordersAdminPaths.status(id), { method: 'PUT', json: { status } }));
-export const editOrder = (id: string, edit: AdminOrderEdit) => orderOf(adminFetch(ordersAdminPaths.details(id), { method: 'PUT', json: edit }));
+export const editOrder = (id: string, edit: AdminOrderEdit) =>
+  orderOf(adminFetch(ordersAdminPaths.details(id), { method: 'PUT', json: edit }));
 /** Admin notes are one of the order fields the details call edits (admin part A §7). */
 export const saveAdminNotes = (id: string, adminNotes: string) => editOrder(id, { adminNotes });
 export const saveTracking = (id: string, tracking: AdminTrackingUpdate) =>
@@ -68,26 +71,41 @@ export async function deleteOrder(id: string): Promise<void> {
 
 /** Apply Quote answers with the updated order (status quote_sent, the quote, the queued email in its history). */
 export const applyQuote = (id: string, quoteAmount: number, quoteNotes: string) =>
-  orderOf(adminFetch(ordersAdminPaths.generateQuote(id), { method: 'POST', json: { quoteAmount, quoteNotes: quoteNotes.trim() || undefined, sendEmail: true } }));
+  orderOf(
+    adminFetch(ordersAdminPaths.generateQuote(id), {
+      method: 'POST',
+      json: { quoteAmount, quoteNotes: quoteNotes.trim() || undefined, sendEmail: true },
+    }),
+  );
 
 export async function requestInfo(id: string, message: string): Promise<AdminEmailQueuedResponse> {
-  return adminEmailQueuedResponseSchema.parse(await adminFetch(ordersAdminPaths.infoRequest(id), { method: 'POST', json: { message } }));
+  return adminEmailQueuedResponseSchema.parse(
+    await adminFetch(ordersAdminPaths.infoRequest(id), { method: 'POST', json: { message } }),
+  );
 }
 
 export async function sendOrderEmail(id: string, email: AdminSendEmail): Promise<AdminEmailQueuedResponse> {
-  return adminEmailQueuedResponseSchema.parse(await adminFetch(ordersAdminPaths.sendEmail(id), { method: 'POST', json: email }));
+  return adminEmailQueuedResponseSchema.parse(
+    await adminFetch(ordersAdminPaths.sendEmail(id), { method: 'POST', json: email }),
+  );
 }
 
 export async function bulkSetStatus(orderIds: string[], status: OrderStatus): Promise<AdminBulkResult> {
-  return adminBulkResultSchema.parse(await adminFetch(ordersAdminPaths.bulkStatus, { method: 'POST', json: { orderIds, status } }));
+  return adminBulkResultSchema.parse(
+    await adminFetch(ordersAdminPaths.bulkStatus, { method: 'POST', json: { orderIds, status } }),
+  );
 }
 
 export async function bulkDelete(orderIds: string[]): Promise<AdminBulkResult> {
-  return adminBulkResultSchema.parse(await adminFetch(ordersAdminPaths.bulkDelete, { method: 'POST', json: { orderIds } }));
+  return adminBulkResultSchema.parse(
+    await adminFetch(ordersAdminPaths.bulkDelete, { method: 'POST', json: { orderIds } }),
+  );
 }
 
 export async function fetchAnalytics(period: AnalyticsPeriod, signal?: AbortSignal): Promise<AdminAnalytics> {
-  return adminAnalyticsResponseSchema.parse(await adminFetch(`${ordersAdminPaths.analytics}?period=${period}`, { signal })).analytics;
+  return adminAnalyticsResponseSchema.parse(
+    await adminFetch(`${ordersAdminPaths.analytics}?period=${period}`, { signal }),
+  ).analytics;
 }
 
 export async function fetchAdminSettings(signal?: AbortSignal): Promise<AdminSettings> {
@@ -108,7 +126,10 @@ export async function downloadOrdersCsv(query: AdminOrderListQuery, fallbackName
   const qs = listSearchParams(filters).toString();
   let response: Response;
   try {
-    response = await fetch(`${ordersAdminPaths.exportCsv}${qs ? `?${qs}` : ''}`, { credentials: 'same-origin', cache: 'no-store' });
+    response = await fetch(`${ordersAdminPaths.exportCsv}${qs ? `?${qs}` : ''}`, {
+      credentials: 'same-origin',
+      cache: 'no-store',
+    });
   } catch {
     throw new AdminApiError('The shop could not be reached. Check your connection and try again.', 0, 'NETWORK');
   }

@@ -21,7 +21,17 @@ import {
 } from '@shop/contracts';
 import { Button, Field, Input, Modal, Select, Spinner, Textarea, toast } from '@shop/ui';
 import { AdminApiError } from '../api.js';
-import { applyQuote, deleteOrder, fetchOrder, ordersKeys, reasonOf, requestInfo, saveAdminNotes, saveTracking, sendOrderEmail } from './api.js';
+import {
+  applyQuote,
+  deleteOrder,
+  fetchOrder,
+  ordersKeys,
+  reasonOf,
+  requestInfo,
+  saveAdminNotes,
+  saveTracking,
+  sendOrderEmail,
+} from './api.js';
 import { FormFooter } from './FormFooter.js';
 import { Facts } from './Facts.js';
 import { DiscountModal } from './DiscountModal.js';
@@ -56,7 +66,9 @@ function useOrderDetail(order: Order): { detail: AdminOrderDetail | null; descri
   });
   const detail = complete ? order : (loaded.data ?? null);
   const value: ReactNode = detail ? (
-    <span className="whitespace-pre-line" data-testid="order-description">{detail.description || '—'}</span>
+    <span className="whitespace-pre-line" data-testid="order-description">
+      {detail.description || '—'}
+    </span>
   ) : loaded.isError ? (
     <span className="text-alert-400">Could not load the description: {reasonOf(loaded.error)}</span>
   ) : (
@@ -68,8 +80,12 @@ function useOrderDetail(order: Order): { detail: AdminOrderDetail | null; descri
 /** A 4xx carries the server's own reason; a 5xx or a network failure gets the spec's generic text. */
 const isClientRefusal = (error: unknown) => error instanceof AdminApiError && error.status >= 400 && error.status < 500;
 
-
-export function SendEmailModal({ order, onClose, onDone, defaultType = 'status_update' }: ModalProps & { defaultType?: EmailHistoryType }) {
+export function SendEmailModal({
+  order,
+  onClose,
+  onDone,
+  defaultType = 'status_update',
+}: ModalProps & { defaultType?: EmailHistoryType }) {
   const refresh = useRefreshOrders();
   const [subject, setSubject] = useState(defaultOrderEmailSubject(order.orderNumber));
   const [type, setType] = useState<EmailHistoryType>(defaultType);
@@ -165,8 +181,10 @@ export function ApplyQuoteModal({ order, onClose, onDone }: ModalProps) {
     } catch (error) {
       if (isClientRefusal(error)) toast.error(adminOrderMessages.quoteFailed(reasonOf(error)));
       // 503: tax rates could not be fetched; the server's message says what to do.
-      else if (error instanceof AdminApiError && error.status === 503) toast.error(adminOrderMessages.quoteFailed(reasonOf(error)));
-      else if (error instanceof AdminApiError && error.status >= 500) toast.error(adminOrderMessages.quoteGenerateFailed);
+      else if (error instanceof AdminApiError && error.status === 503)
+        toast.error(adminOrderMessages.quoteFailed(reasonOf(error)));
+      else if (error instanceof AdminApiError && error.status >= 500)
+        toast.error(adminOrderMessages.quoteGenerateFailed);
       else toast.error(adminOrderMessages.quoteError);
     } finally {
       setBusy(false);
@@ -195,11 +213,27 @@ export function ApplyQuoteModal({ order, onClose, onDone }: ModalProps) {
             descriptionRow,
           ]}
         />
-        <Field label="Quote Amount" required hint={`In US dollars before tax, more than 0. ${taxPlace} The customer is emailed the quote with a payment link.`}>
-          <Input type="number" inputMode="decimal" min={0} step={0.01} value={amount} onChange={(e) => setAmount(e.target.value)} />
+        <Field
+          label="Quote Amount"
+          required
+          hint={`In US dollars before tax, more than 0. ${taxPlace} The customer is emailed the quote with a payment link.`}
+        >
+          <Input
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step={0.01}
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+          />
         </Field>
         <Field label="Quote Notes">
-          <Textarea rows={3} value={notes} onChange={(e) => setNotes(e.target.value)} placeholder="Optional: what the price includes" />
+          <Textarea
+            rows={3}
+            value={notes}
+            onChange={(e) => setNotes(e.target.value)}
+            placeholder="Optional: what the price includes"
+          />
         </Field>
       </form>
     </Modal>
@@ -244,15 +278,15 @@ export function InfoRequestModal({ order, onClose, onDone }: ModalProps) {
         </FormFooter>
       }
     >
-      <form id="info-request-form" className="flex flex-col gap-4" onSubmit={submit} aria-label="Request more information">
+      <form
+        id="info-request-form"
+        className="flex flex-col gap-4"
+        onSubmit={submit}
+        aria-label="Request more information"
+      >
         <Facts
           boxed
-          rows={[
-            ['Customer', order.customerName],
-            ['Email', order.email],
-            ['Item', order.itemType],
-            descriptionRow,
-          ]}
+          rows={[['Customer', order.customerName], ['Email', order.email], ['Item', order.itemType], descriptionRow]}
         />
         <Field label="Message" required>
           <Textarea rows={6} value={message} onChange={(e) => setMessage(e.target.value)} />
@@ -309,7 +343,13 @@ export function TrackingModal({ order, onClose, onDone }: ModalProps) {
         </FormFooter>
       }
     >
-      <form id="tracking-form" className="flex flex-col gap-4" onSubmit={submit} noValidate aria-label="Tracking information">
+      <form
+        id="tracking-form"
+        className="flex flex-col gap-4"
+        onSubmit={submit}
+        noValidate
+        aria-label="Tracking information"
+      >
         <Field label="Carrier" required>
           <Select value={carrier} onChange={(e) => setCarrier(carrierSchema.parse(e.target.value))}>
             {carriers.map((c) => (
@@ -319,7 +359,11 @@ export function TrackingModal({ order, onClose, onDone }: ModalProps) {
             ))}
           </Select>
         </Field>
-        <Field label="Tracking Number" required error={touched && numberMissing ? 'Tracking number is required' : undefined}>
+        <Field
+          label="Tracking Number"
+          required
+          error={touched && numberMissing ? 'Tracking number is required' : undefined}
+        >
           <Input value={trackingNumber} onChange={(e) => setTrackingNumber(e.target.value)} autoComplete="off" />
         </Field>
         <Field label="Estimated Delivery" hint="Optional">
@@ -416,7 +460,13 @@ export function DeleteOrderModal({ order, onClose, onDone }: ModalProps) {
 }
 
 /** Opens the one modal asked for; `null` shows none. */
-export function OrderModal({ kind, order, adminNotes, onClose, onDone }: ModalProps & { kind: OrderModalKind | null; adminNotes?: string }) {
+export function OrderModal({
+  kind,
+  order,
+  adminNotes,
+  onClose,
+  onDone,
+}: ModalProps & { kind: OrderModalKind | null; adminNotes?: string }) {
   switch (kind) {
     case 'email':
       return <SendEmailModal order={order} onClose={onClose} onDone={onDone} />;
@@ -428,7 +478,14 @@ export function OrderModal({ kind, order, adminNotes, onClose, onDone }: ModalPr
       return <TrackingModal order={order} onClose={onClose} onDone={onDone} />;
     case 'notes':
       if (adminNotes !== undefined || 'adminNotes' in order) {
-        return <NotesModal order={order} onClose={onClose} onDone={onDone} initialNotes={adminNotes ?? ('adminNotes' in order ? order.adminNotes : '')} />;
+        return (
+          <NotesModal
+            order={order}
+            onClose={onClose}
+            onDone={onDone}
+            initialNotes={adminNotes ?? ('adminNotes' in order ? order.adminNotes : '')}
+          />
+        );
       }
       return <NotesFromServer order={order} onClose={onClose} onDone={onDone} />;
     case 'delete':
@@ -442,10 +499,20 @@ export function OrderModal({ kind, order, adminNotes, onClose, onDone }: ModalPr
 
 /** From a table row (which does not carry the notes): loads the order, then edits its notes. */
 function NotesFromServer({ order, onClose, onDone }: ModalProps) {
-  const detail = useQuery({ queryKey: ordersKeys.detail(order.id), queryFn: ({ signal }) => fetchOrder(order.id, signal) });
-  if (detail.data) return <NotesModal order={detail.data} onClose={onClose} onDone={onDone} initialNotes={detail.data.adminNotes} />;
+  const detail = useQuery({
+    queryKey: ordersKeys.detail(order.id),
+    queryFn: ({ signal }) => fetchOrder(order.id, signal),
+  });
+  if (detail.data)
+    return <NotesModal order={detail.data} onClose={onClose} onDone={onDone} initialNotes={detail.data.adminNotes} />;
   return (
-    <Modal open onOpenChange={(open) => !open && onClose()} title="Admin Notes" description={`Order #${order.orderNumber}`} size="sm">
+    <Modal
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title="Admin Notes"
+      description={`Order #${order.orderNumber}`}
+      size="sm"
+    >
       {detail.isError ? (
         <p role="alert" className="text-sm text-alert-400">
           {adminOrderMessages.notesFailed}: {reasonOf(detail.error)}

@@ -17,8 +17,10 @@ const statusColours: Record<OrderStatus, string> = {
   cancelled: 'border-alert-400/60 bg-alert-600/25 text-alert-400',
 };
 
-export const isKnownStatus = (status: string): status is OrderStatus => (orderStatuses as readonly string[]).includes(status);
-export const statusLabel = (status: string) => (isKnownStatus(status) ? orderStatusLabels[status] : status.replaceAll('_', ' '));
+export const isKnownStatus = (status: string): status is OrderStatus =>
+  (orderStatuses as readonly string[]).includes(status);
+export const statusLabel = (status: string) =>
+  isKnownStatus(status) ? orderStatusLabels[status] : status.replaceAll('_', ' ');
 export const statusClasses = (status: string) => statusColours[isKnownStatus(status) ? status : 'pending'];
 
 /**
@@ -26,7 +28,17 @@ export const statusClasses = (status: string) => statusColours[isKnownStatus(sta
  * also the row's status badge: one control instead of a badge plus a dropdown keeps the table within
  * 1024 px.
  */
-export function StatusSelect({ status, label, disabled, onChange }: { status: string; label: string; disabled?: boolean; onChange: (next: OrderStatus) => void }) {
+export function StatusSelect({
+  status,
+  label,
+  disabled,
+  onChange,
+}: {
+  status: string;
+  label: string;
+  disabled?: boolean;
+  onChange: (next: OrderStatus) => void;
+}) {
   return (
     <select
       aria-label={label}
@@ -53,7 +65,11 @@ export function StatusBadge({ status, className }: { status: string; className?:
   return (
     <span
       data-status={status}
-      className={cn('inline-flex items-center whitespace-nowrap rounded-full border px-2.5 py-0.5 text-xs font-semibold uppercase tracking-wide', statusClasses(status), className)}
+      className={cn(
+        'inline-flex items-center whitespace-nowrap rounded-full border px-2.5 py-0.5 text-xs font-semibold uppercase tracking-wide',
+        statusClasses(status),
+        className,
+      )}
     >
       {statusLabel(status)}
     </span>

@@ -47,10 +47,19 @@ export function ProductionView() {
     <div className="flex flex-col gap-6" data-testid="production-view">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <div>
-          <h2 className="font-display text-2xl font-bold uppercase tracking-wide text-khaki-50">Production Readiness</h2>
-          <p className="text-sm text-khaki-200">Checks every service, the database, messaging, email, payments, security settings and site configuration.</p>
+          <h2 className="font-display text-2xl font-bold uppercase tracking-wide text-khaki-50">
+            Production Readiness
+          </h2>
+          <p className="text-sm text-khaki-200">
+            Checks every service, the database, messaging, email, payments, security settings and site configuration.
+          </p>
         </div>
-        <Button onClick={() => void run()} loading={running && waitSeconds === null} loadingText="Running Check..." disabled={running}>
+        <Button
+          onClick={() => void run()}
+          loading={running && waitSeconds === null}
+          loadingText="Running Check..."
+          disabled={running}
+        >
           <ShieldCheck aria-hidden="true" className="size-4" /> Run Check
         </Button>
       </div>
@@ -61,11 +70,19 @@ export function ProductionView() {
             <Button size="sm" variant="secondary" onClick={retry} disabled={running}>
               <RefreshCw aria-hidden="true" className="size-4" /> Retry
             </Button>
-            {waitSeconds !== null ? <span>Retrying in {waitSeconds} s...</span> : attempt > 0 ? <span>Attempt {attempt + 1} failed.</span> : null}
+            {waitSeconds !== null ? (
+              <span>Retrying in {waitSeconds} s...</span>
+            ) : attempt > 0 ? (
+              <span>Attempt {attempt + 1} failed.</span>
+            ) : null}
           </div>
         </Alert>
       ) : null}
-      {report ? <ReportView report={report} /> : !error ? <p className="text-khaki-200">Run the check to see whether the shop is ready for production.</p> : null}
+      {report ? (
+        <ReportView report={report} />
+      ) : !error ? (
+        <p className="text-khaki-200">Run the check to see whether the shop is ready for production.</p>
+      ) : null}
     </div>
   );
 }

@@ -4,10 +4,28 @@ import { AlertOctagon, AlertTriangle, CheckCircle2, XCircle } from 'lucide-react
 import type { CheckResult, ProductionReport } from '@shop/contracts';
 import { Badge, Card, cn, type BadgeTone } from '@shop/ui';
 
-const banner: Record<ProductionReport['overall'], { title: string; text: string; box: string; Icon: typeof CheckCircle2 }> = {
-  ready: { title: 'Ready for production', text: 'Every check passed.', box: 'border-ok-600 bg-ok-600/15', Icon: CheckCircle2 },
-  issues: { title: 'Issues found', text: 'The shop runs, but some checks need attention.', box: 'border-caution-400 bg-caution-400/10', Icon: AlertTriangle },
-  critical: { title: 'Critical issues', text: 'Fix the critical failures before taking real orders.', box: 'border-alert-400 bg-alert-600/20', Icon: AlertOctagon },
+const banner: Record<
+  ProductionReport['overall'],
+  { title: string; text: string; box: string; Icon: typeof CheckCircle2 }
+> = {
+  ready: {
+    title: 'Ready for production',
+    text: 'Every check passed.',
+    box: 'border-ok-600 bg-ok-600/15',
+    Icon: CheckCircle2,
+  },
+  issues: {
+    title: 'Issues found',
+    text: 'The shop runs, but some checks need attention.',
+    box: 'border-caution-400 bg-caution-400/10',
+    Icon: AlertTriangle,
+  },
+  critical: {
+    title: 'Critical issues',
+    text: 'Fix the critical failures before taking real orders.',
+    box: 'border-alert-400 bg-alert-600/20',
+    Icon: AlertOctagon,
+  },
 };
 
 const statusTone: Record<CheckResult['status'], BadgeTone> = { pass: 'ok', warning: 'caution', fail: 'alert' };
@@ -36,7 +54,8 @@ export function ReportView({ report }: { report: ProductionReport }) {
         <div>
           <p className="text-lg font-bold text-khaki-50">{b.title}</p>
           <p className="text-sm text-khaki-100">
-            {b.text} Checked {new Date(report.timestamp).toLocaleString('en-US')} ({report.environment}, {(report.durationMs / 1000).toFixed(1)} s).
+            {b.text} Checked {new Date(report.timestamp).toLocaleString('en-US')} ({report.environment},{' '}
+            {(report.durationMs / 1000).toFixed(1)} s).
           </p>
         </div>
       </div>
@@ -61,7 +80,12 @@ export function ReportView({ report }: { report: ProductionReport }) {
         </section>
       ) : null}
       {groupByCategory(report.results).map(([category, results]) => (
-        <section key={category} aria-labelledby={`category-${slug(category)}`} className="flex flex-col gap-2" data-category={category}>
+        <section
+          key={category}
+          aria-labelledby={`category-${slug(category)}`}
+          className="flex flex-col gap-2"
+          data-category={category}
+        >
           <h3 id={`category-${slug(category)}`} className="text-lg font-semibold text-khaki-50">
             {category}
           </h3>
@@ -71,18 +95,31 @@ export function ReportView({ report }: { report: ProductionReport }) {
                 <Card className="p-3">
                   <div className="flex flex-wrap items-center gap-3">
                     <Badge tone={statusTone[r.status]}>
-                      {r.status === 'pass' ? <CheckCircle2 aria-hidden="true" className="size-3.5" /> : <XCircle aria-hidden="true" className="size-3.5" />}
+                      {r.status === 'pass' ? (
+                        <CheckCircle2 aria-hidden="true" className="size-3.5" />
+                      ) : (
+                        <XCircle aria-hidden="true" className="size-3.5" />
+                      )}
                       {statusLabel[r.status]}
                       {r.critical ? ' (critical)' : ''}
                     </Badge>
                     <span className="font-semibold text-khaki-50">{r.test}</span>
                   </div>
                   <p className="mt-1 text-sm text-khaki-100">{r.message}</p>
-                  {r.recommendation && r.status !== 'pass' ? <p className="mt-1 text-sm text-khaki-300">{r.recommendation}</p> : null}
+                  {r.recommendation && r.status !== 'pass' ? (
+                    <p className="mt-1 text-sm text-khaki-300">{r.recommendation}</p>
+                  ) : null}
                   {r.details !== undefined ? (
                     <details className="mt-2 text-sm">
-                      <summary className="cursor-pointer text-khaki-200 focus-visible:outline-2 focus-visible:outline-brass-300">Details</summary>
-                      <pre tabIndex={0} className="mt-2 max-h-64 overflow-auto rounded bg-ink-950 p-2 text-xs text-khaki-100 focus-visible:outline-2 focus-visible:outline-brass-300">{JSON.stringify(r.details, null, 2)}</pre>
+                      <summary className="cursor-pointer text-khaki-200 focus-visible:outline-2 focus-visible:outline-brass-300">
+                        Details
+                      </summary>
+                      <pre
+                        tabIndex={0}
+                        className="mt-2 max-h-64 overflow-auto rounded bg-ink-950 p-2 text-xs text-khaki-100 focus-visible:outline-2 focus-visible:outline-brass-300"
+                      >
+                        {JSON.stringify(r.details, null, 2)}
+                      </pre>
                     </details>
                   ) : null}
                 </Card>

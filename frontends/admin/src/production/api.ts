@@ -1,13 +1,22 @@
 // GET /api/health/production-check (admin part A §7: 30 s time-out, no-cache headers; §8 errors). The
 // failure texts are the spec's: 'HTTP {status}: {text}', or the network message; a 401 also sends the
 // back office back to its sign-in screen like every other admin call.
-import { productionCheckPath, productionCheckReplySchema, productionCheckTimeoutMs, type ProductionReport } from '@shop/contracts';
+import {
+  productionCheckPath,
+  productionCheckReplySchema,
+  productionCheckTimeoutMs,
+  type ProductionReport,
+} from '@shop/contracts';
 import { SESSION_ENDED_EVENT } from '../api.js';
 
-export const networkFailedMessage = 'Network connection failed. This might be due to browser extensions interfering with requests.';
+export const networkFailedMessage =
+  'Network connection failed. This might be due to browser extensions interfering with requests.';
 
 export class ProductionCheckError extends Error {
-  constructor(message: string, readonly kind: 'http' | 'network' | 'timeout') {
+  constructor(
+    message: string,
+    readonly kind: 'http' | 'network' | 'timeout',
+  ) {
     super(message);
     this.name = 'ProductionCheckError';
   }
@@ -24,7 +33,11 @@ export async function runProductionCheck(): Promise<ProductionReport> {
     });
   } catch (error) {
     const name = (error as Error)?.name;
-    if (name === 'TimeoutError' || name === 'AbortError') throw new ProductionCheckError(`The check did not answer within ${productionCheckTimeoutMs / 1000} seconds.`, 'timeout');
+    if (name === 'TimeoutError' || name === 'AbortError')
+      throw new ProductionCheckError(
+        `The check did not answer within ${productionCheckTimeoutMs / 1000} seconds.`,
+        'timeout',
+      );
     throw new ProductionCheckError(networkFailedMessage, 'network');
   }
   if (!response.ok) {

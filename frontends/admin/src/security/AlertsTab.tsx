@@ -16,7 +16,11 @@ const emptyText: Record<AlertFilter, string> = {
 export function AlertsTab() {
   const queryClient = useQueryClient();
   const [filter, setFilter] = useState<AlertFilter>('false');
-  const alerts = useQuery({ queryKey: securityKeys.alerts(filter), queryFn: ({ signal }) => fetchSecurityAlerts(filter, signal), refetchInterval: 15_000 });
+  const alerts = useQuery({
+    queryKey: securityKeys.alerts(filter),
+    queryFn: ({ signal }) => fetchSecurityAlerts(filter, signal),
+    refetchInterval: 15_000,
+  });
   const resolve = useMutation({
     mutationFn: (id: string) => resolveAlert(id),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: securityKeys.all }),
@@ -40,7 +44,12 @@ export function AlertsTab() {
       ) : (
         <ul className="flex flex-col gap-2" data-testid="security-alerts">
           {alerts.data.map((a) => (
-            <AlertItem key={a.id} alert={a} onResolve={(id) => resolve.mutate(id)} resolving={resolve.isPending && resolve.variables === a.id} />
+            <AlertItem
+              key={a.id}
+              alert={a}
+              onResolve={(id) => resolve.mutate(id)}
+              resolving={resolve.isPending && resolve.variables === a.id}
+            />
           ))}
         </ul>
       )}

@@ -15,7 +15,8 @@ function BanIpModal({ open, onOpenChange }: { open: boolean; onOpenChange: (open
   const [reason, setReason] = useState('');
   const [duration, setDuration] = useState<(typeof banDurations)[number]>('1h');
   const ban = useMutation({
-    mutationFn: () => banIp({ ip: ip.trim(), reason: reason.trim(), duration: duration === 'permanent' ? '' : duration }),
+    mutationFn: () =>
+      banIp({ ip: ip.trim(), reason: reason.trim(), duration: duration === 'permanent' ? '' : duration }),
     onSuccess: () => {
       toast.success(securityMessages.banned);
       setIp('');
@@ -42,7 +43,14 @@ function BanIpModal({ open, onOpenChange }: { open: boolean; onOpenChange: (open
           <Button variant="secondary" onClick={() => onOpenChange(false)}>
             Cancel
           </Button>
-          <Button variant="danger" type="submit" form="ban-ip-form" disabled={!ready} loading={ban.isPending} loadingText="Banning...">
+          <Button
+            variant="danger"
+            type="submit"
+            form="ban-ip-form"
+            disabled={!ready}
+            loading={ban.isPending}
+            loadingText="Banning..."
+          >
             Ban IP
           </Button>
         </>
@@ -102,12 +110,24 @@ export function BansTab() {
             <caption className="sr-only">Banned IP addresses</caption>
             <thead className="bg-olive-900 text-xs uppercase tracking-wide text-khaki-300">
               <tr>
-                <th scope="col" className="px-3 py-2">IP</th>
-                <th scope="col" className="px-3 py-2">Reason</th>
-                <th scope="col" className="px-3 py-2">Banned</th>
-                <th scope="col" className="px-3 py-2">Expires</th>
-                <th scope="col" className="px-3 py-2">Banned by</th>
-                <th scope="col" className="px-3 py-2"><span className="sr-only">Actions</span></th>
+                <th scope="col" className="px-3 py-2">
+                  IP
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Reason
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Banned
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Expires
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Banned by
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-olive-700">
@@ -116,10 +136,19 @@ export function BansTab() {
                   <td className="px-3 py-2 font-mono text-khaki-50">{b.ip}</td>
                   <td className="max-w-xs break-words px-3 py-2 text-khaki-100">{b.reason}</td>
                   <td className="whitespace-nowrap px-3 py-2 text-khaki-200">{formatDateTime(b.bannedDate)}</td>
-                  <td className="whitespace-nowrap px-3 py-2 text-khaki-200">{b.expiresAt ? formatDateTime(b.expiresAt) : 'Never'}</td>
+                  <td className="whitespace-nowrap px-3 py-2 text-khaki-200">
+                    {b.expiresAt ? formatDateTime(b.expiresAt) : 'Never'}
+                  </td>
                   <td className="px-3 py-2 text-khaki-200">{b.bannedBy}</td>
                   <td className="px-3 py-2 text-right">
-                    <Button size="sm" variant="secondary" onClick={() => unban.mutate(b.id)} loading={unban.isPending && unban.variables === b.id} loadingText="Unbanning..." aria-label={`Unban ${b.ip}`}>
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      onClick={() => unban.mutate(b.id)}
+                      loading={unban.isPending && unban.variables === b.id}
+                      loadingText="Unbanning..."
+                      aria-label={`Unban ${b.ip}`}
+                    >
                       Unban
                     </Button>
                   </td>

@@ -24,14 +24,25 @@ function Counter({ label, value, icon: Icon }: { label: string; value: number; i
 }
 
 export function DashboardTab() {
-  const dashboard = useQuery({ queryKey: securityKeys.dashboard, queryFn: ({ signal }) => fetchSecurityDashboard(signal), refetchInterval: 15_000 });
-  if (dashboard.isError && !dashboard.data) return <SecurityError error={dashboard.error} onRetry={() => void dashboard.refetch()} retrying={dashboard.isFetching} />;
+  const dashboard = useQuery({
+    queryKey: securityKeys.dashboard,
+    queryFn: ({ signal }) => fetchSecurityDashboard(signal),
+    refetchInterval: 15_000,
+  });
+  if (dashboard.isError && !dashboard.data)
+    return (
+      <SecurityError error={dashboard.error} onRetry={() => void dashboard.refetch()} retrying={dashboard.isFetching} />
+    );
   const stats = dashboard.data;
   if (!stats) return <Skeleton className="h-96" />;
   const trend = stats.requestTrends.map((h) => ({ ...h, label: formatHour(h.hour) }));
   return (
     <div className="flex flex-col gap-6">
-      <section aria-label="Security counters" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" data-testid="security-counters">
+      <section
+        aria-label="Security counters"
+        className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4"
+        data-testid="security-counters"
+      >
         <Counter label="Banned IPs" value={stats.activeBans} icon={Ban} />
         <Counter label="Requests (24h)" value={stats.totalRequests24h} icon={Globe} />
         <Counter label="Suspicious Activity (24h)" value={stats.suspiciousActivity24h} icon={ShieldAlert} />
@@ -49,7 +60,10 @@ export function DashboardTab() {
                 <CartesianGrid stroke="#323b25" vertical={false} />
                 <XAxis dataKey="label" stroke="#c8b98d" fontSize={11} interval={1} />
                 <YAxis stroke="#c8b98d" fontSize={12} allowDecimals={false} width={48} />
-                <Tooltip contentStyle={{ background: '#1a1f14', border: '1px solid #5c6b43', color: '#ece5d0' }} labelStyle={{ color: '#f7f3e8' }} />
+                <Tooltip
+                  contentStyle={{ background: '#1a1f14', border: '1px solid #5c6b43', color: '#ece5d0' }}
+                  labelStyle={{ color: '#f7f3e8' }}
+                />
                 <Legend wrapperStyle={{ color: '#ece5d0', fontSize: 12 }} />
                 <Bar dataKey="total" name="Total" fill="#d4a93c" isAnimationActive={false} />
                 <Bar dataKey="suspicious" name="Suspicious" fill="#e08a3c" isAnimationActive={false} />
@@ -92,7 +106,8 @@ export function DashboardTab() {
                   <li key={r.ip} className="flex items-center justify-between gap-3 py-2">
                     <span className="font-mono text-khaki-50">{r.ip}</span>
                     <span className="text-khaki-200">
-                      {r.count.toLocaleString('en-US')} requests · <span className="text-alert-400">{r.highRisk.toLocaleString('en-US')} high risk</span>
+                      {r.count.toLocaleString('en-US')} requests ·{' '}
+                      <span className="text-alert-400">{r.highRisk.toLocaleString('en-US')} high risk</span>
                     </span>
                   </li>
                 ))}

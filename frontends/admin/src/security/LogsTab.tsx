@@ -11,7 +11,11 @@ export function LogsTab() {
   const [risk, setRisk] = useState<RiskFilter>('all');
   const [ip, setIp] = useState('');
   const deferredIp = useDeferredValue(ip.trim());
-  const logs = useQuery({ queryKey: securityKeys.logs(risk, deferredIp), queryFn: ({ signal }) => fetchSecurityLogs(risk, deferredIp, signal), refetchInterval: 10_000 });
+  const logs = useQuery({
+    queryKey: securityKeys.logs(risk, deferredIp),
+    queryFn: ({ signal }) => fetchSecurityLogs(risk, deferredIp, signal),
+    refetchInterval: 10_000,
+  });
   return (
     <div className="flex flex-col gap-4">
       <div className="flex flex-wrap gap-4">
@@ -24,7 +28,13 @@ export function LogsTab() {
           </Select>
         </Field>
         <Field label="IP address" className="w-64">
-          <Input value={ip} onChange={(e) => setIp(e.target.value)} placeholder="e.g. 203.0.113.7" inputMode="text" autoComplete="off" />
+          <Input
+            value={ip}
+            onChange={(e) => setIp(e.target.value)}
+            placeholder="e.g. 203.0.113.7"
+            inputMode="text"
+            autoComplete="off"
+          />
         </Field>
       </div>
       {logs.isError && !logs.data ? (
@@ -32,19 +42,33 @@ export function LogsTab() {
       ) : !logs.data ? (
         <Skeleton className="h-64" />
       ) : logs.data.length === 0 ? (
-        <EmptyState>{risk !== 'all' || deferredIp ? 'No requests match these filters.' : 'No requests logged yet.'}</EmptyState>
+        <EmptyState>
+          {risk !== 'all' || deferredIp ? 'No requests match these filters.' : 'No requests logged yet.'}
+        </EmptyState>
       ) : (
         <div className="overflow-x-auto rounded-lg border border-olive-700">
           <table className="w-full text-left text-sm" data-testid="security-logs">
             <caption className="sr-only">The newest requests through the gateway</caption>
             <thead className="bg-olive-900 text-xs uppercase tracking-wide text-khaki-300">
               <tr>
-                <th scope="col" className="px-3 py-2">Time</th>
-                <th scope="col" className="px-3 py-2">IP</th>
-                <th scope="col" className="px-3 py-2">Request</th>
-                <th scope="col" className="px-3 py-2 text-right">Status</th>
-                <th scope="col" className="px-3 py-2">Risk</th>
-                <th scope="col" className="px-3 py-2 text-right">Time (ms)</th>
+                <th scope="col" className="px-3 py-2">
+                  Time
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  IP
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Request
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Status
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Risk
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Time (ms)
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-olive-700">
@@ -64,7 +88,9 @@ export function LogsTab() {
                   <td className="px-3 py-2">
                     <RiskBadge level={l.riskLevel} />
                   </td>
-                  <td className="px-3 py-2 text-right font-mono text-khaki-100">{l.responseTime.toLocaleString('en-US', { maximumFractionDigits: 1 })}</td>
+                  <td className="px-3 py-2 text-right font-mono text-khaki-100">
+                    {l.responseTime.toLocaleString('en-US', { maximumFractionDigits: 1 })}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -39,7 +39,8 @@ export async function fetchBannedIps(signal?: AbortSignal) {
 }
 
 export async function fetchSecurityAlerts(resolved: AlertFilter, signal?: AbortSignal) {
-  return securityAlertsResponseSchema.parse(await adminFetch(`/api/security/alerts?resolved=${resolved}`, { signal })).alerts;
+  return securityAlertsResponseSchema.parse(await adminFetch(`/api/security/alerts?resolved=${resolved}`, { signal }))
+    .alerts;
 }
 
 export async function banIp(body: BanIpBody) {

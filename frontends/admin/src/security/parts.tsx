@@ -5,7 +5,12 @@ import { Badge, Button, ErrorState, type BadgeTone } from '@shop/ui';
 import { formatDateTime, reasonOf, spaced } from './format.js';
 
 const riskTone: Record<RiskLevel, BadgeTone> = { low: 'ok', medium: 'caution', high: 'alert' };
-const severityTone: Record<AlertSeverity, BadgeTone> = { low: 'neutral', medium: 'caution', high: 'alert', critical: 'alert' };
+const severityTone: Record<AlertSeverity, BadgeTone> = {
+  low: 'neutral',
+  medium: 'caution',
+  high: 'alert',
+  critical: 'alert',
+};
 
 export const RiskBadge = ({ level }: { level: RiskLevel }) => <Badge tone={riskTone[level]}>{level}</Badge>;
 export const SeverityBadge = ({ severity }: { severity: AlertSeverity }) => (
@@ -15,18 +20,48 @@ export const SeverityBadge = ({ severity }: { severity: AlertSeverity }) => (
 );
 
 /** Spec §8: "Failed to fetch security data", shown as "Error Loading Security Data" with Retry. */
-export function SecurityError({ error, onRetry, retrying }: { error: unknown; onRetry: () => void; retrying: boolean }) {
-  return <ErrorState title={securityMessages.errorTitle} message={`${securityMessages.fetchFailed}: ${reasonOf(error)}`} onRetry={onRetry} retrying={retrying} />;
+export function SecurityError({
+  error,
+  onRetry,
+  retrying,
+}: {
+  error: unknown;
+  onRetry: () => void;
+  retrying: boolean;
+}) {
+  return (
+    <ErrorState
+      title={securityMessages.errorTitle}
+      message={`${securityMessages.fetchFailed}: ${reasonOf(error)}`}
+      onRetry={onRetry}
+      retrying={retrying}
+    />
+  );
 }
 
 export function EmptyState({ children }: { children: ReactNode }) {
-  return <p className="rounded-lg border border-dashed border-olive-600 px-4 py-8 text-center text-sm text-khaki-300">{children}</p>;
+  return (
+    <p className="rounded-lg border border-dashed border-olive-600 px-4 py-8 text-center text-sm text-khaki-300">
+      {children}
+    </p>
+  );
 }
 
 /** One alert: description, severity, IP, type and time; Resolve, or who resolved it and when. */
-export function AlertItem({ alert, onResolve, resolving }: { alert: SecurityAlert; onResolve?: (id: string) => void; resolving?: boolean }) {
+export function AlertItem({
+  alert,
+  onResolve,
+  resolving,
+}: {
+  alert: SecurityAlert;
+  onResolve?: (id: string) => void;
+  resolving?: boolean;
+}) {
   return (
-    <li className="flex flex-col gap-2 rounded-lg border border-olive-700 bg-olive-900/60 p-3 sm:flex-row sm:items-start sm:justify-between" data-testid="security-alert">
+    <li
+      className="flex flex-col gap-2 rounded-lg border border-olive-700 bg-olive-900/60 p-3 sm:flex-row sm:items-start sm:justify-between"
+      data-testid="security-alert"
+    >
       <div className="flex min-w-0 flex-col gap-1">
         <p className="break-words text-sm font-semibold text-khaki-50">{alert.description}</p>
         <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-khaki-300">
@@ -45,7 +80,13 @@ export function AlertItem({ alert, onResolve, resolving }: { alert: SecurityAler
         ) : null}
       </div>
       {!alert.resolved && onResolve ? (
-        <Button size="sm" variant="secondary" onClick={() => onResolve(alert.id)} loading={resolving} loadingText="Resolving...">
+        <Button
+          size="sm"
+          variant="secondary"
+          onClick={() => onResolve(alert.id)}
+          loading={resolving}
+          loadingText="Resolving..."
+        >
           Resolve
         </Button>
       ) : null}

@@ -1,6 +1,15 @@
 // The back office's support calls (admin §7: GET /api/support, PATCH /api/support/{id}, POST
 // /api/support/{id}/responses, DELETE /api/support/{id}; returns: GET/PATCH /api/returns).
-import { supportListSchema, supportMessageAnswerSchema, supportPaths, returnAnswerSchema, returnListSchema, type ReturnStatus, type SupportPriority, type SupportStatus } from '@shop/contracts';
+import {
+  supportListSchema,
+  supportMessageAnswerSchema,
+  supportPaths,
+  returnAnswerSchema,
+  returnListSchema,
+  type ReturnStatus,
+  type SupportPriority,
+  type SupportStatus,
+} from '@shop/contracts';
 import { adminFetch } from '../api.js';
 
 export interface InboxFilters {
@@ -10,7 +19,10 @@ export interface InboxFilters {
   page: number;
 }
 
-export const supportKeys = { inbox: (f: InboxFilters) => ['support', 'inbox', f] as const, returns: (status: string) => ['support', 'returns', status] as const };
+export const supportKeys = {
+  inbox: (f: InboxFilters) => ['support', 'inbox', f] as const,
+  returns: (status: string) => ['support', 'returns', status] as const,
+};
 
 export async function fetchInbox(f: InboxFilters, signal?: AbortSignal) {
   const q = new URLSearchParams({ page: String(f.page), pageSize: '25', status: f.status, priority: f.priority });
@@ -19,11 +31,14 @@ export async function fetchInbox(f: InboxFilters, signal?: AbortSignal) {
 }
 
 export async function updateMessage(id: string, body: { status?: SupportStatus; adminNotes?: string }) {
-  return supportMessageAnswerSchema.parse(await adminFetch(supportPaths.message(id), { method: 'PATCH', json: body })).supportMessage;
+  return supportMessageAnswerSchema.parse(await adminFetch(supportPaths.message(id), { method: 'PATCH', json: body }))
+    .supportMessage;
 }
 
 export async function replyToMessage(id: string, content: string) {
-  return supportMessageAnswerSchema.parse(await adminFetch(supportPaths.responses(id), { method: 'POST', json: { content, isFromAdmin: true } })).supportMessage;
+  return supportMessageAnswerSchema.parse(
+    await adminFetch(supportPaths.responses(id), { method: 'POST', json: { content, isFromAdmin: true } }),
+  ).supportMessage;
 }
 
 export async function deleteMessage(id: string) {
@@ -36,5 +51,7 @@ export async function fetchReturns(status: ReturnStatus | 'all', signal?: AbortS
 }
 
 export async function moveReturn(id: string, status: ReturnStatus, note?: string) {
-  return returnAnswerSchema.parse(await adminFetch(supportPaths.returnItem(id), { method: 'PATCH', json: { status, ...(note ? { note } : {}) } })).return;
+  return returnAnswerSchema.parse(
+    await adminFetch(supportPaths.returnItem(id), { method: 'PATCH', json: { status, ...(note ? { note } : {}) } }),
+  ).return;
 }

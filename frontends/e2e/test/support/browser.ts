@@ -26,12 +26,20 @@ export interface ShopPage {
 
 export interface Browser {
   /** A new tab in a new, empty context. */
-  newPage(options?: { reducedMotion?: 'reduce' | 'no-preference'; width?: number; bypassCSP?: boolean }): Promise<ShopPage>;
+  newPage(options?: {
+    reducedMotion?: 'reduce' | 'no-preference';
+    width?: number;
+    bypassCSP?: boolean;
+  }): Promise<ShopPage>;
   close(): Promise<void>;
 }
 
 export async function launchBrowser(): Promise<Browser> {
-  const browser: PlaywrightBrowser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  const browser: PlaywrightBrowser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
   return {
     async newPage(options = {}) {
       const context = await browser.newContext({

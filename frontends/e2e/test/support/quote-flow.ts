@@ -9,7 +9,9 @@ export const tinyPng = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
 );
-export const tinySvg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#d4a93c"/></svg>');
+export const tinySvg = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#d4a93c"/></svg>',
+);
 
 /** A mailbox nobody else uses in this run. */
 export function uniqueEmail(tag: string): string {
@@ -37,7 +39,10 @@ export async function clickContinue(page: Page): Promise<void> {
 }
 
 export async function choose(page: Page, name: string | RegExp): Promise<void> {
-  await flow(page).getByRole('button', { name, exact: typeof name === 'string' }).first().click();
+  await flow(page)
+    .getByRole('button', { name, exact: typeof name === 'string' })
+    .first()
+    .click();
 }
 
 export interface Shipping {
@@ -57,7 +62,10 @@ export async function fillShipping(page: Page, s: Shipping): Promise<void> {
   if (s.category) await choose(page, s.category);
 }
 
-export async function fillContact(page: Page, c: { first: string; last: string; email: string; phone?: string }): Promise<void> {
+export async function fillContact(
+  page: Page,
+  c: { first: string; last: string; email: string; phone?: string },
+): Promise<void> {
   const f = flow(page);
   await f.getByLabel('First name').fill(c.first);
   await f.getByLabel('Last name').fill(c.last);
@@ -102,7 +110,12 @@ export async function mailbox(baseUrl: string, to: string): Promise<MailboxMessa
 }
 
 /** Waits (emails are sent asynchronously: event -> queue -> SMTP) for a message that matches. */
-export async function waitForMail(baseUrl: string, to: string, match: (m: MailboxMessage) => boolean, timeoutMs = 30_000): Promise<MailboxMessage> {
+export async function waitForMail(
+  baseUrl: string,
+  to: string,
+  match: (m: MailboxMessage) => boolean,
+  timeoutMs = 30_000,
+): Promise<MailboxMessage> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = (await mailbox(baseUrl, to)).find(match);
@@ -114,7 +127,11 @@ export async function waitForMail(baseUrl: string, to: string, match: (m: Mailbo
 
 /** The 6-digit code of the newest verification email newer than `after` (ISO time). */
 export async function verificationCode(baseUrl: string, to: string, after: string): Promise<string> {
-  const message = await waitForMail(baseUrl, to, (m) => m.receivedAt > after && /verification code/i.test(`${m.subject} ${m.text}`));
+  const message = await waitForMail(
+    baseUrl,
+    to,
+    (m) => m.receivedAt > after && /verification code/i.test(`${m.subject} ${m.text}`),
+  );
   const code = /verification code is:?\s*(\d{6})/i.exec(message.text)?.[1] ?? /\b(\d{6})\b/.exec(message.text)?.[1];
   if (!code) throw new Error(`no 6-digit code in: ${message.text}`);
   return code;

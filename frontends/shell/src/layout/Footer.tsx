@@ -41,7 +41,8 @@ export function Footer() {
             Tactical Gear <span className="text-brass-400">Co.</span>
           </p>
           <p className="mt-2 text-sm text-khaki-300">
-            Custom challenge coins, patches and tactical shirts for units, first responders and organisations. Quotes within 24 hours.
+            Custom challenge coins, patches and tactical shirts for units, first responders and organisations. Quotes
+            within 24 hours.
           </p>
         </div>
         {groups.map((group) => (

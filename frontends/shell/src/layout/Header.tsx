@@ -29,7 +29,9 @@ export function Header() {
                   className={({ isActive }) =>
                     cn(
                       'whitespace-nowrap rounded-md px-2 py-2 text-sm font-semibold uppercase tracking-wide transition-colors sm:px-3',
-                      isActive ? 'bg-olive-800 text-brass-300' : 'text-khaki-200 hover:bg-olive-800 hover:text-khaki-50',
+                      isActive
+                        ? 'bg-olive-800 text-brass-300'
+                        : 'text-khaki-200 hover:bg-olive-800 hover:text-khaki-50',
                     )
                   }
                 >

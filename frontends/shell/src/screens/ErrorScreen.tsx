@@ -17,7 +17,9 @@ export function ErrorScreen() {
   return (
     <section role="alert" className="mx-auto flex max-w-2xl flex-col items-center gap-4 px-4 py-24 text-center">
       <TriangleAlert aria-hidden="true" className="size-14 text-alert-400" />
-      <h1 className="font-display text-3xl font-bold uppercase tracking-wide text-khaki-50">Unexpected Application Error!</h1>
+      <h1 className="font-display text-3xl font-bold uppercase tracking-wide text-khaki-50">
+        Unexpected Application Error!
+      </h1>
       {status !== undefined ? (
         <p className="font-mono text-2xl font-bold text-brass-300" data-testid="error-status">
           {status}

@@ -8,7 +8,9 @@ export function NotFound() {
       <Compass aria-hidden="true" className="size-14 text-brass-400" />
       <p className="font-mono text-sm uppercase tracking-widest text-khaki-300">Error 404</p>
       <h1 className="font-display text-4xl font-bold uppercase tracking-wide text-khaki-50">Mission Not Found</h1>
-      <p className="text-khaki-200">The page you are looking for has moved, was never deployed, or the coordinates are wrong.</p>
+      <p className="text-khaki-200">
+        The page you are looking for has moved, was never deployed, or the coordinates are wrong.
+      </p>
       <Link to="/" className={buttonClasses('primary', 'lg')}>
         Return to Base
       </Link>

@@ -19,7 +19,7 @@ export interface AiDesignerProps {
 }
 
 const tips = [
-  'Name the item\'s main symbol: an eagle, an anchor, a crest, a skull, a flag.',
+  "Name the item's main symbol: an eagle, an anchor, a crest, a skull, a flag.",
   'Add your unit name, motto or numbers exactly as they should read.',
   'Say which colors you want, e.g. gold on black, subdued OD green.',
   'Mention a style: vintage, bold, minimal, heraldic.',
@@ -81,7 +81,8 @@ export function AiDesigner({ designs, onDesign, onFinalize, onCustomize, onBack 
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div>
           <h1 className="flex items-center gap-3 font-display text-3xl font-bold uppercase tracking-wide text-khaki-50">
-            <Sparkles aria-hidden="true" className="size-7 text-brass-400" /> AI Design Generator <Badge tone="caution">Beta</Badge>
+            <Sparkles aria-hidden="true" className="size-7 text-brass-400" /> AI Design Generator{' '}
+            <Badge tone="caution">Beta</Badge>
           </h1>
           <p className="mt-1 text-khaki-200">Describe your idea and get a design to start your order from.</p>
         </div>
@@ -94,7 +95,14 @@ export function AiDesigner({ designs, onDesign, onFinalize, onCustomize, onBack 
         <Card className="flex flex-col gap-5 p-5">
           <ChoiceGroup label="Item" columns={3} required>
             {itemTypes.map((type) => (
-              <ChoiceTile key={type} selected={itemType === type} onClick={() => setItemType(type)} media={<ItemArt item={type} className="size-9" />} title={catalog[type].cardTitle} className="col-span-2 sm:col-span-1" />
+              <ChoiceTile
+                key={type}
+                selected={itemType === type}
+                onClick={() => setItemType(type)}
+                media={<ItemArt item={type} className="size-9" />}
+                title={catalog[type].cardTitle}
+                className="col-span-2 sm:col-span-1"
+              />
             ))}
           </ChoiceGroup>
           <Field
@@ -102,8 +110,15 @@ export function AiDesigner({ designs, onDesign, onFinalize, onCustomize, onBack 
             required
             hint={
               <span className="flex justify-between gap-2">
-                <span>Between {limits.aiPrompt.min} and {limits.aiPrompt.max} characters.</span>
-                <span aria-live="polite" data-testid="prompt-counter" data-tone={tone} className={cn(tone === 'short' && 'text-alert-400', tone === 'full' && 'text-caution-400')}>
+                <span>
+                  Between {limits.aiPrompt.min} and {limits.aiPrompt.max} characters.
+                </span>
+                <span
+                  aria-live="polite"
+                  data-testid="prompt-counter"
+                  data-tone={tone}
+                  className={cn(tone === 'short' && 'text-alert-400', tone === 'full' && 'text-caution-400')}
+                >
                   {prompt.length}/{limits.aiPrompt.max}
                   {tone === 'short' ? ' (min 5)' : ''}
                 </span>
@@ -142,7 +157,11 @@ export function AiDesigner({ designs, onDesign, onFinalize, onCustomize, onBack 
           {selected ? (
             <Card className="flex flex-col gap-4 p-5" data-testid="design-detail">
               <div className="relative overflow-hidden rounded-md bg-ink-900">
-                <img src={selected.imageUrl} alt={`Generated design: ${selected.prompt}`} className="mx-auto aspect-square w-full max-w-sm object-contain" />
+                <img
+                  src={selected.imageUrl}
+                  alt={`Generated design: ${selected.prompt}`}
+                  className="mx-auto aspect-square w-full max-w-sm object-contain"
+                />
               </div>
               <div className="flex flex-wrap gap-2">
                 <Badge tone="brass">{catalog[selected.itemType].cardTitle}</Badge>
@@ -153,7 +172,12 @@ export function AiDesigner({ designs, onDesign, onFinalize, onCustomize, onBack 
                 <Button variant="secondary" onClick={() => setEnlarged(true)}>
                   <Maximize2 aria-hidden="true" className="size-4" /> Enlarge
                 </Button>
-                <Button variant="secondary" onClick={() => onDownload(selected)} loading={downloading} loadingText="Downloading...">
+                <Button
+                  variant="secondary"
+                  onClick={() => onDownload(selected)}
+                  loading={downloading}
+                  loadingText="Downloading..."
+                >
                   <Download aria-hidden="true" className="size-4" /> Download
                 </Button>
                 <Button variant="secondary" onClick={() => onCustomize(selected)}>
@@ -165,7 +189,9 @@ export function AiDesigner({ designs, onDesign, onFinalize, onCustomize, onBack 
           ) : (
             <Card className="flex flex-col items-center gap-3 p-8 text-center">
               <Sparkles aria-hidden="true" className="size-10 text-brass-400" />
-              <p className="text-khaki-100">Your designs appear here. Pick an item, describe your idea and press Generate Design.</p>
+              <p className="text-khaki-100">
+                Your designs appear here. Pick an item, describe your idea and press Generate Design.
+              </p>
             </Card>
           )}
 
@@ -182,7 +208,10 @@ export function AiDesigner({ designs, onDesign, onFinalize, onCustomize, onBack 
                       onClick={() => setSelectedId(d.id)}
                       aria-pressed={d.id === selected?.id}
                       aria-label={`Design ${i + 1}: ${d.prompt}`}
-                      className={cn('block w-full overflow-hidden rounded-md border bg-ink-900 focus-visible:outline-2 focus-visible:outline-brass-300', d.id === selected?.id ? 'border-brass-400' : 'border-olive-600')}
+                      className={cn(
+                        'block w-full overflow-hidden rounded-md border bg-ink-900 focus-visible:outline-2 focus-visible:outline-brass-300',
+                        d.id === selected?.id ? 'border-brass-400' : 'border-olive-600',
+                      )}
                     >
                       <img src={d.imageUrl} alt="" className="aspect-square w-full object-contain" />
                     </button>
@@ -196,7 +225,11 @@ export function AiDesigner({ designs, onDesign, onFinalize, onCustomize, onBack 
 
       {selected ? (
         <Modal open={enlarged} onOpenChange={setEnlarged} title="Your design" size="xl">
-          <img src={selected.imageUrl} alt={`Generated design, enlarged: ${selected.prompt}`} className="mx-auto max-h-[70vh] w-full object-contain" />
+          <img
+            src={selected.imageUrl}
+            alt={`Generated design, enlarged: ${selected.prompt}`}
+            className="mx-auto max-h-[70vh] w-full object-contain"
+          />
         </Modal>
       ) : null}
     </div>

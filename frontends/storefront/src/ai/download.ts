@@ -1,5 +1,10 @@
 // Saving a generated design: fetch the image URL in the browser and save the bytes as a file (§7).
-const extensions: Record<string, string> = { 'image/png': 'png', 'image/svg+xml': 'svg', 'image/webp': 'webp', 'image/jpeg': 'jpg' };
+const extensions: Record<string, string> = {
+  'image/png': 'png',
+  'image/svg+xml': 'svg',
+  'image/webp': 'webp',
+  'image/jpeg': 'jpg',
+};
 
 /** A file name for the design; the spec's jpg unless the server said the image is another type. */
 export function designFileName(id: string, contentType: string | null): string {

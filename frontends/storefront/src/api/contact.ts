@@ -14,7 +14,8 @@ export type { PublicContactConfig };
 export function contactFromAnswer(result: HttpResult<unknown>): PublicContactConfig {
   if (!result.ok) throw new Error(`Contact config could not be loaded: ${result.error ?? `HTTP ${result.status}`}`);
   const parsed = publicContactConfigSchema.safeParse(result.data);
-  if (!parsed.success || !parsed.data.supportEmail) throw new Error('Contact config could not be loaded: unexpected answer');
+  if (!parsed.success || !parsed.data.supportEmail)
+    throw new Error('Contact config could not be loaded: unexpected answer');
   const { supportEmail, supportPhone, supportHours } = parsed.data;
   return { supportEmail, supportPhone: supportPhone?.trim() || null, supportHours };
 }

@@ -43,5 +43,9 @@ export async function request<T>(url: string, init: RequestInit = {}): Promise<H
 }
 
 export function postJson<T>(url: string, body: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
-  return request<T>(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return request<T>(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }

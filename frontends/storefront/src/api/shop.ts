@@ -51,7 +51,11 @@ export async function uploadFiles(files: File[]): Promise<UploadedFileRecord[]> 
   for (const file of files) form.append('files', file, file.name);
   const result = await request<Answer<UploadResponse>>('/api/upload', { method: 'POST', body: form });
   if (!result.ok || !Array.isArray(result.data?.files)) {
-    throw new ShopError(uploadFailedMessage(result.data?.error || (result.networkError ? result.error : null)), [], result.status);
+    throw new ShopError(
+      uploadFailedMessage(result.data?.error || (result.networkError ? result.error : null)),
+      [],
+      result.status,
+    );
   }
   return result.data.files;
 }
@@ -96,7 +100,10 @@ export async function createOrder(body: OrderRequestBody, idempotencyKey: string
 /** The reduced order the item customizer sends (§7 details): one colour, finish = material, no files. */
 export type CustomizerOrderBody = OrderRequestBody;
 
-export async function createCustomizerOrder(body: CustomizerOrderBody, idempotencyKey: string): Promise<Partial<CreatedOrder>> {
+export async function createCustomizerOrder(
+  body: CustomizerOrderBody,
+  idempotencyKey: string,
+): Promise<Partial<CreatedOrder>> {
   const result = await submitOrderRequest(body, idempotencyKey);
   if (!result.ok || result.data?.success === false) {
     throw new ShopError(customizerFailureMessage(result), fieldProblems(result.data?.details), result.status);
@@ -107,11 +114,15 @@ export async function createCustomizerOrder(body: CustomizerOrderBody, idempoten
 // ---------------------------------------------------------------------------------------------
 // AI designs
 // ---------------------------------------------------------------------------------------------
-export async function generateDesign(prompt: string, itemType: ItemType): Promise<{ design: GeneratedDesign; warning: string | null }> {
-  const result = await postJson<Answer<GenerateDesignResponse>>(
-    '/api/ai/generate-design',
-    { prompt, itemType, style: 'military' },
-  );
+export async function generateDesign(
+  prompt: string,
+  itemType: ItemType,
+): Promise<{ design: GeneratedDesign; warning: string | null }> {
+  const result = await postJson<Answer<GenerateDesignResponse>>('/api/ai/generate-design', {
+    prompt,
+    itemType,
+    style: 'military',
+  });
   if (result.networkError) throw new ShopError(aiFailureMessage(result.error ?? 'Network error', null));
   if (!result.ok) {
     const message = result.data?.error || `HTTP error! status: ${result.status}`;
@@ -119,7 +130,11 @@ export async function generateDesign(prompt: string, itemType: ItemType): Promis
   }
   const design = result.data?.design;
   if (result.data?.success === false || !design?.imageUrl) {
-    throw new ShopError(aiFailureMessage(result.data?.error || 'No design was returned', result.status), [], result.status);
+    throw new ShopError(
+      aiFailureMessage(result.data?.error || 'No design was returned', result.status),
+      [],
+      result.status,
+    );
   }
   return { design, warning: result.data?.warning || null };
 }
@@ -130,8 +145,10 @@ export async function generateDesign(prompt: string, itemType: ItemType): Promis
 export async function lookupCustomer(email: string): Promise<void> {
   const result = await postJson<Answer<CustomerLookupResponse>>('/api/customers/lookup', { email });
   if (result.networkError || result.status >= 500) throw new ShopError(messages.lookupFailed);
-  if (!result.ok && result.status !== 404) throw new ShopError(result.data?.error || messages.lookupFailed, [], result.status);
-  if (!(result.data?.success && result.data.verificationSent)) throw new ShopError(messages.lookupNoOrders, [], result.status);
+  if (!result.ok && result.status !== 404)
+    throw new ShopError(result.data?.error || messages.lookupFailed, [], result.status);
+  if (!(result.data?.success && result.data.verificationSent))
+    throw new ShopError(messages.lookupNoOrders, [], result.status);
 }
 
 export type { SavedAddress };

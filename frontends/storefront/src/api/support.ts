@@ -1,6 +1,11 @@
 // The support desk's calls (storefront §7 POST /api/support; returns: POST /api/returns, multipart, which
 // the spec's form never sent and ours does).
-import { supportMessageCreatedSchema, supportPaths, returnCreatedSchema, type SupportMessageRequest } from '@shop/contracts';
+import {
+  supportMessageCreatedSchema,
+  supportPaths,
+  returnCreatedSchema,
+  type SupportMessageRequest,
+} from '@shop/contracts';
 import { postJson, request } from './http.js';
 
 export type SendResult = { ok: true; reference: string } | { ok: false; error: string };
@@ -24,7 +29,8 @@ export interface ReturnForm {
 
 export async function sendReturn(form: ReturnForm): Promise<SendResult> {
   const body = new FormData();
-  for (const key of ['orderNumber', 'email', 'reason', 'itemCondition', 'description'] as const) body.append(key, form[key]);
+  for (const key of ['orderNumber', 'email', 'reason', 'itemCondition', 'description'] as const)
+    body.append(key, form[key]);
   for (const photo of form.photos) body.append('photos', photo, photo.name);
   const result = await request<unknown>(supportPaths.returns, { method: 'POST', body });
   const parsed = returnCreatedSchema.safeParse(result.data);

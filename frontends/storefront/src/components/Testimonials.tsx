@@ -78,7 +78,10 @@ export function RotatingTestimonials({ testimonials }: { testimonials: Testimoni
               onClick={() => setIndex(i)}
               aria-label={`Testimonial ${i + 1} of ${testimonials.length}`}
               aria-current={i === index ? 'true' : undefined}
-              className={cn('h-2.5 rounded-full transition-all', i === index ? 'w-8 bg-brass-400' : 'w-2.5 bg-olive-500 hover:bg-khaki-400')}
+              className={cn(
+                'h-2.5 rounded-full transition-all',
+                i === index ? 'w-8 bg-brass-400' : 'w-2.5 bg-olive-500 hover:bg-khaki-400',
+              )}
             />
           ))}
         </div>

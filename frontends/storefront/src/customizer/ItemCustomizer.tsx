@@ -7,7 +7,16 @@ import { useDropzone } from 'react-dropzone';
 import { customizerOptions, formatMoney, limits } from '@shop/contracts';
 import { Alert, Badge, Button, Field, Input, Modal, Textarea, cn } from '@shop/ui';
 import { messages } from '../messages.js';
-import { changeQuantity, contactMissing, customizerSteps, customizerSwatches, draftPrice, initialDraft, type CustomizerDraft, type CustomizerItem } from './model.js';
+import {
+  changeQuantity,
+  contactMissing,
+  customizerSteps,
+  customizerSwatches,
+  draftPrice,
+  initialDraft,
+  type CustomizerDraft,
+  type CustomizerItem,
+} from './model.js';
 
 export interface ItemCustomizerProps {
   open: boolean;
@@ -34,7 +43,11 @@ function Stepper({ step }: { step: number }) {
           <span
             className={cn(
               'flex size-7 items-center justify-center rounded-full border text-sm font-bold',
-              i < step ? 'border-ok-400 bg-ok-600/40 text-khaki-50' : i === step ? 'border-brass-400 bg-brass-400 text-ink-950' : 'border-olive-500 text-khaki-300',
+              i < step
+                ? 'border-ok-400 bg-ok-600/40 text-khaki-50'
+                : i === step
+                  ? 'border-brass-400 bg-brass-400 text-ink-950'
+                  : 'border-olive-500 text-khaki-300',
             )}
           >
             {i < step ? <Check aria-hidden="true" className="size-4" /> : i + 1}
@@ -58,7 +71,10 @@ function ImagePicker({ file, onChange }: { file: File | null; onChange: (file: F
   return (
     <div
       {...getRootProps({
-        className: cn('flex flex-col items-center gap-2 rounded-lg border-2 border-dashed p-5 text-center', isDragActive ? 'border-brass-400 bg-brass-400/10' : 'border-olive-500 bg-ink-900'),
+        className: cn(
+          'flex flex-col items-center gap-2 rounded-lg border-2 border-dashed p-5 text-center',
+          isDragActive ? 'border-brass-400 bg-brass-400/10' : 'border-olive-500 bg-ink-900',
+        ),
       })}
     >
       <input {...getInputProps()} aria-label="Upload your design image" data-testid="customizer-image-input" />
@@ -67,12 +83,23 @@ function ImagePicker({ file, onChange }: { file: File | null; onChange: (file: F
       <Button variant="secondary" size="sm" onClick={open}>
         Choose File
       </Button>
-      {file ? <p className="text-sm font-semibold text-khaki-50">{file.name}</p> : <p className="text-xs text-khaki-300">Images only</p>}
+      {file ? (
+        <p className="text-sm font-semibold text-khaki-50">{file.name}</p>
+      ) : (
+        <p className="text-xs text-khaki-300">Images only</p>
+      )}
     </div>
   );
 }
 
-function CustomizerBody({ onClose, item, aiDesign, onComplete, submitting, error }: ItemCustomizerProps & { item: CustomizerItem }) {
+function CustomizerBody({
+  onClose,
+  item,
+  aiDesign,
+  onComplete,
+  submitting,
+  error,
+}: ItemCustomizerProps & { item: CustomizerItem }) {
   const [step, setStep] = useState(0);
   const [draft, setDraft] = useState<CustomizerDraft>(() => initialDraft(item.id));
   const [contactError, setContactError] = useState<string | null>(null);
@@ -111,14 +138,26 @@ function CustomizerBody({ onClose, item, aiDesign, onComplete, submitting, error
   );
 
   return (
-    <Modal open onOpenChange={(o) => (!o && !submitting ? onClose() : undefined)} title={`Customize ${item.title}`} size="lg" footer={footer}>
+    <Modal
+      open
+      onOpenChange={(o) => (!o && !submitting ? onClose() : undefined)}
+      title={`Customize ${item.title}`}
+      size="lg"
+      footer={footer}
+    >
       <Stepper step={step} />
 
       {step === 0 ? (
         <div className="flex flex-col gap-5">
           {aiDesign ? (
             <div className="flex flex-col gap-3 rounded-lg border border-olive-600 bg-ink-900 p-4 sm:flex-row">
-              {aiDesign.imageUrl ? <img src={aiDesign.imageUrl} alt={`AI design: ${aiDesign.prompt}`} className="size-32 shrink-0 rounded-md bg-olive-800 object-contain" /> : null}
+              {aiDesign.imageUrl ? (
+                <img
+                  src={aiDesign.imageUrl}
+                  alt={`AI design: ${aiDesign.prompt}`}
+                  className="size-32 shrink-0 rounded-md bg-olive-800 object-contain"
+                />
+              ) : null}
               <div className="flex flex-col gap-2">
                 <div className="flex flex-wrap gap-2">
                   <Badge tone="brass">
@@ -127,7 +166,9 @@ function CustomizerBody({ onClose, item, aiDesign, onComplete, submitting, error
                   <Badge tone="ok">Ready to Use</Badge>
                 </div>
                 <p className="text-sm text-khaki-100">{aiDesign.prompt}</p>
-                <p className="text-xs text-khaki-300">Your AI design is ready. Continue to add text and choose the specifications.</p>
+                <p className="text-xs text-khaki-300">
+                  Your AI design is ready. Continue to add text and choose the specifications.
+                </p>
               </div>
             </div>
           ) : (
@@ -146,10 +187,16 @@ function CustomizerBody({ onClose, item, aiDesign, onComplete, submitting, error
                     onClick={() => set({ color })}
                     className={cn(
                       'flex flex-col items-center gap-2 rounded-md border p-3 text-sm focus-visible:outline-2 focus-visible:outline-brass-300',
-                      selected ? 'border-brass-400 bg-brass-400/15 text-khaki-50' : 'border-olive-500 text-khaki-100 hover:bg-olive-800',
+                      selected
+                        ? 'border-brass-400 bg-brass-400/15 text-khaki-50'
+                        : 'border-olive-500 text-khaki-100 hover:bg-olive-800',
                     )}
                   >
-                    <span className="relative flex size-10 items-center justify-center rounded-full border border-khaki-400/60" style={{ background: customizerSwatches[color] ?? '#777' }} aria-hidden="true">
+                    <span
+                      className="relative flex size-10 items-center justify-center rounded-full border border-khaki-400/60"
+                      style={{ background: customizerSwatches[color] ?? '#777' }}
+                      aria-hidden="true"
+                    >
                       {selected ? <Check className="size-5 rounded-full bg-ink-950/70 p-0.5 text-brass-300" /> : null}
                     </span>
                     {color}
@@ -194,7 +241,12 @@ function CustomizerBody({ onClose, item, aiDesign, onComplete, submitting, error
                   type="button"
                   aria-pressed={draft.size === size}
                   onClick={() => set({ size })}
-                  className={cn('min-h-11 rounded-md border px-2 text-sm font-semibold focus-visible:outline-2 focus-visible:outline-brass-300', draft.size === size ? 'border-brass-400 bg-brass-400/15 text-khaki-50' : 'border-olive-500 text-khaki-100 hover:bg-olive-800')}
+                  className={cn(
+                    'min-h-11 rounded-md border px-2 text-sm font-semibold focus-visible:outline-2 focus-visible:outline-brass-300',
+                    draft.size === size
+                      ? 'border-brass-400 bg-brass-400/15 text-khaki-50'
+                      : 'border-olive-500 text-khaki-100 hover:bg-olive-800',
+                  )}
                 >
                   {size}
                 </button>
@@ -210,7 +262,12 @@ function CustomizerBody({ onClose, item, aiDesign, onComplete, submitting, error
                   type="button"
                   aria-pressed={draft.material === material}
                   onClick={() => set({ material })}
-                  className={cn('min-h-11 rounded-md border px-2 text-sm font-semibold focus-visible:outline-2 focus-visible:outline-brass-300', draft.material === material ? 'border-brass-400 bg-brass-400/15 text-khaki-50' : 'border-olive-500 text-khaki-100 hover:bg-olive-800')}
+                  className={cn(
+                    'min-h-11 rounded-md border px-2 text-sm font-semibold focus-visible:outline-2 focus-visible:outline-brass-300',
+                    draft.material === material
+                      ? 'border-brass-400 bg-brass-400/15 text-khaki-50'
+                      : 'border-olive-500 text-khaki-100 hover:bg-olive-800',
+                  )}
                 >
                   {material}
                 </button>
@@ -222,7 +279,13 @@ function CustomizerBody({ onClose, item, aiDesign, onComplete, submitting, error
               Quantity
             </label>
             <div className="flex items-center gap-2">
-              <Button variant="secondary" size="sm" aria-label="Decrease quantity" onClick={() => set({ quantity: changeQuantity(draft.quantity, -1) })} disabled={draft.quantity <= 1}>
+              <Button
+                variant="secondary"
+                size="sm"
+                aria-label="Decrease quantity"
+                onClick={() => set({ quantity: changeQuantity(draft.quantity, -1) })}
+                disabled={draft.quantity <= 1}
+              >
                 <Minus aria-hidden="true" className="size-4" />
               </Button>
               <Input
@@ -237,7 +300,12 @@ function CustomizerBody({ onClose, item, aiDesign, onComplete, submitting, error
                   set({ quantity: Number.isFinite(n) ? changeQuantity(n, 0) : 1 });
                 }}
               />
-              <Button variant="secondary" size="sm" aria-label="Increase quantity" onClick={() => set({ quantity: changeQuantity(draft.quantity, 1) })}>
+              <Button
+                variant="secondary"
+                size="sm"
+                aria-label="Increase quantity"
+                onClick={() => set({ quantity: changeQuantity(draft.quantity, 1) })}
+              >
                 <Plus aria-hidden="true" className="size-4" />
               </Button>
             </div>
@@ -248,14 +316,23 @@ function CustomizerBody({ onClose, item, aiDesign, onComplete, submitting, error
       {step === 3 ? (
         <div className="flex flex-col gap-5">
           <section aria-labelledby="customizer-summary" className="rounded-lg border border-olive-600 bg-ink-900 p-4">
-            <h3 id="customizer-summary" className="font-display text-lg font-bold uppercase tracking-wide text-khaki-50">
+            <h3
+              id="customizer-summary"
+              className="font-display text-lg font-bold uppercase tracking-wide text-khaki-50"
+            >
               Order Summary
             </h3>
             <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm [&_dd]:[overflow-wrap:anywhere]">
               <dt className="text-khaki-300">Item</dt>
               <dd className="text-khaki-50">{item.title}</dd>
               <dt className="text-khaki-300">Design</dt>
-              <dd className="text-khaki-50">{aiDesign ? 'AI generated design' : draft.uploadedImage ? draft.uploadedImage.name : 'Our team designs it'}</dd>
+              <dd className="text-khaki-50">
+                {aiDesign
+                  ? 'AI generated design'
+                  : draft.uploadedImage
+                    ? draft.uploadedImage.name
+                    : 'Our team designs it'}
+              </dd>
               <dt className="text-khaki-300">Color</dt>
               <dd className="text-khaki-50">{draft.color}</dd>
               {draft.text.trim() ? (
@@ -281,16 +358,34 @@ function CustomizerBody({ onClose, item, aiDesign, onComplete, submitting, error
           </section>
           <div className="grid gap-3 sm:grid-cols-2">
             <Field label="First name" required>
-              <Input autoComplete="given-name" value={draft.firstName} onChange={(e) => set({ firstName: e.target.value })} />
+              <Input
+                autoComplete="given-name"
+                value={draft.firstName}
+                onChange={(e) => set({ firstName: e.target.value })}
+              />
             </Field>
             <Field label="Last name" required>
-              <Input autoComplete="family-name" value={draft.lastName} onChange={(e) => set({ lastName: e.target.value })} />
+              <Input
+                autoComplete="family-name"
+                value={draft.lastName}
+                onChange={(e) => set({ lastName: e.target.value })}
+              />
             </Field>
             <Field label="Email address" required>
-              <Input type="email" autoComplete="email" value={draft.email} onChange={(e) => set({ email: e.target.value })} />
+              <Input
+                type="email"
+                autoComplete="email"
+                value={draft.email}
+                onChange={(e) => set({ email: e.target.value })}
+              />
             </Field>
             <Field label="Phone number" hint="Optional">
-              <Input type="tel" autoComplete="tel" value={draft.phone} onChange={(e) => set({ phone: e.target.value })} />
+              <Input
+                type="tel"
+                autoComplete="tel"
+                value={draft.phone}
+                onChange={(e) => set({ phone: e.target.value })}
+              />
             </Field>
           </div>
           {contactError ? <Alert tone="error">{contactError}</Alert> : null}

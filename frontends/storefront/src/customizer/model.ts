@@ -1,5 +1,13 @@
 // The item customizer's draft and the reduced order it sends (storefront §3, §5, §7, §9).
-import { catalog, customizerDefaults, customizerOptions, customizerPrice, limits, type ItemType, type PriceList } from '@shop/contracts';
+import {
+  catalog,
+  customizerDefaults,
+  customizerOptions,
+  customizerPrice,
+  limits,
+  type ItemType,
+  type PriceList,
+} from '@shop/contracts';
 import type { CustomizerOrderBody } from '../api/shop.js';
 
 export interface CustomizerItem {
@@ -50,7 +58,11 @@ export function changeQuantity(quantity: number, delta: number): number {
 }
 
 /** `basePrice`: the site content's price list (the catalog's until the content has loaded). */
-export function draftPrice(itemType: ItemType, draft: Pick<CustomizerDraft, 'size' | 'material' | 'quantity'>, basePrice?: number): number {
+export function draftPrice(
+  itemType: ItemType,
+  draft: Pick<CustomizerDraft, 'size' | 'material' | 'quantity'>,
+  basePrice?: number,
+): number {
   return customizerPrice({ itemType, size: draft.size, material: draft.material, quantity: draft.quantity, basePrice });
 }
 
@@ -75,13 +87,20 @@ export function contactMissing(draft: Pick<CustomizerDraft, 'firstName' | 'lastN
 }
 
 /** The reduced POST /api/orders body: one colour in a list, finish = material, no files (§7). */
-export function customizerOrderBody(item: CustomizerItem, draft: CustomizerDraft, aiPrompt: string | null, aiDesignId: string | null = null): CustomizerOrderBody {
+export function customizerOrderBody(
+  item: CustomizerItem,
+  draft: CustomizerDraft,
+  aiPrompt: string | null,
+  aiDesignId: string | null = null,
+): CustomizerOrderBody {
   const parts = [
     aiPrompt ? aiPrompt.trim() : null,
     draft.text.trim() ? `Text: "${draft.text.trim()}"` : null,
     draft.uploadedImage ? `Reference image: ${draft.uploadedImage.name}` : null,
   ].filter(Boolean);
-  const description = parts.length ? `Custom ${catalog[item.id].cardTitle}: ${parts.join('. ')}` : `Custom ${catalog[item.id].cardTitle} design as specified`;
+  const description = parts.length
+    ? `Custom ${catalog[item.id].cardTitle}: ${parts.join('. ')}`
+    : `Custom ${catalog[item.id].cardTitle} design as specified`;
   const phone = draft.phone.trim();
   return {
     customerName: `${draft.firstName.trim()} ${draft.lastName.trim()}`,

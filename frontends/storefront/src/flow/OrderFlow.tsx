@@ -10,7 +10,16 @@ import { createOrder, uploadFiles, ShopError } from '../api/shop.js';
 import { useSiteContent } from '../content.js';
 import type { FieldProblem } from '../messages.js';
 import { buildOrderBody, canContinue, fallbackOrderNumber, progressLabels, progressOf, STEP } from './model.js';
-import { StepContact, StepContent, StepDone, StepItem, StepMethod, StepReview, StepShipping, StepSpecs } from './Steps.js';
+import {
+  StepContact,
+  StepContent,
+  StepDone,
+  StepItem,
+  StepMethod,
+  StepReview,
+  StepShipping,
+  StepSpecs,
+} from './Steps.js';
 import { newIdempotencyKey, type OrderFlowState } from './useOrderFlow.js';
 
 export interface OrderFlowProps {
@@ -29,10 +38,18 @@ export function FlowProgress({ step }: { step: number }) {
         </span>
         <span className="text-khaki-200">{Math.round(percent)}%</span>
       </div>
-      <ProgressBar value={percent} label="Order progress" valueText={`Step ${phase} of ${progressLabels.length}: ${label}`} />
+      <ProgressBar
+        value={percent}
+        label="Order progress"
+        valueText={`Step ${phase} of ${progressLabels.length}: ${label}`}
+      />
       <ol className="grid grid-cols-5 text-center text-xs">
         {progressLabels.map((name, i) => (
-          <li key={name} aria-current={i + 1 === phase ? 'step' : undefined} className={cn(i + 1 <= phase ? 'font-semibold text-brass-300' : 'text-khaki-300')}>
+          <li
+            key={name}
+            aria-current={i + 1 === phase ? 'step' : undefined}
+            className={cn(i + 1 <= phase ? 'font-semibold text-brass-300' : 'text-khaki-300')}
+          >
             {name}
           </li>
         ))}
@@ -147,12 +164,23 @@ export function OrderFlow({ flow, onExit }: OrderFlowProps) {
               <ArrowLeft aria-hidden="true" className="size-4" /> Back
             </Button>
             {showContinue ? (
-              <Button onClick={next} disabled={!ready} data-highlight={highlight ? 'true' : undefined} className={cn(highlight && 'ring-2 ring-brass-200 ring-offset-2 ring-offset-olive-900')}>
+              <Button
+                onClick={next}
+                disabled={!ready}
+                data-highlight={highlight ? 'true' : undefined}
+                className={cn(highlight && 'ring-2 ring-brass-200 ring-offset-2 ring-offset-olive-900')}
+              >
                 Continue <ArrowRight aria-hidden="true" className="size-4" />
               </Button>
             ) : null}
             {step === STEP.review ? (
-              <Button onClick={requestQuote} loading={submit.isPending} loadingText={form.uploadedFiles.length && !attempt.current?.uploaded ? 'Uploading files...' : 'Submitting...'}>
+              <Button
+                onClick={requestQuote}
+                loading={submit.isPending}
+                loadingText={
+                  form.uploadedFiles.length && !attempt.current?.uploaded ? 'Uploading files...' : 'Submitting...'
+                }
+              >
                 <Send aria-hidden="true" className="size-4" /> Request Quote
               </Button>
             ) : null}

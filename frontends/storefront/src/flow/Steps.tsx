@@ -57,7 +57,11 @@ export interface StepProps {
 export function StepHeading({ title, text }: { title: string; text?: ReactNode }) {
   return (
     <div className="mb-5">
-      <h2 className="font-display text-2xl font-bold uppercase tracking-wide text-khaki-50" tabIndex={-1} data-step-heading>
+      <h2
+        className="font-display text-2xl font-bold uppercase tracking-wide text-khaki-50"
+        tabIndex={-1}
+        data-step-heading
+      >
         {title}
       </h2>
       {text ? <p className="mt-1 text-khaki-200">{text}</p> : null}
@@ -104,14 +108,22 @@ const methods: Array<{ value: DesignMethod; title: string; hint: string; Icon: t
  * The methods the site content's switches allow: upload needs fileUploadEnabled, and with
  * manualDesignEnabled off only the AI tool's design remains (offered when the request came from it).
  */
-export function offeredMethods(designMethod: DesignMethod | null, features: { manualDesignEnabled: boolean; fileUploadEnabled: boolean } | undefined) {
+export function offeredMethods(
+  designMethod: DesignMethod | null,
+  features: { manualDesignEnabled: boolean; fileUploadEnabled: boolean } | undefined,
+) {
   const manual = features?.manualDesignEnabled ?? true;
   const upload = features?.fileUploadEnabled ?? true;
   const shown = manual ? methods.filter((m) => m.value !== 'upload' || upload) : [];
   return designMethod === 'ai' ? [...shown, aiMethod] : shown;
 }
 
-const aiMethod = { value: 'ai' as const, title: 'AI Design', hint: 'The design you generated with our AI tool', Icon: Sparkles };
+const aiMethod = {
+  value: 'ai' as const,
+  title: 'AI Design',
+  hint: 'The design you generated with our AI tool',
+  Icon: Sparkles,
+};
 
 export function StepMethod({ form, update }: StepProps) {
   const features = useSiteContent().data?.features;
@@ -148,7 +160,11 @@ export function StepMethod({ form, update }: StepProps) {
         </p>
       ) : (
         <p className="text-khaki-200" data-testid="method-none">
-          No design method is open right now. Please <Link to="/support" className="font-semibold text-brass-300 underline">contact us</Link> about your request.
+          No design method is open right now. Please{' '}
+          <Link to="/support" className="font-semibold text-brass-300 underline">
+            contact us
+          </Link>{' '}
+          about your request.
         </p>
       )}
     </>
@@ -171,16 +187,24 @@ export function StepContent({ form, update }: StepProps) {
     <>
       <StepHeading
         title={upload ? 'Upload your design' : 'Describe your design'}
-        text={upload ? 'Add at least one file of your artwork.' : 'Colors, text, symbols, unit names: the more detail, the better the quote.'}
+        text={
+          upload
+            ? 'Add at least one file of your artwork.'
+            : 'Colors, text, symbols, unit names: the more detail, the better the quote.'
+        }
       />
       <div className="flex flex-col gap-5">
-        {upload ? <UploadArea files={form.uploadedFiles} onChange={(files) => update({ uploadedFiles: files })} /> : null}
+        {upload ? (
+          <UploadArea files={form.uploadedFiles} onChange={(files) => update({ uploadedFiles: files })} />
+        ) : null}
         <Field
           label={label}
           required={!upload}
           hint={
             <span className="flex justify-between gap-2">
-              <span>{upload ? 'Anything we should know about the files.' : `At least ${limits.descriptionMin} characters.`}</span>
+              <span>
+                {upload ? 'Anything we should know about the files.' : `At least ${limits.descriptionMin} characters.`}
+              </span>
               <span aria-live="polite">
                 {length}/{limits.descriptionMax}
               </span>
@@ -210,7 +234,13 @@ function toggle(list: string[], value: string): string[] {
 }
 
 function Swatch({ color }: { color: string }) {
-  return <span aria-hidden="true" className="block size-5 rounded-full border border-khaki-400/60" style={{ background: colorSwatches[color] ?? '#777' }} />;
+  return (
+    <span
+      aria-hidden="true"
+      className="block size-5 rounded-full border border-khaki-400/60"
+      style={{ background: colorSwatches[color] ?? '#777' }}
+    />
+  );
 }
 
 /**
@@ -262,7 +292,11 @@ function CountInput({
 
 function QuantityInput({ value, onChange }: { value: number; onChange: (n: number) => void }) {
   return (
-    <Field label="Quantity" required hint={`${limits.quantity.min} to ${limits.quantity.max.toLocaleString('en-US')} pieces`}>
+    <Field
+      label="Quantity"
+      required
+      hint={`${limits.quantity.min} to ${limits.quantity.max.toLocaleString('en-US')} pieces`}
+    >
       <CountInput name="quantity" value={value} onChange={onChange} range={quantityRange} onLeave={parseQuantity} />
     </Field>
   );
@@ -272,7 +306,10 @@ function ShirtSizes({ form, update }: StepProps) {
   return (
     <fieldset className="flex flex-col gap-2">
       <legend className="mb-2 text-sm font-semibold text-khaki-100">
-        Sizes and quantities<span aria-hidden="true" className="ml-0.5 text-brass-400">*</span>
+        Sizes and quantities
+        <span aria-hidden="true" className="ml-0.5 text-brass-400">
+          *
+        </span>
       </legend>
       <p className="-mt-1 text-xs text-khaki-300">How many shirts in each size? At least one in total.</p>
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
@@ -315,7 +352,9 @@ export function EstimateBox({ form }: { form: OrderForm }) {
         </span>
         <Badge tone={quantity >= 50 ? 'ok' : 'neutral'}>{quantityLabel(quantity)}</Badge>
       </div>
-      <p className="mt-2 text-xs text-khaki-300">10% off from 50 pieces, 20% off from 100. Your quote confirms the final price within 24 hours.</p>
+      <p className="mt-2 text-xs text-khaki-300">
+        10% off from 50 pieces, 20% off from 100. Your quote confirms the final price within 24 hours.
+      </p>
     </div>
   );
 }
@@ -331,14 +370,25 @@ export function StepSpecs({ form, update }: StepProps) {
         ) : (
           <ChoiceGroup label="Size" columns={type === 'coin' ? 3 : 4} required>
             {sizeChoices(type).map((c) => (
-              <ChoiceTile key={c.value} selected={form.size === c.value} onClick={() => update({ size: c.value })} title={c.label} hint={c.hint} />
+              <ChoiceTile
+                key={c.value}
+                selected={form.size === c.value}
+                onClick={() => update({ size: c.value })}
+                title={c.label}
+                hint={c.hint}
+              />
             ))}
           </ChoiceGroup>
         )}
         {type === 'coin' ? (
           <ChoiceGroup label="Shape" columns={4}>
             {shapeChoices.map((c) => (
-              <ChoiceTile key={c.value} selected={form.shape === c.value} onClick={() => update({ shape: form.shape === c.value ? '' : c.value })} title={c.label} />
+              <ChoiceTile
+                key={c.value}
+                selected={form.shape === c.value}
+                onClick={() => update({ shape: form.shape === c.value ? '' : c.value })}
+                title={c.label}
+              />
             ))}
           </ChoiceGroup>
         ) : null}
@@ -355,24 +405,41 @@ export function StepSpecs({ form, update }: StepProps) {
         </ChoiceGroup>
         <ChoiceGroup label={finishHeading(type)} columns={type === 'coin' ? 3 : 4} required>
           {finishChoices(type).map((c) => (
-            <ChoiceTile key={c.value} selected={form.finish === c.value} onClick={() => update({ finish: c.value })} title={c.label} />
+            <ChoiceTile
+              key={c.value}
+              selected={form.finish === c.value}
+              onClick={() => update({ finish: c.value })}
+              title={c.label}
+            />
           ))}
         </ChoiceGroup>
         {type === 'coin' ? (
           <>
             <ChoiceGroup label="Edge" columns={3}>
               {edgeChoices.map((c) => (
-                <ChoiceTile key={c.value} selected={form.edge === c.value} onClick={() => update({ edge: form.edge === c.value ? '' : c.value })} title={c.label} />
+                <ChoiceTile
+                  key={c.value}
+                  selected={form.edge === c.value}
+                  onClick={() => update({ edge: form.edge === c.value ? '' : c.value })}
+                  title={c.label}
+                />
               ))}
             </ChoiceGroup>
             <ChoiceGroup label="Special features" hint="Optional, choose any." columns={4}>
               {featureChoices.map((c) => (
-                <ChoiceTile key={c.value} selected={form.features.includes(c.value)} onClick={() => update({ features: toggle(form.features, c.value) })} title={c.label} />
+                <ChoiceTile
+                  key={c.value}
+                  selected={form.features.includes(c.value)}
+                  onClick={() => update({ features: toggle(form.features, c.value) })}
+                  title={c.label}
+                />
               ))}
             </ChoiceGroup>
           </>
         ) : null}
-        {type === 'shirt' ? null : <QuantityInput value={form.quantity} onChange={(quantity) => update({ quantity })} />}
+        {type === 'shirt' ? null : (
+          <QuantityInput value={form.quantity} onChange={(quantity) => update({ quantity })} />
+        )}
         <EstimateBox form={form} />
       </div>
     </>
@@ -394,13 +461,28 @@ export function StepShipping({ form, update }: StepProps) {
       <StepHeading title="Shipping address" text="Where should we send your order?" />
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="Address line 1" required className="sm:col-span-2">
-          <Input name="line1" autoComplete="address-line1" value={a.line1} onChange={(e) => set({ line1: e.target.value })} />
+          <Input
+            name="line1"
+            autoComplete="address-line1"
+            value={a.line1}
+            onChange={(e) => set({ line1: e.target.value })}
+          />
         </Field>
         <Field label="Address line 2" hint="Apartment, suite, unit (optional)" className="sm:col-span-2">
-          <Input name="line2" autoComplete="address-line2" value={a.line2} onChange={(e) => set({ line2: e.target.value })} />
+          <Input
+            name="line2"
+            autoComplete="address-line2"
+            value={a.line2}
+            onChange={(e) => set({ line2: e.target.value })}
+          />
         </Field>
         <Field label="City" required>
-          <Input name="city" autoComplete="address-level2" value={a.city} onChange={(e) => set({ city: e.target.value })} />
+          <Input
+            name="city"
+            autoComplete="address-level2"
+            value={a.city}
+            onChange={(e) => set({ city: e.target.value })}
+          />
         </Field>
         <Field label="Country" required>
           <Select
@@ -422,7 +504,13 @@ export function StepShipping({ form, update }: StepProps) {
           </Select>
         </Field>
         <Field label={regionLabel} required error={touched.state ? problems.state : undefined}>
-          <Select name="state" autoComplete="address-level1" value={a.state} onChange={(e) => set({ state: e.target.value })} onBlur={() => setTouched((t) => ({ ...t, state: true }))}>
+          <Select
+            name="state"
+            autoComplete="address-level1"
+            value={a.state}
+            onChange={(e) => set({ state: e.target.value })}
+            onBlur={() => setTouched((t) => ({ ...t, state: true }))}
+          >
             <option value="">{a.country === 'CA' ? 'Select a province or territory' : 'Select a state'}</option>
             {regionsByCountry[a.country].map((s) => (
               <option key={s.code} value={s.code}>
@@ -454,11 +542,21 @@ export function StepShipping({ form, update }: StepProps) {
       <div className="mt-6 flex flex-col gap-3">
         <ChoiceGroup label="Customer type" columns={3}>
           {customerCategory.values.map((c) => (
-            <ChoiceTile key={c} selected={form.customerCategory === c} onClick={() => update({ customerCategory: c })} title={customerCategory.labels[c]} className="col-span-2 sm:col-span-1" />
+            <ChoiceTile
+              key={c}
+              selected={form.customerCategory === c}
+              onClick={() => update({ customerCategory: c })}
+              title={customerCategory.labels[c]}
+              className="col-span-2 sm:col-span-1"
+            />
           ))}
         </ChoiceGroup>
         {form.customerCategory === 'military' ? (
-          <div role="note" aria-label="Military orders" className="rounded-md border border-olive-500 bg-olive-800 p-4 text-sm text-khaki-100">
+          <div
+            role="note"
+            aria-label="Military orders"
+            className="rounded-md border border-olive-500 bg-olive-800 p-4 text-sm text-khaki-100"
+          >
             <p className="font-semibold text-khaki-50">Military orders</p>
             <ul className="mt-2 list-disc space-y-1 pl-5">
               <li>Tax exemptions may apply in certain states.</li>
@@ -482,13 +580,29 @@ export function StepContact({ form, update }: StepProps) {
       <StepHeading title="Contact information" text="We send your quote to this email address." />
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="First name" required>
-          <Input name="firstName" autoComplete="given-name" value={form.firstName} onChange={(e) => update({ firstName: e.target.value })} />
+          <Input
+            name="firstName"
+            autoComplete="given-name"
+            value={form.firstName}
+            onChange={(e) => update({ firstName: e.target.value })}
+          />
         </Field>
         <Field label="Last name" required>
-          <Input name="lastName" autoComplete="family-name" value={form.lastName} onChange={(e) => update({ lastName: e.target.value })} />
+          <Input
+            name="lastName"
+            autoComplete="family-name"
+            value={form.lastName}
+            onChange={(e) => update({ lastName: e.target.value })}
+          />
         </Field>
         <Field label="Email address" required>
-          <Input name="email" type="email" autoComplete="email" value={form.email} onChange={(e) => update({ email: e.target.value })} />
+          <Input
+            name="email"
+            type="email"
+            autoComplete="email"
+            value={form.email}
+            onChange={(e) => update({ email: e.target.value })}
+          />
         </Field>
         <Field label="Phone number" hint="Optional">
           <Input
@@ -496,14 +610,24 @@ export function StepContact({ form, update }: StepProps) {
             type="tel"
             autoComplete="tel"
             value={form.phone}
-            onChange={(e) => update({ phone: e.target.value, ...(e.target.value.trim() ? {} : { subscribeSMS: false }) })}
+            onChange={(e) =>
+              update({ phone: e.target.value, ...(e.target.value.trim() ? {} : { subscribeSMS: false }) })
+            }
           />
         </Field>
       </div>
       <div className="mt-5 flex flex-col gap-3">
-        <Checkbox label="Email me offers and news" checked={form.subscribeEmail} onChange={(e) => update({ subscribeEmail: e.target.checked })} />
+        <Checkbox
+          label="Email me offers and news"
+          checked={form.subscribeEmail}
+          onChange={(e) => update({ subscribeEmail: e.target.checked })}
+        />
         {hasPhone ? (
-          <Checkbox label="Text me order updates by SMS" checked={form.subscribeSMS} onChange={(e) => update({ subscribeSMS: e.target.checked })} />
+          <Checkbox
+            label="Text me order updates by SMS"
+            checked={form.subscribeSMS}
+            onChange={(e) => update({ subscribeSMS: e.target.checked })}
+          />
         ) : null}
       </div>
     </>
@@ -522,7 +646,12 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-const methodNames: Record<DesignMethod, string> = { upload: 'Uploaded artwork', describe: 'Described design', team: 'Designed by our team', ai: 'AI generated design' };
+const methodNames: Record<DesignMethod, string> = {
+  upload: 'Uploaded artwork',
+  describe: 'Described design',
+  team: 'Designed by our team',
+  ai: 'AI generated design',
+};
 
 export function StepReview({ form }: { form: OrderForm }) {
   const type = form.itemType as ItemType;
@@ -548,7 +677,9 @@ export function StepReview({ form }: { form: OrderForm }) {
         {form.features.length ? <Row label="Features">{form.features.join(', ')}</Row> : null}
         <Row label="Quantity">{orderQuantity(form).toLocaleString('en-US')}</Row>
         <Row label="Ship to">
-          {[a.line1, a.line2, `${a.city}, ${a.state} ${a.postalCode}`, countryLabels[a.country]].filter((s) => s.trim()).join(', ')}
+          {[a.line1, a.line2, `${a.city}, ${a.state} ${a.postalCode}`, countryLabels[a.country]]
+            .filter((s) => s.trim())
+            .join(', ')}
         </Row>
         <Row label="Customer type">
           {customerCategory.labels[form.customerCategory]}
@@ -569,11 +700,25 @@ export function StepReview({ form }: { form: OrderForm }) {
 // ---------------------------------------------------------------------------------------------
 // 7: confirmation
 // ---------------------------------------------------------------------------------------------
-export function StepDone({ orderNumber, email, onAnother, onMenu }: { orderNumber: string; email: string; onAnother: () => void; onMenu: () => void }) {
+export function StepDone({
+  orderNumber,
+  email,
+  onAnother,
+  onMenu,
+}: {
+  orderNumber: string;
+  email: string;
+  onAnother: () => void;
+  onMenu: () => void;
+}) {
   return (
     <div className="flex flex-col items-center gap-4 py-4 text-center" data-testid="order-confirmation">
       <CircleCheck aria-hidden="true" className="size-14 text-ok-400" />
-      <h2 className="font-display text-2xl font-bold uppercase tracking-wide text-khaki-50" tabIndex={-1} data-step-heading>
+      <h2
+        className="font-display text-2xl font-bold uppercase tracking-wide text-khaki-50"
+        tabIndex={-1}
+        data-step-heading
+      >
         Quote Request Received
       </h2>
       <p className="text-khaki-200">Your order number</p>
@@ -582,8 +727,9 @@ export function StepDone({ orderNumber, email, onAnother, onMenu }: { orderNumbe
       </p>
       <Badge tone="caution">{orderStatusLabels.pending_quote}</Badge>
       <p className="max-w-md text-khaki-200">
-        Our team reviews your request and emails a quote with a payment link to <span className="font-semibold text-khaki-50">{email}</span> within 24
-        hours. Keep your order number to track it.
+        Our team reviews your request and emails a quote with a payment link to{' '}
+        <span className="font-semibold text-khaki-50">{email}</span> within 24 hours. Keep your order number to track
+        it.
       </p>
       <div className={cn('mt-2 flex w-full flex-col gap-3 sm:w-auto sm:flex-row')}>
         <Button onClick={onAnother}>Place Another Order</Button>

@@ -17,7 +17,8 @@ export function UploadArea({ files, onChange }: UploadAreaProps) {
   const [rejected, setRejected] = useState(false);
   const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
     // Judged by the name, not the browser's MIME guess: .ai and .eps often arrive without a type.
-    validator: (file) => (isAcceptedUpload(file.name) ? null : { code: 'file-invalid-type', message: messages.uploadRejected }),
+    validator: (file) =>
+      isAcceptedUpload(file.name) ? null : { code: 'file-invalid-type', message: messages.uploadRejected },
     noClick: true,
     onDrop: (accepted: File[], rejections: FileRejection[]) => {
       setRejected(rejections.length > 0);
@@ -35,9 +36,16 @@ export function UploadArea({ files, onChange }: UploadAreaProps) {
           ),
         })}
       >
-        <input {...getInputProps()} accept={uploadAcceptAttribute} aria-label="Upload design files" data-testid="upload-input" />
+        <input
+          {...getInputProps()}
+          accept={uploadAcceptAttribute}
+          aria-label="Upload design files"
+          data-testid="upload-input"
+        />
         <FileUp aria-hidden="true" className="size-10 text-brass-400" />
-        <p className="font-semibold text-khaki-50">{isDragActive ? 'Drop your files here' : 'Drag and drop your artwork here'}</p>
+        <p className="font-semibold text-khaki-50">
+          {isDragActive ? 'Drop your files here' : 'Drag and drop your artwork here'}
+        </p>
         <p className="text-sm text-khaki-300">JPG, PNG, PDF, AI, EPS or SVG, max 10MB each</p>
         <Button variant="secondary" onClick={open}>
           Browse Files
@@ -63,7 +71,10 @@ export function UploadArea({ files, onChange }: UploadAreaProps) {
           </div>
           <ul className="flex flex-col gap-2" aria-label="Selected files">
             {files.map((file, i) => (
-              <li key={`${file.name}-${i}`} className="flex items-center gap-3 rounded-md border border-olive-600 bg-olive-800 px-3 py-2">
+              <li
+                key={`${file.name}-${i}`}
+                className="flex items-center gap-3 rounded-md border border-olive-600 bg-olive-800 px-3 py-2"
+              >
                 <span className="min-w-0 flex-1 truncate text-sm text-khaki-50">{file.name}</span>
                 <span className="shrink-0 text-xs text-khaki-300">{formatMb(file.size)}</span>
                 <button

@@ -125,7 +125,13 @@ const words: Record<string, string> = { pvc: 'PVC', poly_cotton: 'Poly/Cotton' }
 
 /** "antique_bronze" -> "Antique Bronze", "pvc" -> "PVC". */
 export function humanize(value: string): string {
-  return words[value] ?? value.split('_').map((w) => (w ? w[0].toUpperCase() + w.slice(1) : w)).join(' ');
+  return (
+    words[value] ??
+    value
+      .split('_')
+      .map((w) => (w ? w[0].toUpperCase() + w.slice(1) : w))
+      .join(' ')
+  );
 }
 
 export const shirtChest: Record<ShirtSize, string> = {
@@ -140,7 +146,9 @@ export const shirtChest: Record<ShirtSize, string> = {
 export function sizeChoices(itemType: ItemType): Choice[] {
   if (itemType === 'coin') return coinSizes.map((s) => ({ value: s.value, label: s.label, hint: `${s.value}"` }));
   if (itemType === 'patch') {
-    return patchSizes.map((s) => (s === 'custom' ? { value: s, label: 'Custom', hint: 'Any size' } : { value: s, label: sizeLabel('patch', s) }));
+    return patchSizes.map((s) =>
+      s === 'custom' ? { value: s, label: 'Custom', hint: 'Any size' } : { value: s, label: sizeLabel('patch', s) },
+    );
   }
   return shirtSizes.map((s) => ({ value: s, label: s, hint: `Chest ${shirtChest[s]}` }));
 }
@@ -220,7 +228,10 @@ export function quantityLabel(quantity: number): string {
  * The flow's estimate with the site content's price list (the one the orders service recomputes new
  * quote requests with); the catalog's prices only until the content has loaded.
  */
-export function orderEstimate(form: Pick<OrderForm, 'itemType' | 'quantity' | 'sizeBreakdown'>, prices?: PriceList): number {
+export function orderEstimate(
+  form: Pick<OrderForm, 'itemType' | 'quantity' | 'sizeBreakdown'>,
+  prices?: PriceList,
+): number {
   return form.itemType ? estimatedTotal(form.itemType, orderQuantity(form), prices?.[form.itemType]) : 0;
 }
 
@@ -294,7 +305,9 @@ export function canContinue(step: number, form: OrderForm): boolean {
 // The order body (spec §7)
 // ---------------------------------------------------------------------------------------------
 /** A description under 5 characters at submit is replaced by one naming the files or the item. */
-export function finalDescription(form: Pick<OrderForm, 'itemType' | 'designMethod' | 'uploadedFiles' | 'description'>): string {
+export function finalDescription(
+  form: Pick<OrderForm, 'itemType' | 'designMethod' | 'uploadedFiles' | 'description'>,
+): string {
   const text = form.description.trim();
   if (text.length >= limits.descriptionMin) return text;
   // "{item}" is the item type's own word: "Custom coin design as specified".

@@ -21,7 +21,9 @@ export function newIdempotencyKey(): string {
 export function splitName(name: string): { firstName: string; lastName: string } {
   const trimmed = name.trim().replace(/\s+/g, ' ');
   const space = trimmed.indexOf(' ');
-  return space < 0 ? { firstName: trimmed, lastName: '' } : { firstName: trimmed.slice(0, space), lastName: trimmed.slice(space + 1) };
+  return space < 0
+    ? { firstName: trimmed, lastName: '' }
+    : { firstName: trimmed.slice(0, space), lastName: trimmed.slice(space + 1) };
 }
 
 /** The contact, address and category fields a verified returning customer fills in (§4). */
@@ -111,7 +113,19 @@ export function useOrderFlow() {
     });
   }, []);
 
-  return { form, step, setStep, update, reset, confirm, orderNumber, startWithItem, finalizeAiDesign, prefill, attempt };
+  return {
+    form,
+    step,
+    setStep,
+    update,
+    reset,
+    confirm,
+    orderNumber,
+    startWithItem,
+    finalizeAiDesign,
+    prefill,
+    attempt,
+  };
 }
 
 export type OrderFlowState = ReturnType<typeof useOrderFlow>;

@@ -12,10 +12,25 @@ export interface InfoSection {
   items?: readonly string[];
 }
 
-export function InfoPage({ title, updated, intro, children, view }: { title: string; updated?: string; intro?: ReactNode; children: ReactNode; view: string }) {
+export function InfoPage({
+  title,
+  updated,
+  intro,
+  children,
+  view,
+}: {
+  title: string;
+  updated?: string;
+  intro?: ReactNode;
+  children: ReactNode;
+  view: string;
+}) {
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-10" data-remote="storefront" data-view={view}>
-      <Link to="/" className="inline-flex items-center gap-1 text-sm text-khaki-200 hover:text-khaki-50 hover:underline">
+      <Link
+        to="/"
+        className="inline-flex items-center gap-1 text-sm text-khaki-200 hover:text-khaki-50 hover:underline"
+      >
         <ArrowLeft aria-hidden="true" className="size-4" /> Back to Home
       </Link>
       <h1 className="mt-4 font-display text-3xl font-bold uppercase tracking-wide text-khaki-50">{title}</h1>
@@ -32,7 +47,10 @@ export function Sections({ sections }: { sections: readonly InfoSection[] }) {
     <>
       {sections.map((section, index) => (
         <section key={section.id} id={section.id} aria-labelledby={`${section.id}-heading`}>
-          <h2 id={`${section.id}-heading`} className="font-display text-xl font-bold uppercase tracking-wide text-brass-300">
+          <h2
+            id={`${section.id}-heading`}
+            className="font-display text-xl font-bold uppercase tracking-wide text-brass-300"
+          >
             {index + 1}. {section.heading}
           </h2>
           {section.paragraphs?.map((p) => (

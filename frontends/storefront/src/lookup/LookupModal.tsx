@@ -110,7 +110,8 @@ export function LookupModal({ open, onOpenChange, onUse }: LookupModalProps) {
           })}
         >
           <Alert tone="success" title="Check your email">
-            We sent a 6-digit verification code to <span className="font-semibold">{email.trim()}</span>. It is valid for 10 minutes.
+            We sent a 6-digit verification code to <span className="font-semibold">{email.trim()}</span>. It is valid
+            for 10 minutes.
           </Alert>
           <Field label="Verification code" required error={codeError}>
             <Input
@@ -158,7 +159,14 @@ export function LookupModal({ open, onOpenChange, onUse }: LookupModalProps) {
               <>
                 <dt className="text-khaki-300">Ships to</dt>
                 <dd className="text-khaki-50">
-                  {[customer.shippingAddress.line1, customer.shippingAddress.city, customer.shippingAddress.state, customer.shippingAddress.postalCode].filter(Boolean).join(', ')}
+                  {[
+                    customer.shippingAddress.line1,
+                    customer.shippingAddress.city,
+                    customer.shippingAddress.state,
+                    customer.shippingAddress.postalCode,
+                  ]
+                    .filter(Boolean)
+                    .join(', ')}
                 </dd>
               </>
             ) : null}

@@ -29,7 +29,9 @@ function BranchScreen({ branch }: { branch: Branch }) {
         <div className="mx-auto grid max-w-6xl items-center gap-8 px-4 py-14 md:grid-cols-[1fr_auto]">
           <div className="flex flex-col gap-5">
             <p className="text-sm font-bold uppercase tracking-[0.2em] text-brass-400">{page.eyebrow}</p>
-            <h1 className="font-display text-4xl font-bold uppercase tracking-wide text-khaki-50 sm:text-5xl">{page.title}</h1>
+            <h1 className="font-display text-4xl font-bold uppercase tracking-wide text-khaki-50 sm:text-5xl">
+              {page.title}
+            </h1>
             <p className="max-w-2xl text-lg text-khaki-200">{page.lead}</p>
             <div className="flex flex-wrap gap-3">
               {/* The home page opens the AI tool when it is reached with this state (href stays "/"). */}
@@ -54,7 +56,9 @@ function BranchScreen({ branch }: { branch: Branch }) {
           {page.features.map((feature) => (
             <li key={feature.title}>
               <Card className="h-full p-6">
-                <h2 className="font-display text-lg font-bold uppercase tracking-wide text-brass-300">{feature.title}</h2>
+                <h2 className="font-display text-lg font-bold uppercase tracking-wide text-brass-300">
+                  {feature.title}
+                </h2>
                 <p className="mt-2 text-khaki-200">{feature.text}</p>
               </Card>
             </li>

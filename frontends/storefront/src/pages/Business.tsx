@@ -22,7 +22,8 @@ const topics = [
 
 async function loadRegistration(): Promise<PublicBusinessConfig> {
   const result = await request<unknown>(businessConfigPaths.public);
-  if (!result.ok) throw new Error(`Business registration could not be loaded: ${result.error ?? `HTTP ${result.status}`}`);
+  if (!result.ok)
+    throw new Error(`Business registration could not be loaded: ${result.error ?? `HTTP ${result.status}`}`);
   return publicBusinessConfigSchema.parse(result.data);
 }
 
@@ -34,7 +35,9 @@ function Registration() {
   const a = r.businessAddress;
   return (
     <section aria-labelledby="business-registration" data-testid="business-registration">
-      <h2 id="business-registration" className="font-display text-xl font-bold uppercase tracking-wide text-brass-300">Registered Business</h2>
+      <h2 id="business-registration" className="font-display text-xl font-bold uppercase tracking-wide text-brass-300">
+        Registered Business
+      </h2>
       <dl className="mt-3 grid gap-3 text-khaki-100 sm:grid-cols-2">
         {r.businessName ? (
           <div>
@@ -87,14 +90,18 @@ function Contacts() {
   const address = contact?.supportEmail;
   return (
     <section aria-labelledby="business-contact">
-      <h2 id="business-contact" className="font-display text-xl font-bold uppercase tracking-wide text-brass-300">{businessSections.length + 1}. Contact</h2>
+      <h2 id="business-contact" className="font-display text-xl font-bold uppercase tracking-wide text-brass-300">
+        {businessSections.length + 1}. Contact
+      </h2>
       <div className="mt-3 grid gap-3 sm:grid-cols-2">
         {topics.map(([title, subject]) => (
           <Card key={title} className="p-4">
             <p className="font-semibold text-khaki-50">{title}</p>
             <p className="mt-1 text-sm text-khaki-200">
               {address ? (
-                <a className="underline" href={`mailto:${address}?subject=${encodeURIComponent(subject)}`}>{address}</a>
+                <a className="underline" href={`mailto:${address}?subject=${encodeURIComponent(subject)}`}>
+                  {address}
+                </a>
               ) : (
                 'Through the Contact Support page'
               )}{' '}

@@ -11,7 +11,13 @@ import { useNavigate } from 'react-router';
 import { formatMoney, paymentMessages, type OrderPaymentView } from '@shop/contracts';
 import { Alert, Button, Card, Skeleton, Spinner } from '@shop/ui';
 import { telHref, useShopContact, type PublicContactConfig } from '../api/contact.js';
-import { PaymentError, confirmOrderPaid, createPaymentIntent, loadPaymentConfig, loadPaymentOrder } from '../pay/api.js';
+import {
+  PaymentError,
+  confirmOrderPaid,
+  createPaymentIntent,
+  loadPaymentConfig,
+  loadPaymentOrder,
+} from '../pay/api.js';
 import type { CardChange, ConfirmCard } from '../pay/card.js';
 import { formatExpiryDate, payOffer, quantityLine, taxLabel, type PayOffer } from '../pay/model.js';
 import { TestCardField } from '../pay/TestCardField.js';
@@ -28,7 +34,10 @@ const StripeCardField = lazy(() =>
 
 function Screen({ children, wide = false }: { children: ReactNode; wide?: boolean }) {
   return (
-    <div className={wide ? 'mx-auto w-full max-w-5xl px-4 py-10 sm:py-12' : 'mx-auto w-full max-w-xl px-4 py-12 sm:py-16'} data-remote="storefront">
+    <div
+      className={wide ? 'mx-auto w-full max-w-5xl px-4 py-10 sm:py-12' : 'mx-auto w-full max-w-xl px-4 py-12 sm:py-16'}
+      data-remote="storefront"
+    >
       {children}
     </div>
   );
@@ -46,12 +55,20 @@ function Loading() {
 }
 
 /** A one-card outcome of the page (load error, success): its icon and title, then what to say and do. */
-function OutcomeCard(props: { testId: string; icon: ReactNode; title: string; titleSize: 'text-2xl' | 'text-3xl'; children: ReactNode }) {
+function OutcomeCard(props: {
+  testId: string;
+  icon: ReactNode;
+  title: string;
+  titleSize: 'text-2xl' | 'text-3xl';
+  children: ReactNode;
+}) {
   return (
     <Screen>
       <Card className="flex flex-col items-center gap-4 px-6 py-10 text-center" data-testid={props.testId}>
         {props.icon}
-        <h1 className={`font-display ${props.titleSize} font-bold uppercase tracking-wide text-khaki-50`}>{props.title}</h1>
+        <h1 className={`font-display ${props.titleSize} font-bold uppercase tracking-wide text-khaki-50`}>
+          {props.title}
+        </h1>
         {props.children}
       </Card>
     </Screen>
@@ -85,9 +102,12 @@ function Success({ orderNumber }: { orderNumber: string }) {
       titleSize="text-3xl"
     >
       <p className="max-w-prose text-khaki-100">
-        Thank you. Your payment for order <span className="font-mono font-semibold text-khaki-50">#{orderNumber}</span> has been received.
+        Thank you. Your payment for order <span className="font-mono font-semibold text-khaki-50">#{orderNumber}</span>{' '}
+        has been received.
       </p>
-      <p className="max-w-prose text-khaki-200">An email confirmation will follow shortly, and our team begins work on your order right away.</p>
+      <p className="max-w-prose text-khaki-200">
+        An email confirmation will follow shortly, and our team begins work on your order right away.
+      </p>
       <Button size="lg" onClick={() => navigate('/')}>
         Continue
       </Button>
@@ -97,7 +117,13 @@ function Success({ orderNumber }: { orderNumber: string }) {
 
 function Row({ term, children, strong = false }: { term: string; children: ReactNode; strong?: boolean }) {
   return (
-    <div className={strong ? 'flex justify-between gap-4 border-t border-olive-600 pt-3 text-lg font-bold text-khaki-50' : 'flex justify-between gap-4'}>
+    <div
+      className={
+        strong
+          ? 'flex justify-between gap-4 border-t border-olive-600 pt-3 text-lg font-bold text-khaki-50'
+          : 'flex justify-between gap-4'
+      }
+    >
       <dt className={strong ? undefined : 'text-khaki-300'}>{term}</dt>
       <dd className={strong ? 'font-mono' : 'font-mono text-khaki-50'}>{children}</dd>
     </div>
@@ -162,7 +188,10 @@ function HelpBox() {
           <li className="flex flex-wrap items-center gap-x-2">
             <Mail aria-hidden="true" className="size-4 text-brass-400" />
             <span className="text-khaki-300">Quotes &amp; support:</span>
-            <a className="text-brass-300 underline-offset-2 [overflow-wrap:anywhere] hover:underline" href={`mailto:${contact.supportEmail}`}>
+            <a
+              className="text-brass-300 underline-offset-2 [overflow-wrap:anywhere] hover:underline"
+              href={`mailto:${contact.supportEmail}`}
+            >
               {contact.supportEmail}
             </a>
           </li>
@@ -179,8 +208,12 @@ function HelpBox() {
             <li className="flex items-start gap-2 text-khaki-200" data-testid="pay-help-hours">
               <Clock aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brass-400" />
               <span>
-                {contact.supportHours.weekday ? <span className="block">Weekdays: {contact.supportHours.weekday}</span> : null}
-                {contact.supportHours.weekend ? <span className="block">Weekends: {contact.supportHours.weekend}</span> : null}
+                {contact.supportHours.weekday ? (
+                  <span className="block">Weekdays: {contact.supportHours.weekday}</span>
+                ) : null}
+                {contact.supportHours.weekend ? (
+                  <span className="block">Weekends: {contact.supportHours.weekend}</span>
+                ) : null}
               </span>
             </li>
           ) : null}
@@ -320,13 +353,17 @@ function NotPayable({ order, offer }: { order: OrderPaymentView; offer: Exclude<
   const contact = useShopContact();
   if (offer === 'expired') {
     return (
-      <div role="alert" className="rounded-lg border-2 border-alert-400 bg-alert-600/20 p-5" data-testid="quote-expired">
+      <div
+        role="alert"
+        className="rounded-lg border-2 border-alert-400 bg-alert-600/20 p-5"
+        data-testid="quote-expired"
+      >
         <h2 className="flex items-center gap-2 font-display text-lg font-bold uppercase tracking-wide text-alert-400">
           <TriangleAlert aria-hidden="true" className="size-5" /> {paymentMessages.quoteExpiredTitle}
         </h2>
         <p className="mt-2 text-khaki-50">
-          This quote expired on <strong>{formatExpiryDate(order.quoteExpiresAt)}</strong> and can no longer be paid. Please{' '}
-          <ExpiredContact contact={contact} /> for an updated quote.
+          This quote expired on <strong>{formatExpiryDate(order.quoteExpiresAt)}</strong> and can no longer be paid.
+          Please <ExpiredContact contact={contact} /> for an updated quote.
         </p>
       </div>
     );
@@ -334,8 +371,8 @@ function NotPayable({ order, offer }: { order: OrderPaymentView; offer: Exclude<
   return (
     <Alert tone="warning" title="This order cannot be paid right now" data-testid="not-payable">
       <p>
-        {offer === 'no_quote' ? paymentMessages.noQuote : paymentMessages.notAwaitingPayment} Its status is {statusLabel(order.status)}. If you
-        think this is a mistake, please contact us.
+        {offer === 'no_quote' ? paymentMessages.noQuote : paymentMessages.notAwaitingPayment} Its status is{' '}
+        {statusLabel(order.status)}. If you think this is a mistake, please contact us.
       </p>
     </Alert>
   );

@@ -4,7 +4,12 @@ import { privacySections, privacyUpdated } from '../info/policies.js';
 
 export default function Privacy() {
   return (
-    <InfoPage title="Privacy Policy" updated={privacyUpdated} view="privacy" intro={<p>How we handle the information you share when you request a quote, order, or contact us.</p>}>
+    <InfoPage
+      title="Privacy Policy"
+      updated={privacyUpdated}
+      view="privacy"
+      intro={<p>How we handle the information you share when you request a quote, order, or contact us.</p>}
+    >
       <Sections sections={privacySections} />
     </InfoPage>
   );

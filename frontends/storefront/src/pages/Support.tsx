@@ -21,23 +21,33 @@ interface Values {
   priority: SupportPriority;
 }
 
-const priorityLabels: Record<SupportPriority, string> = { low: 'Low', normal: 'Normal', high: 'High', urgent: 'Urgent' };
+const priorityLabels: Record<SupportPriority, string> = {
+  low: 'Low',
+  normal: 'Normal',
+  high: 'High',
+  urgent: 'Urgent',
+};
 const empty: Values = { name: '', email: '', orderNumber: '', subject: '', message: '', priority: 'normal' };
 
 function ContactDetails() {
   const contact = useShopContact();
   if (contact === undefined) return <p className="text-sm text-khaki-300">Loading contact details...</p>;
-  if (contact === null) return <p className="text-sm text-khaki-200">You can also reply to any email we have sent you.</p>;
+  if (contact === null)
+    return <p className="text-sm text-khaki-200">You can also reply to any email we have sent you.</p>;
   return (
     <ul className="flex flex-col gap-2 text-sm text-khaki-100" data-testid="support-contact">
       <li className="flex items-center gap-2">
         <Mail aria-hidden="true" className="size-4 text-brass-300" />
-        <a className="underline hover:text-khaki-50" href={`mailto:${contact.supportEmail}`}>{contact.supportEmail}</a>
+        <a className="underline hover:text-khaki-50" href={`mailto:${contact.supportEmail}`}>
+          {contact.supportEmail}
+        </a>
       </li>
       {contact.supportPhone ? (
         <li className="flex items-center gap-2">
           <Phone aria-hidden="true" className="size-4 text-brass-300" />
-          <a className="underline hover:text-khaki-50" href={telHref(contact.supportPhone)}>{contact.supportPhone}</a>
+          <a className="underline hover:text-khaki-50" href={telHref(contact.supportPhone)}>
+            {contact.supportPhone}
+          </a>
         </li>
       ) : null}
       {contact.supportHours ? (
@@ -58,7 +68,12 @@ function SupportForm() {
   const [state, setState] = useState<'editing' | 'sending' | 'sent'>('editing');
   const [reference, setReference] = useState('');
   const [failed, setFailed] = useState(false);
-  const { register, handleSubmit, reset, formState: { errors } } = useForm<Values>({ defaultValues: empty });
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm<Values>({ defaultValues: empty });
 
   const onSubmit = handleSubmit(async (values) => {
     if (state === 'sending') return;
@@ -81,12 +96,21 @@ function SupportForm() {
         <CheckCircle2 aria-hidden="true" className="mx-auto size-10 text-ok-400" />
         <h2 className="mt-3 font-display text-2xl font-bold uppercase text-khaki-50">Message Sent!</h2>
         <p className="mt-2 text-khaki-100">
-          Your reference: <strong className="font-mono text-brass-300" data-testid="support-reference">{reference}</strong>
+          Your reference:{' '}
+          <strong className="font-mono text-brass-300" data-testid="support-reference">
+            {reference}
+          </strong>
         </p>
-        <p className="mt-2 text-khaki-200">{supportTexts.responsePromise} A confirmation is on its way to your email.</p>
+        <p className="mt-2 text-khaki-200">
+          {supportTexts.responsePromise} A confirmation is on its way to your email.
+        </p>
         <div className="mt-5 flex flex-wrap justify-center gap-3">
-          <Button variant="secondary" onClick={() => setState('editing')}>Send Another Message</Button>
-          <Link to="/" className={buttonClasses('ghost')}>Back to Home</Link>
+          <Button variant="secondary" onClick={() => setState('editing')}>
+            Send Another Message
+          </Button>
+          <Link to="/" className={buttonClasses('ghost')}>
+            Back to Home
+          </Link>
         </div>
       </Card>
     );
@@ -98,10 +122,19 @@ function SupportForm() {
         {failed ? <Alert tone="error">{supportTexts.sendFailed}</Alert> : null}
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="Name" required error={errors.name?.message}>
-            <Input autoComplete="name" {...register('name', { validate: (v) => v.trim() !== '' || 'Please enter your name' })} />
+            <Input
+              autoComplete="name"
+              {...register('name', { validate: (v) => v.trim() !== '' || 'Please enter your name' })}
+            />
           </Field>
           <Field label="Email" required error={errors.email?.message}>
-            <Input type="email" autoComplete="email" {...register('email', { validate: (v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.trim()) || 'Please enter a valid email address' })} />
+            <Input
+              type="email"
+              autoComplete="email"
+              {...register('email', {
+                validate: (v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.trim()) || 'Please enter a valid email address',
+              })}
+            />
           </Field>
           <Field label="Order Number" hint="Optional">
             <Input {...register('orderNumber', { setValueAs: (v: string) => v.trim().toUpperCase() })} />
@@ -109,7 +142,9 @@ function SupportForm() {
           <Field label="Priority">
             <Select {...register('priority')}>
               {supportPriorities.map((p) => (
-                <option key={p} value={p}>{priorityLabels[p]}</option>
+                <option key={p} value={p}>
+                  {priorityLabels[p]}
+                </option>
               ))}
             </Select>
           </Field>
@@ -118,7 +153,10 @@ function SupportForm() {
           <Input {...register('subject', { validate: (v) => v.trim() !== '' || 'Please enter a subject' })} />
         </Field>
         <Field label="Message" required error={errors.message?.message}>
-          <Textarea rows={6} {...register('message', { validate: (v) => v.trim() !== '' || 'Please enter your message' })} />
+          <Textarea
+            rows={6}
+            {...register('message', { validate: (v) => v.trim() !== '' || 'Please enter your message' })}
+          />
         </Field>
         <Button type="submit" disabled={state === 'sending'} aria-busy={state === 'sending'}>
           {state === 'sending' ? 'Sending...' : 'Send Message'}
@@ -131,14 +169,32 @@ function SupportForm() {
 export default function Support() {
   return (
     <StorefrontQueries>
-      <InfoPage title="Contact Support" view="support" intro={<p>Questions about a quote, an order or a design? Send us a message. {supportTexts.responsePromise}</p>}>
+      <InfoPage
+        title="Contact Support"
+        view="support"
+        intro={<p>Questions about a quote, an order or a design? Send us a message. {supportTexts.responsePromise}</p>}
+      >
         <div className="grid gap-6 md:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
           <SupportForm />
           <Card className="h-fit p-5">
             <h2 className="font-display text-lg font-bold uppercase text-khaki-50">Reach Us Directly</h2>
-            <div className="mt-3"><ContactDetails /></div>
+            <div className="mt-3">
+              <ContactDetails />
+            </div>
             <p className="mt-4 text-sm text-khaki-200">
-              Looking for an answer now? See the <Link className="underline" to="/faq">FAQ</Link>, <Link className="underline" to="/track">track your order</Link> or request a <Link className="underline" to="/returns">return</Link>.
+              Looking for an answer now? See the{' '}
+              <Link className="underline" to="/faq">
+                FAQ
+              </Link>
+              ,{' '}
+              <Link className="underline" to="/track">
+                track your order
+              </Link>{' '}
+              or request a{' '}
+              <Link className="underline" to="/returns">
+                return
+              </Link>
+              .
             </p>
           </Card>
         </div>

@@ -4,7 +4,12 @@ import { termsSections, termsUpdated } from '../info/policies.js';
 
 export default function Terms() {
   return (
-    <InfoPage title="Terms of Service" updated={termsUpdated} view="terms" intro={<p>These terms apply to every quote and order. Please read them before you accept a quote.</p>}>
+    <InfoPage
+      title="Terms of Service"
+      updated={termsUpdated}
+      view="terms"
+      intro={<p>These terms apply to every quote and order. Please read them before you accept a quote.</p>}
+    >
       <Sections sections={termsSections} />
     </InfoPage>
   );

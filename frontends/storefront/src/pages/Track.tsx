@@ -11,7 +11,15 @@ import { Alert, Badge, Button, Card, Field, Input, ProgressBar, Skeleton, button
 import { orderHistory, trackOrder, type TrackedOrder } from '../api/shop.js';
 import { messages } from '../messages.js';
 import { StorefrontQueries } from '../query.js';
-import { formatDate, progressPercent, sizeText, statusDescription, statusLabel, statusTone, trackingSteps } from '../track/model.js';
+import {
+  formatDate,
+  progressPercent,
+  sizeText,
+  statusDescription,
+  statusLabel,
+  statusTone,
+  trackingSteps,
+} from '../track/model.js';
 import '../styles.css';
 
 type View = 'search' | 'order' | 'history';
@@ -22,10 +30,20 @@ interface SearchValues {
 }
 
 function itemName(order: TrackedOrder): string {
-  return order.itemType ? catalog[order.itemType]?.title ?? order.itemType : 'Custom order';
+  return order.itemType ? (catalog[order.itemType]?.title ?? order.itemType) : 'Custom order';
 }
 
-function OrderView({ order, historyCount, onHistory, onReset }: { order: TrackedOrder; historyCount: number; onHistory: () => void; onReset: () => void }) {
+function OrderView({
+  order,
+  historyCount,
+  onHistory,
+  onReset,
+}: {
+  order: TrackedOrder;
+  historyCount: number;
+  onHistory: () => void;
+  onReset: () => void;
+}) {
   const percent = progressPercent(order.status);
   const amount = order.finalAmount ?? order.estimatedTotal;
   return (
@@ -142,7 +160,10 @@ function OrderView({ order, historyCount, onHistory, onReset }: { order: Tracked
       <Card className="p-5">
         <h2 className="font-display text-lg font-bold uppercase tracking-wide text-khaki-50">Timeline</h2>
         <ol className="mt-3 flex flex-col gap-3 border-l-2 border-olive-600 pl-4 text-sm">
-          {(order.timeline?.length ? order.timeline : [{ status: order.status, label: 'Order submitted', date: order.submittedDate, note: undefined }]).map((entry, i) => (
+          {(order.timeline?.length
+            ? order.timeline
+            : [{ status: order.status, label: 'Order submitted', date: order.submittedDate, note: undefined }]
+          ).map((entry, i) => (
             <li key={`${entry.status}-${entry.date}-${i}`}>
               <p className="font-semibold text-khaki-50">{entry.label}</p>
               <p className="text-khaki-300">{formatDate(entry.date)}</p>
@@ -245,7 +266,9 @@ function TrackScreen() {
       <div className="mb-8 flex flex-col items-center gap-3 text-center">
         <PackageSearch aria-hidden="true" className="size-12 text-brass-400" />
         <h1 className="font-display text-3xl font-bold uppercase tracking-wide text-khaki-50">Track Your Order</h1>
-        {view === 'search' ? <p className="text-khaki-200">Enter your order number and the email address you ordered with.</p> : null}
+        {view === 'search' ? (
+          <p className="text-khaki-200">Enter your order number and the email address you ordered with.</p>
+        ) : null}
       </div>
 
       {view === 'search' ? (
@@ -277,14 +300,20 @@ function TrackScreen() {
               <Input type="email" autoComplete="email" placeholder="you@example.com" {...form.register('email')} />
             </Field>
             {formError ? (
-              <p id="track-error" role="alert" className="rounded-md border border-alert-400/60 bg-alert-600/15 px-3 py-2 text-sm text-alert-400">
+              <p
+                id="track-error"
+                role="alert"
+                className="rounded-md border border-alert-400/60 bg-alert-600/15 px-3 py-2 text-sm text-alert-400"
+              >
                 {formError}
               </p>
             ) : null}
             <Button type="submit" size="lg" loading={track.isPending} loadingText="Tracking...">
               Track Order
             </Button>
-            <p className="text-center text-sm text-khaki-300">No account required: your order number and email are all you need.</p>
+            <p className="text-center text-sm text-khaki-300">
+              No account required: your order number and email are all you need.
+            </p>
           </form>
         </Card>
       ) : null}
@@ -292,7 +321,12 @@ function TrackScreen() {
       {view === 'order' && proven ? (
         <>
           {history.isLoading ? <Skeleton className="mb-4 h-4 w-40" /> : null}
-          <OrderView order={proven.order} historyCount={others.length} onHistory={() => setView('history')} onReset={reset} />
+          <OrderView
+            order={proven.order}
+            historyCount={others.length}
+            onHistory={() => setView('history')}
+            onReset={reset}
+          />
         </>
       ) : null}
 

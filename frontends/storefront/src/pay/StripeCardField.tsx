@@ -25,7 +25,13 @@ function stripeFor(publishableKey: string): Promise<Stripe | null> {
 
 // The shop's dark theme inside Stripe's iframe (khaki text on ink, alert red).
 const cardStyle = {
-  base: { color: '#ece6d2', fontSize: '16px', fontFamily: 'system-ui, sans-serif', '::placeholder': { color: '#a8a18a' }, iconColor: '#d4a93c' },
+  base: {
+    color: '#ece6d2',
+    fontSize: '16px',
+    fontFamily: 'system-ui, sans-serif',
+    '::placeholder': { color: '#a8a18a' },
+    iconColor: '#d4a93c',
+  },
   invalid: { color: '#f08c7c', iconColor: '#f08c7c' },
 };
 
@@ -73,7 +79,12 @@ function StripeCard({ disabled, onChange, onReady, onSetupError, error, errorId 
           onLoadError={() => onSetupError(paymentMessages.formInitFailed)}
         />
       </div>
-      <p id={errorId} role="alert" className={cn('min-h-5 text-sm text-alert-400', !shown && 'sr-only')} data-testid="card-error">
+      <p
+        id={errorId}
+        role="alert"
+        className={cn('min-h-5 text-sm text-alert-400', !shown && 'sr-only')}
+        data-testid="card-error"
+      >
         {shown ?? ''}
       </p>
     </div>

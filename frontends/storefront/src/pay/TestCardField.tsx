@@ -59,7 +59,8 @@ export function TestCardField({ disabled, onChange, onReady, error, errorId }: C
   }, [onReady]);
 
   const fieldError = state.errors.number ?? state.errors.expiry ?? state.errors.cvc ?? error;
-  const invalid = (field: keyof TestCardInput) => Boolean(state.errors[field]) || (field === 'number' && Boolean(error && !fieldError));
+  const invalid = (field: keyof TestCardInput) =>
+    Boolean(state.errors[field]) || (field === 'number' && Boolean(error && !fieldError));
   // What the three inputs share: their id, value, validity, the one error line below, and "touched" on blur.
   const field = (name: keyof TestCardInput) => ({
     id: `${id}-${name}`,
@@ -71,13 +72,16 @@ export function TestCardField({ disabled, onChange, onReady, error, errorId }: C
 
   return (
     <div className="flex flex-col gap-3" data-testid="test-card-field">
-      <div role="note" className="flex gap-3 rounded-md border border-caution-400/60 bg-caution-400/10 px-3 py-2.5 text-sm text-caution-400">
+      <div
+        role="note"
+        className="flex gap-3 rounded-md border border-caution-400/60 bg-caution-400/10 px-3 py-2.5 text-sm text-caution-400"
+      >
         <FlaskConical aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
         <div>
           <p className="font-semibold">{paymentMessages.testModeNotice}</p>
           <p className="mt-0.5 text-khaki-100">
-            Use {grouped(testModeCards.succeeds)} for a successful payment or {grouped(testModeCards.declined)} for a declined card, with
-            any future expiry date and any 3-digit CVC.
+            Use {grouped(testModeCards.succeeds)} for a successful payment or {grouped(testModeCards.declined)} for a
+            declined card, with any future expiry date and any 3-digit CVC.
           </p>
         </div>
       </div>
@@ -116,7 +120,12 @@ export function TestCardField({ disabled, onChange, onReady, error, errorId }: C
           />
         </div>
       </fieldset>
-      <p id={errorId} role="alert" className={cn('min-h-5 text-sm text-alert-400', !fieldError && 'sr-only')} data-testid="card-error">
+      <p
+        id={errorId}
+        role="alert"
+        className={cn('min-h-5 text-sm text-alert-400', !fieldError && 'sr-only')}
+        data-testid="card-error"
+      >
         {fieldError ?? ''}
       </p>
     </div>

@@ -36,7 +36,8 @@ export async function loadPaymentConfig(): Promise<PaymentConfigResponse> {
   const result = await request<unknown>(paymentPaths.config);
   const parsed = paymentConfigResponseSchema.safeParse(result.data);
   if (!result.ok || !parsed.success) throw new PaymentError(paymentMessages.formInitFailed);
-  if (parsed.data.mode === 'stripe' && !parsed.data.publishableKey) throw new PaymentError(paymentMessages.scriptLoadFailed);
+  if (parsed.data.mode === 'stripe' && !parsed.data.publishableKey)
+    throw new PaymentError(paymentMessages.scriptLoadFailed);
   return parsed.data;
 }
 
@@ -64,8 +65,12 @@ export async function createPaymentIntent(order: OrderPaymentView): Promise<Star
  * refused card data (400) are card errors, shown under the card field.
  */
 export async function confirmTestModePayment(body: TestModeConfirmBody): Promise<{ id: string; status: string }> {
-  const result = await postJson<{ paymentIntent?: { id: string; status: string }; error?: string }>(paymentPaths.testModeConfirm, body);
-  if (result.status === 402 || result.status === 400) throw new PaymentError(result.data?.error || paymentMessages.cardFailed, true);
+  const result = await postJson<{ paymentIntent?: { id: string; status: string }; error?: string }>(
+    paymentPaths.testModeConfirm,
+    body,
+  );
+  if (result.status === 402 || result.status === 400)
+    throw new PaymentError(result.data?.error || paymentMessages.cardFailed, true);
   if (!result.ok || !result.data?.paymentIntent) throw new PaymentError(result.data?.error || paymentMessages.generic);
   return result.data.paymentIntent;
 }
@@ -80,5 +85,6 @@ export async function confirmOrderPaid(orderId: string, paymentIntentId: string)
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ status: 'paid', paymentIntentId, notes: paymentNote() }),
   });
-  if (!result.ok) console.warn(`The order's status update after payment answered ${result.status}: ${result.error ?? ''}`);
+  if (!result.ok)
+    console.warn(`The order's status update after payment answered ${result.status}: ${result.error ?? ''}`);
 }

@@ -21,7 +21,10 @@ import {
  */
 export type PayOffer = 'paid' | 'not_payable' | 'no_quote' | 'expired' | 'payable';
 
-export function payOffer(order: Pick<OrderPaymentView, 'status' | 'finalAmount' | 'quoteExpiresAt'>, now: Date = new Date()): PayOffer {
+export function payOffer(
+  order: Pick<OrderPaymentView, 'status' | 'finalAmount' | 'quoteExpiresAt'>,
+  now: Date = new Date(),
+): PayOffer {
   if ((alreadyPaidStatuses as readonly string[]).includes(order.status)) return 'paid';
   if (!(awaitingPaymentStatuses as readonly string[]).includes(order.status)) return 'not_payable';
   if (order.finalAmount === null || !(order.finalAmount > 0)) return 'no_quote';
@@ -36,7 +39,11 @@ export function quantityLine(order: Pick<OrderPaymentView, 'quantity' | 'itemTyp
 }
 
 // At least one decimal (DESIGN.md), two when the rate has them: 7.25% must not read as 7.3%.
-const percent = new Intl.NumberFormat('en-US', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 2 });
+const percent = new Intl.NumberFormat('en-US', {
+  style: 'percent',
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 2,
+});
 
 /** The tax label: the percent only when the tax amount is above zero (§2). */
 export function taxLabel(order: Pick<OrderPaymentView, 'taxRate' | 'taxAmount'>): string {
@@ -147,7 +154,11 @@ export const testCardMessages = {
  * Complete = a 16-digit Luhn-valid number, a valid expiry not in the past, a 3 or 4 digit CVC.
  * `touched` fields (left by the customer) also report what is incomplete.
  */
-export function testCardState(card: TestCardInput, touched: Partial<Record<keyof TestCardInput, boolean>> = {}, now: Date = new Date()): TestCardState {
+export function testCardState(
+  card: TestCardInput,
+  touched: Partial<Record<keyof TestCardInput, boolean>> = {},
+  now: Date = new Date(),
+): TestCardState {
   const errors: TestCardState['errors'] = {};
   const number = digitsOnly(card.number, cardNumberLength);
   const numberOk = number.length === cardNumberLength && luhnValid(number);
@@ -157,7 +168,8 @@ export function testCardState(card: TestCardInput, touched: Partial<Record<keyof
   const expiryDigits = digitsOnly(card.expiry, 4);
   const expiry = parseExpiry(card.expiry);
   let expiryOk = false;
-  if (expiryDigits.length >= 2 && (Number(expiryDigits.slice(0, 2)) < 1 || Number(expiryDigits.slice(0, 2)) > 12)) errors.expiry = testCardMessages.expiryInvalid;
+  if (expiryDigits.length >= 2 && (Number(expiryDigits.slice(0, 2)) < 1 || Number(expiryDigits.slice(0, 2)) > 12))
+    errors.expiry = testCardMessages.expiryInvalid;
   else if (expiry && !expiryInFuture(expiry, now)) errors.expiry = testCardMessages.expiryPast;
   else if (expiry) expiryOk = true;
   else if (touched.expiry && expiryDigits.length > 0) errors.expiry = testCardMessages.expiryIncomplete;

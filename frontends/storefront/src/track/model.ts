@@ -1,5 +1,13 @@
 // Tracking rules (storefront §4, §5): the badge tone of a status, the progress percentage, dates.
-import { orderStatusDescriptions, orderStatusLabels, sizeLabel, trackingProgressPercent, trackingSequence, type ItemType, type OrderStatus } from '@shop/contracts';
+import {
+  orderStatusDescriptions,
+  orderStatusLabels,
+  sizeLabel,
+  trackingProgressPercent,
+  trackingSequence,
+  type ItemType,
+  type OrderStatus,
+} from '@shop/contracts';
 import type { BadgeTone } from '@shop/ui';
 
 export function statusLabel(status: string): string {
@@ -27,7 +35,9 @@ export function progressPercent(status: string): number {
 }
 
 /** The five tracking steps, each reached once the order's progress has got that far. */
-export function trackingSteps(status: string): Array<{ status: string; label: string; reached: boolean; current: boolean }> {
+export function trackingSteps(
+  status: string,
+): Array<{ status: string; label: string; reached: boolean; current: boolean }> {
   const percent = progressPercent(status);
   const step = 100 / trackingSequence.length;
   return trackingSequence.map((s, i) => ({
@@ -39,7 +49,11 @@ export function trackingSteps(status: string): Array<{ status: string; label: st
 }
 
 /** The order's size with its unit and label: 'Large (2")', '3" x 3"', "M: 4, XL: 6" for shirts. */
-export function sizeText(order: { itemType?: ItemType | null; size?: string | null; sizeBreakdown?: Record<string, number> | null }): string {
+export function sizeText(order: {
+  itemType?: ItemType | null;
+  size?: string | null;
+  sizeBreakdown?: Record<string, number> | null;
+}): string {
   if (order.sizeBreakdown && Object.keys(order.sizeBreakdown).length) {
     return Object.entries(order.sizeBreakdown)
       .map(([s, n]) => `${s}: ${n}`)

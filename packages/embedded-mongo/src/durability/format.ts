@@ -114,7 +114,7 @@ export function countOps(payload: Buffer): number {
 }
 
 export function* decodeOps(payload: Buffer, options: DeserializeOptions): Generator<JournalOp> {
-  for (let off = 0; off < payload.length; ) {
+  for (let off = 0; off < payload.length;) {
     const size = payload.readInt32LE(off);
     yield decodeDocument(payload.subarray(off, off + size), options) as JournalOp;
     off += size;

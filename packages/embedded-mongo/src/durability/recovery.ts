@@ -103,13 +103,17 @@ export async function recover(dir: string): Promise<RecoveredData> {
   let truncated: RecoveryReport['truncated'] = null;
   let nextSeq = snapshotSeq + 1;
   const describeStart = () =>
-    snapshotFile ? `snapshot ${path.basename(snapshotFile)} ends at sequence ${snapshotSeq}` : 'there is no valid snapshot';
+    snapshotFile
+      ? `snapshot ${path.basename(snapshotFile)} ends at sequence ${snapshotSeq}`
+      : 'there is no valid snapshot';
 
   if (segments.length > 0 && segments[0].firstSeq > snapshotSeq + 1) {
     throw new JournalCorruptError(
       `journal records ${snapshotSeq + 1}..${segments[0].firstSeq - 1} are missing in ${dir}: ${describeStart()} and the ` +
         `oldest journal segment starts at ${segments[0].firstSeq}` +
-        (damagedSnapshots.length ? ` (damaged snapshots: ${damagedSnapshots.map((f) => path.basename(f)).join(', ')})` : ''),
+        (damagedSnapshots.length
+          ? ` (damaged snapshots: ${damagedSnapshots.map((f) => path.basename(f)).join(', ')})`
+          : ''),
     );
   }
 

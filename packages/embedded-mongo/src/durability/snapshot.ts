@@ -3,14 +3,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { JournalOp } from '../engine/types.js';
-import {
-  SNAPSHOT_HEADER_SIZE,
-  SNAPSHOT_MAGIC,
-  countOps,
-  decodeRecordAt,
-  encodeOp,
-  encodeRecord,
-} from './format.js';
+import { SNAPSHOT_HEADER_SIZE, SNAPSHOT_MAGIC, countOps, decodeRecordAt, encodeOp, encodeRecord } from './format.js';
 import { fsyncDir, snapshotName, snapshotTmpName, writeFully } from './files.js';
 
 /** Serialized bytes per chunk: big enough to write efficiently, small enough to never stall appends for long. */
@@ -99,7 +92,8 @@ export async function readSnapshot(file: string, seq: number): Promise<{ chunks:
     if (record.aux === 1) {
       const declared = record.payload.length === 8 ? Number(record.payload.readBigUInt64LE(0)) : -1;
       if (declared !== opCount) throw new Error(`snapshot ${name} declares ${declared} entries but holds ${opCount}`);
-      if (record.end !== buf.length) throw new Error(`snapshot ${name} has ${buf.length - record.end} stray bytes after its end`);
+      if (record.end !== buf.length)
+        throw new Error(`snapshot ${name} has ${buf.length - record.end} stray bytes after its end`);
       return { chunks, opCount };
     }
     const n = countOps(record.payload);

@@ -32,24 +32,54 @@ const hasWholeDouble = (b: Buffer, start: number, end: number): boolean => {
         if (wouldBecomeInt32(b.readDoubleLE(pos))) return true;
         pos += 8;
         break;
-      case 0x02: case 0x0d: case 0x0e: pos += 4 + b.readInt32LE(pos); break;
-      case 0x03: case 0x04: pos += 4; break;
-      case 0x05: pos += 5 + b.readInt32LE(pos); break;
-      case 0x06: case 0x0a: case 0x7f: case 0xff: break;
-      case 0x07: pos += 12; break;
-      case 0x08: pos += 1; break;
-      case 0x09: case 0x11: case 0x12: pos += 8; break;
+      case 0x02:
+      case 0x0d:
+      case 0x0e:
+        pos += 4 + b.readInt32LE(pos);
+        break;
+      case 0x03:
+      case 0x04:
+        pos += 4;
+        break;
+      case 0x05:
+        pos += 5 + b.readInt32LE(pos);
+        break;
+      case 0x06:
+      case 0x0a:
+      case 0x7f:
+      case 0xff:
+        break;
+      case 0x07:
+        pos += 12;
+        break;
+      case 0x08:
+        pos += 1;
+        break;
+      case 0x09:
+      case 0x11:
+      case 0x12:
+        pos += 8;
+        break;
       case 0x0b:
         while (pos < end && b[pos] !== 0) pos++;
         pos++;
         while (pos < end && b[pos] !== 0) pos++;
         pos++;
         break;
-      case 0x0c: pos += 4 + b.readInt32LE(pos) + 12; break;
-      case 0x0f: pos += b.readInt32LE(pos); break;
-      case 0x10: pos += 4; break;
-      case 0x13: pos += 16; break;
-      default: return true;
+      case 0x0c:
+        pos += 4 + b.readInt32LE(pos) + 12;
+        break;
+      case 0x0f:
+        pos += b.readInt32LE(pos);
+        break;
+      case 0x10:
+        pos += 4;
+        break;
+      case 0x13:
+        pos += 16;
+        break;
+      default:
+        return true;
     }
   }
   return false;
@@ -64,7 +94,10 @@ const settle = (v: unknown): unknown => {
   }
   const t = (v as { _bsontype?: string })._bsontype;
   if (t === 'Int32') return (v as { value: number }).value;
-  if (t === 'Double') { const n = (v as Double).value; return wouldBecomeInt32(n) ? v : n; }
+  if (t === 'Double') {
+    const n = (v as Double).value;
+    return wouldBecomeInt32(n) ? v : n;
+  }
   if (t !== undefined || v instanceof Date || v instanceof RegExp || ArrayBuffer.isView(v)) return v;
   const o = v as Document;
   for (const k of Object.keys(o)) o[k] = settle(o[k]);

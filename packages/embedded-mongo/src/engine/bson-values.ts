@@ -6,45 +6,98 @@ import { Decimal128, Long, ObjectId, type Document } from 'bson';
 import { asDouble } from './bson-codec.js';
 
 export type BsonTypeName =
-  | 'minKey' | 'null' | 'undefined' | 'double' | 'int' | 'long' | 'decimal' | 'string' | 'symbol' | 'object'
-  | 'array' | 'binData' | 'objectId' | 'bool' | 'date' | 'timestamp' | 'regex' | 'javascript' | 'maxKey';
+  | 'minKey'
+  | 'null'
+  | 'undefined'
+  | 'double'
+  | 'int'
+  | 'long'
+  | 'decimal'
+  | 'string'
+  | 'symbol'
+  | 'object'
+  | 'array'
+  | 'binData'
+  | 'objectId'
+  | 'bool'
+  | 'date'
+  | 'timestamp'
+  | 'regex'
+  | 'javascript'
+  | 'maxKey';
 
 export const bsonTypeOf = (v: unknown): BsonTypeName | 'missing' => {
   if (v === undefined) return 'missing';
   if (v === null) return 'null';
   switch (typeof v) {
-    case 'number': return Number.isInteger(v) && v >= -2147483648 && v <= 2147483647 && !Object.is(v, -0) ? 'int' : 'double';
-    case 'bigint': return 'long';
-    case 'string': return 'string';
-    case 'boolean': return 'bool';
-    case 'function': return 'javascript';
-    case 'symbol': return 'symbol';
+    case 'number':
+      return Number.isInteger(v) && v >= -2147483648 && v <= 2147483647 && !Object.is(v, -0) ? 'int' : 'double';
+    case 'bigint':
+      return 'long';
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'bool';
+    case 'function':
+      return 'javascript';
+    case 'symbol':
+      return 'symbol';
   }
   if (Array.isArray(v)) return 'array';
   if (v instanceof Date) return 'date';
   if (v instanceof RegExp) return 'regex';
   if (ArrayBuffer.isView(v)) return 'binData';
   switch ((v as { _bsontype?: string })._bsontype) {
-    case 'ObjectId': case 'ObjectID': return 'objectId';
-    case 'Decimal128': return 'decimal';
-    case 'Long': return 'long';
-    case 'Int32': return 'int';
-    case 'Double': return 'double';
-    case 'Binary': return 'binData';
-    case 'Timestamp': return 'timestamp';
-    case 'BSONRegExp': return 'regex';
-    case 'MinKey': return 'minKey';
-    case 'MaxKey': return 'maxKey';
-    case 'Code': return 'javascript';
-    case 'BSONSymbol': return 'symbol';
+    case 'ObjectId':
+    case 'ObjectID':
+      return 'objectId';
+    case 'Decimal128':
+      return 'decimal';
+    case 'Long':
+      return 'long';
+    case 'Int32':
+      return 'int';
+    case 'Double':
+      return 'double';
+    case 'Binary':
+      return 'binData';
+    case 'Timestamp':
+      return 'timestamp';
+    case 'BSONRegExp':
+      return 'regex';
+    case 'MinKey':
+      return 'minKey';
+    case 'MaxKey':
+      return 'maxKey';
+    case 'Code':
+      return 'javascript';
+    case 'BSONSymbol':
+      return 'symbol';
   }
   return 'object';
 };
 
 /** MongoDB's canonical type order for comparison and sorting. Numbers share one rank. */
 const RANK: Record<string, number> = {
-  minKey: 1, missing: 2, undefined: 2, null: 2, double: 3, int: 3, long: 3, decimal: 3, string: 4, symbol: 4,
-  object: 5, array: 6, binData: 7, objectId: 8, bool: 9, date: 10, timestamp: 11, regex: 12, javascript: 13,
+  minKey: 1,
+  missing: 2,
+  undefined: 2,
+  null: 2,
+  double: 3,
+  int: 3,
+  long: 3,
+  decimal: 3,
+  string: 4,
+  symbol: 4,
+  object: 5,
+  array: 6,
+  binData: 7,
+  objectId: 8,
+  bool: 9,
+  date: 10,
+  timestamp: 11,
+  regex: 12,
+  javascript: 13,
   maxKey: 14,
 };
 export const typeRank = (v: unknown): number => RANK[bsonTypeOf(v)] ?? 5;
@@ -52,21 +105,57 @@ export const isNumeric = (v: unknown): boolean => typeRank(v) === 3;
 
 /** The `$type` aliases and numbers MongoDB accepts. */
 export const TYPE_ALIASES: Record<string, BsonTypeName[]> = {
-  double: ['double'], string: ['string'], object: ['object'], array: ['array'], binData: ['binData'],
-  undefined: ['undefined'], objectId: ['objectId'], bool: ['bool'], date: ['date'], null: ['null'],
-  regex: ['regex'], javascript: ['javascript'], symbol: ['symbol'], int: ['int'], timestamp: ['timestamp'],
-  long: ['long'], decimal: ['decimal'], minKey: ['minKey'], maxKey: ['maxKey'],
+  double: ['double'],
+  string: ['string'],
+  object: ['object'],
+  array: ['array'],
+  binData: ['binData'],
+  undefined: ['undefined'],
+  objectId: ['objectId'],
+  bool: ['bool'],
+  date: ['date'],
+  null: ['null'],
+  regex: ['regex'],
+  javascript: ['javascript'],
+  symbol: ['symbol'],
+  int: ['int'],
+  timestamp: ['timestamp'],
+  long: ['long'],
+  decimal: ['decimal'],
+  minKey: ['minKey'],
+  maxKey: ['maxKey'],
   number: ['double', 'int', 'long', 'decimal'],
 };
 export const TYPE_NUMBERS: Record<number, string> = {
-  1: 'double', 2: 'string', 3: 'object', 4: 'array', 5: 'binData', 6: 'undefined', 7: 'objectId', 8: 'bool',
-  9: 'date', 10: 'null', 11: 'regex', 13: 'javascript', 14: 'symbol', 16: 'int', 17: 'timestamp', 18: 'long',
-  19: 'decimal', [-1]: 'minKey', 127: 'maxKey',
+  1: 'double',
+  2: 'string',
+  3: 'object',
+  4: 'array',
+  5: 'binData',
+  6: 'undefined',
+  7: 'objectId',
+  8: 'bool',
+  9: 'date',
+  10: 'null',
+  11: 'regex',
+  13: 'javascript',
+  14: 'symbol',
+  16: 'int',
+  17: 'timestamp',
+  18: 'long',
+  19: 'decimal',
+  [-1]: 'minKey',
+  127: 'maxKey',
 };
 
 // ---------- exact decimal arithmetic (coefficient * 10^exponent as BigInt) ----------
 
-export interface Dec { sign: 1 | -1; coef: bigint; exp: number; special?: 'NaN' | 'Infinity' | '-Infinity' }
+export interface Dec {
+  sign: 1 | -1;
+  coef: bigint;
+  exp: number;
+  special?: 'NaN' | 'Infinity' | '-Infinity';
+}
 
 export const parseDecimalString = (s: string): Dec => {
   const t = s.trim();
@@ -77,13 +166,18 @@ export const parseDecimalString = (s: string): Dec => {
   if (!m) throw new Error(`not a number: ${s}`);
   const frac = m[3] ?? '';
   const digits = (m[2] ?? '') + frac;
-  return { sign: m[1] === '-' ? -1 : 1, coef: BigInt(digits === '' ? '0' : digits), exp: Number(m[4] ?? 0) - frac.length };
+  return {
+    sign: m[1] === '-' ? -1 : 1,
+    coef: BigInt(digits === '' ? '0' : digits),
+    exp: Number(m[4] ?? 0) - frac.length,
+  };
 };
 
 export const toDec = (v: unknown): Dec => {
   if (typeof v === 'number') {
     if (Number.isNaN(v)) return { sign: 1, coef: 0n, exp: 0, special: 'NaN' };
-    if (!Number.isFinite(v)) return { sign: v > 0 ? 1 : -1, coef: 0n, exp: 0, special: v > 0 ? 'Infinity' : '-Infinity' };
+    if (!Number.isFinite(v))
+      return { sign: v > 0 ? 1 : -1, coef: 0n, exp: 0, special: v > 0 ? 'Infinity' : '-Infinity' };
     return parseDecimalString(String(v));
   }
   if (typeof v === 'bigint') return { sign: v < 0n ? -1 : 1, coef: v < 0n ? -v : v, exp: 0 };
@@ -134,7 +228,8 @@ export const decMul = (a: Dec, b: Dec): Dec => {
 export const decCompare = (a: Dec, b: Dec): number => {
   // NaN sorts below every other number and equals itself, as in MongoDB.
   const rank = (d: Dec) => (d.special === 'NaN' ? 0 : d.special === '-Infinity' ? 1 : d.special === 'Infinity' ? 3 : 2);
-  const ra = rank(a), rb = rank(b);
+  const ra = rank(a),
+    rb = rank(b);
   if (ra !== rb || ra !== 2) return Math.sign(ra - rb);
   const [x, y] = align(a, b);
   return x < y ? -1 : x > y ? 1 : 0;
@@ -152,8 +247,16 @@ const numberOf = (v: unknown): number => {
 const compareNumbers = (a: unknown, b: unknown): number => {
   const ta = (a as { _bsontype?: string })?._bsontype;
   const tb = (b as { _bsontype?: string })?._bsontype;
-  if (ta !== 'Decimal128' && tb !== 'Decimal128' && ta !== 'Long' && tb !== 'Long' && typeof a !== 'bigint' && typeof b !== 'bigint') {
-    const x = numberOf(a), y = numberOf(b);
+  if (
+    ta !== 'Decimal128' &&
+    tb !== 'Decimal128' &&
+    ta !== 'Long' &&
+    tb !== 'Long' &&
+    typeof a !== 'bigint' &&
+    typeof b !== 'bigint'
+  ) {
+    const x = numberOf(a),
+      y = numberOf(b);
     if (Number.isNaN(x)) return Number.isNaN(y) ? 0 : -1;
     if (Number.isNaN(y)) return 1;
     return x < y ? -1 : x > y ? 1 : 0;
@@ -165,18 +268,31 @@ const compareNumbers = (a: unknown, b: unknown): number => {
 export const numericAdd = (a: unknown, b: unknown): unknown => combine(a, b, decAdd, (x, y) => x + y);
 export const numericMul = (a: unknown, b: unknown): unknown => combine(a, b, decMul, (x, y) => x * y);
 
-const combine = (a: unknown, b: unknown, decOp: (x: Dec, y: Dec) => Dec, numOp: (x: number, y: number) => number): unknown => {
-  const ta = bsonTypeOf(a), tb = bsonTypeOf(b);
+const combine = (
+  a: unknown,
+  b: unknown,
+  decOp: (x: Dec, y: Dec) => Dec,
+  numOp: (x: number, y: number) => number,
+): unknown => {
+  const ta = bsonTypeOf(a),
+    tb = bsonTypeOf(b);
   if (ta === 'decimal' || tb === 'decimal') return decToDecimal128(decOp(toDec(a), toDec(b)));
   if (ta === 'long' || tb === 'long') {
     if (ta === 'double' || tb === 'double') return asDouble(numOp(numberOf(a), numberOf(b)));
     const r = decOp(toDec(a), toDec(b));
-    const big = r.sign * Number(r.coef) >= -9.2e18 && r.sign * Number(r.coef) <= 9.2e18 ? BigInt(r.sign) * r.coef : null;
+    const big =
+      r.sign * Number(r.coef) >= -9.2e18 && r.sign * Number(r.coef) <= 9.2e18 ? BigInt(r.sign) * r.coef : null;
     return big === null ? decToNumberish(r) : Long.fromBigInt(big);
   }
   const r = numOp(numberOf(a), numberOf(b));
   // int32 arithmetic that overflows becomes a 64-bit long, as in mongod.
-  if (ta === 'int' && tb === 'int' && Number.isInteger(r) && (r > 2147483647 || r < -2147483648) && Math.abs(r) <= Number.MAX_SAFE_INTEGER) {
+  if (
+    ta === 'int' &&
+    tb === 'int' &&
+    Number.isInteger(r) &&
+    (r > 2147483647 || r < -2147483648) &&
+    Math.abs(r) <= Number.MAX_SAFE_INTEGER
+  ) {
     return Long.fromNumber(r);
   }
   // Anything with a double in it is a double, even when the result is a whole number (1.5 + 0.5 -> 2.0).
@@ -209,10 +325,25 @@ export const collatorFor = (collation: unknown): Collator | null => {
   const strength = c.strength === undefined ? 3 : numberOf(c.strength);
   const numeric = c.numericOrdering === true;
   let locale = String(c.locale).replace(/@.*$/, '').replace(/_/g, '-');
-  try { Intl.getCanonicalLocales(locale); } catch { locale = 'en'; }
-  const sensitivity = strength <= 1 ? (c.caseLevel === true ? 'case' : 'base') : strength === 2 ? (c.caseLevel === true ? 'variant' : 'accent') : 'variant';
+  try {
+    Intl.getCanonicalLocales(locale);
+  } catch {
+    locale = 'en';
+  }
+  const sensitivity =
+    strength <= 1
+      ? c.caseLevel === true
+        ? 'case'
+        : 'base'
+      : strength === 2
+        ? c.caseLevel === true
+          ? 'variant'
+          : 'accent'
+        : 'variant';
   const intl = new Intl.Collator(locale, {
-    sensitivity, numeric, usage: 'sort',
+    sensitivity,
+    numeric,
+    usage: 'sort',
     caseFirst: c.caseFirst === 'upper' ? 'upper' : c.caseFirst === 'lower' ? 'lower' : 'false',
   });
   const fold = (s: string) => {
@@ -223,7 +354,10 @@ export const collatorFor = (collation: unknown): Collator | null => {
     return k;
   };
   const collator: Collator = {
-    compare: (a, b) => { const r = intl.compare(a, b); return r < 0 ? -1 : r > 0 ? 1 : 0; },
+    compare: (a, b) => {
+      const r = intl.compare(a, b);
+      return r < 0 ? -1 : r > 0 ? 1 : 0;
+    },
     key: fold,
   };
   collators.set(id, collator);
@@ -265,38 +399,57 @@ const cmp = (a: string | number, b: string | number): number => (a < b ? -1 : a 
 /** Total order over BSON values as MongoDB compares them (arrays element by element, objects pairwise). */
 export const compareValues = (a: unknown, b: unknown): number => {
   if (a === b) return 0;
-  const ra = typeRank(a), rb = typeRank(b);
+  const ra = typeRank(a),
+    rb = typeRank(b);
   if (ra !== rb) return ra < rb ? -1 : 1;
   switch (ra) {
-    case 1: case 2: case 14: return 0;
-    case 3: return compareNumbers(a, b);
-    case 4: return activeCollator ? activeCollator.compare(String(a), String(b)) : cmp(String(a), String(b));
-    case 5: return compareObjects(a as Document, b as Document);
+    case 1:
+    case 2:
+    case 14:
+      return 0;
+    case 3:
+      return compareNumbers(a, b);
+    case 4:
+      return activeCollator ? activeCollator.compare(String(a), String(b)) : cmp(String(a), String(b));
+    case 5:
+      return compareObjects(a as Document, b as Document);
     case 6: {
-      const x = a as unknown[], y = b as unknown[];
+      const x = a as unknown[],
+        y = b as unknown[];
       const n = Math.min(x.length, y.length);
-      for (let i = 0; i < n; i++) { const c = compareValues(x[i], y[i]); if (c) return c; }
+      for (let i = 0; i < n; i++) {
+        const c = compareValues(x[i], y[i]);
+        if (c) return c;
+      }
       return cmp(x.length, y.length);
     }
     case 7: {
-      const x = bytesOf(a), y = bytesOf(b);
+      const x = bytesOf(a),
+        y = bytesOf(b);
       if (x.length !== y.length) return cmp(x.length, y.length);
-      const sa = (a as { sub_type?: number }).sub_type ?? 0, sb = (b as { sub_type?: number }).sub_type ?? 0;
+      const sa = (a as { sub_type?: number }).sub_type ?? 0,
+        sb = (b as { sub_type?: number }).sub_type ?? 0;
       if (sa !== sb) return cmp(sa, sb);
       return compareBytes(x, y);
     }
-    case 8: return compareBytes(bytesOf(a), bytesOf(b));
-    case 9: return cmp(Number(a), Number(b));
-    case 10: return cmp((a as Date).getTime(), (b as Date).getTime());
+    case 8:
+      return compareBytes(bytesOf(a), bytesOf(b));
+    case 9:
+      return cmp(Number(a), Number(b));
+    case 10:
+      return cmp((a as Date).getTime(), (b as Date).getTime());
     case 11: {
-      const x = a as { t: number; i: number }, y = b as { t: number; i: number };
+      const x = a as { t: number; i: number },
+        y = b as { t: number; i: number };
       return cmp(x.t, y.t) || cmp(x.i, y.i);
     }
     case 12: {
-      const [pa, fa] = regexParts(a), [pb, fb] = regexParts(b);
+      const [pa, fa] = regexParts(a),
+        [pb, fb] = regexParts(b);
       return cmp(pa, pb) || cmp(fa, fb);
     }
-    default: return cmp(String(a), String(b));
+    default:
+      return cmp(String(a), String(b));
   }
 };
 
@@ -304,10 +457,12 @@ const regexParts = (v: unknown): [string, string] =>
   v instanceof RegExp ? [v.source, v.flags] : [(v as { pattern: string }).pattern, (v as { options: string }).options];
 
 const compareObjects = (a: Document, b: Document): number => {
-  const ka = Object.keys(a).filter((k) => a[k] !== undefined), kb = Object.keys(b).filter((k) => b[k] !== undefined);
+  const ka = Object.keys(a).filter((k) => a[k] !== undefined),
+    kb = Object.keys(b).filter((k) => b[k] !== undefined);
   const n = Math.min(ka.length, kb.length);
   for (let i = 0; i < n; i++) {
-    const va = a[ka[i]], vb = b[kb[i]];
+    const va = a[ka[i]],
+      vb = b[kb[i]];
     const r = cmp(typeRank(va), typeRank(vb)) || cmp(ka[i], kb[i]) || compareValues(va, vb);
     if (r) return r;
   }
@@ -322,24 +477,32 @@ export const identical = (a: unknown, b: unknown): boolean => {
   const ta = bsonTypeOf(a);
   if (ta !== bsonTypeOf(b)) return false;
   if (ta === 'array') {
-    const x = a as unknown[], y = b as unknown[];
+    const x = a as unknown[],
+      y = b as unknown[];
     return x.length === y.length && x.every((v, i) => identical(v, y[i]));
   }
   if (ta === 'object') {
     const ka = Object.keys(a as Document).filter((k) => (a as Document)[k] !== undefined);
     const kb = Object.keys(b as Document).filter((k) => (b as Document)[k] !== undefined);
-    return ka.length === kb.length && ka.every((k, i) => k === kb[i] && identical((a as Document)[k], (b as Document)[k]));
+    return (
+      ka.length === kb.length && ka.every((k, i) => k === kb[i] && identical((a as Document)[k], (b as Document)[k]))
+    );
   }
   if (ta === 'decimal') return String(a) === String(b);
   if (ta === 'string') return a === b;
-  return compareValues(a, b) === 0 && (ta !== 'double' || Object.is(numberOf(a), numberOf(b)) || Number.isNaN(numberOf(a)));
+  return (
+    compareValues(a, b) === 0 && (ta !== 'double' || Object.is(numberOf(a), numberOf(b)) || Number.isNaN(numberOf(a)))
+  );
 };
 
 // ---------- canonical keys ----------
 
 const numericKey = (v: unknown): string => {
   const t = bsonTypeOf(v);
-  if (t === 'int' || (t === 'double' && Number.isFinite(numberOf(v)) && Number.isInteger(numberOf(v)) && Math.abs(numberOf(v)) < 2 ** 53)) {
+  if (
+    t === 'int' ||
+    (t === 'double' && Number.isFinite(numberOf(v)) && Number.isInteger(numberOf(v)) && Math.abs(numberOf(v)) < 2 ** 53)
+  ) {
     const n = numberOf(v);
     return `n${n === 0 ? 0 : n}`;
   }
@@ -349,7 +512,10 @@ const numericKey = (v: unknown): string => {
   // Normalise to the shortest coefficient so 1, 1.0, Long(1) and Decimal128("1.00") share a key.
   let { coef, exp } = d;
   if (coef === 0n) return 'n0';
-  while (coef % 10n === 0n) { coef /= 10n; exp++; }
+  while (coef % 10n === 0n) {
+    coef /= 10n;
+    exp++;
+  }
   const norm = decToString({ sign: d.sign, coef, exp });
   const asNumber = Number(norm);
   return Number.isSafeInteger(asNumber) || String(asNumber) === norm ? `n${asNumber}` : `n${norm}`;
@@ -374,25 +540,40 @@ export const canonicalKey = (v: unknown): string => {
   if (typeof v === 'number' && Number.isFinite(v)) return `n${v === 0 ? 0 : v}`;
   if ((v as { _bsontype?: string } | null)?._bsontype === 'ObjectId') return `o${(v as ObjectId).toHexString()}`;
   switch (typeRank(v)) {
-    case 1: return 'm';
-    case 2: return 'z';
-    case 3: return numericKey(v);
-    case 4: return activeCollator ? `s${activeCollator.key(String(v))}` : `s${String(v)}`;
+    case 1:
+      return 'm';
+    case 2:
+      return 'z';
+    case 3:
+      return numericKey(v);
+    case 4:
+      return activeCollator ? `s${activeCollator.key(String(v))}` : `s${String(v)}`;
     case 5: {
       const o = v as Document;
       let s = '{';
       for (const k of Object.keys(o)) if (o[k] !== undefined) s += `${JSON.stringify(k)}:${canonicalKey(o[k])},`;
       return `${s}}`;
     }
-    case 6: return `[${(v as unknown[]).map(canonicalKey).join(',')}]`;
-    case 7: return `x${(v as { sub_type?: number }).sub_type ?? 0}:${Buffer.from(bytesOf(v)).toString('base64')}`;
-    case 8: return `o${Buffer.from(bytesOf(v)).toString('hex')}`;
-    case 9: return v ? 'T' : 'F';
-    case 10: return `d${(v as Date).getTime()}`;
-    case 11: return `t${(v as { t: number }).t}:${(v as { i: number }).i}`;
-    case 12: { const [p, f] = regexParts(v); return `r/${p}/${f}`; }
-    case 14: return 'M';
-    default: return `?${String(v)}`;
+    case 6:
+      return `[${(v as unknown[]).map(canonicalKey).join(',')}]`;
+    case 7:
+      return `x${(v as { sub_type?: number }).sub_type ?? 0}:${Buffer.from(bytesOf(v)).toString('base64')}`;
+    case 8:
+      return `o${Buffer.from(bytesOf(v)).toString('hex')}`;
+    case 9:
+      return v ? 'T' : 'F';
+    case 10:
+      return `d${(v as Date).getTime()}`;
+    case 11:
+      return `t${(v as { t: number }).t}:${(v as { i: number }).i}`;
+    case 12: {
+      const [p, f] = regexParts(v);
+      return `r/${p}/${f}`;
+    }
+    case 14:
+      return 'M';
+    default:
+      return `?${String(v)}`;
   }
 };
 
@@ -420,7 +601,8 @@ export const hasField = (o: object, k: string): boolean => Object.hasOwn(o, k);
 
 /** Stores a field; `__proto__` becomes a real field rather than changing the object's prototype. */
 export const setField = (o: object, k: string, v: unknown): void => {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
   else (o as Document)[k] = v;
 };
 
@@ -442,23 +624,36 @@ export const isPlainObject = (v: unknown): v is Document => {
   if (v === null || typeof v !== 'object') return false;
   // Fast answer for the common case (every decoded document and subdocument), checked on every path step.
   const proto = Object.getPrototypeOf(v);
-  if ((proto === Object.prototype || proto === null) && (v as { _bsontype?: unknown })._bsontype === undefined) return true;
+  if ((proto === Object.prototype || proto === null) && (v as { _bsontype?: unknown })._bsontype === undefined)
+    return true;
   return !Array.isArray(v) && bsonTypeOf(v) === 'object';
 };
 
 /** Renders a value as mongod does in error messages: `{ name: "x" }`, `ObjectId('...')`. */
 export const formatValue = (v: unknown): string => {
   switch (bsonTypeOf(v)) {
-    case 'missing': case 'undefined': return 'undefined';
-    case 'null': return 'null';
-    case 'string': return JSON.stringify(v);
-    case 'objectId': return `ObjectId('${(v as ObjectId).toHexString()}')`;
-    case 'date': return `new Date(${(v as Date).getTime()})`;
-    case 'decimal': return `Decimal128("${String(v)}")`;
-    case 'long': return String(typeof v === 'bigint' ? v : (v as Long).toString());
-    case 'int': case 'double': return String(numberOf(v));
-    case 'bool': return String(v);
-    case 'array': return `[ ${(v as unknown[]).map(formatValue).join(', ')} ]`;
+    case 'missing':
+    case 'undefined':
+      return 'undefined';
+    case 'null':
+      return 'null';
+    case 'string':
+      return JSON.stringify(v);
+    case 'objectId':
+      return `ObjectId('${(v as ObjectId).toHexString()}')`;
+    case 'date':
+      return `new Date(${(v as Date).getTime()})`;
+    case 'decimal':
+      return `Decimal128("${String(v)}")`;
+    case 'long':
+      return String(typeof v === 'bigint' ? v : (v as Long).toString());
+    case 'int':
+    case 'double':
+      return String(numberOf(v));
+    case 'bool':
+      return String(v);
+    case 'array':
+      return `[ ${(v as unknown[]).map(formatValue).join(', ')} ]`;
     case 'object': {
       const o = v as Document;
       const keys = Object.keys(o);
@@ -468,8 +663,12 @@ export const formatValue = (v: unknown): string => {
       const b = v as { sub_type?: number };
       return `BinData(${b.sub_type ?? 0}, ${Buffer.from(bytesOf(v)).toString('hex').toUpperCase()})`;
     }
-    case 'regex': { const [p, f] = regexParts(v); return `/${p}/${f}`; }
-    default: return String(v);
+    case 'regex': {
+      const [p, f] = regexParts(v);
+      return `/${p}/${f}`;
+    }
+    default:
+      return String(v);
   }
 };
 

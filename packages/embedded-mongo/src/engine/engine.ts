@@ -7,11 +7,36 @@
 import { BSON, Long, ObjectId, UUID, type Document } from 'bson';
 import { asDouble, wouldBecomeInt32 } from './bson-codec.js';
 import {
-  binaryKey, bsonTypeOf, getField, setField, canonicalKey, cloneDoc, numericAdd, numericMul, collatorFor, compareValues, currentCollator, formatValue, identical, withCollator, isNumeric, isPlainObject, numberOf, typeRank, valuesEqual,
+  binaryKey,
+  bsonTypeOf,
+  getField,
+  setField,
+  canonicalKey,
+  cloneDoc,
+  numericAdd,
+  numericMul,
+  collatorFor,
+  compareValues,
+  currentCollator,
+  formatValue,
+  identical,
+  withCollator,
+  isNumeric,
+  isPlainObject,
+  numberOf,
+  typeRank,
+  valuesEqual,
 } from './bson-values.js';
 import {
-  badValue, failedToParse, indexNotFound, invalidNamespace, namespaceExists, namespaceNotFound, noSuchTransaction,
-  notSupported, writeConflict,
+  badValue,
+  failedToParse,
+  indexNotFound,
+  invalidNamespace,
+  namespaceExists,
+  namespaceNotFound,
+  noSuchTransaction,
+  notSupported,
+  writeConflict,
 } from './errors.js';
 import { Index, defaultIndexName, validateKeyPattern } from './indexes.js';
 import { averageOf, isKnownStage, runPipeline, toCommandError, unrecognizedStage } from './mingo-context.js';
@@ -19,9 +44,24 @@ import { compileProjection } from './projection.js';
 import { collectPath, compileFilter, equalityFields, type Matcher, type MatchState } from './query.js';
 import { parseSort, sortBy, type SortKey } from './sort.js';
 import {
-  type CollectionInfo, type DeleteResult, type DeleteStatement, type Engine, type FindAndModifyArgs,
-  type FindAndModifyResult, type FindOptions, type IndexSpec, type InsertResult, type Journal, type JournalOp,
-  MongoCommandError, type Ns, type Txn, type UpdateResult, type UpdateStatement, type WriteError, type WriteOptions,
+  type CollectionInfo,
+  type DeleteResult,
+  type DeleteStatement,
+  type Engine,
+  type FindAndModifyArgs,
+  type FindAndModifyResult,
+  type FindOptions,
+  type IndexSpec,
+  type InsertResult,
+  type Journal,
+  type JournalOp,
+  MongoCommandError,
+  type Ns,
+  type Txn,
+  type UpdateResult,
+  type UpdateStatement,
+  type WriteError,
+  type WriteOptions,
 } from './types.js';
 import { applyUpdate, buildUpsertDocument, compileUpdate, withIdFirst, type CompiledUpdate } from './update.js';
 
@@ -56,7 +96,11 @@ export interface EmbeddedEngine extends Engine {
   sweepExpired(): Promise<number>;
 }
 
-interface Rec { doc: Document; seq: number; ver: number }
+interface Rec {
+  doc: Document;
+  seq: number;
+  ver: number;
+}
 
 interface Coll {
   db: string;
@@ -88,11 +132,15 @@ interface TxnState {
 const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 const nsKey = (ns: Ns) => `${ns.db}.${ns.coll}`;
-const splitNs = (key: string): Ns => { const i = key.indexOf('.'); return { db: key.slice(0, i), coll: key.slice(i + 1) }; };
+const splitNs = (key: string): Ns => {
+  const i = key.indexOf('.');
+  return { db: key.slice(0, i), coll: key.slice(i + 1) };
+};
 const lockKey = (ns: string, key: string) => `${ns}\u0000${key}`;
 
 const checkDbName = (db: string) => {
-  if (typeof db !== 'string' || db === '' || /[/\\. "$\0]/.test(db) || db.length > 63) throw invalidNamespace(`Invalid database name: '${db}'`);
+  if (typeof db !== 'string' || db === '' || /[/\\. "$\0]/.test(db) || db.length > 63)
+    throw invalidNamespace(`Invalid database name: '${db}'`);
 };
 const checkCollName = (db: string, coll: string) => {
   if (typeof coll !== 'string' || coll === '' || coll.includes('$') || coll.includes('\0') || coll.startsWith('.')) {
@@ -146,7 +194,14 @@ const compileGroupId = (e: unknown): GroupId | undefined => {
     return { kind: 'const', value: e, of: () => e };
   }
   const segs = fieldPathOf(e);
-  if (segs) return { kind: 'path', of: (d) => { const v = pathValue(d, segs); return v === undefined ? null : v; } };
+  if (segs)
+    return {
+      kind: 'path',
+      of: (d) => {
+        const v = pathValue(d, segs);
+        return v === undefined ? null : v;
+      },
+    };
   if (isPlainObject(e) && Object.keys(e).length > 0) {
     const parts = Object.keys(e).map((k) => [k, fieldPathOf(e[k])] as const);
     if (parts.some(([k, p]) => !p || k.startsWith('$') || k.includes('.'))) return undefined;
@@ -196,13 +251,20 @@ class RunningSum {
           const r = this.num + v;
           if (r > 2147483647 || r < -2147483648) this.exact = Long.fromNumber(r);
           else this.num = r;
-        } else { this.isDouble = true; this.num += v; }
+        } else {
+          this.isDouble = true;
+          this.num += v;
+        }
         return true;
       }
       const t = (v as { _bsontype?: string } | null)?._bsontype;
       if (t === 'Double' || t === 'Int32') {
         const x = (v as { value: number }).value;
-        if (t === 'Double') { this.isDouble = true; this.num += x; return true; }
+        if (t === 'Double') {
+          this.isDouble = true;
+          this.num += x;
+          return true;
+        }
         return this.add(x);
       }
       if (!isNumeric(v)) return false;
@@ -218,21 +280,32 @@ class RunningSum {
   }
 }
 
-interface FastAcc { name: string; kind: 'count' | 'sumConst' | 'sum' | 'avg' | 'min' | 'max'; value?: unknown; segs?: string[]; init: unknown }
+interface FastAcc {
+  name: string;
+  kind: 'count' | 'sumConst' | 'sum' | 'avg' | 'min' | 'max';
+  value?: unknown;
+  segs?: string[];
+  init: unknown;
+}
 const compileAccumulator = (name: string, a: unknown): FastAcc | undefined => {
   if (name.startsWith('$') || name.includes('.') || !isPlainObject(a) || Object.keys(a).length !== 1) return undefined;
   const op = Object.keys(a)[0];
   const arg = a[op];
   const segs = fieldPathOf(arg);
   switch (op) {
-    case '$count': return isPlainObject(arg) && Object.keys(arg).length === 0 ? { name, kind: 'count', init: 0 } : undefined;
+    case '$count':
+      return isPlainObject(arg) && Object.keys(arg).length === 0 ? { name, kind: 'count', init: 0 } : undefined;
     case '$sum':
       if (isNumeric(arg)) return { name, kind: 'sumConst', value: arg, init: 0 };
       return segs ? { name, kind: 'sum', segs, init: 0 } : undefined;
-    case '$avg': return segs ? { name, kind: 'avg', segs, init: 0 } : undefined;
-    case '$min': return segs ? { name, kind: 'min', segs, init: null } : undefined;
-    case '$max': return segs ? { name, kind: 'max', segs, init: null } : undefined;
-    default: return undefined;
+    case '$avg':
+      return segs ? { name, kind: 'avg', segs, init: 0 } : undefined;
+    case '$min':
+      return segs ? { name, kind: 'min', segs, init: null } : undefined;
+    case '$max':
+      return segs ? { name, kind: 'max', segs, init: null } : undefined;
+    default:
+      return undefined;
   }
 };
 
@@ -263,13 +336,21 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
   const getColl = (ns: Ns): Coll | undefined => dbs.get(ns.db)?.get(ns.coll);
 
   const newColl = (db: string, name: string, collOptions: Document): Coll => ({
-    db, name, options: collOptions, uuid: new UUID(), records: new Map(), indexes: new Map(),
+    db,
+    name,
+    options: collOptions,
+    uuid: new UUID(),
+    records: new Map(),
+    indexes: new Map(),
   });
 
   const attachColl = (c: Coll, batch?: Batch) => {
     let colls = dbs.get(c.db);
     const createdDb = !colls;
-    if (!colls) { colls = new Map(); dbs.set(c.db, colls); }
+    if (!colls) {
+      colls = new Map();
+      dbs.set(c.db, colls);
+    }
     colls.set(c.name, c);
     batch?.ops.push({ op: 'createCollection', db: c.db, coll: c.name, options: c.options });
     batch?.undo.push(() => {
@@ -315,14 +396,21 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
   const putRecord = (c: Coll, key: string, doc: Document, batch: Batch | undefined) => {
     const prev = c.records.get(key);
     preserveRecordForTxns(`${c.db}.${c.name}`, key, prev);
-    for (const ix of c.indexes.values()) { if (prev) ix.remove(key, prev.doc); ix.add(key, doc); }
+    for (const ix of c.indexes.values()) {
+      if (prev) ix.remove(key, prev.doc);
+      ix.add(key, doc);
+    }
     const rec: Rec = { doc, seq: prev ? prev.seq : ++seq, ver: ++version };
     c.records.set(key, rec);
     if (!batch) return;
     batch.ops.push({ op: 'put', db: c.db, coll: c.name, doc });
     batch.undo.push(() => {
-      for (const ix of c.indexes.values()) { ix.remove(key, doc); if (prev) ix.add(key, prev.doc); }
-      if (prev) c.records.set(key, prev); else c.records.delete(key);
+      for (const ix of c.indexes.values()) {
+        ix.remove(key, doc);
+        if (prev) ix.add(key, prev.doc);
+      }
+      if (prev) c.records.set(key, prev);
+      else c.records.delete(key);
     });
   };
 
@@ -351,7 +439,9 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     } catch (err) {
       for (let i = batch.undo.length - 1; i >= 0; i--) batch.undo[i]();
       throw new MongoCommandError(
-        8, 'UnknownError', `the write could not be made durable and was rolled back: ${(err as Error).message}`,
+        8,
+        'UnknownError',
+        `the write could not be made durable and was rolled back: ${(err as Error).message}`,
       );
     }
     opsSinceCompact += batch.ops.length;
@@ -373,7 +463,12 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     const dueBySize = hasSizeTrigger && selfCompacting.shouldCompact!();
     if (!dueByOps && !dueBySize) return;
     opsSinceCompact = 0;
-    compacting = journal.compact(() => dumpState()).catch(() => undefined).finally(() => { compacting = undefined; });
+    compacting = journal
+      .compact(() => dumpState())
+      .catch(() => undefined)
+      .finally(() => {
+        compacting = undefined;
+      });
   };
 
   // ---------- views (committed state or a transaction's snapshot + own writes) ----------
@@ -409,9 +504,15 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       // Live view: looks the collection up on every call so it sees a collection created mid-command.
       const cur = () => getColl(ns);
       return {
-        ns: key, coll, live: true, exists: !!coll,
+        ns: key,
+        coll,
+        live: true,
+        exists: !!coll,
         get: (k) => cur()?.records.get(k)?.doc,
-        all: () => { const c = cur(); return c ? Array.from(c.records.values(), (r) => r.doc) : []; },
+        all: () => {
+          const c = cur();
+          return c ? Array.from(c.records.values(), (r) => r.doc) : [];
+        },
         ordered: (keys) => {
           const c = cur();
           if (!c) return [];
@@ -422,7 +523,10 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
             const wanted = keys instanceof Set ? keys : new Set(keys);
             for (const [k, r] of c.records) if (wanted.has(k)) recs.push(r);
           } else {
-            for (const k of keys) { const r = c.records.get(k); if (r) recs.push(r); }
+            for (const k of keys) {
+              const r = c.records.get(k);
+              if (r) recs.push(r);
+            }
           }
           let inOrder = true;
           for (let i = 1; i < recs.length && inOrder; i++) if (recs[i - 1].seq > recs[i].seq) inOrder = false;
@@ -431,33 +535,54 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
         },
       };
     }
-    const base: Map<string, Rec> | undefined = snap === undefined ? coll?.records : snap ?? undefined;
+    const base: Map<string, Rec> | undefined = snap === undefined ? coll?.records : (snap ?? undefined);
     const get = (k: string): Document | undefined => {
       if (overlay?.has(k)) return overlay.get(k) ?? undefined;
       return base?.get(k)?.doc;
     };
     const all = (): Document[] => {
       const out: Document[] = [];
-      if (base) for (const [k, r] of base) { const d = overlay?.has(k) ? overlay.get(k) : r.doc; if (d) out.push(d); }
+      if (base)
+        for (const [k, r] of base) {
+          const d = overlay?.has(k) ? overlay.get(k) : r.doc;
+          if (d) out.push(d);
+        }
       if (overlay) for (const [k, d] of overlay) if (d && !base?.has(k)) out.push(d);
       return out;
     };
     return {
-      ns: key, coll, live: false, exists: !!base || !!overlay,
-      get, all, overlay: snap === undefined ? overlay : undefined,
-      ordered: (keys) => { const set = new Set(keys); return all().filter((d) => set.has(idKeyOf(d))); },
+      ns: key,
+      coll,
+      live: false,
+      exists: !!base || !!overlay,
+      get,
+      all,
+      overlay: snap === undefined ? overlay : undefined,
+      ordered: (keys) => {
+        const set = new Set(keys);
+        return all().filter((d) => set.has(idKeyOf(d)));
+      },
     };
   };
 
   // ---------- query planning ----------
 
-  interface Plan { docs: Document[]; index: string | null }
+  interface Plan {
+    docs: Document[];
+    index: string | null;
+  }
 
   const idCandidates = (cond: unknown): unknown[] | undefined => {
     if (isPlainObject(cond)) {
       const keys = Object.keys(cond);
       if (keys.length === 1 && keys[0] === '$eq') return [cond.$eq];
-      if (keys.length === 1 && keys[0] === '$in' && Array.isArray(cond.$in) && cond.$in.every((v) => typeRank(v) !== 12 && !isPlainObject(v) && !Array.isArray(v))) return cond.$in;
+      if (
+        keys.length === 1 &&
+        keys[0] === '$in' &&
+        Array.isArray(cond.$in) &&
+        cond.$in.every((v) => typeRank(v) !== 12 && !isPlainObject(v) && !Array.isArray(v))
+      )
+        return cond.$in;
       if (keys.length > 0 && keys[0].startsWith('$')) return undefined;
       return [cond];
     }
@@ -469,13 +594,17 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
   const fieldConditions = (filter: Document): [string, unknown][] => {
     const out: [string, unknown][] = [];
     for (const k of Object.keys(filter)) {
-      if (k === '$and' && Array.isArray(filter.$and)) { for (const f of filter.$and) if (isPlainObject(f)) out.push(...fieldConditions(f)); continue; }
+      if (k === '$and' && Array.isArray(filter.$and)) {
+        for (const f of filter.$and) if (isPlainObject(f)) out.push(...fieldConditions(f));
+        continue;
+      }
       if (!k.startsWith('$')) out.push([k, filter[k]]);
     }
     return out;
   };
 
-  const indexable = (v: unknown) => v !== null && v !== undefined && typeRank(v) !== 12 && !Array.isArray(v) && typeRank(v) !== 1 && typeRank(v) !== 14;
+  const indexable = (v: unknown) =>
+    v !== null && v !== undefined && typeRank(v) !== 12 && !Array.isArray(v) && typeRank(v) !== 1 && typeRank(v) !== 14;
 
   const plan = (view: View, filter: Document | undefined): Plan => {
     const f = filter ?? {};
@@ -503,8 +632,9 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     let upper: { v: unknown; inclusive: boolean } | undefined;
     for (const o of ops) {
       const v = cond[o];
-      if (o === '$gt' || o === '$gte') { if (!lower || compareValues(v, lower.v) > 0) lower = { v, inclusive: o === '$gte' }; }
-      else if (!upper || compareValues(v, upper.v) < 0) upper = { v, inclusive: o === '$lte' };
+      if (o === '$gt' || o === '$gte') {
+        if (!lower || compareValues(v, lower.v) > 0) lower = { v, inclusive: o === '$gte' };
+      } else if (!upper || compareValues(v, upper.v) < 0) upper = { v, inclusive: o === '$lte' };
     }
     return { lower, upper };
   };
@@ -555,7 +685,12 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
    * order, as the in-memory sort does) and stop once `need` documents matched. Undefined when no index
    * fits, or when another index narrows the filter so much that sorting its few candidates is cheaper.
    */
-  const walkSortIndex = (view: View, filter: Document | undefined, keys: SortKey[], need: number): { doc: Document; pos: number | undefined }[] | undefined => {
+  const walkSortIndex = (
+    view: View,
+    filter: Document | undefined,
+    keys: SortKey[],
+    need: number,
+  ): { doc: Document; pos: number | undefined }[] | undefined => {
     const coll = view.coll;
     if (!view.live || view.overlay || !coll || keys[0].path === '$natural') return undefined;
     const f = filter ?? {};
@@ -563,14 +698,23 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     const collator = currentCollator();
     let ix: Index | undefined;
     for (const cand of coll.indexes.values()) {
-      if (cand.fields[0].path === keys[0].path && cand.collator === collator && cand.ordersWholeCollection) { ix = cand; break; }
+      if (cand.fields[0].path === keys[0].path && cand.collator === collator && cand.ordersWholeCollection) {
+        ix = cand;
+        break;
+      }
     }
     if (!ix) return undefined;
     const m = compileFilter(f);
     const narrowed = planIds(view, f);
-    const candidates = narrowed ? (Array.isArray(narrowed.ids) ? narrowed.ids.length : narrowed.ids.size) : coll.records.size;
+    const candidates = narrowed
+      ? Array.isArray(narrowed.ids)
+        ? narrowed.ids.length
+        : narrowed.ids.size
+      : coll.records.size;
     // A range condition on the sorted field itself limits the walk to that range.
-    const range = fieldConditions(f).map(([k, c]) => (k === keys[0].path ? rangeOf(c) : undefined)).find((r) => r !== undefined);
+    const range = fieldConditions(f)
+      .map(([k, c]) => (k === keys[0].path ? rangeOf(c) : undefined))
+      .find((r) => r !== undefined);
     const narrowedElsewhere = narrowed !== null && !(narrowed.index === ix.name && range);
     // Another index (or an equality on this one) leaves few candidates, or all are wanted anyway: sorting
     // those candidates beats walking.
@@ -623,7 +767,10 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     const f = filter ?? {};
     if (!isPlainObject(f)) return undefined;
     const fields = Object.keys(f);
-    if (fields.length === 0) { stats = { docsExamined: 0, indexUsed: null, fastPath: 'count' }; return coll.records.size; }
+    if (fields.length === 0) {
+      stats = { docsExamined: 0, indexUsed: null, fastPath: 'count' };
+      return coll.records.size;
+    }
     if (fields.length !== 1 || fields[0].startsWith('$')) return undefined;
     const path = fields[0];
     let value = f[path];
@@ -632,7 +779,11 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       value = value.$eq;
     }
     const t = bsonTypeOf(value);
-    if (!['string', 'int', 'double', 'bool', 'date', 'objectId'].includes(t) || (typeof value === 'number' && !Number.isFinite(value))) return undefined;
+    if (
+      !['string', 'int', 'double', 'bool', 'date', 'objectId'].includes(t) ||
+      (typeof value === 'number' && !Number.isFinite(value))
+    )
+      return undefined;
     const collator = currentCollator();
     if (path === '_id') {
       if (collator !== null) return undefined;
@@ -685,32 +836,37 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
 
   const nonNegative = (name: string, v: unknown): number => {
     if (v === undefined || v === null) return 0;
-    if (!isNumeric(v) || numberOf(v) < 0) throw badValue(`${name} value must be non-negative, but received: ${formatValue(v)}`);
+    if (!isNumeric(v) || numberOf(v) < 0)
+      throw badValue(`${name} value must be non-negative, but received: ${formatValue(v)}`);
     return Math.trunc(numberOf(v));
   };
 
   /** The collation a command runs under: its own, else the collection's default (none: binary). */
   const collationOf = (ns: Ns, explicit: unknown) => collatorFor(explicit ?? getColl(ns)?.options.collation);
 
-  const find = (ns: Ns, o: FindOptions, txn?: Txn): Document[] => withCollator(collationOf(ns, o.collation), () => {
-    const view = viewOf(ns, txn);
-    const hinted = hintCheck(view, o.hint);
-    const keys = parseSort(o.sort);
-    const project = compileProjection(o.projection);
-    const skip = nonNegative('skip', o.skip);
-    const limitRaw = o.limit === undefined || o.limit === null ? 0 : Math.abs(Math.trunc(numberOf(o.limit)));
-    const walked = keys.length ? walkSortIndex(view, o.filter, keys, limitRaw ? skip + limitRaw : Infinity) : undefined;
-    let matched = walked ?? matchDocs(view, o.filter);
-    if (keys.length && !walked) matched = sortBy(matched, keys, (x) => x.doc);
-    // Without a sort, the hinted index's scan decides the order (ties: natural order, as record ids do).
-    if (!keys.length && hinted) {
-      const ix = hinted.index;
-      if (ix && (ix.spec.sparse || ix.spec.partialFilterExpression)) matched = matched.filter((x) => ix.keys(x.doc).length > 0);
-      matched = sortBy(matched, hinted.keys, (x) => x.doc);
-    }
-    const page = matched.slice(skip, limitRaw ? skip + limitRaw : undefined);
-    return page.map((x) => project(x.doc, x.pos));
-  });
+  const find = (ns: Ns, o: FindOptions, txn?: Txn): Document[] =>
+    withCollator(collationOf(ns, o.collation), () => {
+      const view = viewOf(ns, txn);
+      const hinted = hintCheck(view, o.hint);
+      const keys = parseSort(o.sort);
+      const project = compileProjection(o.projection);
+      const skip = nonNegative('skip', o.skip);
+      const limitRaw = o.limit === undefined || o.limit === null ? 0 : Math.abs(Math.trunc(numberOf(o.limit)));
+      const walked = keys.length
+        ? walkSortIndex(view, o.filter, keys, limitRaw ? skip + limitRaw : Infinity)
+        : undefined;
+      let matched = walked ?? matchDocs(view, o.filter);
+      if (keys.length && !walked) matched = sortBy(matched, keys, (x) => x.doc);
+      // Without a sort, the hinted index's scan decides the order (ties: natural order, as record ids do).
+      if (!keys.length && hinted) {
+        const ix = hinted.index;
+        if (ix && (ix.spec.sparse || ix.spec.partialFilterExpression))
+          matched = matched.filter((x) => ix.keys(x.doc).length > 0);
+        matched = sortBy(matched, hinted.keys, (x) => x.doc);
+      }
+      const page = matched.slice(skip, limitRaw ? skip + limitRaw : undefined);
+      return page.map((x) => project(x.doc, x.pos));
+    });
 
   // ---------- transactions ----------
 
@@ -739,9 +895,15 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
   const uniqueIndexes = (c: Coll | undefined) => (c ? [...c.indexes.values()].filter((ix) => ix.unique) : []);
 
   const duplicateIdError = (ns: string, id: unknown) =>
-    new MongoCommandError(11000, 'DuplicateKey', `E11000 duplicate key error collection: ${ns} index: _id_ dup key: { _id: ${formatValue(id)} }`, {
-      keyPattern: { _id: 1 }, keyValue: { _id: id },
-    });
+    new MongoCommandError(
+      11000,
+      'DuplicateKey',
+      `E11000 duplicate key error collection: ${ns} index: _id_ dup key: { _id: ${formatValue(id)} }`,
+      {
+        keyPattern: { _id: 1 },
+        keyValue: { _id: id },
+      },
+    );
 
   const duplicateError = (ix: Index, ns: string, k: unknown[]) => {
     const d = ix.duplicateError(ns, k);
@@ -775,7 +937,10 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     throw new MongoCommandError(121, 'DocumentValidationFailure', 'Document failed validation', {
       errInfo: {
         failingDocumentId: doc._id,
-        details: { operatorName: Object.keys(validator).length === 1 ? Object.keys(validator)[0] : '$and', specifiedAs: validator },
+        details: {
+          operatorName: Object.keys(validator).length === 1 ? Object.keys(validator)[0] : '$and',
+          specifiedAs: validator,
+        },
       },
     });
   };
@@ -797,7 +962,10 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
         }
         putRecord(c, k, doc, batch);
       },
-      del(k) { const c = getColl(ns); if (c) deleteRecord(c, k, batch); },
+      del(k) {
+        const c = getColl(ns);
+        if (c) deleteRecord(c, k, batch);
+      },
     };
   };
 
@@ -839,19 +1007,26 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
         }
         claim(k);
         let w = t.writes.get(key);
-        if (!w) { w = new Map(); t.writes.set(key, w); }
+        if (!w) {
+          w = new Map();
+          t.writes.set(key, w);
+        }
         w.set(k, doc);
       },
       del(k) {
         claim(k);
         let w = t.writes.get(key);
-        if (!w) { w = new Map(); t.writes.set(key, w); }
+        if (!w) {
+          w = new Map();
+          t.writes.set(key, w);
+        }
         w.set(k, null);
       },
     };
   };
 
-  const targetFor = (ns: Ns, batch: Batch, txn?: Txn, bypass = false): Target => (txn ? txnTarget(ns, txn, bypass) : directTarget(ns, batch, bypass));
+  const targetFor = (ns: Ns, batch: Batch, txn?: Txn, bypass = false): Target =>
+    txn ? txnTarget(ns, txn, bypass) : directTarget(ns, batch, bypass);
 
   /** Serialises nothing: every write runs synchronously up to its journal append. */
   const prepareInsertDoc = (raw: unknown): Document => {
@@ -861,10 +1036,19 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     if (Array.isArray(doc._id)) throw badValue("The '_id' value cannot be of type array");
     if (idType === 12) throw badValue("The '_id' value cannot be of type regex");
     if (isPlainObject(doc._id) && Object.keys(doc._id).some((k) => k.startsWith('$'))) {
-      throw new MongoCommandError(52, 'DollarPrefixedFieldName', `_id fields may not contain '$'-prefixed fields: ${Object.keys(doc._id).find((k) => k.startsWith('$'))} is not valid for storage.`);
+      throw new MongoCommandError(
+        52,
+        'DollarPrefixedFieldName',
+        `_id fields may not contain '$'-prefixed fields: ${Object.keys(doc._id).find((k) => k.startsWith('$'))} is not valid for storage.`,
+      );
     }
     doc = cloneDoc(doc);
-    checkSize(doc, 10334, 'BSONObjectTooLarge', (n) => `object to insert too large. size in bytes: ${n}, max size: ${MAX_DOCUMENT_BYTES}`);
+    checkSize(
+      doc,
+      10334,
+      'BSONObjectTooLarge',
+      (n) => `object to insert too large. size in bytes: ${n}, max size: ${MAX_DOCUMENT_BYTES}`,
+    );
     return doc;
   };
 
@@ -874,7 +1058,12 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     if (n > MAX_DOCUMENT_BYTES) throw new MongoCommandError(code, codeName, message(n));
   };
   const checkUpdatedSize = (doc: Document) =>
-    checkSize(doc, 17419, 'Location17419', () => `Resulting document after update is larger than ${MAX_DOCUMENT_BYTES}`);
+    checkSize(
+      doc,
+      17419,
+      'Location17419',
+      () => `Resulting document after update is larger than ${MAX_DOCUMENT_BYTES}`,
+    );
   const checkUpsertSize = (doc: Document) =>
     checkSize(doc, 17420, 'Location17420', () => `Document to upsert is larger than ${MAX_DOCUMENT_BYTES}`);
 
@@ -906,7 +1095,13 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
 
   const now = () => new Date();
 
-  const updateOne = (target: Target, st: UpdateStatement, compiled: CompiledUpdate, result: UpdateResult, index: number) => {
+  const updateOne = (
+    target: Target,
+    st: UpdateStatement,
+    compiled: CompiledUpdate,
+    result: UpdateResult,
+    index: number,
+  ) => {
     const matched = matchDocs(target.view, st.q);
     const chosen = st.multi ? matched : matched.slice(0, 1);
     const at = now();
@@ -939,7 +1134,8 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       try {
         if (!isPlainObject(st.q)) throw badValue('q must be an object');
         const compiled = compileUpdate(st.u, st.arrayFilters);
-        if (st.multi && compiled.kind === 'replacement') throw failedToParse('multi update is not supported for replacement-style update');
+        if (st.multi && compiled.kind === 'replacement')
+          throw failedToParse('multi update is not supported for replacement-style update');
         hintCheck(target.view, st.hint);
         withCollator(collationOf(ns, st.collation), () => updateOne(target, st, compiled, result, i));
       } catch (err) {
@@ -952,7 +1148,12 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     return result;
   };
 
-  const del = async (ns: Ns, deletes: DeleteStatement[], o: { ordered?: boolean }, txn?: Txn): Promise<DeleteResult> => {
+  const del = async (
+    ns: Ns,
+    deletes: DeleteStatement[],
+    o: { ordered?: boolean },
+    txn?: Txn,
+  ): Promise<DeleteResult> => {
     const batch = new Batch();
     const ordered = o.ordered !== false;
     let n = 0;
@@ -968,7 +1169,10 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
         hintCheck(target.view, st.hint);
         const matched = withCollator(collationOf(ns, st.collation), () => matchDocs(target.view, st.q));
         const chosen = numberOf(st.limit) === 1 ? matched.slice(0, 1) : matched;
-        for (const { doc } of chosen) { target.del(idKeyOf(doc)); n++; }
+        for (const { doc } of chosen) {
+          target.del(idKeyOf(doc));
+          n++;
+        }
       } catch (err) {
         if (txn && err instanceof MongoCommandError && err.code === 112) throw err;
         writeErrors.push(toWriteError(i, err));
@@ -983,7 +1187,8 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     if (a.remove && a.update !== undefined) throw failedToParse('Cannot specify both an update and remove=true');
     if (!a.remove && a.update === undefined) throw failedToParse('Either an update or remove=true must be specified');
     if (a.remove && a.upsert) throw failedToParse('Cannot specify both upsert=true and remove=true ');
-    if (a.remove && a.new) throw failedToParse("Cannot specify both new=true and remove=true; 'remove' always returns the deleted document");
+    if (a.remove && a.new)
+      throw failedToParse("Cannot specify both new=true and remove=true; 'remove' always returns the deleted document");
     const batch = new Batch();
     const target = targetFor(ns, batch, txn, a.bypassDocumentValidation === true);
     const result = withCollator(collationOf(ns, a.collation), () => findAndModifyIn(target, a));
@@ -1004,14 +1209,23 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       result = { value: first ? project(first.doc, first.pos) : null, lastErrorObject: { n: first ? 1 : 0 } };
     } else if (first) {
       const next = applyUpdate(first.doc, compiled!, { pos: first.pos, inserting: false, now: now() });
-      if (docsDiffer(first.doc, next)) { checkUpdatedSize(next); target.put(idKeyOf(first.doc), next, false); }
-      result = { value: project(a.new ? next : first.doc, first.pos), lastErrorObject: { n: 1, updatedExisting: true } };
+      if (docsDiffer(first.doc, next)) {
+        checkUpdatedSize(next);
+        target.put(idKeyOf(first.doc), next, false);
+      }
+      result = {
+        value: project(a.new ? next : first.doc, first.pos),
+        lastErrorObject: { n: 1, updatedExisting: true },
+      };
     } else if (a.upsert) {
       const doc = buildUpsertDocument(equalityFields(a.query ?? {}), compiled!, { inserting: true, now: now() });
       checkUpsertSize(doc);
       prepareInsertDoc(doc);
       target.put(idKeyOf(doc), doc, true);
-      result = { value: a.new ? project(doc) : null, lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id } };
+      result = {
+        value: a.new ? project(doc) : null,
+        lastErrorObject: { n: 1, updatedExisting: false, upserted: doc._id },
+      };
     } else {
       result = { value: null, lastErrorObject: { n: 0, updatedExisting: false } };
     }
@@ -1022,7 +1236,11 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
 
   const INDEX_OPTIONS = ['unique', 'sparse', 'partialFilterExpression', 'expireAfterSeconds', 'collation', 'hidden'];
   const sameOptions = (a: IndexSpec, b: IndexSpec) =>
-    INDEX_OPTIONS.every((k) => (a[k] === undefined || a[k] === false) === (b[k] === undefined || b[k] === false) && (a[k] === undefined || b[k] === undefined || valuesEqual(a[k], b[k])));
+    INDEX_OPTIONS.every(
+      (k) =>
+        (a[k] === undefined || a[k] === false) === (b[k] === undefined || b[k] === false) &&
+        (a[k] === undefined || b[k] === undefined || valuesEqual(a[k], b[k])),
+    );
 
   const normaliseSpec = (raw: IndexSpec): IndexSpec => {
     if (!isPlainObject(raw)) throw failedToParse('index specification must be an object');
@@ -1032,9 +1250,17 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     const spec: IndexSpec = { v: 2, key: raw.key, name };
     for (const [k, v] of Object.entries(raw)) {
       if (['v', 'key', 'name', 'ns', 'background'].includes(k)) continue;
-      if (k === 'unique' || k === 'sparse' || k === 'hidden') { if (v) spec[k] = true; continue; }
+      if (k === 'unique' || k === 'sparse' || k === 'hidden') {
+        if (v) spec[k] = true;
+        continue;
+      }
       if (k === 'expireAfterSeconds') {
-        if (!isNumeric(v) || numberOf(v) < 0) throw new MongoCommandError(67, 'CannotCreateIndex', `TTL index 'expireAfterSeconds' option must be a non-negative number: ${formatValue(v)}`);
+        if (!isNumeric(v) || numberOf(v) < 0)
+          throw new MongoCommandError(
+            67,
+            'CannotCreateIndex',
+            `TTL index 'expireAfterSeconds' option must be a non-negative number: ${formatValue(v)}`,
+          );
         spec.expireAfterSeconds = numberOf(v);
         continue;
       }
@@ -1042,10 +1268,13 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
         if (!isPlainObject(v)) throw badValue('partialFilterExpression must be an object');
         compileFilter(v);
       }
-      if (['text', 'weights', 'default_language', 'language_override', '2dsphereIndexVersion'].includes(k)) throw notSupported(`the index option '${k}'`);
+      if (['text', 'weights', 'default_language', 'language_override', '2dsphereIndexVersion'].includes(k))
+        throw notSupported(`the index option '${k}'`);
       spec[k] = v;
     }
-    if (spec.unique && spec.sparse === undefined) { /* unique, dense */ }
+    if (spec.unique && spec.sparse === undefined) {
+      /* unique, dense */
+    }
     return spec;
   };
 
@@ -1057,7 +1286,12 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
         const dup = ix.conflict(r.doc, k);
         if (dup) {
           const d = ix.duplicateError(ns, dup);
-          throw new MongoCommandError(11000, 'DuplicateKey', `Index build failed: ${c.uuid.toHexString()}: Collection ${ns} ( ${c.uuid.toHexString()} ) :: caused by :: ${d.errmsg}`, { keyPattern: d.keyPattern, keyValue: d.keyValue });
+          throw new MongoCommandError(
+            11000,
+            'DuplicateKey',
+            `Index build failed: ${c.uuid.toHexString()}: Collection ${ns} ( ${c.uuid.toHexString()} ) :: caused by :: ${d.errmsg}`,
+            { keyPattern: d.keyPattern, keyValue: d.keyValue },
+          );
         }
       }
       ix.add(k, r.doc);
@@ -1073,30 +1307,64 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     const before = c.indexes.size + 1;
     const fresh: Index[] = [];
     // An index without its own collation takes the collection's default one, as in mongod.
-    const normalised = specs.map(normaliseSpec).map((spec) => (spec.collation === undefined && c.options.collation !== undefined && spec.name !== '_id_' ? { ...spec, collation: c.options.collation } : spec));
+    const normalised = specs
+      .map(normaliseSpec)
+      .map((spec) =>
+        spec.collation === undefined && c.options.collation !== undefined && spec.name !== '_id_'
+          ? { ...spec, collation: c.options.collation }
+          : spec,
+      );
     for (const spec of normalised) {
       if (spec.name === '_id_' || valuesEqual(spec.key, { _id: 1 })) {
         if (spec.name !== '_id_' || !valuesEqual(spec.key, { _id: 1 })) {
-          throw new MongoCommandError(spec.name === '_id_' ? 86 : 85, spec.name === '_id_' ? 'IndexKeySpecsConflict' : 'IndexOptionsConflict', `Index already exists with a different name: _id_`);
+          throw new MongoCommandError(
+            spec.name === '_id_' ? 86 : 85,
+            spec.name === '_id_' ? 'IndexKeySpecsConflict' : 'IndexOptionsConflict',
+            `Index already exists with a different name: _id_`,
+          );
         }
-        if (spec.unique === false || spec.sparse) throw new MongoCommandError(67, 'CannotCreateIndex', 'The _id index must be unique and not sparse');
+        if (spec.unique === false || spec.sparse)
+          throw new MongoCommandError(67, 'CannotCreateIndex', 'The _id index must be unique and not sparse');
         continue;
       }
       const byName = c.indexes.get(spec.name) ?? fresh.find((f) => f.name === spec.name);
       if (byName) {
-        if (!valuesEqual(byName.spec.key, spec.key) || Object.keys(byName.spec.key).join() !== Object.keys(spec.key).join()) {
-          throw new MongoCommandError(86, 'IndexKeySpecsConflict', `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${formatValue(spec)}, existing index: ${formatValue(byName.spec)}`);
+        if (
+          !valuesEqual(byName.spec.key, spec.key) ||
+          Object.keys(byName.spec.key).join() !== Object.keys(spec.key).join()
+        ) {
+          throw new MongoCommandError(
+            86,
+            'IndexKeySpecsConflict',
+            `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${formatValue(spec)}, existing index: ${formatValue(byName.spec)}`,
+          );
         }
         if (!sameOptions(byName.spec, spec)) {
-          throw new MongoCommandError(85, 'IndexOptionsConflict', `An equivalent index already exists with the same name but different options. Requested index: ${formatValue(spec)}, existing index: ${formatValue(byName.spec)}`);
+          throw new MongoCommandError(
+            85,
+            'IndexOptionsConflict',
+            `An equivalent index already exists with the same name but different options. Requested index: ${formatValue(spec)}, existing index: ${formatValue(byName.spec)}`,
+          );
         }
         continue;
       }
       for (const ix of [...c.indexes.values(), ...fresh]) {
-        if (valuesEqual(ix.spec.key, spec.key) && Object.keys(ix.spec.key).join() === Object.keys(spec.key).join()
-          && valuesEqual(ix.spec.partialFilterExpression ?? null, spec.partialFilterExpression ?? null)) {
-          if (sameOptions(ix.spec, spec)) throw new MongoCommandError(85, 'IndexOptionsConflict', `Index already exists with a different name: ${ix.name}`);
-          throw new MongoCommandError(85, 'IndexOptionsConflict', `An existing index has the same key pattern but different options. Requested index: ${formatValue(spec)}, existing index: ${formatValue(ix.spec)}`);
+        if (
+          valuesEqual(ix.spec.key, spec.key) &&
+          Object.keys(ix.spec.key).join() === Object.keys(spec.key).join() &&
+          valuesEqual(ix.spec.partialFilterExpression ?? null, spec.partialFilterExpression ?? null)
+        ) {
+          if (sameOptions(ix.spec, spec))
+            throw new MongoCommandError(
+              85,
+              'IndexOptionsConflict',
+              `Index already exists with a different name: ${ix.name}`,
+            );
+          throw new MongoCommandError(
+            85,
+            'IndexOptionsConflict',
+            `An existing index has the same key pattern but different options. Requested index: ${formatValue(spec)}, existing index: ${formatValue(ix.spec)}`,
+          );
         }
       }
       fresh.push(buildIndex(c, spec, true));
@@ -1109,7 +1377,9 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     await commitBatch(batch);
     const after = c.indexes.size + 1;
     return {
-      numIndexesBefore: before, numIndexesAfter: after, createdCollectionAutomatically,
+      numIndexesBefore: before,
+      numIndexesAfter: after,
+      createdCollectionAutomatically,
       ...(fresh.length === 0 ? { note: 'all indexes already exist' } : {}),
     };
   };
@@ -1159,7 +1429,8 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     }
     checkValidationOptions(collOptions);
     const stored: Document = {};
-    for (const [k, v] of Object.entries(collOptions)) if (!['writeConcern', 'lsid', 'txnNumber', '$db', 'autocommit', 'idIndex'].includes(k)) stored[k] = v;
+    for (const [k, v] of Object.entries(collOptions))
+      if (!['writeConcern', 'lsid', 'txnNumber', '$db', 'autocommit', 'idIndex'].includes(k)) stored[k] = v;
     const batch = new Batch();
     preserveForTxns(nsKey(ns), undefined);
     attachColl(newColl(ns.db, ns.coll, stored), batch);
@@ -1173,10 +1444,14 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       compileFilter(o.validator);
     }
     if (o.validationLevel !== undefined && !['off', 'strict', 'moderate'].includes(o.validationLevel)) {
-      throw badValue(`Enumeration value '${String(o.validationLevel)}' for field 'validationLevel' is not a valid value.`);
+      throw badValue(
+        `Enumeration value '${String(o.validationLevel)}' for field 'validationLevel' is not a valid value.`,
+      );
     }
     if (o.validationAction !== undefined && !['error', 'warn'].includes(o.validationAction)) {
-      throw badValue(`Enumeration value '${String(o.validationAction)}' for field 'validationAction' is not a valid value.`);
+      throw badValue(
+        `Enumeration value '${String(o.validationAction)}' for field 'validationAction' is not a valid value.`,
+      );
     }
   };
 
@@ -1189,7 +1464,10 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     if (colls.size === 0) dbs.delete(c.db);
     batch.undo.push(() => {
       let m = dbs.get(c.db);
-      if (!m) { m = new Map(); dbs.set(c.db, m); }
+      if (!m) {
+        m = new Map();
+        dbs.set(c.db, m);
+      }
       m.set(c.name, c);
     });
   };
@@ -1218,8 +1496,12 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     for (const [k, v] of Object.entries(mod)) {
       if (k === 'index') {
         if (!isPlainObject(v)) throw badValue('collMod index must be an object');
-        const ix = typeof v.name === 'string' ? c.indexes.get(v.name) : [...c.indexes.values()].find((i) => valuesEqual(i.spec.key, v.keyPattern));
-        if (!ix) throw indexNotFound(`cannot find index ${formatValue(v.name ?? v.keyPattern)} for ns ${c.db}.${c.name}`);
+        const ix =
+          typeof v.name === 'string'
+            ? c.indexes.get(v.name)
+            : [...c.indexes.values()].find((i) => valuesEqual(i.spec.key, v.keyPattern));
+        if (!ix)
+          throw indexNotFound(`cannot find index ${formatValue(v.name ?? v.keyPattern)} for ns ${c.db}.${c.name}`);
         if (v.expireAfterSeconds !== undefined) {
           if (ix.spec.expireAfterSeconds === undefined) throw badValue('no expireAfterSeconds field to update');
           out.expireAfterSeconds_old = ix.spec.expireAfterSeconds;
@@ -1232,7 +1514,15 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
           ix.spec = { ...ix.spec, hidden: v.hidden === true || undefined };
           if (!ix.spec.hidden) delete ix.spec.hidden;
         }
-      } else if (['validator', 'validationLevel', 'validationAction', 'changeStreamPreAndPostImages', 'expireAfterSeconds'].includes(k)) {
+      } else if (
+        [
+          'validator',
+          'validationLevel',
+          'validationAction',
+          'changeStreamPreAndPostImages',
+          'expireAfterSeconds',
+        ].includes(k)
+      ) {
         c.options = { ...c.options, [k]: v };
       } else if (['writeConcern', 'lsid', '$db', 'txnNumber'].includes(k)) {
         // command envelope fields the server may pass through
@@ -1249,13 +1539,23 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     const out = applyCollMod(c, mod);
     const batch = new Batch();
     batch.ops.push({ op: 'collMod', db: ns.db, coll: ns.coll, options: mod });
-    batch.undo.push(() => { c.options = before.options; for (const [n, s] of before.specs) { const ix = c.indexes.get(n); if (ix) ix.spec = s; } });
+    batch.undo.push(() => {
+      c.options = before.options;
+      for (const [n, s] of before.specs) {
+        const ix = c.indexes.get(n);
+        if (ix) ix.spec = s;
+      }
+    });
     await commitBatch(batch);
     return out;
   };
 
   const collectionInfo = (c: Coll): CollectionInfo => ({
-    name: c.name, type: 'collection', options: c.options, info: { readOnly: false, uuid: c.uuid }, idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
+    name: c.name,
+    type: 'collection',
+    options: c.options,
+    info: { readOnly: false, uuid: c.uuid },
+    idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
   });
 
   const listCollections: Engine['listCollections'] = (db, filter, txn) => {
@@ -1265,7 +1565,14 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       for (const key of t.writes.keys()) {
         const [d, ...rest] = key.split('.');
         const name = rest.join('.');
-        if (d === db && !infos.some((i) => i.name === name)) infos.push({ name, type: 'collection', options: {}, info: { readOnly: false }, idIndex: { v: 2, key: { _id: 1 }, name: '_id_' } });
+        if (d === db && !infos.some((i) => i.name === name))
+          infos.push({
+            name,
+            type: 'collection',
+            options: {},
+            info: { readOnly: false },
+            idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
+          });
       }
     }
     const m = compileFilter(filter ?? {});
@@ -1293,43 +1600,82 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     return n;
   };
 
-  const distinct: Engine['distinct'] = (ns, key, filter, txn, o) => withCollator(collationOf(ns, o?.collation), () => {
-    if (typeof key !== 'string' || key === '') throw failedToParse('distinct key must be a non-empty string');
-    const segs = key.split('.');
-    const seen = new Map<string, unknown>();
-    for (const { doc } of matchDocs(viewOf(ns, txn), filter ?? {})) {
-      for (const c of collectPath(doc, segs)) {
-        const vals = Array.isArray(c.value) ? c.value : [c.value];
-        for (const v of vals) if (v !== undefined) { const k = canonicalKey(v); if (!seen.has(k)) seen.set(k, v); }
+  const distinct: Engine['distinct'] = (ns, key, filter, txn, o) =>
+    withCollator(collationOf(ns, o?.collation), () => {
+      if (typeof key !== 'string' || key === '') throw failedToParse('distinct key must be a non-empty string');
+      const segs = key.split('.');
+      const seen = new Map<string, unknown>();
+      for (const { doc } of matchDocs(viewOf(ns, txn), filter ?? {})) {
+        for (const c of collectPath(doc, segs)) {
+          const vals = Array.isArray(c.value) ? c.value : [c.value];
+          for (const v of vals)
+            if (v !== undefined) {
+              const k = canonicalKey(v);
+              if (!seen.has(k)) seen.set(k, v);
+            }
+        }
       }
-    }
-    return [...seen.values()].sort(compareValues);
-  });
+      return [...seen.values()].sort(compareValues);
+    });
 
   const aggregate: Engine['aggregate'] = async (db, coll, pipeline, aggOptions, txn) => {
     if (!Array.isArray(pipeline)) throw failedToParse("'pipeline' option must be specified as an array");
     for (const stage of pipeline) {
-      if (!isPlainObject(stage) || Object.keys(stage).length !== 1) throw new MongoCommandError(40323, 'Location40323', 'A pipeline stage specification object must contain exactly one field.');
+      if (!isPlainObject(stage) || Object.keys(stage).length !== 1)
+        throw new MongoCommandError(
+          40323,
+          'Location40323',
+          'A pipeline stage specification object must contain exactly one field.',
+        );
       const name = Object.keys(stage)[0];
       if (name === '$changeStream') throw notSupported('Change streams ($changeStream)');
-      if (['$currentOp', '$listSessions', '$listLocalSessions', '$collStats', '$indexStats', '$planCacheStats', '$search', '$searchMeta', '$geoNear'].includes(name)) throw notSupported(`The ${name} stage`);
+      if (
+        [
+          '$currentOp',
+          '$listSessions',
+          '$listLocalSessions',
+          '$collStats',
+          '$indexStats',
+          '$planCacheStats',
+          '$search',
+          '$searchMeta',
+          '$geoNear',
+        ].includes(name)
+      )
+        throw notSupported(`The ${name} stage`);
       if (name !== '$out' && name !== '$merge' && !isKnownStage(name)) throw unrecognizedStage(name);
       checkStageArgument(name, stage[name]);
     }
     const last = pipeline[pipeline.length - 1];
     const outStage = last && ('$out' in last || '$merge' in last) ? last : undefined;
-    pipeline.slice(0, -1).forEach((s) => { if ('$out' in s || '$merge' in s) throw new MongoCommandError(40601, 'Location40601', `${Object.keys(s)[0]} can only be the final stage in the pipeline`); });
+    pipeline.slice(0, -1).forEach((s) => {
+      if ('$out' in s || '$merge' in s)
+        throw new MongoCommandError(
+          40601,
+          'Location40601',
+          `${Object.keys(s)[0]} can only be the final stage in the pipeline`,
+        );
+    });
     const body = outStage ? pipeline.slice(0, -1) : pipeline;
     const resolver = (name: string) => viewOf({ db, coll: name }, txn).all();
-    const collator = coll !== null ? collationOf({ db, coll }, aggOptions?.collation) : collatorFor(aggOptions?.collation);
+    const collator =
+      coll !== null ? collationOf({ db, coll }, aggOptions?.collation) : collatorFor(aggOptions?.collation);
     const results = withCollator(collator, () => {
       let input: Document[] = [];
       if (coll !== null) {
         const view = viewOf({ db, coll }, txn);
         const grouped = aggOptions?.let === undefined ? fastGroup(view, body) : undefined;
-        if (grouped) return grouped.rest.length ? runPipeline(grouped.docs, grouped.rest, { collectionResolver: resolver }) : grouped.docs;
+        if (grouped)
+          return grouped.rest.length
+            ? runPipeline(grouped.docs, grouped.rest, { collectionResolver: resolver })
+            : grouped.docs;
         const first = body[0];
-        if (first && '$match' in first && isPlainObject(first.$match) && !JSON.stringify(Object.keys(first.$match)).includes('$expr')) {
+        if (
+          first &&
+          '$match' in first &&
+          isPlainObject(first.$match) &&
+          !JSON.stringify(Object.keys(first.$match)).includes('$expr')
+        ) {
           input = plan(view, first.$match).docs;
           stats = { docsExamined: input.length, indexUsed: stats.indexUsed };
         } else {
@@ -1337,9 +1683,16 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
           stats = { docsExamined: input.length, indexUsed: null };
         }
       } else if (!body[0] || !('$documents' in body[0])) {
-        throw new MongoCommandError(73, 'InvalidNamespace', '{aggregate: 1} is not valid for this pipeline: a database-level aggregate must start with $documents');
+        throw new MongoCommandError(
+          73,
+          'InvalidNamespace',
+          '{aggregate: 1} is not valid for this pipeline: a database-level aggregate must start with $documents',
+        );
       }
-      return runPipeline(input, body, { collectionResolver: resolver, variables: isPlainObject(aggOptions?.let) ? aggOptions.let : undefined });
+      return runPipeline(input, body, {
+        collectionResolver: resolver,
+        variables: isPlainObject(aggOptions?.let) ? aggOptions.let : undefined,
+      });
     });
     return finishAggregate(db, outStage, results, aggOptions, txn);
   };
@@ -1386,12 +1739,22 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     // An index narrows the documents to visit, unless its range covers much of the collection: then one
     // pass over everything with the filter is cheaper than collecting and ordering the index's ids.
     const narrowed = view.live && !view.overlay ? planIds(view, match) : null;
-    const wide = narrowed !== null && (Array.isArray(narrowed.ids) ? narrowed.ids.length : narrowed.ids.size) > (view.coll?.records.size ?? 0) / 4;
-    const p: Plan = view.live && !view.overlay
-      ? (narrowed && !wide ? { docs: view.ordered(narrowed.ids), index: narrowed.index } : { docs: view.all(), index: null })
-      : plan(view, match);
+    const wide =
+      narrowed !== null &&
+      (Array.isArray(narrowed.ids) ? narrowed.ids.length : narrowed.ids.size) > (view.coll?.records.size ?? 0) / 4;
+    const p: Plan =
+      view.live && !view.overlay
+        ? narrowed && !wide
+          ? { docs: view.ordered(narrowed.ids), index: narrowed.index }
+          : { docs: view.all(), index: null }
+        : plan(view, match);
     const m = compileFilter(match);
-    interface G { id: unknown; n: number; state: unknown[]; counts: number[] }
+    interface G {
+      id: unknown;
+      n: number;
+      state: unknown[];
+      counts: number[];
+    }
     // Groups in first-seen order; looked up by the key's own string when it is one (no collation), else by
     // its canonical key (1, 1.0 and Long(1) are one group).
     const groups: G[] = [];
@@ -1399,7 +1762,12 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     const byKey = new Map<string, G>();
     const binary = currentCollator() === null;
     const newGroup = (id: unknown): G => {
-      const g: G = { id, n: 0, state: accs.map((a) => (a.kind === 'sum' || a.kind === 'avg' ? new RunningSum() : a.init)), counts: accs.map(() => 0) };
+      const g: G = {
+        id,
+        n: 0,
+        state: accs.map((a) => (a.kind === 'sum' || a.kind === 'avg' ? new RunningSum() : a.init)),
+        counts: accs.map(() => 0),
+      };
       groups.push(g);
       return g;
     };
@@ -1412,18 +1780,29 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
         if (id === BAIL) return undefined;
         if (binary && typeof id === 'string') {
           g = byString.get(id);
-          if (!g) { const k = canonicalKey(id); g = byKey.get(k) ?? newGroup(id); byKey.set(k, g); byString.set(id, g); }
+          if (!g) {
+            const k = canonicalKey(id);
+            g = byKey.get(k) ?? newGroup(id);
+            byKey.set(k, g);
+            byString.set(id, g);
+          }
         } else {
           const k = canonicalKey(id);
           g = byKey.get(k);
-          if (!g) { g = newGroup(id); byKey.set(k, g); }
+          if (!g) {
+            g = newGroup(id);
+            byKey.set(k, g);
+          }
         }
       } else {
         // An object of field paths: the members' canonical keys joined say the same as the object's.
         const k = idSpec.keyOf(doc);
         if (k === BAIL) return undefined;
         g = byKey.get(k);
-        if (!g) { g = newGroup(idSpec.of(doc)); byKey.set(k, g); }
+        if (!g) {
+          g = newGroup(idSpec.of(doc));
+          byKey.set(k, g);
+        }
       }
       g.n++;
       for (let i = 0; i < accs.length; i++) {
@@ -1446,7 +1825,8 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       accs.forEach((a, i) => {
         if (a.kind === 'count') setField(o, a.name, g.n);
         else if (a.kind === 'sumConst') setField(o, a.name, numericMul(a.value, g.n));
-        else if (a.kind === 'avg') setField(o, a.name, g.counts[i] === 0 ? null : averageOf((g.state[i] as RunningSum).value(), g.counts[i]));
+        else if (a.kind === 'avg')
+          setField(o, a.name, g.counts[i] === 0 ? null : averageOf((g.state[i] as RunningSum).value(), g.counts[i]));
         else if (a.kind === 'sum') setField(o, a.name, (g.state[i] as RunningSum).value());
         else setField(o, a.name, g.state[i]);
       });
@@ -1455,7 +1835,13 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
     return { docs, rest: body.slice(at + 1) };
   };
 
-  const finishAggregate = async (db: string, outStage: Document | undefined, results: Document[], aggOptions: Document | undefined, txn?: Txn): Promise<Document[]> => {
+  const finishAggregate = async (
+    db: string,
+    outStage: Document | undefined,
+    results: Document[],
+    aggOptions: Document | undefined,
+    txn?: Txn,
+  ): Promise<Document[]> => {
     if (!outStage) return results;
     const bypass = aggOptions?.bypassDocumentValidation === true;
     if ('$out' in outStage) await writeOut(db, outStage.$out, results, txn, bypass);
@@ -1467,26 +1853,53 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
   const checkStageArgument = (name: string, arg: unknown) => {
     if (name === '$unwind') {
       const path = isPlainObject(arg) ? arg.path : arg;
-      if (typeof path !== 'string') throw new MongoCommandError(15981, 'Location15981', `expected either a string or an object as specification for $unwind stage, got ${formatValue(arg)}`);
-      if (!path.startsWith('$')) throw new MongoCommandError(28818, 'Location28818', `path option to $unwind stage should be prefixed with a '$': ${path}`);
+      if (typeof path !== 'string')
+        throw new MongoCommandError(
+          15981,
+          'Location15981',
+          `expected either a string or an object as specification for $unwind stage, got ${formatValue(arg)}`,
+        );
+      if (!path.startsWith('$'))
+        throw new MongoCommandError(
+          28818,
+          'Location28818',
+          `path option to $unwind stage should be prefixed with a '$': ${path}`,
+        );
     }
     if (name === '$project' && isPlainObject(arg) && Object.keys(arg).length === 0) {
-      throw new MongoCommandError(51272, 'Location51272', 'Invalid $project :: caused by :: projection specification must have at least one field');
+      throw new MongoCommandError(
+        51272,
+        'Location51272',
+        'Invalid $project :: caused by :: projection specification must have at least one field',
+      );
     }
-    if ((name === '$limit' || name === '$skip') && (!isNumeric(arg) || !Number.isInteger(numberOf(arg)) || numberOf(arg) < 0 || (name === '$limit' && numberOf(arg) === 0))) {
-      throw new MongoCommandError(name === '$limit' ? 15958 : 15956, name === '$limit' ? 'Location15958' : 'Location15956',
-        name === '$limit' ? `invalid argument to $limit stage: Expected a positive number in: $limit: ${formatValue(arg)}` : `invalid argument to $skip stage: Expected a non-negative number in: $skip: ${formatValue(arg)}`);
+    if (
+      (name === '$limit' || name === '$skip') &&
+      (!isNumeric(arg) ||
+        !Number.isInteger(numberOf(arg)) ||
+        numberOf(arg) < 0 ||
+        (name === '$limit' && numberOf(arg) === 0))
+    ) {
+      throw new MongoCommandError(
+        name === '$limit' ? 15958 : 15956,
+        name === '$limit' ? 'Location15958' : 'Location15956',
+        name === '$limit'
+          ? `invalid argument to $limit stage: Expected a positive number in: $limit: ${formatValue(arg)}`
+          : `invalid argument to $skip stage: Expected a non-negative number in: $skip: ${formatValue(arg)}`,
+      );
     }
   };
 
   const targetNs = (db: string, spec: unknown, stage: string): Ns => {
     if (typeof spec === 'string') return { db, coll: spec };
-    if (isPlainObject(spec) && typeof spec.coll === 'string') return { db: typeof spec.db === 'string' ? spec.db : db, coll: spec.coll };
+    if (isPlainObject(spec) && typeof spec.coll === 'string')
+      return { db: typeof spec.db === 'string' ? spec.db : db, coll: spec.coll };
     throw failedToParse(`${stage} requires a collection name or {db, coll}`);
   };
 
   const writeOut = async (db: string, spec: unknown, results: Document[], txn?: Txn, bypass = false) => {
-    if (txn) throw new MongoCommandError(263, 'OperationNotSupportedInTransaction', '$out cannot be used in a transaction');
+    if (txn)
+      throw new MongoCommandError(263, 'OperationNotSupportedInTransaction', '$out cannot be used in a transaction');
     const ns = targetNs(db, spec, '$out');
     const batch = new Batch();
     const c = ensureColl(ns, batch);
@@ -1511,7 +1924,8 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
   };
 
   const writeMerge = async (db: string, spec: unknown, results: Document[], txn?: Txn, bypass = false) => {
-    if (txn) throw new MongoCommandError(263, 'OperationNotSupportedInTransaction', '$merge cannot be used in a transaction');
+    if (txn)
+      throw new MongoCommandError(263, 'OperationNotSupportedInTransaction', '$merge cannot be used in a transaction');
     const s: Document = typeof spec === 'string' ? { into: spec } : isPlainObject(spec) ? spec : {};
     const ns = targetNs(db, s.into, '$merge');
     const on: string[] = s.on === undefined ? ['_id'] : Array.isArray(s.on) ? s.on.map(String) : [String(s.on)];
@@ -1531,13 +1945,20 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
           if (whenMatched === 'replace') next = { ...r, _id: existing._id };
           else if (whenMatched === 'merge') next = { ...existing, ...r, _id: existing._id };
           else if (Array.isArray(whenMatched)) {
-            const out = runPipeline([existing], whenMatched as Document[], { variables: { new: r, ...(isPlainObject(s.let) ? s.let : {}) } })[0];
+            const out = runPipeline([existing], whenMatched as Document[], {
+              variables: { new: r, ...(isPlainObject(s.let) ? s.let : {}) },
+            })[0];
             next = { ...(out ?? existing), _id: existing._id };
           } else throw badValue(`unknown whenMatched mode: ${formatValue(whenMatched)}`);
           target.put(idKeyOf(existing), withIdFirst(next), false);
         } else {
           if (whenNotMatched === 'discard') continue;
-          if (whenNotMatched === 'fail') throw new MongoCommandError(13113, 'MergeStageNoMatchingDocument', '$merge could not find a matching document in the target collection for at least one document in the source collection');
+          if (whenNotMatched === 'fail')
+            throw new MongoCommandError(
+              13113,
+              'MergeStageNoMatchingDocument',
+              '$merge could not find a matching document in the target collection for at least one document in the source collection',
+            );
           const d = prepareInsertDoc(r);
           target.put(idKeyOf(d), d, true);
         }
@@ -1552,7 +1973,15 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
   // ---------- transactions API ----------
 
   const beginTransaction = (): Txn => {
-    const t: TxnState = { id: ++txnIds, startVer: version, active: true, snapshots: new Map(), before: new Map(), writes: new Map(), locked: new Set() };
+    const t: TxnState = {
+      id: ++txnIds,
+      startVer: version,
+      active: true,
+      snapshots: new Map(),
+      before: new Map(),
+      writes: new Map(),
+      locked: new Set(),
+    };
     txns.set(t.id, t);
     return { id: t.id };
   };
@@ -1568,7 +1997,8 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
         const c = getColl(ns);
         for (const k of writes.keys()) {
           const rec = c?.records.get(k);
-          if ((rec && rec.ver > t.startVer) || (tombstones.get(lockKey(key, k)) ?? 0) > t.startVer) throw writeConflict();
+          if ((rec && rec.ver > t.startVer) || (tombstones.get(lockKey(key, k)) ?? 0) > t.startVer)
+            throw writeConflict();
         }
       }
       // Unique indexes: the final documents must not collide with committed documents this transaction
@@ -1626,7 +2056,8 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
             let earliest: number | undefined;
             for (const cand of collectPath(r.doc, ix.fields[0].segs)) {
               const vals = Array.isArray(cand.value) ? cand.value : [cand.value];
-              for (const v of vals) if (v instanceof Date && (earliest === undefined || v.getTime() < earliest)) earliest = v.getTime();
+              for (const v of vals)
+                if (v instanceof Date && (earliest === undefined || v.getTime() < earliest)) earliest = v.getTime();
             }
             if (earliest !== undefined && earliest + secs * 1000 <= nowMs && c.records.has(k)) {
               deleteRecord(c, k, batch);
@@ -1664,17 +2095,35 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
             else attachColl(newColl(op.db, op.coll, op.options ?? {}));
             break;
           }
-          case 'dropCollection': { const c = getColl(ns!); if (c) detachColl(c, new Batch()); break; }
-          case 'dropDatabase': dbs.delete(op.db); break;
-          case 'collMod': { const c = getColl(ns!); if (c) applyCollMod(c, op.options); break; }
+          case 'dropCollection': {
+            const c = getColl(ns!);
+            if (c) detachColl(c, new Batch());
+            break;
+          }
+          case 'dropDatabase':
+            dbs.delete(op.db);
+            break;
+          case 'collMod': {
+            const c = getColl(ns!);
+            if (c) applyCollMod(c, op.options);
+            break;
+          }
           case 'createIndex': {
             const c = ensureColl(ns!);
             if (!c.indexes.has(op.spec.name)) c.indexes.set(op.spec.name, buildIndex(c, op.spec, false));
             break;
           }
-          case 'dropIndex': getColl(ns!)?.indexes.delete(op.name); break;
-          case 'put': putRecord(ensureColl(ns!), idKeyOf(op.doc), op.doc, undefined); break;
-          case 'delete': { const c = getColl(ns!); if (c) deleteRecord(c, binaryKey(op.id), undefined); break; }
+          case 'dropIndex':
+            getColl(ns!)?.indexes.delete(op.name);
+            break;
+          case 'put':
+            putRecord(ensureColl(ns!), idKeyOf(op.doc), op.doc, undefined);
+            break;
+          case 'delete': {
+            const c = getColl(ns!);
+            if (c) deleteRecord(c, binaryKey(op.id), undefined);
+            break;
+          }
         }
       }
     } finally {
@@ -1690,7 +2139,11 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
   const timer = setInterval(() => {
     if (sweeping || stopped) return;
     sweeping = true;
-    sweepExpired().catch(() => undefined).finally(() => { sweeping = false; });
+    sweepExpired()
+      .catch(() => undefined)
+      .finally(() => {
+        sweeping = false;
+      });
   }, sweepMs);
   timer.unref();
 
@@ -1705,12 +2158,29 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
   };
 
   return {
-    listDatabases, dropDatabase, listCollections, createCollection, dropCollection, collMod,
-    createIndexes, listIndexes, dropIndexes,
-    find, count, distinct, aggregate,
-    insert, update, delete: del, findAndModify,
-    beginTransaction, commitTransaction, abortTransaction,
+    listDatabases,
+    dropDatabase,
+    listCollections,
+    createCollection,
+    dropCollection,
+    collMod,
+    createIndexes,
+    listIndexes,
+    dropIndexes,
+    find,
+    count,
+    distinct,
+    aggregate,
+    insert,
+    update,
+    delete: del,
+    findAndModify,
+    beginTransaction,
+    commitTransaction,
+    abortTransaction,
     stop,
-    dumpState, lastQueryStats: () => ({ ...stats }), sweepExpired,
+    dumpState,
+    lastQueryStats: () => ({ ...stats }),
+    sweepExpired,
   };
 };

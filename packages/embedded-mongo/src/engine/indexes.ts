@@ -3,14 +3,28 @@
 // Hash maps make inserts O(1); the sorted array is rebuilt only when a range query follows writes.
 import type { Document } from 'bson';
 import {
-  canonicalKey, getField, collatorFor, compareValues, isNumeric, isPlainObject, numberOf, formatValue, typeRank, withCollator, type Collator,
+  canonicalKey,
+  getField,
+  collatorFor,
+  compareValues,
+  isNumeric,
+  isPlainObject,
+  numberOf,
+  formatValue,
+  typeRank,
+  withCollator,
+  type Collator,
 } from './bson-values.js';
 import { collectPath, compileFilter, type Matcher } from './query.js';
 import type { IndexSpec } from './types.js';
 import { MongoCommandError } from './types.js';
 import { notSupported } from './errors.js';
 
-export interface IndexField { path: string; segs: string[]; dir: number }
+export interface IndexField {
+  path: string;
+  segs: string[];
+  dir: number;
+}
 
 export const validateKeyPattern = (key: unknown): IndexField[] => {
   if (!isPlainObject(key) || Object.keys(key).length === 0) {
@@ -24,7 +38,11 @@ export const validateKeyPattern = (key: unknown): IndexField[] => {
       throw new MongoCommandError(67, 'CannotCreateIndex', `Unknown index plugin '${d}'`);
     }
     if (!isNumeric(d) || numberOf(d) === 0 || Number.isNaN(numberOf(d))) {
-      throw new MongoCommandError(67, 'CannotCreateIndex', `Values in the index key pattern can't be 0 or NaN: ${path}: ${formatValue(d)}`);
+      throw new MongoCommandError(
+        67,
+        'CannotCreateIndex',
+        `Values in the index key pattern can't be 0 or NaN: ${path}: ${formatValue(d)}`,
+      );
     }
     if (path === '' || path.split('.').some((s) => s === '' || s.startsWith('$'))) {
       throw new MongoCommandError(67, 'CannotCreateIndex', `Index key contains an illegal field name: '${path}'`);
@@ -34,7 +52,9 @@ export const validateKeyPattern = (key: unknown): IndexField[] => {
 };
 
 export const defaultIndexName = (key: Document): string =>
-  Object.keys(key).map((k) => `${k}_${String(key[k])}`).join('_');
+  Object.keys(key)
+    .map((k) => `${k}_${String(key[k])}`)
+    .join('_');
 
 const tuples = (lists: unknown[][]): unknown[][] =>
   lists.reduce<unknown[][]>((acc, list) => acc.flatMap((t) => list.map((v) => [...t, v])), [[]]);
@@ -67,8 +87,12 @@ export class Index {
     return withCollator(this.collator, () => this.keys(doc).map(tupleKey));
   }
 
-  get name(): string { return this.spec.name; }
-  get unique(): boolean { return this.spec.unique === true; }
+  get name(): string {
+    return this.spec.name;
+  }
+  get unique(): boolean {
+    return this.spec.unique === true;
+  }
 
   /** Key tuples for a document, or [] when a sparse/partial index leaves the document out. */
   keys(doc: Document): unknown[][] {
@@ -80,7 +104,16 @@ export class Index {
     for (const f of this.fields) {
       let v: unknown = doc;
       for (const seg of f.segs) {
-        if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof Date || (v as { _bsontype?: string })._bsontype !== undefined) { v = Array.isArray(v) ? ARRAY : undefined; break; }
+        if (
+          v === null ||
+          typeof v !== 'object' ||
+          Array.isArray(v) ||
+          v instanceof Date ||
+          (v as { _bsontype?: string })._bsontype !== undefined
+        ) {
+          v = Array.isArray(v) ? ARRAY : undefined;
+          break;
+        }
         v = getField(v, seg);
       }
       if (v === ARRAY || Array.isArray(v)) return this.multiKeys(doc);
@@ -118,11 +151,20 @@ export class Index {
       for (const k of keys) {
         const fk = canonicalKey(k[0]);
         let e = this.byFirst.get(fk);
-        if (!e) { e = { v: k[0], ids: id }; this.byFirst.set(fk, e); }
-        else e.ids = withId(e.ids, id);
-        if (this.fields.length > 1) { const tk = tupleKey(k); this.byFull.set(tk, withId(this.byFull.get(tk), id)); }
+        if (!e) {
+          e = { v: k[0], ids: id };
+          this.byFirst.set(fk, e);
+        } else e.ids = withId(e.ids, id);
+        if (this.fields.length > 1) {
+          const tk = tupleKey(k);
+          this.byFull.set(tk, withId(this.byFull.get(tk), id));
+        }
       }
-      if (this.lastMultikey) { this.multikeyDocs++; this.sorted = undefined; return; }
+      if (this.lastMultikey) {
+        this.multikeyDocs++;
+        this.sorted = undefined;
+        return;
+      }
       // One key: keep the sorted entries (a write between two dashboard reads must not cost a full re-sort).
       if (this.sorted && keys.length === 1) {
         const v = keys[0][0];
@@ -134,28 +176,41 @@ export class Index {
   remove(id: string, doc: Document): void {
     return withCollator(this.collator, () => {
       const keys = this.keys(doc);
-      if (this.lastMultikey) { this.multikeyDocs--; this.sorted = undefined; }
-      else if (this.sorted && keys.length === 1) {
+      if (this.lastMultikey) {
+        this.multikeyDocs--;
+        this.sorted = undefined;
+      } else if (this.sorted && keys.length === 1) {
         const s = this.sorted;
         const v = keys[0][0];
         let i = this.lowerBound(v);
         while (i < s.length && s[i].id !== id && compareValues(s[i].v, v) === 0) i++;
-        if (i < s.length && s[i].id === id) s.splice(i, 1); else this.sorted = undefined;
+        if (i < s.length && s[i].id === id) s.splice(i, 1);
+        else this.sorted = undefined;
       }
       for (const k of keys) {
         const fk = canonicalKey(k[0]);
         const e = this.byFirst.get(fk);
-        if (e) { const rest = withoutId(e.ids, id); if (rest === undefined) this.byFirst.delete(fk); else e.ids = rest; }
+        if (e) {
+          const rest = withoutId(e.ids, id);
+          if (rest === undefined) this.byFirst.delete(fk);
+          else e.ids = rest;
+        }
         if (this.fields.length > 1) {
           const tk = tupleKey(k);
           const rest = withoutId(this.byFull.get(tk), id);
-          if (rest === undefined) this.byFull.delete(tk); else this.byFull.set(tk, rest);
+          if (rest === undefined) this.byFull.delete(tk);
+          else this.byFull.set(tk, rest);
         }
       }
     });
   }
 
-  clear(): void { this.byFull.clear(); this.byFirst.clear(); this.sorted = undefined; this.multikeyDocs = 0; }
+  clear(): void {
+    this.byFull.clear();
+    this.byFirst.clear();
+    this.sorted = undefined;
+    this.multikeyDocs = 0;
+  }
 
   /**
    * Whether walking this index gives every document of the collection in the order of its leading field:
@@ -187,16 +242,26 @@ export class Index {
   /** First position whose value is not below v (callers hold the collator). */
   private lowerBound(v: unknown): number {
     const s = this.sorted!;
-    let lo = 0, hi = s.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (compareValues(s[mid].v, v) < 0) lo = mid + 1; else hi = mid; }
+    let lo = 0,
+      hi = s.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compareValues(s[mid].v, v) < 0) lo = mid + 1;
+      else hi = mid;
+    }
     return lo;
   }
 
   /** First position whose value is above v. */
   private upperBound(v: unknown): number {
     const s = this.sorted!;
-    let lo = 0, hi = s.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (compareValues(s[mid].v, v) <= 0) lo = mid + 1; else hi = mid; }
+    let lo = 0,
+      hi = s.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compareValues(s[mid].v, v) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
     return lo;
   }
 
@@ -204,18 +269,27 @@ export class Index {
    * The positions [from, to) of entries whose leading value lies in the bounds, within the bounds' BSON type
    * bracket (as a range query matches only values of its own type).
    */
-  rangePositions(lower: { v: unknown; inclusive: boolean } | undefined, upper: { v: unknown; inclusive: boolean } | undefined): [number, number] {
+  rangePositions(
+    lower: { v: unknown; inclusive: boolean } | undefined,
+    upper: { v: unknown; inclusive: boolean } | undefined,
+  ): [number, number] {
     return withCollator(this.collator, () => {
       const s = this.sortedEntries();
       const rank = typeRank((lower ?? upper)!.v);
-      let lo = 0, hi = s.length;
+      let lo = 0,
+        hi = s.length;
       // binary search: first entry at or above the lower bound (or the start of the type bracket)
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
         const e = s[mid];
         const r = typeRank(e.v);
-        const below = r < rank || (r === rank && lower !== undefined && (lower.inclusive ? compareValues(e.v, lower.v) < 0 : compareValues(e.v, lower.v) <= 0));
-        if (below) lo = mid + 1; else hi = mid;
+        const below =
+          r < rank ||
+          (r === rank &&
+            lower !== undefined &&
+            (lower.inclusive ? compareValues(e.v, lower.v) < 0 : compareValues(e.v, lower.v) <= 0));
+        if (below) lo = mid + 1;
+        else hi = mid;
       }
       const from = lo;
       hi = s.length;
@@ -226,8 +300,12 @@ export class Index {
         const r = typeRank(e.v);
         let within = r === rank;
         if (r < rank) within = true;
-        else if (r === rank && upper) { const c = compareValues(e.v, upper.v); within = upper.inclusive ? c <= 0 : c < 0; }
-        if (within) lo = mid + 1; else hi = mid;
+        else if (r === rank && upper) {
+          const c = compareValues(e.v, upper.v);
+          within = upper.inclusive ? c <= 0 : c < 0;
+        }
+        if (within) lo = mid + 1;
+        else hi = mid;
       }
       return [from, lo];
     });
@@ -240,7 +318,8 @@ export class Index {
       for (const k of this.keys(doc)) {
         const ids = this.fields.length > 1 ? this.byFull.get(tupleKey(k)) : this.byFirst.get(canonicalKey(k[0]))?.ids;
         if (ids === undefined) continue;
-        for (const other of typeof ids === 'string' ? [ids] : ids) if (other !== id && !(ignore && ignore(other))) return k;
+        for (const other of typeof ids === 'string' ? [ids] : ids)
+          if (other !== id && !(ignore && ignore(other))) return k;
       }
       return undefined;
     });
@@ -254,7 +333,10 @@ export class Index {
   }
 
   /** Ids whose leading key lies in the given bounds (same BSON type bracket as the bounds). */
-  idsInRange(lower: { v: unknown; inclusive: boolean } | undefined, upper: { v: unknown; inclusive: boolean } | undefined): string[] {
+  idsInRange(
+    lower: { v: unknown; inclusive: boolean } | undefined,
+    upper: { v: unknown; inclusive: boolean } | undefined,
+  ): string[] {
     const [from, to] = this.rangePositions(lower, upper);
     return this.idsAt(from, to);
   }
@@ -270,7 +352,9 @@ export class Index {
   /** A duplicate-key error as mongod reports it. */
   duplicateError(ns: string, k: unknown[]): { errmsg: string; keyPattern: Document; keyValue: Document } {
     const keyValue: Document = {};
-    this.fields.forEach((f, i) => { keyValue[f.path] = k[i]; });
+    this.fields.forEach((f, i) => {
+      keyValue[f.path] = k[i];
+    });
     const shown = this.fields.map((f, i) => `${f.path}: ${formatValue(k[i])}`).join(', ');
     return {
       errmsg: `E11000 duplicate key error collection: ${ns} index: ${this.name} dup key: { ${shown} }`,
@@ -281,10 +365,15 @@ export class Index {
 }
 
 const ARRAY = Symbol('array');
-const tupleKey = (k: unknown[]) => k.length === 1 ? canonicalKey(k[0]) : k.map(canonicalKey).join('\u0000');
+const tupleKey = (k: unknown[]) => (k.length === 1 ? canonicalKey(k[0]) : k.map(canonicalKey).join('\u0000'));
 const dedupe = (vals: unknown[]) => {
   const seen = new Set<string>();
-  return vals.filter((v) => { const c = canonicalKey(v); if (seen.has(c)) return false; seen.add(c); return true; });
+  return vals.filter((v) => {
+    const c = canonicalKey(v);
+    if (seen.has(c)) return false;
+    seen.add(c);
+    return true;
+  });
 };
 /** One id is kept as a plain string; a Set only when a key is shared (keeps 100k-entry indexes light). */
 type Ids = string | Set<string>;

@@ -14,8 +14,19 @@ import * as windowOperators from 'mingo/operators/window';
 import { Decimal128, Long, ObjectId, type Document } from 'bson';
 import { asDouble } from './bson-codec.js';
 import {
-  bsonTypeOf, canonicalKey, cloneDoc, compareValues, decToDecimal128, isNumeric, isPlainObject, numberOf, numericAdd,
-  numericMul, parseDecimalString, toDec, typeRank,
+  bsonTypeOf,
+  canonicalKey,
+  cloneDoc,
+  compareValues,
+  decToDecimal128,
+  isNumeric,
+  isPlainObject,
+  numberOf,
+  numericAdd,
+  numericMul,
+  parseDecimalString,
+  toDec,
+  typeRank,
 } from './bson-values.js';
 import { badValue, notSupported } from './errors.js';
 import { collectPath, compileFilter } from './query.js';
@@ -25,7 +36,11 @@ import { MongoCommandError } from './types.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type AnyFn = (...args: any[]) => any;
-type LazyIter = { transform(f: (arr: any[]) => unknown): LazyIter; filter(f: (d: any) => boolean): LazyIter; map(f: (d: any) => unknown): LazyIter };
+type LazyIter = {
+  transform(f: (arr: any[]) => unknown): LazyIter;
+  filter(f: (d: any) => boolean): LazyIter;
+  map(f: (d: any) => unknown): LazyIter;
+};
 type Opts = Record<string, any>;
 
 /**
@@ -38,7 +53,10 @@ type Opts = Record<string, any>;
 const hasDouble = (v: unknown, depth = 0): boolean => {
   if (depth > 100) return false;
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) { const x = v[i]; if (x !== null && typeof x === 'object' && hasDouble(x, depth + 1)) return true; }
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (x !== null && typeof x === 'object' && hasDouble(x, depth + 1)) return true;
+    }
     return false;
   }
   const t = (v as { _bsontype?: string })._bsontype;
@@ -62,7 +80,8 @@ const unwrapDoubles = (v: unknown): unknown => {
   return out;
 };
 
-const plainNumbers = (v: unknown): unknown => (v !== null && typeof v === 'object' && hasDouble(v) ? unwrapDoubles(v) : v);
+const plainNumbers = (v: unknown): unknown =>
+  v !== null && typeof v === 'object' && hasDouble(v) ? unwrapDoubles(v) : v;
 
 /** mingo resolves `$field` paths against the options' root document, so that one is swapped too. */
 const withPlainRoot = (obj: unknown, plainObj: unknown, options: Opts): Opts => {
@@ -73,20 +92,26 @@ const withPlainRoot = (obj: unknown, plainObj: unknown, options: Opts): Opts => 
   const Ctor = options.constructor as unknown as { init(o: Opts): { update(l: Opts): Opts } };
   return Ctor.init(options).update({ root });
 };
-const withPlainDoc = (fn: AnyFn): AnyFn => (obj, args, options) => {
-  const plain = plainNumbers(obj);
-  return fn(plain, args, withPlainRoot(obj, plain, options));
-};
-const withPlainDocs = (fn: AnyFn): AnyFn => (coll: unknown[], args, options) => {
-  const plain = coll.map(plainNumbers);
-  // Accumulators evaluate their expression per document, each as its own root.
-  return fn(plain, args, options);
-};
+const withPlainDoc =
+  (fn: AnyFn): AnyFn =>
+  (obj, args, options) => {
+    const plain = plainNumbers(obj);
+    return fn(plain, args, withPlainRoot(obj, plain, options));
+  };
+const withPlainDocs =
+  (fn: AnyFn): AnyFn =>
+  (coll: unknown[], args, options) => {
+    const plain = coll.map(plainNumbers);
+    // Accumulators evaluate their expression per document, each as its own root.
+    return fn(plain, args, options);
+  };
 const mapValues = (ops: Record<string, AnyFn>, f: (fn: AnyFn, name: string) => AnyFn): Record<string, AnyFn> =>
   Object.fromEntries(Object.entries(ops).map(([name, fn]) => [name, f(fn, name)]));
 
 const KEEPS_VALUES = new Set(['$push', '$first', '$last', '$mergeObjects']);
-const acc = mapValues(accumulatorOperators as unknown as Record<string, AnyFn>, (fn, name) => (KEEPS_VALUES.has(name) ? fn : withPlainDocs(fn)));
+const acc = mapValues(accumulatorOperators as unknown as Record<string, AnyFn>, (fn, name) =>
+  KEEPS_VALUES.has(name) ? fn : withPlainDocs(fn),
+);
 const expr = mapValues(expressionOperators as unknown as Record<string, AnyFn>, (fn) => withPlainDoc(fn));
 const isDoubleWrapper = (x: unknown) => (x as { _bsontype?: string } | null)?._bsontype === 'Double';
 
@@ -95,12 +120,18 @@ const evalArgs = (obj: unknown, args: unknown, options: Opts): unknown[] => {
   return Array.isArray(v) ? v : [v];
 };
 
-const compareOp = (test: (c: number) => boolean): AnyFn => (obj, args, options) => {
-  const [a, b] = evalArgs(obj, args, options);
-  return test(compareValues(a ?? null, b ?? null));
-};
+const compareOp =
+  (test: (c: number) => boolean): AnyFn =>
+  (obj, args, options) => {
+    const [a, b] = evalArgs(obj, args, options);
+    return test(compareValues(a ?? null, b ?? null));
+  };
 
-const hasBigNumber = (xs: unknown[]) => xs.some((x) => { const t = bsonTypeOf(x); return t === 'decimal' || t === 'long'; });
+const hasBigNumber = (xs: unknown[]) =>
+  xs.some((x) => {
+    const t = bsonTypeOf(x);
+    return t === 'decimal' || t === 'long';
+  });
 /** Results of our arithmetic stay plain numbers inside a pipeline, where mingo's operators may consume them. */
 const plainResult = (v: unknown): unknown => (isDoubleWrapper(v) ? (v as { value: number }).value : v);
 
@@ -129,19 +160,24 @@ const evalOne = (obj: unknown, args: unknown, options: Opts): unknown => {
 };
 
 const decDivide = (a: unknown, b: unknown): Decimal128 => {
-  const x = toDec(a), y = toDec(b);
+  const x = toDec(a),
+    y = toDec(b);
   if (y.coef === 0n && !y.special) throw new MongoCommandError(2, 'BadValue', "can't $divide by zero");
   const scaled = (BigInt(x.sign * y.sign) * x.coef * 10n ** 40n) / y.coef;
   let coef = scaled < 0n ? -scaled : scaled;
   let exp = x.exp - y.exp - 40;
-  while (exp < x.exp - y.exp && coef % 10n === 0n) { coef /= 10n; exp++; }
+  while (exp < x.exp - y.exp && coef % 10n === 0n) {
+    coef /= 10n;
+    exp++;
+  }
   return decToDecimal128({ sign: scaled < 0n ? -1 : 1, coef, exp });
 };
 
 const $divide: AnyFn = (obj, args, options) => {
   const xs = evalArgs(obj, args, options);
   if (xs.some((x) => x === null || x === undefined)) return null;
-  if (xs.length !== 2 || !xs.every(isNumeric)) throw new MongoCommandError(16609, 'Location16609', '$divide only supports numeric types');
+  if (xs.length !== 2 || !xs.every(isNumeric))
+    throw new MongoCommandError(16609, 'Location16609', '$divide only supports numeric types');
   if (xs.some((x) => bsonTypeOf(x) === 'decimal')) return decDivide(xs[0], xs[1]);
   if (numberOf(xs[1]) === 0) throw new MongoCommandError(2, 'BadValue', "can't $divide by zero");
   return numberOf(xs[0]) / numberOf(xs[1]);
@@ -156,15 +192,32 @@ const $type: AnyFn = (obj, args, options) => {
 const $toString: AnyFn = (obj, args, options) => {
   const v = evalOne(obj, args, options);
   switch (bsonTypeOf(v)) {
-    case 'missing': case 'null': case 'undefined': return null;
-    case 'objectId': return (v as ObjectId).toHexString();
-    case 'decimal': case 'long': return String(v);
-    case 'date': return (v as Date).toISOString();
-    case 'bool': return v ? 'true' : 'false';
-    case 'int': case 'double': return String(numberOf(v));
-    case 'string': return v;
-    case 'binData': return (v as { toString(enc: string): string }).toString('base64');
-    default: throw new MongoCommandError(241, 'ConversionFailure', `Unsupported conversion from ${bsonTypeOf(v)} to string in $convert with no onError value`);
+    case 'missing':
+    case 'null':
+    case 'undefined':
+      return null;
+    case 'objectId':
+      return (v as ObjectId).toHexString();
+    case 'decimal':
+    case 'long':
+      return String(v);
+    case 'date':
+      return (v as Date).toISOString();
+    case 'bool':
+      return v ? 'true' : 'false';
+    case 'int':
+    case 'double':
+      return String(numberOf(v));
+    case 'string':
+      return v;
+    case 'binData':
+      return (v as { toString(enc: string): string }).toString('base64');
+    default:
+      throw new MongoCommandError(
+        241,
+        'ConversionFailure',
+        `Unsupported conversion from ${bsonTypeOf(v)} to string in $convert with no onError value`,
+      );
   }
 };
 
@@ -176,7 +229,11 @@ const $toObjectId: AnyFn = (obj, args, options) => {
   if (v === null || v === undefined) return null;
   if (bsonTypeOf(v) === 'objectId') return v;
   if (typeof v === 'string' && /^[0-9a-fA-F]{24}$/.test(v)) return new ObjectId(v);
-  throw new MongoCommandError(241, 'ConversionFailure', `Failed to parse objectId '${shown(v)}' in $convert with no onError value: Invalid string length for parsing to OID, expected 24 but found ${shown(v).length}`);
+  throw new MongoCommandError(
+    241,
+    'ConversionFailure',
+    `Failed to parse objectId '${shown(v)}' in $convert with no onError value: Invalid string length for parsing to OID, expected 24 but found ${shown(v).length}`,
+  );
 };
 
 const $toDecimal: AnyFn = (obj, args, options) => {
@@ -185,8 +242,15 @@ const $toDecimal: AnyFn = (obj, args, options) => {
   if (bsonTypeOf(v) === 'decimal') return v;
   if (typeof v === 'boolean') return Decimal128.fromString(v ? '1' : '0');
   if (v instanceof Date) return Decimal128.fromString(String(v.getTime()));
-  try { return isNumeric(v) ? decToDecimal128(toDec(v)) : decToDecimal128(parseDecimalString(shown(v))); }
-  catch { throw new MongoCommandError(241, 'ConversionFailure', `Failed to parse number '${shown(v)}' in $convert with no onError value`); }
+  try {
+    return isNumeric(v) ? decToDecimal128(toDec(v)) : decToDecimal128(parseDecimalString(shown(v)));
+  } catch {
+    throw new MongoCommandError(
+      241,
+      'ConversionFailure',
+      `Failed to parse number '${shown(v)}' in $convert with no onError value`,
+    );
+  }
 };
 
 const $toLong: AnyFn = (obj, args, options) => {
@@ -196,7 +260,12 @@ const $toLong: AnyFn = (obj, args, options) => {
   if (v instanceof Date) return Long.fromNumber(v.getTime());
   if (typeof v === 'boolean') return Long.fromNumber(v ? 1 : 0);
   const n = typeof v === 'string' ? Number(v.trim()) : numberOf(v);
-  if (!Number.isFinite(n) || (typeof v === 'string' && !/^\s*[+-]?\d+\s*$/.test(v))) throw new MongoCommandError(241, 'ConversionFailure', `Failed to parse number '${shown(v)}' in $convert with no onError value`);
+  if (!Number.isFinite(n) || (typeof v === 'string' && !/^\s*[+-]?\d+\s*$/.test(v)))
+    throw new MongoCommandError(
+      241,
+      'ConversionFailure',
+      `Failed to parse number '${shown(v)}' in $convert with no onError value`,
+    );
   return Long.fromNumber(Math.trunc(n));
 };
 
@@ -231,7 +300,10 @@ export const averageOf = (s: unknown, n: number): unknown => {
     // Keep the quotient exact but drop trailing zeros down to the dividend's exponent, as IEEE decimal does.
     let coef = scaled < 0n ? -scaled : scaled;
     let exp = d.exp - 40;
-    while (exp < d.exp && coef % 10n === 0n) { coef /= 10n; exp++; }
+    while (exp < d.exp && coef % 10n === 0n) {
+      coef /= 10n;
+      exp++;
+    }
     return decToDecimal128({ sign: scaled < 0n ? -1 : 1, coef, exp });
   }
   // An average is a double in MongoDB, even of integers ($avg of [1, 3] is 2.0).
@@ -248,24 +320,29 @@ const $addToSet: AnyFn = (coll: unknown[], e, options) => {
   return [...seen.values()];
 };
 
-const extreme = (dir: 1 | -1): AnyFn => (coll: unknown[], e, options) => {
-  let best: unknown = null;
-  for (const v of values(coll, e, options)) {
-    if (v === null || v === undefined) continue;
-    if (best === null || compareValues(v, best) * dir > 0) best = v;
-  }
-  return best;
-};
+const extreme =
+  (dir: 1 | -1): AnyFn =>
+  (coll: unknown[], e, options) => {
+    let best: unknown = null;
+    for (const v of values(coll, e, options)) {
+      if (v === null || v === undefined) continue;
+      if (best === null || compareValues(v, best) * dir > 0) best = v;
+    }
+    return best;
+  };
 
 /** $group with BSON-canonical keys (ObjectId, Date, 1 vs 1.0) and first-seen group order. */
 const $group = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
-  if (!isPlainObject(spec) || !('_id' in spec)) throw new MongoCommandError(15955, 'Location15955', 'a group specification must include an _id');
+  if (!isPlainObject(spec) || !('_id' in spec))
+    throw new MongoCommandError(15955, 'Location15955', 'a group specification must include an _id');
   const fields = Object.keys(spec).filter((k) => k !== '_id');
   for (const f of fields) {
     const a = spec[f];
-    if (!isPlainObject(a) || Object.keys(a).length !== 1) throw new MongoCommandError(40234, 'Location40234', `The field '${f}' must be an accumulator object`);
+    if (!isPlainObject(a) || Object.keys(a).length !== 1)
+      throw new MongoCommandError(40234, 'Location40234', `The field '${f}' must be an accumulator object`);
     const op = Object.keys(a)[0];
-    if (!options.context.getOperator('accumulator', op)) throw new MongoCommandError(15952, 'Location15952', `unknown group operator '${op}'`);
+    if (!options.context.getOperator('accumulator', op))
+      throw new MongoCommandError(15952, 'Location15952', `unknown group operator '${op}'`);
   }
   return coll.transform((items: Document[]) => {
     const groups = new Map<string, { id: unknown; docs: Document[] }>();
@@ -274,7 +351,10 @@ const $group = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
       if (id === undefined) id = null;
       const k = canonicalKey(id);
       let g = groups.get(k);
-      if (!g) { g = { id, docs: [] }; groups.set(k, g); }
+      if (!g) {
+        g = { id, docs: [] };
+        groups.set(k, g);
+      }
       g.docs.push(d);
     }
     const out: Document[] = [];
@@ -295,10 +375,15 @@ const $group = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
 /** $bucket with BSON comparisons; a value equal to a boundary opens that boundary's bucket. */
 const $bucket = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
   const bounds = spec.boundaries as unknown[];
-  if (!Array.isArray(bounds) || bounds.length < 2) throw new MongoCommandError(40192, 'Location40192', "The $bucket 'boundaries' field must have at least 2 values");
+  if (!Array.isArray(bounds) || bounds.length < 2)
+    throw new MongoCommandError(40192, 'Location40192', "The $bucket 'boundaries' field must have at least 2 values");
   for (let i = 1; i < bounds.length; i++) {
     if (typeRank(bounds[i]) !== typeRank(bounds[0]) || compareValues(bounds[i], bounds[i - 1]) <= 0) {
-      throw new MongoCommandError(40194, 'Location40194', "The 'boundaries' option to $bucket must be sorted in ascending order and of one type");
+      throw new MongoCommandError(
+        40194,
+        'Location40194',
+        "The 'boundaries' option to $bucket must be sorted in ascending order and of one type",
+      );
     }
   }
   const hasDefault = 'default' in spec;
@@ -311,16 +396,27 @@ const $bucket = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
       let placed = false;
       if (typeRank(key) === typeRank(bounds[0])) {
         for (let i = 0; i < bounds.length - 1; i++) {
-          if (compareValues(key, bounds[i]) >= 0 && compareValues(key, bounds[i + 1]) < 0) { groups[i].push(d); placed = true; break; }
+          if (compareValues(key, bounds[i]) >= 0 && compareValues(key, bounds[i + 1]) < 0) {
+            groups[i].push(d);
+            placed = true;
+            break;
+          }
         }
       }
       if (!placed) {
-        if (!hasDefault) throw new MongoCommandError(40066, 'Location40066', '$switch could not find a matching branch for an input, and no default was specified.');
+        if (!hasDefault)
+          throw new MongoCommandError(
+            40066,
+            'Location40066',
+            '$switch could not find a matching branch for an input, and no default was specified.',
+          );
         other.push(d);
       }
     }
     const out: Document[] = [];
-    groups.forEach((g, i) => { if (g.length) out.push({ _id: bounds[i], ...accumulate(g, output, options) }); });
+    groups.forEach((g, i) => {
+      if (g.length) out.push({ _id: bounds[i], ...accumulate(g, output, options) });
+    });
     if (other.length) out.push({ _id: spec.default, ...accumulate(other, output, options) });
     return Lazy(out);
   });
@@ -340,7 +436,8 @@ const accumulate = (docs: Document[], spec: Document, options: Opts): Document =
 
 const $sort = (coll: LazyIter, spec: Document): LazyIter => {
   const keys = parseSort(spec);
-  if (keys.length === 0) throw new MongoCommandError(15976, 'Location15976', '$sort stage must have at least one sort key');
+  if (keys.length === 0)
+    throw new MongoCommandError(15976, 'Location15976', '$sort stage must have at least one sort key');
   return coll.transform((arr: Document[]) => Lazy(sortDocs(arr, keys)));
 };
 
@@ -367,10 +464,16 @@ const $lookup = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
     for (const fd of foreign) {
       const keys = new Set<string>();
       for (const c of collectPath(fd, fsegs)) {
-        if (Array.isArray(c.value)) { c.value.forEach((x) => keys.add(canonicalKey(x))); if (c.value.length === 0) keys.add('z'); }
-        else keys.add(canonicalKey(c.value === undefined ? null : c.value));
+        if (Array.isArray(c.value)) {
+          c.value.forEach((x) => keys.add(canonicalKey(x)));
+          if (c.value.length === 0) keys.add('z');
+        } else keys.add(canonicalKey(c.value === undefined ? null : c.value));
       }
-      for (const k of keys) { const l = byKey.get(k) ?? []; l.push(fd); byKey.set(k, l); }
+      for (const k of keys) {
+        const l = byKey.get(k) ?? [];
+        l.push(fd);
+        byKey.set(k, l);
+      }
     }
   }
   const lsegs = localField !== undefined ? String(localField).split('.') : [];
@@ -388,14 +491,22 @@ const $lookup = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
     }
     if (pipeline) {
       const vars: Document = {};
-      for (const [name, e] of Object.entries((spec.let as Document | undefined) ?? {})) vars[name] = evalExpr(doc, e, options as any);
-      candidates = runMingo(candidates, pipeline, { collectionResolver: resolver, variables: { ...(options.variables ?? {}), ...vars } });
+      for (const [name, e] of Object.entries((spec.let as Document | undefined) ?? {}))
+        vars[name] = evalExpr(doc, e, options as any);
+      candidates = runMingo(candidates, pipeline, {
+        collectionResolver: resolver,
+        variables: { ...(options.variables ?? {}), ...vars },
+      });
     }
     return { ...doc, [as]: candidates.map(cloneDoc) };
   });
 };
 
-const unsupportedStage = (name: string): AnyFn => () => { throw notSupported(`The ${name} stage`); };
+const unsupportedStage =
+  (name: string): AnyFn =>
+  () => {
+    throw notSupported(`The ${name} stage`);
+  };
 
 const isFlag = (v: unknown) => typeof v === 'boolean' || isNumeric(v);
 
@@ -404,22 +515,33 @@ const isFlag = (v: unknown) => typeof v === 'boolean' || isNumeric(v);
  * input document, then computed fields (mingo puts `_id` last and computed fields first).
  */
 const $project = (coll: LazyIter, spec: Document, options: Opts): LazyIter => {
-  const computed = new Set(Object.keys(spec).filter((k) => !isFlag(spec[k])).map((k) => k.split('.')[0]));
+  const computed = new Set(
+    Object.keys(spec)
+      .filter((k) => !isFlag(spec[k]))
+      .map((k) => k.split('.')[0]),
+  );
   return coll.transform((input: Document[]) => {
-    const out = ((pipelineOperators as any).$project(Lazy(input), spec, options) as { collect(): Document[] }).collect();
-    return Lazy(out.map((d, i) => {
-      const source = input[i];
-      if (!isPlainObject(d) || !isPlainObject(source)) return d;
-      const keys = Object.keys(d);
-      if (keys.length < 2) return d;
-      const order: string[] = '_id' in d ? ['_id'] : [];
-      for (const k of Object.keys(source)) if (k !== '_id' && k in d && !computed.has(k)) order.push(k);
-      if (order.length < keys.length) { const seen = new Set(order); for (const k of keys) if (!seen.has(k)) order.push(k); }
-      if (order.every((k, j) => k === keys[j])) return d;
-      const o: Document = {};
-      for (const k of order) o[k] = d[k];
-      return o;
-    }));
+    const out = (
+      (pipelineOperators as any).$project(Lazy(input), spec, options) as { collect(): Document[] }
+    ).collect();
+    return Lazy(
+      out.map((d, i) => {
+        const source = input[i];
+        if (!isPlainObject(d) || !isPlainObject(source)) return d;
+        const keys = Object.keys(d);
+        if (keys.length < 2) return d;
+        const order: string[] = '_id' in d ? ['_id'] : [];
+        for (const k of Object.keys(source)) if (k !== '_id' && k in d && !computed.has(k)) order.push(k);
+        if (order.length < keys.length) {
+          const seen = new Set(order);
+          for (const k of keys) if (!seen.has(k)) order.push(k);
+        }
+        if (order.every((k, j) => k === keys[j])) return d;
+        const o: Document = {};
+        for (const k of order) o[k] = d[k];
+        return o;
+      }),
+    );
   });
 };
 
@@ -439,15 +561,40 @@ const getContext = (): Context => {
     accumulator: { ...(acc as any), $sum, $avg, $min: extreme(-1), $max: extreme(1), $addToSet },
     expression: {
       ...(expr as any),
-      $eq: compareOp((c) => c === 0), $ne: compareOp((c) => c !== 0), $gt: compareOp((c) => c > 0),
-      $gte: compareOp((c) => c >= 0), $lt: compareOp((c) => c < 0), $lte: compareOp((c) => c <= 0),
-      $cmp: (obj: unknown, args: unknown, options: Opts) => { const [a, b] = evalArgs(obj, args, options); return compareValues(a ?? null, b ?? null); },
-      $add, $multiply, $subtract, $divide, $type, $toString, $toObjectId, $toDecimal, $toLong, $toDate, $function,
+      $eq: compareOp((c) => c === 0),
+      $ne: compareOp((c) => c !== 0),
+      $gt: compareOp((c) => c > 0),
+      $gte: compareOp((c) => c >= 0),
+      $lt: compareOp((c) => c < 0),
+      $lte: compareOp((c) => c <= 0),
+      $cmp: (obj: unknown, args: unknown, options: Opts) => {
+        const [a, b] = evalArgs(obj, args, options);
+        return compareValues(a ?? null, b ?? null);
+      },
+      $add,
+      $multiply,
+      $subtract,
+      $divide,
+      $type,
+      $toString,
+      $toObjectId,
+      $toDecimal,
+      $toLong,
+      $toDate,
+      $function,
     },
     pipeline: {
-      ...(pipelineOperators as any), $match, $sort, $group, $sortByCount, $lookup, $bucket, $project,
+      ...(pipelineOperators as any),
+      $match,
+      $sort,
+      $group,
+      $sortByCount,
+      $lookup,
+      $bucket,
+      $project,
       $__copy: (coll: LazyIter) => coll.map((d: Document) => cloneDoc(d)),
-      $geoNear: unsupportedStage('$geoNear'), $search: unsupportedStage('$search'),
+      $geoNear: unsupportedStage('$geoNear'),
+      $search: unsupportedStage('$search'),
       $graphLookup: (pipelineOperators as any).$graphLookup,
     },
     projection: projectionOperators,
@@ -475,7 +622,10 @@ const encodedExpressions = new WeakMap<object, unknown>();
 const encodedExpression = (e: unknown): unknown => {
   if (e === null || typeof e !== 'object') return mentionsReserved(e) ? encodeExpression(e) : e;
   let out = encodedExpressions.get(e);
-  if (out === undefined) { out = mentionsReserved(e) ? encodeExpression(e) : e; encodedExpressions.set(e, out); }
+  if (out === undefined) {
+    out = mentionsReserved(e) ? encodeExpression(e) : e;
+    encodedExpressions.set(e, out);
+  }
   return out;
 };
 
@@ -527,7 +677,11 @@ export const runPipeline = (docs: Document[], pipeline: Document[], o: PipelineO
   const stages = mentionsReserved(pipeline) ? (encodeExpression(pipeline) as Document[]) : pipeline;
   // Only when something was renamed can mingo's answer hold renamed fields (most pipelines skip the decode).
   let renamed = stages !== pipeline;
-  const encode = <T>(v: T): T => { const e = encodeData(v); if (e !== v) renamed = true; return e; };
+  const encode = <T>(v: T): T => {
+    const e = encodeData(v);
+    if (e !== v) renamed = true;
+    return e;
+  };
   const resolver = o.collectionResolver;
   const out = runMingo(docs.map(encode), stages, {
     collectionResolver: resolver && ((name: string) => resolver(name).map(encode)),
@@ -538,11 +692,13 @@ export const runPipeline = (docs: Document[], pipeline: Document[], o: PipelineO
 
 const runMingo = (docs: Document[], pipeline: Document[], o: PipelineOptions = {}): Document[] => {
   const firstMutating = pipeline.findIndex((st) => !NON_MUTATING.has(Object.keys(st)[0] ?? ''));
-  const stages = firstMutating < 0 ? pipeline : [...pipeline.slice(0, firstMutating), { $__copy: true }, ...pipeline.slice(firstMutating)];
+  const stages =
+    firstMutating < 0
+      ? pipeline
+      : [...pipeline.slice(0, firstMutating), { $__copy: true }, ...pipeline.slice(firstMutating)];
   try {
     return new Aggregator(stages as any, baseOptions(o) as any).run(docs);
   } catch (err) {
     throw toCommandError(err);
   }
 };
-

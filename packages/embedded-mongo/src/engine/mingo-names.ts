@@ -27,7 +27,8 @@ const isContainer = (v: unknown): v is Document | unknown[] => Array.isArray(v) 
 const hasKey = (v: unknown, test: (k: string) => boolean, depth = 0): boolean => {
   if (depth > 200) return false;
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (typeof v[i] === 'object' && v[i] !== null && hasKey(v[i], test, depth + 1)) return true;
+    for (let i = 0; i < v.length; i++)
+      if (typeof v[i] === 'object' && v[i] !== null && hasKey(v[i], test, depth + 1)) return true;
     return false;
   }
   if (!isPlainObject(v)) return false;
@@ -71,7 +72,11 @@ const encodeFieldPathString = (s: string): string => {
 };
 
 const encodeNames = (v: unknown): unknown =>
-  typeof v === 'string' ? encodePath(v) : Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? encodePath(x) : x)) : v;
+  typeof v === 'string'
+    ? encodePath(v)
+    : Array.isArray(v)
+      ? v.map((x) => (typeof x === 'string' ? encodePath(x) : x))
+      : v;
 
 /** Options of stages and operators whose plain string values name fields. */
 const NAME_OPTIONS: Record<string, string[]> = {
@@ -107,13 +112,29 @@ export const encodeExpression = (e: unknown): unknown => {
   const out: Document = {};
   for (const k of Object.keys(e)) {
     const v = e[k];
-    if (!k.startsWith('$')) { setField(out, encodePath(k), encodeExpression(v)); continue; }
+    if (!k.startsWith('$')) {
+      setField(out, encodePath(k), encodeExpression(v));
+      continue;
+    }
     switch (k) {
-      case '$literal': case '$documents': setField(out, k, encodeData(v)); continue;
-      case '$match': case '$elemMatch': setField(out, k, encodeFilter(v)); continue;
-      case '$unset': case '$count': setField(out, k, encodeNames(v)); continue;
-      case '$getField': case '$unsetField':
-        if (typeof v === 'string') { setField(out, k, encodeName(v)); continue; }
+      case '$literal':
+      case '$documents':
+        setField(out, k, encodeData(v));
+        continue;
+      case '$match':
+      case '$elemMatch':
+        setField(out, k, encodeFilter(v));
+        continue;
+      case '$unset':
+      case '$count':
+        setField(out, k, encodeNames(v));
+        continue;
+      case '$getField':
+      case '$unsetField':
+        if (typeof v === 'string') {
+          setField(out, k, encodeName(v));
+          continue;
+        }
         break;
     }
     let value = encodeExpression(v);
@@ -121,7 +142,8 @@ export const encodeExpression = (e: unknown): unknown => {
     if (names && isPlainObject(v) && isPlainObject(value)) {
       for (const n of names) if (n in v) setField(value, n, encodeNames(v[n]));
       // `field` of $getField may be a literal string only.
-      if ((k === '$getField' || k === '$setField' || k === '$unsetField') && typeof v.field === 'string') setField(value, 'field', encodeName(v.field));
+      if ((k === '$getField' || k === '$setField' || k === '$unsetField') && typeof v.field === 'string')
+        setField(value, 'field', encodeName(v.field));
     }
     if (k === '$lookup' && isPlainObject(v) && isPlainObject(value) && isPlainObject(v.let)) {
       value = { ...value, let: encodeExpression(v.let) };

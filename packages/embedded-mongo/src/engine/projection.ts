@@ -39,7 +39,8 @@ export const compileProjection = (spec: Document | undefined | null): Projector 
     else if (isPlainObject(v) && '$slice' in v) {
       const s = v.$slice;
       if (Array.isArray(s)) {
-        if (s.length !== 2 || !isNumeric(s[0]) || !isNumeric(s[1])) throw badValue('$slice array argument must be of form [skip, limit]');
+        if (s.length !== 2 || !isNumeric(s[0]) || !isNumeric(s[1]))
+          throw badValue('$slice array argument must be of form [skip, limit]');
         if (numberOf(s[1]) <= 0) throw badValue(`$slice limit must be positive`);
         node = { kind: 'slice', skip: numberOf(s[0]), limit: numberOf(s[1]) };
       } else if (isNumeric(s)) node = { kind: 'slice', skip: numberOf(s), limit: undefined };
@@ -59,12 +60,31 @@ export const compileProjection = (spec: Document | undefined | null): Projector 
     } else if (isPlainObject(v) && '$meta' in v) throw notSupported(`{$meta: "${String(v.$meta)}"} projections`);
     else node = { kind: 'computed', expr: v };
 
-    if (key === '_id') { idSetting = node; if (node.kind === 'computed' || node.kind === 'include') continue; if (node.kind === 'exclude') continue; }
-    if (node.kind === 'include' || node.kind === 'computed' || node.kind === 'elemMatch' || node.kind === 'positional') {
-      if (exclusion) throw new MongoCommandError(31253, 'Location31253', `Cannot do inclusion on field ${path} in exclusion projection`);
+    if (key === '_id') {
+      idSetting = node;
+      if (node.kind === 'computed' || node.kind === 'include') continue;
+      if (node.kind === 'exclude') continue;
+    }
+    if (
+      node.kind === 'include' ||
+      node.kind === 'computed' ||
+      node.kind === 'elemMatch' ||
+      node.kind === 'positional'
+    ) {
+      if (exclusion)
+        throw new MongoCommandError(
+          31253,
+          'Location31253',
+          `Cannot do inclusion on field ${path} in exclusion projection`,
+        );
       inclusion = true;
     } else if (node.kind === 'exclude') {
-      if (inclusion) throw new MongoCommandError(31254, 'Location31254', `Cannot do exclusion on field ${path} in inclusion projection`);
+      if (inclusion)
+        throw new MongoCommandError(
+          31254,
+          'Location31254',
+          `Cannot do exclusion on field ${path} in inclusion projection`,
+        );
       exclusion = true;
     }
     insert(root, key.split('.'), node, path);
@@ -73,7 +93,10 @@ export const compileProjection = (spec: Document | undefined | null): Projector 
   const idNode = idSetting ?? { kind: 'include' };
   return (doc, pos) => {
     const out = inclusion ? include(doc, root, doc, pos) : exclude(doc, root, doc, pos);
-    if (idNode.kind === 'exclude') { delete out._id; return out; }
+    if (idNode.kind === 'exclude') {
+      delete out._id;
+      return out;
+    }
     if (idNode.kind === 'computed') return { _id: evalExpression(doc, idNode.expr), ...withoutId(out) };
     if (doc._id !== undefined) return { _id: doc._id, ...withoutId(out) };
     return out;
@@ -85,18 +108,26 @@ export const compileProjection = (spec: Document | undefined | null): Projector 
  * (no `$` operator) is a nested projection, flattened here into dotted paths in the order given.
  */
 const flattenNested = (spec: Document): Document => {
-  const nested = (v: unknown): v is Document => isPlainObject(v) && Object.keys(v).length > 0 && !Object.keys(v).some((k) => k.startsWith('$'));
+  const nested = (v: unknown): v is Document =>
+    isPlainObject(v) && Object.keys(v).length > 0 && !Object.keys(v).some((k) => k.startsWith('$'));
   if (!Object.keys(spec).some((k) => nested(spec[k]))) return spec;
   const out: Document = {};
   const add = (prefix: string, v: unknown) => {
-    if (!nested(v)) { setField(out, prefix, v); return; }
+    if (!nested(v)) {
+      setField(out, prefix, v);
+      return;
+    }
     for (const k of Object.keys(v)) add(`${prefix}.${k}`, v[k]);
   };
   for (const k of Object.keys(spec)) add(k, spec[k]);
   return out;
 };
 
-const withoutId = (d: Document) => { const { _id, ...rest } = d; void _id; return rest; };
+const withoutId = (d: Document) => {
+  const { _id, ...rest } = d;
+  void _id;
+  return rest;
+};
 
 const insert = (tree: Map<string, Node>, segs: string[], node: Node, path: string) => {
   const [head, ...rest] = segs;
@@ -106,8 +137,16 @@ const insert = (tree: Map<string, Node>, segs: string[], node: Node, path: strin
     return;
   }
   let child = tree.get(head);
-  if (!child) { child = { kind: 'tree', children: new Map() }; tree.set(head, child); }
-  if (child.kind !== 'tree') throw new MongoCommandError(31249, 'Location31249', `Path collision at ${path} remaining portion ${rest.join('.')}`);
+  if (!child) {
+    child = { kind: 'tree', children: new Map() };
+    tree.set(head, child);
+  }
+  if (child.kind !== 'tree')
+    throw new MongoCommandError(
+      31249,
+      'Location31249',
+      `Path collision at ${path} remaining portion ${rest.join('.')}`,
+    );
   insert(child.children, rest, node, path);
 };
 
@@ -125,8 +164,12 @@ const include = (value: Document, tree: Map<string, Node>, root: Document, pos: 
     if (!node) continue;
     const v = value[k];
     switch (node.kind) {
-      case 'include': setField(out, k, v); break;
-      case 'slice': setField(out, k, slice(v, node)); break;
+      case 'include':
+        setField(out, k, v);
+        break;
+      case 'slice':
+        setField(out, k, slice(v, node));
+        break;
       case 'elemMatch': {
         if (!Array.isArray(v)) break;
         const el = v.find(node.test);
@@ -135,7 +178,10 @@ const include = (value: Document, tree: Map<string, Node>, root: Document, pos: 
       }
       case 'positional':
         if (Array.isArray(v)) {
-          if (pos === undefined) throw badValue('Executor error during find command :: caused by :: positional operator \'.$\' requires corresponding field in query specifier');
+          if (pos === undefined)
+            throw badValue(
+              "Executor error during find command :: caused by :: positional operator '.$' requires corresponding field in query specifier",
+            );
           if (pos < v.length) setField(out, k, [v[pos]]);
         }
         break;
@@ -143,12 +189,14 @@ const include = (value: Document, tree: Map<string, Node>, root: Document, pos: 
         if (Array.isArray(v)) setField(out, k, includeArray(v, node.children, root, pos));
         else if (isPlainObject(v)) setField(out, k, include(v, node.children, root, pos));
         break;
-      case 'computed': break;
+      case 'computed':
+        break;
     }
   }
   for (const [k, node] of tree) {
     if (node.kind === 'computed') setField(out, k, evalExpression(root, node.expr));
-    else if (node.kind === 'tree' && !hasField(value, k) && hasComputed(node.children)) setField(out, k, include({}, node.children, root, pos));
+    else if (node.kind === 'tree' && !hasField(value, k) && hasComputed(node.children))
+      setField(out, k, include({}, node.children, root, pos));
   }
   return out;
 };
@@ -157,23 +205,37 @@ const hasComputed = (tree: Map<string, Node>): boolean =>
   [...tree.values()].some((n) => n.kind === 'computed' || (n.kind === 'tree' && hasComputed(n.children)));
 
 const includeArray = (arr: unknown[], tree: Map<string, Node>, root: Document, pos: number | undefined): unknown[] =>
-  arr.flatMap((el) => (isPlainObject(el) ? [include(el, tree, root, pos)] : Array.isArray(el) ? [includeArray(el, tree, root, pos)] : []));
+  arr.flatMap((el) =>
+    isPlainObject(el) ? [include(el, tree, root, pos)] : Array.isArray(el) ? [includeArray(el, tree, root, pos)] : [],
+  );
 
 const exclude = (value: Document, tree: Map<string, Node>, root: Document, pos: number | undefined): Document => {
   const out: Document = {};
   for (const k of Object.keys(value)) {
     const node = tree.get(k);
     const v = value[k];
-    if (!node) { setField(out, k, v); continue; }
+    if (!node) {
+      setField(out, k, v);
+      continue;
+    }
     switch (node.kind) {
-      case 'exclude': break;
-      case 'slice': setField(out, k, slice(v, node)); break;
+      case 'exclude':
+        break;
+      case 'slice':
+        setField(out, k, slice(v, node));
+        break;
       case 'tree':
-        if (Array.isArray(v)) setField(out, k, v.map((el) => (isPlainObject(el) ? exclude(el, node.children, root, pos) : el)));
+        if (Array.isArray(v))
+          setField(
+            out,
+            k,
+            v.map((el) => (isPlainObject(el) ? exclude(el, node.children, root, pos) : el)),
+          );
         else if (isPlainObject(v)) setField(out, k, exclude(v, node.children, root, pos));
         else setField(out, k, v);
         break;
-      default: setField(out, k, v);
+      default:
+        setField(out, k, v);
     }
   }
   return out;

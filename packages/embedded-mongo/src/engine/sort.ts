@@ -6,7 +6,11 @@ import { collectPath } from './query.js';
 import { MongoCommandError } from './types.js';
 import { notSupported } from './errors.js';
 
-export interface SortKey { path: string; segs: string[]; dir: 1 | -1 }
+export interface SortKey {
+  path: string;
+  segs: string[];
+  dir: 1 | -1;
+}
 
 export const parseSort = (sort: Document | undefined | null): SortKey[] => {
   if (!sort || !isPlainObject(sort)) return [];
@@ -14,7 +18,11 @@ export const parseSort = (sort: Document | undefined | null): SortKey[] => {
     const d = sort[path];
     if (isPlainObject(d) && '$meta' in d) throw notSupported(`sorting by {$meta: "${String(d.$meta)}"}`);
     if (!isNumeric(d) || (numberOf(d) !== 1 && numberOf(d) !== -1)) {
-      throw new MongoCommandError(15975, 'Location15975', '$sort key ordering must be 1 (for ascending) or -1 (for descending)');
+      throw new MongoCommandError(
+        15975,
+        'Location15975',
+        '$sort key ordering must be 1 (for ascending) or -1 (for descending)',
+      );
     }
     return { path, segs: path.split('.'), dir: numberOf(d) === 1 ? 1 : -1 };
   });
@@ -24,7 +32,11 @@ const sortValue = (doc: Document, key: SortKey): unknown => {
   let best: unknown;
   let found = false;
   const consider = (v: unknown) => {
-    if (!found) { best = v; found = true; return; }
+    if (!found) {
+      best = v;
+      found = true;
+      return;
+    }
     const c = compareValues(v, best);
     if ((key.dir === 1 && c < 0) || (key.dir === -1 && c > 0)) best = v;
   };

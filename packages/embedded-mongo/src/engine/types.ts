@@ -61,7 +61,10 @@ export interface WriteOptions {
   /** Skips the collection's validator (mongod's bypassDocumentValidation). */
   bypassDocumentValidation?: boolean;
 }
-export interface InsertResult { n: number; writeErrors: WriteError[] }
+export interface InsertResult {
+  n: number;
+  writeErrors: WriteError[];
+}
 export interface UpdateStatement {
   q: Document;
   u: Document | Document[];
@@ -71,9 +74,22 @@ export interface UpdateStatement {
   hint?: Document | string;
   collation?: Document;
 }
-export interface UpdateResult { n: number; nModified: number; upserted: { index: number; _id: unknown }[]; writeErrors: WriteError[] }
-export interface DeleteStatement { q: Document; limit: 0 | 1; hint?: Document | string; collation?: Document }
-export interface DeleteResult { n: number; writeErrors: WriteError[] }
+export interface UpdateResult {
+  n: number;
+  nModified: number;
+  upserted: { index: number; _id: unknown }[];
+  writeErrors: WriteError[];
+}
+export interface DeleteStatement {
+  q: Document;
+  limit: 0 | 1;
+  hint?: Document | string;
+  collation?: Document;
+}
+export interface DeleteResult {
+  n: number;
+  writeErrors: WriteError[];
+}
 export interface FindAndModifyArgs {
   /** Skips the collection's validator (mongod's bypassDocumentValidation). */
   bypassDocumentValidation?: boolean;
@@ -93,14 +109,19 @@ export interface FindAndModifyResult {
 }
 
 /** Namespace: database and collection name. */
-export interface Ns { db: string; coll: string }
+export interface Ns {
+  db: string;
+  coll: string;
+}
 
 /**
  * A multi-document transaction's handle. Reads inside it see its own uncommitted writes; other readers
  * do not until commit. A write that conflicts with a concurrent committed write fails with WriteConflict
  * (code 112) and the TransientTransactionError label.
  */
-export interface Txn { readonly id: number }
+export interface Txn {
+  readonly id: number;
+}
 
 export interface Engine {
   listDatabases(): { name: string; sizeOnDisk: number; empty: boolean }[];
@@ -109,7 +130,15 @@ export interface Engine {
   createCollection(ns: Ns, options?: Document): Promise<void>;
   dropCollection(ns: Ns): Promise<boolean>;
   collMod(ns: Ns, options: Document): Promise<Document>;
-  createIndexes(ns: Ns, specs: IndexSpec[]): Promise<{ numIndexesBefore: number; numIndexesAfter: number; createdCollectionAutomatically: boolean; note?: string }>;
+  createIndexes(
+    ns: Ns,
+    specs: IndexSpec[],
+  ): Promise<{
+    numIndexesBefore: number;
+    numIndexesAfter: number;
+    createdCollectionAutomatically: boolean;
+    note?: string;
+  }>;
   listIndexes(ns: Ns): IndexSpec[];
   dropIndexes(ns: Ns, index: string | string[] | Document): Promise<{ nIndexesWas: number }>;
 

@@ -2,19 +2,49 @@
 // never mutates the stored document: it works on a copy and returns the new document.
 import { ObjectId, Timestamp, Long, type Document } from 'bson';
 import {
-  bsonTypeOf, cloneDoc, compareValues, formatValue, getField, hasField, isNumeric, isPlainObject, numberOf, numericAdd,
-  numericMul, setField, valuesEqual,
+  bsonTypeOf,
+  cloneDoc,
+  compareValues,
+  formatValue,
+  getField,
+  hasField,
+  isNumeric,
+  isPlainObject,
+  numberOf,
+  numericAdd,
+  numericMul,
+  setField,
+  valuesEqual,
 } from './bson-values.js';
 import {
-  badValue, conflictingUpdate, dollarPrefixed, failedToParse, immutableField, pathNotViable, typeMismatch,
+  badValue,
+  conflictingUpdate,
+  dollarPrefixed,
+  failedToParse,
+  immutableField,
+  pathNotViable,
+  typeMismatch,
 } from './errors.js';
 import { compileFilter, type Matcher } from './query.js';
 import { runPipeline } from './mingo-context.js';
 import { MongoCommandError } from './types.js';
 
 const OPERATORS = new Set([
-  '$set', '$unset', '$inc', '$mul', '$rename', '$setOnInsert', '$min', '$max', '$currentDate', '$push',
-  '$addToSet', '$pull', '$pullAll', '$pop', '$bit',
+  '$set',
+  '$unset',
+  '$inc',
+  '$mul',
+  '$rename',
+  '$setOnInsert',
+  '$min',
+  '$max',
+  '$currentDate',
+  '$push',
+  '$addToSet',
+  '$pull',
+  '$pullAll',
+  '$pop',
+  '$bit',
 ]);
 const PIPELINE_STAGES = new Set(['$addFields', '$set', '$project', '$unset', '$replaceRoot', '$replaceWith']);
 
@@ -27,7 +57,10 @@ export interface ApplyContext {
 }
 
 interface Op {
-  op: string; path: string; segs: string[]; arg: unknown;
+  op: string;
+  path: string;
+  segs: string[];
+  arg: unknown;
   /** A `$`-prefixed field name on the path: storable only when the update inserts (an upsert), as in MongoDB 5+. */
   dollarField?: string;
 }
@@ -39,9 +72,11 @@ export type CompiledUpdate =
 
 const comparePathSegments = (a: string[], b: string[]): number => {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    const x = a[i], y = b[i];
+    const x = a[i],
+      y = b[i];
     if (x === y) continue;
-    const nx = /^\d+$/.test(x), ny = /^\d+$/.test(y);
+    const nx = /^\d+$/.test(x),
+      ny = /^\d+$/.test(y);
     if (nx && ny) return Number(x) - Number(y);
     return x < y ? -1 : 1;
   }
@@ -56,7 +91,11 @@ export const compileUpdate = (u: Document | Document[], arrayFilters?: Document[
     for (const stage of u) {
       const name = isPlainObject(stage) ? Object.keys(stage)[0] : undefined;
       if (!name || !PIPELINE_STAGES.has(name)) {
-        throw new MongoCommandError(72, 'InvalidOptions', `${name ?? 'stage'} is not allowed to be used within an update`);
+        throw new MongoCommandError(
+          72,
+          'InvalidOptions',
+          `${name ?? 'stage'} is not allowed to be used within an update`,
+        );
       }
     }
     if (arrayFilters?.length) throw failedToParse('arrayFilters may not be specified for pipeline-style updates');
@@ -72,20 +111,26 @@ export const compileUpdate = (u: Document | Document[], arrayFilters?: Document[
   const ops: Op[] = [];
   for (const op of keys) {
     if (!OPERATORS.has(op)) {
-      throw failedToParse(`Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
+      throw failedToParse(
+        `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
+      );
     }
     const fields = u[op];
     if (!isPlainObject(fields)) {
-      throw failedToParse(`Modifiers operate on fields but we found type ${bsonTypeOf(fields)} instead. For example: {$mod: {<field>: ...}} not {${op}: ${formatValue(fields)}}`);
+      throw failedToParse(
+        `Modifiers operate on fields but we found type ${bsonTypeOf(fields)} instead. For example: {$mod: {<field>: ...}} not {${op}: ${formatValue(fields)}}`,
+      );
     }
     for (const path of Object.keys(fields)) {
       const dollarField = validatePath(path, op);
       const arg = fields[path];
       ops.push({ op, path, segs: path.split('.'), arg, ...(dollarField ? { dollarField } : {}) });
       if (op === '$rename') {
-        if (typeof arg !== 'string') throw badValue(`The 'to' field for $rename must be a string: ${path}: ${formatValue(arg)}`);
+        if (typeof arg !== 'string')
+          throw badValue(`The 'to' field for $rename must be a string: ${path}: ${formatValue(arg)}`);
         if (arg === path) throw badValue(`The source and target field for $rename must differ: ${path}: "${arg}"`);
-        if (validatePath(arg, op) || validatePath(path, op)) throw dollarPrefixed(`The dollar ($) prefixed field in '${arg}' is not valid for storage.`);
+        if (validatePath(arg, op) || validatePath(path, op))
+          throw dollarPrefixed(`The dollar ($) prefixed field in '${arg}' is not valid for storage.`);
         if (isPrefix(path.split('.'), arg.split('.')) || isPrefix(arg.split('.'), path.split('.'))) {
           throw badValue(`The source and target field for $rename must not be on the same path: ${path}: "${arg}"`);
         }
@@ -102,7 +147,8 @@ export const compileUpdate = (u: Document | Document[], arrayFilters?: Document[
   }
   const sorted = [...touched].sort((a, b) => comparePathSegments(a.segs, b.segs));
   for (let i = 1; i < sorted.length; i++) {
-    const prev = sorted[i - 1], cur = sorted[i];
+    const prev = sorted[i - 1],
+      cur = sorted[i];
     if (isPrefix(prev.segs, cur.segs)) {
       throw conflictingUpdate(`Updating the path '${cur.path}' would create a conflict at '${prev.path}'`);
     }
@@ -115,54 +161,89 @@ export const compileUpdate = (u: Document | Document[], arrayFilters?: Document[
 
 /** Validates an update path; answers its `$`-prefixed field name (not a positional element) if it has one. */
 const validatePath = (path: string, op: string): string | undefined => {
-  if (path === '') throw new MongoCommandError(56, 'EmptyFieldName', "An empty update path is not valid.");
+  if (path === '') throw new MongoCommandError(56, 'EmptyFieldName', 'An empty update path is not valid.');
   const segs = path.split('.');
-  if (segs.some((s) => s === '')) throw new MongoCommandError(56, 'EmptyFieldName', `The update path '${path}' contains an empty field name, which is not allowed.`);
-  if (segs.filter((s) => s === '$').length > 1) throw badValue(`Too many positional (i.e. '$') elements found in path '${path}'`);
+  if (segs.some((s) => s === ''))
+    throw new MongoCommandError(
+      56,
+      'EmptyFieldName',
+      `The update path '${path}' contains an empty field name, which is not allowed.`,
+    );
+  if (segs.filter((s) => s === '$').length > 1)
+    throw badValue(`Too many positional (i.e. '$') elements found in path '${path}'`);
   void op;
   return segs.find((s) => s.startsWith('$') && s !== '$' && !/^\$\[[a-z][a-zA-Z0-9]*\]$/.test(s) && s !== '$[]');
 };
 
 const validateArgument = (op: string, path: string, arg: unknown) => {
   switch (op) {
-    case '$inc': case '$mul':
+    case '$inc':
+    case '$mul':
       if (!isNumeric(arg)) {
-        throw typeMismatch(`Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${formatValue(arg)}}`);
+        throw typeMismatch(
+          `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${formatValue(arg)}}`,
+        );
       }
       break;
     case '$pop':
-      if (!isNumeric(arg) || (numberOf(arg) !== 1 && numberOf(arg) !== -1)) throw failedToParse(`$pop expects 1 or -1, found: ${formatValue(arg)}`);
+      if (!isNumeric(arg) || (numberOf(arg) !== 1 && numberOf(arg) !== -1))
+        throw failedToParse(`$pop expects 1 or -1, found: ${formatValue(arg)}`);
       break;
     case '$pullAll':
       if (!Array.isArray(arg)) throw badValue(`$pullAll requires an array argument but was given a ${bsonTypeOf(arg)}`);
       break;
     case '$currentDate':
-      if (!(arg === true || arg === false || (isPlainObject(arg) && (arg.$type === 'date' || arg.$type === 'timestamp')))) {
-        throw badValue(`${formatValue(arg)} is not valid type for $currentDate. Please use a boolean ('true') or a $type expression ({$type: 'timestamp/date'}).`);
+      if (!(
+        arg === true ||
+        arg === false ||
+        (isPlainObject(arg) && (arg.$type === 'date' || arg.$type === 'timestamp'))
+      )) {
+        throw badValue(
+          `${formatValue(arg)} is not valid type for $currentDate. Please use a boolean ('true') or a $type expression ({$type: 'timestamp/date'}).`,
+        );
       }
       break;
     case '$bit':
-      if (!isPlainObject(arg) || Object.keys(arg).length === 0) throw badValue(`The $bit modifier is not compatible with a ${bsonTypeOf(arg)}. You must pass in an embedded document: {$bit: {field: {and/or/xor: #}}`);
+      if (!isPlainObject(arg) || Object.keys(arg).length === 0)
+        throw badValue(
+          `The $bit modifier is not compatible with a ${bsonTypeOf(arg)}. You must pass in an embedded document: {$bit: {field: {and/or/xor: #}}`,
+        );
       for (const k of Object.keys(arg)) {
-        if (!['and', 'or', 'xor'].includes(k)) throw badValue(`The $bit modifier only supports 'and', 'or', and 'xor', not '${k}' which is an unknown operator: {${k}: ${formatValue(arg[k])}}`);
+        if (!['and', 'or', 'xor'].includes(k))
+          throw badValue(
+            `The $bit modifier only supports 'and', 'or', and 'xor', not '${k}' which is an unknown operator: {${k}: ${formatValue(arg[k])}}`,
+          );
         const t = bsonTypeOf(arg[k]);
-        if (t !== 'int' && t !== 'long') throw badValue(`The $bit modifier field must be an Integer(32/64 bit); a '${t}' is not supported here: {${k}: ${formatValue(arg[k])}}`);
+        if (t !== 'int' && t !== 'long')
+          throw badValue(
+            `The $bit modifier field must be an Integer(32/64 bit); a '${t}' is not supported here: {${k}: ${formatValue(arg[k])}}`,
+          );
       }
       break;
-    case '$push': case '$addToSet':
+    case '$push':
+    case '$addToSet':
       if (isPlainObject(arg) && '$each' in arg) {
-        if (!Array.isArray(arg.$each)) throw badValue(`The argument to $each in ${op} must be an array but it was of type: ${bsonTypeOf(arg.$each)}`);
+        if (!Array.isArray(arg.$each))
+          throw badValue(
+            `The argument to $each in ${op} must be an array but it was of type: ${bsonTypeOf(arg.$each)}`,
+          );
         for (const k of Object.keys(arg)) {
-          if (op === '$addToSet' && k !== '$each') throw badValue(`Found unexpected fields after $each in $addToSet: ${formatValue(arg)}`);
-          if (!['$each', '$slice', '$sort', '$position'].includes(k)) throw badValue(`Unrecognized clause in $push: ${k}`);
+          if (op === '$addToSet' && k !== '$each')
+            throw badValue(`Found unexpected fields after $each in $addToSet: ${formatValue(arg)}`);
+          if (!['$each', '$slice', '$sort', '$position'].includes(k))
+            throw badValue(`Unrecognized clause in $push: ${k}`);
         }
-        if ('$slice' in arg && (!isNumeric(arg.$slice) || !Number.isInteger(numberOf(arg.$slice)))) throw badValue('The value for $slice must be an integer value but was given type: ' + bsonTypeOf(arg.$slice));
-        if ('$position' in arg && (!isNumeric(arg.$position) || !Number.isInteger(numberOf(arg.$position)))) throw badValue('The value for $position must be an integer value, not of type: ' + bsonTypeOf(arg.$position));
+        if ('$slice' in arg && (!isNumeric(arg.$slice) || !Number.isInteger(numberOf(arg.$slice))))
+          throw badValue('The value for $slice must be an integer value but was given type: ' + bsonTypeOf(arg.$slice));
+        if ('$position' in arg && (!isNumeric(arg.$position) || !Number.isInteger(numberOf(arg.$position))))
+          throw badValue('The value for $position must be an integer value, not of type: ' + bsonTypeOf(arg.$position));
         if ('$sort' in arg) {
           const s = arg.$sort;
           const okDir = (d: unknown) => isNumeric(d) && (numberOf(d) === 1 || numberOf(d) === -1);
           if (!(okDir(s) || (isPlainObject(s) && Object.keys(s).length > 0 && Object.values(s).every(okDir)))) {
-            throw badValue('The $sort is invalid: use 1/-1 to sort the whole element, or {field:1/-1} to sort embedded fields');
+            throw badValue(
+              'The $sort is invalid: use 1/-1 to sort the whole element, or {field:1/-1} to sort embedded fields',
+            );
           }
         }
       }
@@ -173,7 +254,9 @@ const validateArgument = (op: string, path: string, arg: unknown) => {
 const checkReplacement = (doc: Document) => {
   for (const k of Object.keys(doc)) {
     if (k.startsWith('$')) {
-      throw dollarPrefixed(`The dollar ($) prefixed field '${k}' in '${k}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.`);
+      throw dollarPrefixed(
+        `The dollar ($) prefixed field '${k}' in '${k}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.`,
+      );
     }
   }
 };
@@ -182,11 +265,22 @@ const compileArrayFilters = (arrayFilters: Document[], ops: Op[], u: Document): 
   const filters = new Map<string, Matcher>();
   for (const f of arrayFilters) {
     if (!isPlainObject(f)) throw failedToParse('arrayFilters entries must be objects');
-    const idents = new Set(Object.keys(f).filter((k) => !k.startsWith('$')).map((k) => k.split('.')[0]));
-    if (idents.size !== 1) throw failedToParse(`Error parsing array filter :: caused by :: Expected a single top-level field name, found ${idents.size === 0 ? 'none' : `'${[...idents].join("' and '")}'`}`);
+    const idents = new Set(
+      Object.keys(f)
+        .filter((k) => !k.startsWith('$'))
+        .map((k) => k.split('.')[0]),
+    );
+    if (idents.size !== 1)
+      throw failedToParse(
+        `Error parsing array filter :: caused by :: Expected a single top-level field name, found ${idents.size === 0 ? 'none' : `'${[...idents].join("' and '")}'`}`,
+      );
     const ident = [...idents][0];
-    if (!/^[a-z][a-zA-Z0-9]*$/.test(ident)) throw badValue(`Error parsing array filter :: caused by :: The top-level field name must be an alphanumeric string beginning with a lowercase letter, found '${ident}'`);
-    if (filters.has(ident)) throw failedToParse(`Found multiple array filters with the same top-level field name ${ident}`);
+    if (!/^[a-z][a-zA-Z0-9]*$/.test(ident))
+      throw badValue(
+        `Error parsing array filter :: caused by :: The top-level field name must be an alphanumeric string beginning with a lowercase letter, found '${ident}'`,
+      );
+    if (filters.has(ident))
+      throw failedToParse(`Found multiple array filters with the same top-level field name ${ident}`);
     filters.set(ident, compileFilter(f));
   }
   const used = new Set<string>();
@@ -199,7 +293,8 @@ const compileArrayFilters = (arrayFilters: Document[], ops: Op[], u: Document): 
     }
   }
   for (const ident of filters.keys()) {
-    if (!used.has(ident)) throw failedToParse(`The array filter for identifier '${ident}' was not used in the update ${formatValue(u)}`);
+    if (!used.has(ident))
+      throw failedToParse(`The array filter for identifier '${ident}' was not used in the update ${formatValue(u)}`);
   }
   return filters;
 };
@@ -213,12 +308,20 @@ const describe = (v: unknown) => formatValue(v);
 const idOf = (doc: Document) => `{_id: ${formatValue(doc._id)}}`;
 
 /** Walks `segs` from `root`, expanding `$`, `$[]` and `$[ident]`, and calls `leaf` on the final containers. */
-const walk = (root: Document, op: Op, create: boolean, ctx: ApplyContext, filters: Map<string, Matcher>, leaf: Leaf) => {
+const walk = (
+  root: Document,
+  op: Op,
+  create: boolean,
+  ctx: ApplyContext,
+  filters: Map<string, Matcher>,
+  leaf: Leaf,
+) => {
   const segs = op.segs;
   const step = (container: Container, i: number): void => {
     let seg = segs[i];
     if (seg === '$') {
-      if (ctx.pos === undefined) throw badValue('The positional operator did not find the match needed from the query.');
+      if (ctx.pos === undefined)
+        throw badValue('The positional operator did not find the match needed from the query.');
       seg = String(ctx.pos);
     }
     const all = seg === '$[]';
@@ -292,25 +395,30 @@ const setAt = (c: Container, key: string, v: unknown) => {
   } else setField(c, key, v);
 };
 
-const pushSort = (spec: unknown) => (a: unknown, b: unknown): number => {
-  if (isNumeric(spec)) return compareValues(a, b) * numberOf(spec);
-  for (const [field, dir] of Object.entries(spec as Document)) {
-    const va = isPlainObject(a) ? getDotted(a, field) : undefined;
-    const vb = isPlainObject(b) ? getDotted(b, field) : undefined;
-    const c = compareValues(va ?? null, vb ?? null);
-    if (c) return c * numberOf(dir);
-  }
-  return 0;
-};
+const pushSort =
+  (spec: unknown) =>
+  (a: unknown, b: unknown): number => {
+    if (isNumeric(spec)) return compareValues(a, b) * numberOf(spec);
+    for (const [field, dir] of Object.entries(spec as Document)) {
+      const va = isPlainObject(a) ? getDotted(a, field) : undefined;
+      const vb = isPlainObject(b) ? getDotted(b, field) : undefined;
+      const c = compareValues(va ?? null, vb ?? null);
+      if (c) return c * numberOf(dir);
+    }
+    return 0;
+  };
 const getDotted = (d: unknown, path: string): unknown => {
   let v = d;
-  for (const s of path.split('.')) v = isPlainObject(v) ? getField(v, s) : Array.isArray(v) && /^\d+$/.test(s) ? v[Number(s)] : undefined;
+  for (const s of path.split('.'))
+    v = isPlainObject(v) ? getField(v, s) : Array.isArray(v) && /^\d+$/.test(s) ? v[Number(s)] : undefined;
   return v;
 };
 
 const mustBeArray = (doc: Document, op: Op, cur: unknown) => {
   if (!Array.isArray(cur)) {
-    throw badValue(`The field '${op.path}' must be an array but is of type ${bsonTypeOf(cur)} in document ${idOf(doc)}`);
+    throw badValue(
+      `The field '${op.path}' must be an array but is of type ${bsonTypeOf(cur)} in document ${idOf(doc)}`,
+    );
   }
 };
 
@@ -350,17 +458,24 @@ const applyOp = (doc: Document, op: Op, ctx: ApplyContext, filters: Map<string, 
         else delete c[k];
       });
       return;
-    case '$inc': case '$mul':
+    case '$inc':
+    case '$mul':
       walk(doc, op, true, ctx, filters, (c, k) => {
         const cur = getAt(c, k);
-        if (cur === undefined) { setAt(c, k, op.op === '$inc' ? arg : numericMul(arg, 0)); return; }
+        if (cur === undefined) {
+          setAt(c, k, op.op === '$inc' ? arg : numericMul(arg, 0));
+          return;
+        }
         if (!isNumeric(cur)) {
-          throw typeMismatch(`Cannot apply ${op.op} to a value of non-numeric type. ${idOf(doc)} has the field '${k}' of non-numeric type ${bsonTypeOf(cur)}`);
+          throw typeMismatch(
+            `Cannot apply ${op.op} to a value of non-numeric type. ${idOf(doc)} has the field '${k}' of non-numeric type ${bsonTypeOf(cur)}`,
+          );
         }
         setAt(c, k, op.op === '$inc' ? numericAdd(cur, arg) : numericMul(cur, arg));
       });
       return;
-    case '$min': case '$max':
+    case '$min':
+    case '$max':
       walk(doc, op, true, ctx, filters, (c, k) => {
         const cur = getAt(c, k);
         const cmp = cur === undefined ? 0 : compareValues(arg, cur);
@@ -370,7 +485,11 @@ const applyOp = (doc: Document, op: Op, ctx: ApplyContext, filters: Map<string, 
     case '$currentDate':
       walk(doc, op, true, ctx, filters, (c, k) => {
         const ts = isPlainObject(arg) && arg.$type === 'timestamp';
-        setAt(c, k, ts ? new Timestamp({ t: Math.floor(ctx.now.getTime() / 1000), i: 1 }) : new Date(ctx.now.getTime()));
+        setAt(
+          c,
+          k,
+          ts ? new Timestamp({ t: Math.floor(ctx.now.getTime() / 1000), i: 1 }) : new Date(ctx.now.getTime()),
+        );
       });
       return;
     case '$push':
@@ -388,7 +507,10 @@ const applyOp = (doc: Document, op: Op, ctx: ApplyContext, filters: Map<string, 
           if (!isNumeric(arg.$sort) && out.some((x) => !isPlainObject(x))) {
             // MongoDB sorts non-documents with field specs as missing fields; keep them (stable) in place.
           }
-          out = out.map((v, i) => ({ v, i })).sort((a, b) => pushSort(arg.$sort)(a.v, b.v) || a.i - b.i).map((x) => x.v);
+          out = out
+            .map((v, i) => ({ v, i }))
+            .sort((a, b) => pushSort(arg.$sort)(a.v, b.v) || a.i - b.i)
+            .map((x) => x.v);
         }
         if (each && arg.$slice !== undefined) {
           const n = numberOf(arg.$slice);
@@ -411,17 +533,24 @@ const applyOp = (doc: Document, op: Op, ctx: ApplyContext, filters: Map<string, 
       walk(doc, op, false, ctx, filters, (c, k) => {
         const cur = getAt(c, k);
         if (cur === undefined) return;
-        if (!Array.isArray(cur)) throw typeMismatch(`Path '${op.path}' contains an element of non-array type '${bsonTypeOf(cur)}'`);
+        if (!Array.isArray(cur))
+          throw typeMismatch(`Path '${op.path}' contains an element of non-array type '${bsonTypeOf(cur)}'`);
         setAt(c, k, numberOf(arg) === 1 ? cur.slice(0, -1) : cur.slice(1));
       });
       return;
-    case '$pull': case '$pullAll': {
-      const test = op.op === '$pull' ? pullMatcher(arg) : (el: unknown) => (arg as unknown[]).some((x) => valuesEqual(el, x));
+    case '$pull':
+    case '$pullAll': {
+      const test =
+        op.op === '$pull' ? pullMatcher(arg) : (el: unknown) => (arg as unknown[]).some((x) => valuesEqual(el, x));
       walk(doc, op, false, ctx, filters, (c, k) => {
         const cur = getAt(c, k);
         if (cur === undefined) return;
         if (!Array.isArray(cur)) throw badValue(`Cannot apply ${op.op} to a non-array value`);
-        setAt(c, k, cur.filter((el) => !test(el)));
+        setAt(
+          c,
+          k,
+          cur.filter((el) => !test(el)),
+        );
       });
       return;
     }
@@ -430,7 +559,10 @@ const applyOp = (doc: Document, op: Op, ctx: ApplyContext, filters: Map<string, 
       let parent: unknown = doc;
       for (let i = 0; i < source.length - 1; i++) {
         parent = isPlainObject(parent) ? getField(parent, source[i]) : undefined;
-        if (Array.isArray(parent)) throw badValue(`The source field cannot be an array element, '${op.path}' in doc with _id: ${formatValue(doc._id)} has an array field called '${source[i]}'`);
+        if (Array.isArray(parent))
+          throw badValue(
+            `The source field cannot be an array element, '${op.path}' in doc with _id: ${formatValue(doc._id)} has an array field called '${source[i]}'`,
+          );
       }
       if (!isPlainObject(parent) || !hasField(parent, source[source.length - 1])) return;
       const value = parent[source[source.length - 1]];
@@ -438,7 +570,10 @@ const applyOp = (doc: Document, op: Op, ctx: ApplyContext, filters: Map<string, 
       let tparent: unknown = doc;
       for (let i = 0; i < target.length - 1; i++) {
         const next: unknown = isPlainObject(tparent) ? getField(tparent, target[i]) : undefined;
-        if (Array.isArray(next)) throw badValue(`The destination field cannot be an array element, '${String(arg)}' in doc with _id: ${formatValue(doc._id)} has an array field called '${target[i]}'`);
+        if (Array.isArray(next))
+          throw badValue(
+            `The destination field cannot be an array element, '${String(arg)}' in doc with _id: ${formatValue(doc._id)} has an array field called '${target[i]}'`,
+          );
         tparent = next;
       }
       delete parent[source[source.length - 1]];
@@ -450,7 +585,9 @@ const applyOp = (doc: Document, op: Op, ctx: ApplyContext, filters: Map<string, 
         const cur = getAt(c, k) ?? 0;
         const t = bsonTypeOf(cur);
         if (t !== 'int' && t !== 'long') {
-          throw badValue(`Cannot apply $bit to a value of non-integral type.${idOf(doc)} has the field ${k} of non-integer type ${t}`);
+          throw badValue(
+            `Cannot apply $bit to a value of non-integral type.${idOf(doc)} has the field ${k} of non-integer type ${t}`,
+          );
         }
         let x = t === 'long' ? (cur as Long).toBigInt() : BigInt(numberOf(cur));
         let long = t === 'long';
@@ -472,7 +609,9 @@ export const applyUpdate = (doc: Document, update: CompiledUpdate, ctx: ApplyCon
     const [out] = runPipeline([doc], update.pipeline);
     if (!out) throw badValue('pipeline update produced no document');
     if (doc._id !== undefined && (out._id === undefined || !valuesEqual(out._id, doc._id))) {
-      throw immutableField(`After applying the update, the (immutable) field '_id' was found to have been altered to _id: ${formatValue(out._id)}`);
+      throw immutableField(
+        `After applying the update, the (immutable) field '_id' was found to have been altered to _id: ${formatValue(out._id)}`,
+      );
     }
     return withIdFirst(out);
   }
@@ -486,7 +625,9 @@ export const applyUpdate = (doc: Document, update: CompiledUpdate, ctx: ApplyCon
 
 export const applyReplacement = (doc: Document, replacement: Document): Document => {
   if (replacement._id !== undefined && doc._id !== undefined && !valuesEqual(replacement._id, doc._id)) {
-    throw immutableField(`After applying the update, the (immutable) field '_id' was found to have been altered to _id: ${formatValue(replacement._id)}`);
+    throw immutableField(
+      `After applying the update, the (immutable) field '_id' was found to have been altered to _id: ${formatValue(replacement._id)}`,
+    );
   }
   const out: Document = {};
   if (doc._id !== undefined) out._id = doc._id;
@@ -506,7 +647,11 @@ export const withIdFirst = (doc: Document): Document => {
  * The document an upsert inserts: the query's equality fields (dotted paths made nested), then the update
  * with $setOnInsert applied, then a generated ObjectId if no _id came from either.
  */
-export const buildUpsertDocument = (equalities: Map<string, unknown>, update: CompiledUpdate, ctx: ApplyContext): Document => {
+export const buildUpsertDocument = (
+  equalities: Map<string, unknown>,
+  update: CompiledUpdate,
+  ctx: ApplyContext,
+): Document => {
   let seed: Document = {};
   if (update.kind !== 'replacement') {
     const paths = [...equalities.keys()].sort();
@@ -518,9 +663,15 @@ export const buildUpsertDocument = (equalities: Map<string, unknown>, update: Co
       let ok = true;
       for (let i = 0; i < segs.length - 1; i++) {
         const next = getField(cur, segs[i]);
-        if (next === undefined) { const child: Document = {}; setField(cur, segs[i], child); cur = child; }
-        else if (isPlainObject(next)) cur = next;
-        else { ok = false; break; }
+        if (next === undefined) {
+          const child: Document = {};
+          setField(cur, segs[i], child);
+          cur = child;
+        } else if (isPlainObject(next)) cur = next;
+        else {
+          ok = false;
+          break;
+        }
       }
       if (ok) setField(cur, segs[segs.length - 1], cloneDoc(equalities.get(path)));
     }
@@ -529,7 +680,9 @@ export const buildUpsertDocument = (equalities: Map<string, unknown>, update: Co
   if (update.kind === 'replacement') {
     doc = { ...(seed._id !== undefined ? { _id: seed._id } : {}), ...cloneDoc(update.doc) };
     if (seed._id !== undefined && update.doc._id !== undefined && !valuesEqual(seed._id, update.doc._id)) {
-      throw immutableField(`After applying the update, the (immutable) field '_id' was found to have been altered to _id: ${formatValue(update.doc._id)}`);
+      throw immutableField(
+        `After applying the update, the (immutable) field '_id' was found to have been altered to _id: ${formatValue(update.doc._id)}`,
+      );
     }
   } else if (update.kind === 'pipeline') {
     const [out] = runPipeline([seed], update.pipeline);

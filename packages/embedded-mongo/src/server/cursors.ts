@@ -38,11 +38,22 @@ export class CursorManager {
    * Takes the first batch of `docs`; if more remain (and `singleBatch` is not set) keeps them under a new
    * cursor id. batchSize undefined = mongod's default of 101.
    */
-  open(ns: string, docs: Document[], options: { batchSize?: number; singleBatch?: boolean; sessionKey?: string }): Batch {
+  open(
+    ns: string,
+    docs: Document[],
+    options: { batchSize?: number; singleBatch?: boolean; sessionKey?: string },
+  ): Batch {
     const batch = takeBatch(docs, 0, options.batchSize ?? DEFAULT_FIRST_BATCH_SIZE);
     if (options.singleBatch || batch.length >= docs.length) return { batch, id: Long.ZERO };
     const id = this.newId();
-    this.cursors.set(id.toString(), { id, ns, docs, position: batch.length, sessionKey: options.sessionKey, lastUsed: Date.now() });
+    this.cursors.set(id.toString(), {
+      id,
+      ns,
+      docs,
+      position: batch.length,
+      sessionKey: options.sessionKey,
+      lastUsed: Date.now(),
+    });
     return { batch, id };
   }
 
@@ -52,13 +63,20 @@ export class CursorManager {
     const cursor = this.cursors.get(key);
     if (!cursor) throw commandError(ErrorCodes.CursorNotFound, `cursor id ${key} not found`);
     if (cursor.ns !== ns) {
-      throw commandError(ErrorCodes.Unauthorized, `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${cursor.ns}`);
+      throw commandError(
+        ErrorCodes.Unauthorized,
+        `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${cursor.ns}`,
+      );
     }
     if (cursor.sessionKey !== undefined && sessionKey !== undefined && cursor.sessionKey !== sessionKey) {
       throw commandError(50738, `Cannot run getMore on cursor ${key}, which was created in a different session`);
     }
     // getMore without batchSize returns as much as fits in one reply, like mongod.
-    const batch = takeBatch(cursor.docs, cursor.position, batchSize && batchSize > 0 ? batchSize : Number.MAX_SAFE_INTEGER);
+    const batch = takeBatch(
+      cursor.docs,
+      cursor.position,
+      batchSize && batchSize > 0 ? batchSize : Number.MAX_SAFE_INTEGER,
+    );
     cursor.position += batch.length;
     cursor.lastUsed = Date.now();
     if (cursor.position >= cursor.docs.length) {
@@ -68,7 +86,10 @@ export class CursorManager {
     return { batch, id: cursor.id };
   }
 
-  kill(ns: string, ids: Long[]): { cursorsKilled: Long[]; cursorsNotFound: Long[]; cursorsAlive: Long[]; cursorsUnknown: Long[] } {
+  kill(
+    ns: string,
+    ids: Long[],
+  ): { cursorsKilled: Long[]; cursorsNotFound: Long[]; cursorsAlive: Long[]; cursorsUnknown: Long[] } {
     const cursorsKilled: Long[] = [];
     const cursorsNotFound: Long[] = [];
     for (const id of ids) {

@@ -22,27 +22,58 @@ const HANDLERS: Record<string, CommandHandler> = {
   ...ddlCommands,
   ...transactionCommands,
   listCommands: () => ({
-    commands: Object.fromEntries(Object.keys(HANDLERS).sort().map((name) => [name, { help: '', requiresAuth: false, adminOnly: false }])),
+    commands: Object.fromEntries(
+      Object.keys(HANDLERS)
+        .sort()
+        .map((name) => [name, { help: '', requiresAuth: false, adminOnly: false }]),
+    ),
     ok: 1,
   }),
 };
 
 /** Commands mongod runs only against the admin database. */
 const ADMIN_ONLY = new Set([
-  'listDatabases', 'getParameter', 'getCmdLineOpts', 'getLog', 'replSetGetStatus', 'replSetGetConfig', 'renameCollection',
-  'killAllSessions', 'setParameter',
+  'listDatabases',
+  'getParameter',
+  'getCmdLineOpts',
+  'getLog',
+  'replSetGetStatus',
+  'replSetGetConfig',
+  'renameCollection',
+  'killAllSessions',
+  'setParameter',
 ]);
 
 /** Commands mongod accepts inside a multi-document transaction. */
 const ALLOWED_IN_TRANSACTION = new Set([
-  'find', 'getMore', 'killCursors', 'insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'aggregate',
-  'distinct', 'create', 'createIndexes', 'commitTransaction', 'abortTransaction',
+  'find',
+  'getMore',
+  'killCursors',
+  'insert',
+  'update',
+  'delete',
+  'findAndModify',
+  'findandmodify',
+  'aggregate',
+  'distinct',
+  'create',
+  'createIndexes',
+  'commitTransaction',
+  'abortTransaction',
 ]);
 
 /** Commands that change data or catalog: they advance the replica set's operation time. */
 const MUTATING_COMMANDS = new Set([
-  ...WRITE_COMMANDS, 'create', 'drop', 'dropDatabase', 'createIndexes', 'dropIndexes', 'deleteIndexes', 'collMod',
-  'renameCollection', 'commitTransaction',
+  ...WRITE_COMMANDS,
+  'create',
+  'drop',
+  'dropDatabase',
+  'createIndexes',
+  'dropIndexes',
+  'deleteIndexes',
+  'collMod',
+  'renameCollection',
+  'commitTransaction',
 ]);
 
 /** Error codes after which retrying the whole transaction can succeed. */
@@ -73,7 +104,10 @@ export async function runCommand(state: ServerState, conn: ConnectionInfo, body:
   }
   if (state.options.replSet) {
     const operationTime = state.lastOpTime();
-    reply.$clusterTime = { clusterTime: operationTime, signature: { hash: new Binary(Buffer.alloc(20)), keyId: Long.ZERO } };
+    reply.$clusterTime = {
+      clusterTime: operationTime,
+      signature: { hash: new Binary(Buffer.alloc(20)), keyId: Long.ZERO },
+    };
     reply.operationTime = operationTime;
   }
   return reply;
@@ -82,24 +116,40 @@ export async function runCommand(state: ServerState, conn: ConnectionInfo, body:
 async function execute(ctx: CommandContext, handler: CommandHandler): Promise<Document> {
   const { body, state } = ctx;
   if (body.lsid !== undefined) {
-    if (!isPlainObject(body.lsid)) throw commandError(ErrorCodes.TypeMismatch, `BSON field 'OperationSessionInfo.lsid' is the wrong type '${typeName(body.lsid)}', expected type 'object'`);
+    if (!isPlainObject(body.lsid))
+      throw commandError(
+        ErrorCodes.TypeMismatch,
+        `BSON field 'OperationSessionInfo.lsid' is the wrong type '${typeName(body.lsid)}', expected type 'object'`,
+      );
     ctx.session = state.sessions.touch(body.lsid);
   }
   const hasTxnNumber = body.txnNumber !== undefined;
   const txnNumber = toBigInt(body.txnNumber);
   if (hasTxnNumber) {
     if (!state.options.replSet) {
-      throw commandError(ErrorCodes.IllegalOperation, 'Transaction numbers are only allowed on a replica set member or mongos');
+      throw commandError(
+        ErrorCodes.IllegalOperation,
+        'Transaction numbers are only allowed on a replica set member or mongos',
+      );
     }
-    if (txnNumber === undefined) throw commandError(ErrorCodes.TypeMismatch, `BSON field 'OperationSessionInfo.txnNumber' is the wrong type '${typeName(body.txnNumber)}', expected type 'long'`);
-    if (!ctx.session) throw commandError(ErrorCodes.InvalidOptions, 'Transaction number requires a session ID to also be specified');
+    if (txnNumber === undefined)
+      throw commandError(
+        ErrorCodes.TypeMismatch,
+        `BSON field 'OperationSessionInfo.txnNumber' is the wrong type '${typeName(body.txnNumber)}', expected type 'long'`,
+      );
+    if (!ctx.session)
+      throw commandError(ErrorCodes.InvalidOptions, 'Transaction number requires a session ID to also be specified');
     if (txnNumber < 0n) throw commandError(ErrorCodes.BadValue, `Transaction number cannot be negative: ${txnNumber}`);
   }
   if (body.autocommit !== undefined) {
     if (!hasTxnNumber || !ctx.session || txnNumber === undefined) {
-      throw commandError(ErrorCodes.InvalidOptions, "'autocommit' field requires a transaction number to also be specified");
+      throw commandError(
+        ErrorCodes.InvalidOptions,
+        "'autocommit' field requires a transaction number to also be specified",
+      );
     }
-    if (body.autocommit !== false) throw commandError(ErrorCodes.InvalidOptions, 'Specifying autocommit=true is not allowed.');
+    if (body.autocommit !== false)
+      throw commandError(ErrorCodes.InvalidOptions, 'Specifying autocommit=true is not allowed.');
     return runInTransaction(ctx, ctx.session, txnNumber, handler);
   }
   if (body.startTransaction !== undefined) {
@@ -107,11 +157,15 @@ async function execute(ctx: CommandContext, handler: CommandHandler): Promise<Do
   }
   if (ctx.name === 'commitTransaction' || ctx.name === 'abortTransaction') {
     if (!state.options.replSet) {
-      throw commandError(ErrorCodes.IllegalOperation, 'Transaction numbers are only allowed on a replica set member or mongos');
+      throw commandError(
+        ErrorCodes.IllegalOperation,
+        'Transaction numbers are only allowed on a replica set member or mongos',
+      );
     }
     throw commandError(ErrorCodes.InvalidOptions, `${ctx.name} must be run within a transaction`);
   }
-  if (hasTxnNumber && ctx.session && txnNumber !== undefined) return runRetryableWrite(ctx, ctx.session, txnNumber, handler);
+  if (hasTxnNumber && ctx.session && txnNumber !== undefined)
+    return runRetryableWrite(ctx, ctx.session, txnNumber, handler);
   return handler(ctx);
 }
 
@@ -119,12 +173,21 @@ function noSuchTransaction(message: string): MongoCommandError {
   return commandError(ErrorCodes.NoSuchTransaction, message, {}, [TRANSIENT_TRANSACTION_ERROR]);
 }
 
-async function runInTransaction(ctx: CommandContext, session: Session, txnNumber: bigint, handler: CommandHandler): Promise<Document> {
+async function runInTransaction(
+  ctx: CommandContext,
+  session: Session,
+  txnNumber: bigint,
+  handler: CommandHandler,
+): Promise<Document> {
   const { state, body, name } = ctx;
   const start = body.startTransaction;
-  if (start !== undefined && start !== true) throw commandError(ErrorCodes.InvalidOptions, 'startTransaction must be true');
+  if (start !== undefined && start !== true)
+    throw commandError(ErrorCodes.InvalidOptions, 'startTransaction must be true');
   if (!ALLOWED_IN_TRANSACTION.has(name)) {
-    throw commandError(ErrorCodes.OperationNotSupportedInTransaction, `Cannot run '${name}' in a multi-document transaction.`);
+    throw commandError(
+      ErrorCodes.OperationNotSupportedInTransaction,
+      `Cannot run '${name}' in a multi-document transaction.`,
+    );
   }
   if (txnNumber < session.txnNumber) {
     throw commandError(
@@ -157,9 +220,14 @@ async function runInTransaction(ctx: CommandContext, session: Session, txnNumber
       // A retried commit (e.g. after a lost reply) is answered like the first one.
       if (name === 'commitTransaction') return { ok: 1 };
       if (name === 'abortTransaction') {
-        throw commandError(ErrorCodes.TransactionCommitted, `Transaction with { txnNumber: ${txnNumber} } has been committed.`);
+        throw commandError(
+          ErrorCodes.TransactionCommitted,
+          `Transaction with { txnNumber: ${txnNumber} } has been committed.`,
+        );
       }
-      throw noSuchTransaction(`Transaction with { txnNumber: ${txnNumber} } has been committed; start a new transaction.`);
+      throw noSuchTransaction(
+        `Transaction with { txnNumber: ${txnNumber} } has been committed; start a new transaction.`,
+      );
     }
     if (session.txnState === 'aborted') {
       throw noSuchTransaction(`Transaction with { txnNumber: ${txnNumber} } has been aborted.`);
@@ -197,10 +265,18 @@ async function runInTransaction(ctx: CommandContext, session: Session, txnNumber
 function withTransientLabel(error: unknown): unknown {
   if (!(error instanceof MongoCommandError) || !TRANSIENT_CODES.has(error.code)) return error;
   if (error.errorLabels.includes(TRANSIENT_TRANSACTION_ERROR)) return error;
-  return new MongoCommandError(error.code, error.codeName, error.message, error.extra, [...error.errorLabels, TRANSIENT_TRANSACTION_ERROR]);
+  return new MongoCommandError(error.code, error.codeName, error.message, error.extra, [
+    ...error.errorLabels,
+    TRANSIENT_TRANSACTION_ERROR,
+  ]);
 }
 
-async function runRetryableWrite(ctx: CommandContext, session: Session, txnNumber: bigint, handler: CommandHandler): Promise<Document> {
+async function runRetryableWrite(
+  ctx: CommandContext,
+  session: Session,
+  txnNumber: bigint,
+  handler: CommandHandler,
+): Promise<Document> {
   const { state, name } = ctx;
   if (!WRITE_COMMANDS.has(name)) {
     throw commandError(
@@ -218,7 +294,10 @@ async function runRetryableWrite(ctx: CommandContext, session: Session, txnNumbe
     const recorded = session.retryable;
     if (recorded && recorded.txnNumber === txnNumber) {
       if (recorded.command !== name) {
-        throw commandError(ErrorCodes.IllegalOperation, `Retryable write with txnNumber ${txnNumber} was a '${recorded.command}', not a '${name}'`);
+        throw commandError(
+          ErrorCodes.IllegalOperation,
+          `Retryable write with txnNumber ${txnNumber} was a '${recorded.command}', not a '${name}'`,
+        );
       }
       // The first attempt was applied: answer with its result instead of applying it again.
       return { ...(await recorded.reply) };

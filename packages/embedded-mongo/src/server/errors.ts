@@ -28,13 +28,20 @@ export const ErrorCodes = {
   Location40415: 40415,
 } as const;
 
-const NAMES: Record<number, string> = Object.fromEntries(Object.entries(ErrorCodes).map(([name, code]) => [code, name]));
+const NAMES: Record<number, string> = Object.fromEntries(
+  Object.entries(ErrorCodes).map(([name, code]) => [code, name]),
+);
 
 export function codeName(code: number): string {
   return NAMES[code] ?? `Location${code}`;
 }
 
-export function commandError(code: number, message: string, extra: Document = {}, errorLabels: string[] = []): MongoCommandError {
+export function commandError(
+  code: number,
+  message: string,
+  extra: Document = {},
+  errorLabels: string[] = [],
+): MongoCommandError {
   return new MongoCommandError(code, codeName(code), message, extra, errorLabels);
 }
 
@@ -43,7 +50,13 @@ export const TRANSIENT_TRANSACTION_ERROR = 'TransientTransactionError';
 /** The `{ ok: 0, ... }` reply for any thrown value; unexpected exceptions become InternalError. */
 export function errorReply(error: unknown): Document {
   if (error instanceof MongoCommandError || isCommandErrorLike(error)) {
-    const reply: Document = { ok: 0, errmsg: error.message, code: error.code, codeName: error.codeName ?? codeName(error.code), ...(error.extra ?? {}) };
+    const reply: Document = {
+      ok: 0,
+      errmsg: error.message,
+      code: error.code,
+      codeName: error.codeName ?? codeName(error.code),
+      ...(error.extra ?? {}),
+    };
     if (error.errorLabels && error.errorLabels.length > 0) reply.errorLabels = [...error.errorLabels];
     return reply;
   }
@@ -54,6 +67,8 @@ export function errorReply(error: unknown): Document {
 }
 
 /** A MongoCommandError from another copy of the module (source vs dist) still carries its code. */
-function isCommandErrorLike(error: unknown): error is { message: string; code: number; codeName?: string; extra?: Document; errorLabels?: string[] } {
+function isCommandErrorLike(
+  error: unknown,
+): error is { message: string; code: number; codeName?: string; extra?: Document; errorLabels?: string[] } {
   return error instanceof Error && typeof (error as { code?: unknown }).code === 'number';
 }

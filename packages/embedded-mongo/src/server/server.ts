@@ -10,7 +10,13 @@ import { runCommand } from './dispatch.js';
 import { topologyVersion } from './commands/admin.js';
 import { isPlainObject, toNumber } from './commands/args.js';
 import {
-  encodeOpMsg, encodeOpReply, MessageFramer, MSG_EXHAUST_ALLOWED, MSG_MORE_TO_COME, parseRequest, ProtocolError,
+  encodeOpMsg,
+  encodeOpReply,
+  MessageFramer,
+  MSG_EXHAUST_ALLOWED,
+  MSG_MORE_TO_COME,
+  parseRequest,
+  ProtocolError,
   type Request,
 } from './wire.js';
 
@@ -56,10 +62,18 @@ export class WireServer {
   private opTime: Timestamp;
   private stopped = false;
 
-  constructor(engine: Engine, private readonly options: WireServerOptions) {
+  constructor(
+    engine: Engine,
+    private readonly options: WireServerOptions,
+  ) {
     this.opTime = new Timestamp({ t: Math.floor(Date.now() / 1000), i: 1 });
     const cursors = new CursorManager();
-    const serverOptions: ServerOptions = { host: options.host, port: options.port, replSet: options.replSet, dbPath: options.dbPath };
+    const serverOptions: ServerOptions = {
+      host: options.host,
+      port: options.port,
+      replSet: options.replSet,
+      dbPath: options.dbPath,
+    };
     this.state = {
       engine,
       cursors,
@@ -73,7 +87,8 @@ export class WireServer {
       advanceOpTime: () => {
         const now = Math.floor(Date.now() / 1000);
         const last = this.opTime;
-        this.opTime = now > last.high ? new Timestamp({ t: now, i: 1 }) : new Timestamp({ t: last.high, i: last.low + 1 });
+        this.opTime =
+          now > last.high ? new Timestamp({ t: now, i: 1 }) : new Timestamp({ t: last.high, i: last.low + 1 });
         return this.opTime;
       },
       connections: { current: 0, totalCreated: 0 },
@@ -101,7 +116,9 @@ export class WireServer {
       this.state.sessions.reap();
     }, REAP_INTERVAL_MS);
     this.reaper.unref();
-    this.log(`listening on ${this.state.address}${this.options.replSet ? ` as replica set ${this.options.replSet}` : ''}`);
+    this.log(
+      `listening on ${this.state.address}${this.options.replSet ? ` as replica set ${this.options.replSet}` : ''}`,
+    );
     return port;
   }
 
@@ -157,7 +174,11 @@ export class WireServer {
       if (messages.length > 0) wake?.();
       for (const message of messages) {
         queue = queue
-          .then(() => this.handle(socket, conn, message, (fn) => { wake = fn; }))
+          .then(() =>
+            this.handle(socket, conn, message, (fn) => {
+              wake = fn;
+            }),
+          )
           .catch((error: unknown) => {
             // Even the error reply could not be sent: this connection is unusable, the server is not.
             this.log(`connection ${conn.id} from ${conn.remote}: ${(error as Error).message}; closing it`);
@@ -176,7 +197,12 @@ export class WireServer {
     });
   }
 
-  private async handle(socket: net.Socket, conn: ConnectionInfo, message: Buffer, setWake: (fn: (() => void) | undefined) => void): Promise<void> {
+  private async handle(
+    socket: net.Socket,
+    conn: ConnectionInfo,
+    message: Buffer,
+    setWake: (fn: (() => void) | undefined) => void,
+  ): Promise<void> {
     if (socket.destroyed) return;
     let request: Request;
     try {
@@ -191,20 +217,36 @@ export class WireServer {
       await this.answer(socket, conn, request, setWake);
     } catch (error) {
       // Encoding the reply failed (e.g. a document too large): answer the error, keep the connection.
-      const reply = { ok: 0, errmsg: `failed to send reply: ${(error as Error).message}`, code: 1, codeName: 'InternalError' };
+      const reply = {
+        ok: 0,
+        errmsg: `failed to send reply: ${(error as Error).message}`,
+        code: 1,
+        codeName: 'InternalError',
+      };
       if (!socket.destroyed) {
-        socket.write(request.kind === 'query' || (request.kind === 'unsupported' && request.replyAs === 'reply')
-          ? encodeOpReply(newRequestId(), request.header.requestId, reply)
-          : encodeOpMsg(newRequestId(), request.header.requestId, reply));
+        socket.write(
+          request.kind === 'query' || (request.kind === 'unsupported' && request.replyAs === 'reply')
+            ? encodeOpReply(newRequestId(), request.header.requestId, reply)
+            : encodeOpMsg(newRequestId(), request.header.requestId, reply),
+        );
       }
     }
   }
 
-  private async answer(socket: net.Socket, conn: ConnectionInfo, request: Request, setWake: (fn: (() => void) | undefined) => void): Promise<void> {
+  private async answer(
+    socket: net.Socket,
+    conn: ConnectionInfo,
+    request: Request,
+    setWake: (fn: (() => void) | undefined) => void,
+  ): Promise<void> {
     const requestId = request.header.requestId;
     if (request.kind === 'unsupported') {
       const reply = { ok: 0, errmsg: request.reason, code: 2, codeName: 'BadValue' };
-      socket.write(request.replyAs === 'reply' ? encodeOpReply(newRequestId(), requestId, reply) : encodeOpMsg(newRequestId(), requestId, reply));
+      socket.write(
+        request.replyAs === 'reply'
+          ? encodeOpReply(newRequestId(), requestId, reply)
+          : encodeOpMsg(newRequestId(), requestId, reply),
+      );
       return;
     }
     if (request.kind === 'query') {
@@ -217,7 +259,12 @@ export class WireServer {
     if (request.flagBits & MSG_MORE_TO_COME) return; // unacknowledged (w:0): the client reads no reply
     const name = Object.keys(command)[0];
     const maxAwaitTimeMS = toNumber(command.maxAwaitTimeMS);
-    if (HELLO_COMMANDS.has(name) && reply.ok === 1 && maxAwaitTimeMS !== undefined && this.topologyUnchanged(command.topologyVersion)) {
+    if (
+      HELLO_COMMANDS.has(name) &&
+      reply.ok === 1 &&
+      maxAwaitTimeMS !== undefined &&
+      this.topologyUnchanged(command.topologyVersion)
+    ) {
       await this.streamHello(socket, conn, request, maxAwaitTimeMS, setWake);
       return;
     }
@@ -252,9 +299,11 @@ export class WireServer {
     const processId: unknown = (clientVersion as { processId?: unknown }).processId;
     const ours = topologyVersion(this.state).processId as ObjectId;
     const theirs =
-      typeof processId === 'string' ? processId
-      : processId instanceof Object && 'toHexString' in processId && typeof processId.toHexString === 'function' ? String(processId.toHexString())
-      : undefined;
+      typeof processId === 'string'
+        ? processId
+        : processId instanceof Object && 'toHexString' in processId && typeof processId.toHexString === 'function'
+          ? String(processId.toHexString())
+          : undefined;
     return theirs === ours.toHexString();
   }
 
@@ -276,10 +325,13 @@ export class WireServer {
     void _max;
     for (;;) {
       const interrupted = await new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => {
-          setWake(undefined);
-          resolve(false);
-        }, Math.max(0, maxAwaitTimeMS));
+        const timer = setTimeout(
+          () => {
+            setWake(undefined);
+            resolve(false);
+          },
+          Math.max(0, maxAwaitTimeMS),
+        );
         setWake(() => {
           clearTimeout(timer);
           setWake(undefined);

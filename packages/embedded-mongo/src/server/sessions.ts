@@ -95,7 +95,8 @@ export class SessionManager {
   /** Aborts transactions idle past their lifetime and forgets sessions idle past the session timeout. */
   reap(now = Date.now()): void {
     for (const session of [...this.sessions.values()]) {
-      if (session.txnState === 'inProgress' && now - session.txnLastUsed >= TRANSACTION_LIFETIME_MS) this.abortTransaction(session);
+      if (session.txnState === 'inProgress' && now - session.txnLastUsed >= TRANSACTION_LIFETIME_MS)
+        this.abortTransaction(session);
       if (now - session.lastUsed >= SESSION_TIMEOUT_MINUTES * 60 * 1000) this.drop(session);
     }
   }

@@ -41,7 +41,15 @@ export interface MessageHeader {
 
 export type Request =
   | { kind: 'msg'; header: MessageHeader; flagBits: number; command: Document }
-  | { kind: 'query'; header: MessageHeader; flags: number; collection: string; skip: number; limit: number; query: Document }
+  | {
+      kind: 'query';
+      header: MessageHeader;
+      flags: number;
+      collection: string;
+      skip: number;
+      limit: number;
+      query: Document;
+    }
   /** A request we can read the header of but cannot answer with a result (e.g. an unsupported compressor). */
   | { kind: 'unsupported'; header: MessageHeader; replyAs: 'msg' | 'reply'; reason: string };
 
@@ -144,7 +152,8 @@ function parseOpMsg(header: MessageHeader, buf: Buffer, start: number): Request 
       const docs: Document[] = [];
       while (cursor < sectionEnd) {
         const docSize = buf.readInt32LE(cursor);
-        if (docSize < 5 || cursor + docSize > sectionEnd) throw new ProtocolError('OP_MSG document sequence has a bad document size');
+        if (docSize < 5 || cursor + docSize > sectionEnd)
+          throw new ProtocolError('OP_MSG document sequence has a bad document size');
         docs.push(decodeDocument(buf.subarray(cursor, cursor + docSize)));
         cursor += docSize;
       }
@@ -157,7 +166,8 @@ function parseOpMsg(header: MessageHeader, buf: Buffer, start: number): Request 
   if (offset !== end) throw new ProtocolError('OP_MSG sections do not end at the message end');
   if (!body) throw new ProtocolError('OP_MSG has no body section');
   for (const [identifier, docs] of sequences) {
-    if (hasField(body, identifier)) throw new ProtocolError(`OP_MSG field '${identifier}' is both in the body and a document sequence`);
+    if (hasField(body, identifier))
+      throw new ProtocolError(`OP_MSG field '${identifier}' is both in the body and a document sequence`);
     setField(body, identifier, docs);
   }
   return { kind: 'msg', header, flagBits, command: body };
@@ -194,9 +204,15 @@ function parseOpCompressed(header: MessageHeader, buf: Buffer): Request {
   else {
     // Compression is never advertised in hello, so a client should not send this; answer instead of hanging.
     const name = COMPRESSORS[compressorId] ?? `id ${compressorId}`;
-    return { kind: 'unsupported', header, replyAs, reason: `compressor ${name} is not supported by this server (it advertises no compression)` };
+    return {
+      kind: 'unsupported',
+      header,
+      replyAs,
+      reason: `compressor ${name} is not supported by this server (it advertises no compression)`,
+    };
   }
-  if (payload.length !== uncompressedSize) throw new ProtocolError('OP_COMPRESSED payload size does not match uncompressedSize');
+  if (payload.length !== uncompressedSize)
+    throw new ProtocolError('OP_COMPRESSED payload size does not match uncompressedSize');
   const original = Buffer.allocUnsafe(HEADER_SIZE + payload.length);
   original.writeInt32LE(HEADER_SIZE + payload.length, 0);
   original.writeInt32LE(header.requestId, 4);
@@ -230,7 +246,12 @@ export const REPLY_QUERY_FAILURE = 1 << 1;
 const REPLY_AWAIT_CAPABLE = 1 << 3;
 
 /** Encodes a legacy OP_REPLY carrying one document (the answer to an OP_QUERY command). */
-export function encodeOpReply(requestId: number, responseTo: number, doc: Document, responseFlags = REPLY_AWAIT_CAPABLE): Buffer {
+export function encodeOpReply(
+  requestId: number,
+  responseTo: number,
+  doc: Document,
+  responseFlags = REPLY_AWAIT_CAPABLE,
+): Buffer {
   const body = serializeDocument(doc);
   const header = Buffer.allocUnsafe(HEADER_SIZE + 20);
   header.writeInt32LE(HEADER_SIZE + 20 + body.length, 0);

@@ -60,7 +60,12 @@ async function startServer(dbPath: string, compactEvery = 0): Promise<Child> {
 
 function connect(uri: string): MongoClient {
   // No retries: a write in flight when the server dies must fail, never be re-sent to the next server.
-  return new MongoClient(uri, { retryWrites: false, retryReads: false, serverSelectionTimeoutMS: 3000, maxPoolSize: WORKERS * 2 });
+  return new MongoClient(uri, {
+    retryWrites: false,
+    retryReads: false,
+    serverSelectionTimeoutMS: 3000,
+    maxPoolSize: WORKERS * 2,
+  });
 }
 
 /** What the server acknowledged, and what was in flight when it died (either outcome is allowed for those). */
@@ -100,7 +105,15 @@ async function runLoad(client: MongoClient, round: number, ledger: Ledger, isKil
         } else if (mine.length === 0 || i % 3 === 0) {
           const _id = new ObjectId();
           const sku = `R${round}-W${w}-${i}`;
-          await coins.insertOne({ _id, sku, round, version: 0, qty: 0, price: Decimal128.fromString(`${i}.25`), at: new Date() });
+          await coins.insertOne({
+            _id,
+            sku,
+            round,
+            version: 0,
+            qty: 0,
+            price: Decimal128.fromString(`${i}.25`),
+            at: new Date(),
+          });
           ledger.inserted.set(_id.toHexString(), { sku });
           ledger.version.set(_id.toHexString(), 0);
           mine.push(_id);
@@ -128,7 +141,7 @@ async function runLoad(client: MongoClient, round: number, ledger: Ledger, isKil
 
 async function verify(coins: Collection, orders: Collection, outbox: Collection, ledger: Ledger) {
   const found = new Map<string, Document>();
-  for await (const doc of coins.find({})) found.set((doc._id).toHexString(), doc);
+  for await (const doc of coins.find({})) found.set(doc._id.toHexString(), doc);
   const missing: string[] = [];
   const staleUpdates: string[] = [];
   const torn: string[] = [];
@@ -139,15 +152,25 @@ async function verify(coins: Collection, orders: Collection, outbox: Collection,
       missing.push(id);
       continue;
     }
-    if (doc.version < ledger.version.get(id)!) staleUpdates.push(`${id}: version ${doc.version} < acknowledged ${ledger.version.get(id)}`);
+    if (doc.version < ledger.version.get(id)!)
+      staleUpdates.push(`${id}: version ${doc.version} < acknowledged ${ledger.version.get(id)}`);
     if (doc.qty !== doc.version) torn.push(`${id}: qty ${doc.qty} but version ${doc.version}`);
     if (!(doc.price instanceof Decimal128)) torn.push(`${id}: price came back as ${typeof doc.price}`);
   }
   const resurrected = [...ledger.deleted].filter((id) => found.has(id));
-  expect({ missing, staleUpdates, torn, resurrected }).toEqual({ missing: [], staleUpdates: [], torn: [], resurrected: [] });
+  expect({ missing, staleUpdates, torn, resurrected }).toEqual({
+    missing: [],
+    staleUpdates: [],
+    torn: [],
+    resurrected: [],
+  });
 
-  const orderIds = new Set((await orders.find({}, { projection: { _id: 1 } }).toArray()).map((d) => (d._id).toHexString()));
-  const eventIds = new Set((await outbox.find({}, { projection: { _id: 1 } }).toArray()).map((d) => (d._id).toHexString()));
+  const orderIds = new Set(
+    (await orders.find({}, { projection: { _id: 1 } }).toArray()).map((d) => d._id.toHexString()),
+  );
+  const eventIds = new Set(
+    (await outbox.find({}, { projection: { _id: 1 } }).toArray()).map((d) => d._id.toHexString()),
+  );
   expect([...ledger.orders].filter((id) => !orderIds.has(id))).toEqual([]);
   // All or nothing: never an order without its event or the reverse.
   expect([...orderIds].filter((id) => !eventIds.has(id))).toEqual([]);
@@ -168,61 +191,67 @@ async function verify(coins: Collection, orders: Collection, outbox: Collection,
 }
 
 describe('crash safety', () => {
-  it(`loses no acknowledged write when killed with SIGKILL under load (${ROUNDS} rounds)`, { timeout: 240_000 }, async () => {
-    const dbPath = await tempDir('em-crash-');
-    const ledger = new Ledger();
-    for (let round = 0; round <= ROUNDS; round++) {
-      // Round 1 compacts every 40 journaled ops, so the kill may hit a snapshot being written.
-      const server = await startServer(dbPath, round === 1 ? 40 : 0);
-      const client = connect(server.uri);
-      try {
-        const db = client.db('shop_crash');
-        const coins = db.collection('coins');
-        if (round === 0) {
-          await coins.createIndex({ sku: 1 }, { unique: true });
-          await db.createCollection('orders');
-          await db.createCollection('outbox');
-        } else {
-          const summary = await verify(coins, db.collection('orders'), db.collection('outbox'), ledger);
-          if (round === 2) {
-            const files = await fs.readdir(dbPath);
-            expect(files.filter((name) => name.endsWith('.snap'))).toHaveLength(1);
+  it(
+    `loses no acknowledged write when killed with SIGKILL under load (${ROUNDS} rounds)`,
+    { timeout: 240_000 },
+    async () => {
+      const dbPath = await tempDir('em-crash-');
+      const ledger = new Ledger();
+      for (let round = 0; round <= ROUNDS; round++) {
+        // Round 1 compacts every 40 journaled ops, so the kill may hit a snapshot being written.
+        const server = await startServer(dbPath, round === 1 ? 40 : 0);
+        const client = connect(server.uri);
+        try {
+          const db = client.db('shop_crash');
+          const coins = db.collection('coins');
+          if (round === 0) {
+            await coins.createIndex({ sku: 1 }, { unique: true });
+            await db.createCollection('orders');
+            await db.createCollection('outbox');
+          } else {
+            const summary = await verify(coins, db.collection('orders'), db.collection('outbox'), ledger);
+            if (round === 2) {
+              const files = await fs.readdir(dbPath);
+              expect(files.filter((name) => name.endsWith('.snap'))).toHaveLength(1);
+            }
+            console.info(
+              `crash round ${round}: recovered ${summary.documents} coins and ${summary.orders} orders, ${ledger.acknowledged} writes acknowledged so far`,
+            );
           }
-          console.info(`crash round ${round}: recovered ${summary.documents} coins and ${summary.orders} orders, ${ledger.acknowledged} writes acknowledged so far`);
-        }
-        if (round === ROUNDS) {
-          await client.close();
-          server.process.kill('SIGTERM');
-          expect(await server.exited).toBe(0);
-          break;
-        }
+          if (round === ROUNDS) {
+            await client.close();
+            server.process.kill('SIGTERM');
+            expect(await server.exited).toBe(0);
+            break;
+          }
 
-        let killed = false;
-        // Set by the load callback; read through a function so the compiler does not narrow it after the first check.
-        const failed: { error?: Error } = {};
-        const load = runLoad(client, round, ledger, () => killed).catch((err: unknown) => {
-          failed.error = err instanceof Error ? err : new Error(String(err));
-        });
-        const rethrowLoadFailure = () => {
-          if (failed.error) throw failed.error;
-        };
-        const acknowledgedBefore = ledger.acknowledged;
-        // Kill once the load is well under way, at a random point in the next second.
-        const deadline = Date.now() + 60_000;
-        while (ledger.acknowledged - acknowledgedBefore < 200 && !failed.error && Date.now() < deadline) {
-          await new Promise((resolve) => setTimeout(resolve, 10));
+          let killed = false;
+          // Set by the load callback; read through a function so the compiler does not narrow it after the first check.
+          const failed: { error?: Error } = {};
+          const load = runLoad(client, round, ledger, () => killed).catch((err: unknown) => {
+            failed.error = err instanceof Error ? err : new Error(String(err));
+          });
+          const rethrowLoadFailure = () => {
+            if (failed.error) throw failed.error;
+          };
+          const acknowledgedBefore = ledger.acknowledged;
+          // Kill once the load is well under way, at a random point in the next second.
+          const deadline = Date.now() + 60_000;
+          while (ledger.acknowledged - acknowledgedBefore < 200 && !failed.error && Date.now() < deadline) {
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+          rethrowLoadFailure();
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 1000));
+          killed = true;
+          server.process.kill('SIGKILL');
+          await server.exited;
+          await load;
+          rethrowLoadFailure();
+          expect(ledger.acknowledged - acknowledgedBefore).toBeGreaterThanOrEqual(200);
+        } finally {
+          await client.close(true).catch(() => undefined);
         }
-        rethrowLoadFailure();
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 1000));
-        killed = true;
-        server.process.kill('SIGKILL');
-        await server.exited;
-        await load;
-        rethrowLoadFailure();
-        expect(ledger.acknowledged - acknowledgedBefore).toBeGreaterThanOrEqual(200);
-      } finally {
-        await client.close(true).catch(() => undefined);
       }
-    }
-  });
+    },
+  );
 });

@@ -86,9 +86,20 @@ describe('journal round trip', () => {
         op: 'createIndex',
         db: 'shop_orders',
         coll: 'orders',
-        spec: { v: 2, key: { email: 1, createdAt: -1 }, name: 'email_1_createdAt_-1', unique: true, partialFilterExpression: { email: { $exists: true } } },
+        spec: {
+          v: 2,
+          key: { email: 1, createdAt: -1 },
+          name: 'email_1_createdAt_-1',
+          unique: true,
+          partialFilterExpression: { email: { $exists: true } },
+        },
       },
-      { op: 'createIndex', db: 'shop_orders', coll: 'orders', spec: { v: 2, key: { expiresAt: 1 }, name: 'ttl', expireAfterSeconds: 3600 } },
+      {
+        op: 'createIndex',
+        db: 'shop_orders',
+        coll: 'orders',
+        spec: { v: 2, key: { expiresAt: 1 }, name: 'ttl', expireAfterSeconds: 3600 },
+      },
       { op: 'put', db: 'shop_orders', coll: 'orders', doc },
       { op: 'delete', db: 'shop_orders', coll: 'orders', id },
       { op: 'delete', db: 'shop_orders', coll: 'orders', id: Decimal128.fromString('1.0') },
@@ -269,7 +280,9 @@ describe('recovery from damage', () => {
 
     const attempt = openJournal(dir);
     await expect(attempt).rejects.toBeInstanceOf(JournalCorruptError);
-    await expect(attempt).rejects.toThrow(/record 4.*bad checksum.*intact acknowledged records follow.*not a torn write/);
+    await expect(attempt).rejects.toThrow(
+      /record 4.*bad checksum.*intact acknowledged records follow.*not a torn write/,
+    );
     // Nothing was cut: the data is left for a person to rescue.
     expect((await fs.readFile(file)).length).toBe(bytes.length);
     expect(await fs.readdir(dir)).not.toContain('embedded-mongo.lock');
@@ -343,7 +356,14 @@ describe('compaction', () => {
       const ops: JournalOp[] =
         i % 11 === 0
           ? [{ op: 'delete', db: 'shop', coll: 'coins', id }]
-          : [{ op: 'put', db: 'shop', coll: 'coins', doc: { _id: id, sku: `C-${id}`, version: i, price: Decimal128.fromString(`${i}.50`) } }];
+          : [
+              {
+                op: 'put',
+                db: 'shop',
+                coll: 'coins',
+                doc: { _id: id, sku: `C-${id}`, version: i, price: Decimal128.fromString(`${i}.50`) },
+              },
+            ];
       writes.push(doAppend(ops));
       if (i === 1200) compaction = journal.compact(() => model.dump());
       if (i % 100 === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -395,7 +415,9 @@ describe('compaction', () => {
     expect(recovery.snapshotSeq).toBe(202);
     expect(recovery.journalRecords).toBe(0);
     expect(new Model().apply(ops).canonical()).toBe(model.canonical());
-    expect((await fs.readdir(dir)).filter((name) => name.endsWith('.snap'))).toEqual(['snapshot-0000000000000202.snap']);
+    expect((await fs.readdir(dir)).filter((name) => name.endsWith('.snap'))).toEqual([
+      'snapshot-0000000000000202.snap',
+    ]);
   });
 
   it('recovers when a crash left segments the new snapshot already covers', async () => {
@@ -456,7 +478,9 @@ describe('compaction', () => {
     const bytes = await fs.readFile(snap);
     bytes[40] ^= 0xff;
     await fs.writeFile(snap, bytes);
-    await expect(openJournal(dir)).rejects.toThrow(/journal records 1\.\.3 are missing.*damaged snapshots: snapshot-0000000000000003\.snap/);
+    await expect(openJournal(dir)).rejects.toThrow(
+      /journal records 1\.\.3 are missing.*damaged snapshots: snapshot-0000000000000003\.snap/,
+    );
   });
 });
 
@@ -469,11 +493,19 @@ describe('failed writes', () => {
     const packageDir = fileURLToPath(new URL('../..', import.meta.url));
     // ulimit -f 48: the journal segment cannot grow past 48 KiB; Node turns SIGXFSZ into EFBIG errors.
     const stdout = await new Promise<string>((resolve, reject) =>
-      execFile('bash', ['-c', `ulimit -f 48 && exec "${process.execPath}" --import tsx "${child}" "${dir}"`], { cwd: packageDir }, (err, out, errOut) =>
-        err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out),
+      execFile(
+        'bash',
+        ['-c', `ulimit -f 48 && exec "${process.execPath}" --import tsx "${child}" "${dir}"`],
+        { cwd: packageDir },
+        (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)),
       ),
     );
-    const result = JSON.parse(stdout) as { resolved: number[]; firstError: string; batch: string[]; failedAppends: number };
+    const result = JSON.parse(stdout) as {
+      resolved: number[];
+      firstError: string;
+      batch: string[];
+      failedAppends: number;
+    };
     expect(result.firstError).toMatch(/could not write 1 change\(s\) to the journal .*(EFBIG|too large)/);
     expect(result.resolved.length).toBeGreaterThan(10);
     expect(result.batch).toEqual(['rejected', 'rejected', 'rejected', 'rejected', 'rejected']);

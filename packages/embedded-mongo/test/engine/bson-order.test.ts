@@ -5,8 +5,20 @@ import { freshEngine, ns } from './helpers.js';
 
 describe('BSON comparison order', () => {
   const ordered = [
-    new MinKey(), null, 1, 'a', { a: 1 }, [1, 2], new Binary(Buffer.from([1])), new ObjectId('000000000000000000000001'),
-    false, true, new Date(0), new Timestamp({ t: 1, i: 1 }), /x/, new MaxKey(),
+    new MinKey(),
+    null,
+    1,
+    'a',
+    { a: 1 },
+    [1, 2],
+    new Binary(Buffer.from([1])),
+    new ObjectId('000000000000000000000001'),
+    false,
+    true,
+    new Date(0),
+    new Timestamp({ t: 1, i: 1 }),
+    /x/,
+    new MaxKey(),
   ];
 
   test('types sort MinKey < null < numbers < string < object < array < binData < ObjectId < bool < date < timestamp < regex < MaxKey', () => {
@@ -39,8 +51,25 @@ describe('BSON comparison order', () => {
 
   test('find sorts mixed types in BSON order and ranges respect type brackets', async () => {
     const e = freshEngine();
-    const values = [new MaxKey(), /re/, new Date(5), true, new ObjectId(), new Binary(Buffer.from('x')), [0], { z: 1 }, 'str', 3, null, new MinKey()];
-    await e.insert(ns, values.map((v, i) => ({ _id: i, v })), {});
+    const values = [
+      new MaxKey(),
+      /re/,
+      new Date(5),
+      true,
+      new ObjectId(),
+      new Binary(Buffer.from('x')),
+      [0],
+      { z: 1 },
+      'str',
+      3,
+      null,
+      new MinKey(),
+    ];
+    await e.insert(
+      ns,
+      values.map((v, i) => ({ _id: i, v })),
+      {},
+    );
     const sorted = e.find(ns, { sort: { v: 1 } }).map((d) => d._id);
     // arrays sort by their smallest element ([0] sorts with numbers, before 3)
     expect(sorted).toEqual([11, 10, 6, 9, 8, 7, 5, 4, 3, 2, 1, 0]);
@@ -51,12 +80,17 @@ describe('BSON comparison order', () => {
 
   test('ObjectId, Date, Binary/UUID and Decimal128 equality and ordering in queries', async () => {
     const e = freshEngine();
-    const a = new ObjectId('64b000000000000000000001'), b = new ObjectId('64b000000000000000000002');
+    const a = new ObjectId('64b000000000000000000001'),
+      b = new ObjectId('64b000000000000000000002');
     const u = new UUID();
-    await e.insert(ns, [
-      { _id: a, at: new Date('2024-01-01'), price: Decimal128.fromString('10.50'), key: u },
-      { _id: b, at: new Date('2024-06-01'), price: Decimal128.fromString('2.25'), key: new UUID() },
-    ], {});
+    await e.insert(
+      ns,
+      [
+        { _id: a, at: new Date('2024-01-01'), price: Decimal128.fromString('10.50'), key: u },
+        { _id: b, at: new Date('2024-06-01'), price: Decimal128.fromString('2.25'), key: new UUID() },
+      ],
+      {},
+    );
     expect(e.find(ns, { filter: { _id: new ObjectId(a.toHexString()) } })).toHaveLength(1);
     expect(e.find(ns, { filter: { _id: { $gt: a } } })[0]._id).toEqual(b);
     expect(e.find(ns, { filter: { at: { $lt: new Date('2024-03-01') } } })[0]._id).toEqual(a);
@@ -68,11 +102,23 @@ describe('BSON comparison order', () => {
 
   test('$type with names, numbers and "number"', async () => {
     const e = freshEngine();
-    await e.insert(ns, [
-      { _id: 1, v: 'x' }, { _id: 2, v: 2 }, { _id: 3, v: 2.5 }, { _id: 4, v: Long.fromNumber(5) },
-      { _id: 5, v: Decimal128.fromString('1') }, { _id: 6, v: null }, { _id: 7, v: new ObjectId() }, { _id: 8, v: [1] },
-      { _id: 9, v: new Date() }, { _id: 10, v: true }, { _id: 11 },
-    ], {});
+    await e.insert(
+      ns,
+      [
+        { _id: 1, v: 'x' },
+        { _id: 2, v: 2 },
+        { _id: 3, v: 2.5 },
+        { _id: 4, v: Long.fromNumber(5) },
+        { _id: 5, v: Decimal128.fromString('1') },
+        { _id: 6, v: null },
+        { _id: 7, v: new ObjectId() },
+        { _id: 8, v: [1] },
+        { _id: 9, v: new Date() },
+        { _id: 10, v: true },
+        { _id: 11 },
+      ],
+      {},
+    );
     const ids = (t: unknown) => e.find(ns, { filter: { v: { $type: t } } }).map((d) => d._id);
     expect(ids('string')).toEqual([1]);
     expect(ids(2)).toEqual([1]);

@@ -20,9 +20,36 @@ const oid = (n: number) => new ObjectId(n.toString(16).padStart(24, '0'));
 /** Sort values of every BSON type, with ties, missing fields and nulls; no arrays (those make an index multikey). */
 const sortData = (): Document[] => {
   const vs: unknown[] = [
-    3, 1, new Double(1), Long.fromNumber(1), Decimal128.fromString('1.0'), 2.5, -4, 'b', 'a', 'B', '', null, undefined,
-    new Date('2025-01-02T00:00:00Z'), new Date('2024-06-01T00:00:00Z'), true, false, oid(7), oid(3), { x: 1 }, { x: 0, y: 1 },
-    3, 'b', null, undefined, 2.5, new Date('2025-01-02T00:00:00Z'), new Int32(10), 10, Long.fromNumber(11),
+    3,
+    1,
+    new Double(1),
+    Long.fromNumber(1),
+    Decimal128.fromString('1.0'),
+    2.5,
+    -4,
+    'b',
+    'a',
+    'B',
+    '',
+    null,
+    undefined,
+    new Date('2025-01-02T00:00:00Z'),
+    new Date('2024-06-01T00:00:00Z'),
+    true,
+    false,
+    oid(7),
+    oid(3),
+    { x: 1 },
+    { x: 0, y: 1 },
+    3,
+    'b',
+    null,
+    undefined,
+    2.5,
+    new Date('2025-01-02T00:00:00Z'),
+    new Int32(10),
+    10,
+    Long.fromNumber(11),
   ];
   return vs.map((v, i) => {
     const d: Document = { _id: (i * 7919) % 101, w: i % 4 };
@@ -41,19 +68,41 @@ const load = async (e: EmbeddedEngine, docs: Document[], indexes: IndexSpec[] = 
 };
 
 const sorts: Document[] = [
-  { v: 1 }, { v: -1 }, { v: 1, _id: 1 }, { v: -1, _id: -1 }, { v: 1, w: -1 }, { v: -1, w: 1 }, { v: -1, w: 1, _id: -1 },
+  { v: 1 },
+  { v: -1 },
+  { v: 1, _id: 1 },
+  { v: -1, _id: -1 },
+  { v: 1, w: -1 },
+  { v: -1, w: 1 },
+  { v: -1, w: 1, _id: -1 },
 ];
 const filters: Document[] = [
-  {}, { w: { $gte: 2 } }, { w: null }, { v: { $gte: 1, $lt: 3 } }, { v: { $gt: 'a' } }, { v: { $type: 'string' } },
-  { $or: [{ w: 1 }, { v: { $lte: new Date('2024-12-31T00:00:00Z') } }] }, { v: { $exists: false } },
+  {},
+  { w: { $gte: 2 } },
+  { w: null },
+  { v: { $gte: 1, $lt: 3 } },
+  { v: { $gt: 'a' } },
+  { v: { $type: 'string' } },
+  { $or: [{ w: 1 }, { v: { $lte: new Date('2024-12-31T00:00:00Z') } }] },
+  { v: { $exists: false } },
 ];
-const pages: [number, number][] = [[0, 0], [0, 1], [0, 5], [3, 4], [20, 100], [40, 5]];
+const pages: [number, number][] = [
+  [0, 0],
+  [0, 1],
+  [0, 5],
+  [3, 4],
+  [20, 100],
+  [40, 5],
+];
 
 describe('sorted finds walk an index in order', () => {
   const cases = [
     { name: 'ascending index', idx: [{ key: { v: 1 }, name: 'v_1' }] },
     { name: 'descending index', idx: [{ key: { v: -1 }, name: 'v_-1' }] },
-    { name: 'compound index covering only the first sort key', idx: [{ key: { v: -1, other: 1 }, name: 'v_-1_other_1' }] },
+    {
+      name: 'compound index covering only the first sort key',
+      idx: [{ key: { v: -1, other: 1 }, name: 'v_-1_other_1' }],
+    },
   ];
   for (const c of cases) {
     test(`${c.name}: every sort, filter and page gives the general path's result`, async () => {
@@ -114,7 +163,8 @@ describe('sorted finds walk an index in order', () => {
     const fast = await load(freshEngine(), docs, [{ key: { v: 1 }, name: 'v_1' }]);
     const general = await load(freshEngine(), docs);
     for (const sort of sorts) {
-      for (const [skip, limit] of pages) expectSame(fast.find(ns, { sort, skip, limit }), general.find(ns, { sort, skip, limit }));
+      for (const [skip, limit] of pages)
+        expectSame(fast.find(ns, { sort, skip, limit }), general.find(ns, { sort, skip, limit }));
     }
     expect(fast.lastQueryStats().fastPath).toBeUndefined();
     // Once the arrays are gone the index orders the collection again.
@@ -134,8 +184,22 @@ describe('sorted finds walk an index in order', () => {
     check();
     for (const e of [fast, general]) {
       await e.insert(ns, [{ _id: 1000, v: 2 }, { _id: 1001, v: 'a' }, { _id: 1002 }], {});
-      await e.update(ns, [{ q: { v: 3 }, u: { $set: { v: -100 } }, multi: true }, { q: { _id: 1002 }, u: { $set: { v: 2 } } }], {});
-      await e.delete(ns, [{ q: { v: 'b' }, limit: 1 }, { q: { v: null }, limit: 1 }], {});
+      await e.update(
+        ns,
+        [
+          { q: { v: 3 }, u: { $set: { v: -100 } }, multi: true },
+          { q: { _id: 1002 }, u: { $set: { v: 2 } } },
+        ],
+        {},
+      );
+      await e.delete(
+        ns,
+        [
+          { q: { v: 'b' }, limit: 1 },
+          { q: { v: null }, limit: 1 },
+        ],
+        {},
+      );
     }
     check();
   });
@@ -154,7 +218,7 @@ describe('sorted finds walk an index in order', () => {
     }
   });
 
-  test('inside a transaction the general path answers (the index does not see the transaction\'s writes)', async () => {
+  test("inside a transaction the general path answers (the index does not see the transaction's writes)", async () => {
     const fast = await load(freshEngine(), sortData(), [{ key: { v: 1 }, name: 'v_1' }]);
     const general = await load(freshEngine(), sortData());
     const [t1, t2] = [fast.beginTransaction(), general.beginTransaction()];
@@ -170,8 +234,34 @@ describe('sorted finds walk an index in order', () => {
 
 /** Group keys and values of mixed BSON types, with missing fields and nulls (no arrays). */
 const groupData = (): Document[] => {
-  const keys: unknown[] = ['a', 'b', 1, new Double(1), Long.fromNumber(1), '1', null, undefined, oid(1), new Date(0), { s: 1 }, true];
-  const xs: unknown[] = [1, 2.5, new Double(2), Long.fromNumber(5), Decimal128.fromString('0.1'), 2147483647, 'text', null, undefined, -3, new Int32(7), true];
+  const keys: unknown[] = [
+    'a',
+    'b',
+    1,
+    new Double(1),
+    Long.fromNumber(1),
+    '1',
+    null,
+    undefined,
+    oid(1),
+    new Date(0),
+    { s: 1 },
+    true,
+  ];
+  const xs: unknown[] = [
+    1,
+    2.5,
+    new Double(2),
+    Long.fromNumber(5),
+    Decimal128.fromString('0.1'),
+    2147483647,
+    'text',
+    null,
+    undefined,
+    -3,
+    new Int32(7),
+    true,
+  ];
   const docs: Document[] = [];
   for (let i = 0; i < 144; i++) {
     const d: Document = { _id: i, j: i % 2 === 0 ? 'even' : 'odd', sub: { k: i % 3 } };
@@ -184,7 +274,15 @@ const groupData = (): Document[] => {
   return docs;
 };
 
-const accumulators = { n: { $sum: 1 }, c: { $count: {} }, twice: { $sum: 2 }, t: { $sum: '$x' }, a: { $avg: '$x' }, lo: { $min: '$x' }, hi: { $max: '$x' } };
+const accumulators = {
+  n: { $sum: 1 },
+  c: { $count: {} },
+  twice: { $sum: 2 },
+  t: { $sum: '$x' },
+  a: { $avg: '$x' },
+  lo: { $min: '$x' },
+  hi: { $max: '$x' },
+};
 
 describe('$group fast path', () => {
   const pipelines: Document[][] = [
@@ -200,9 +298,18 @@ describe('$group fast path', () => {
     [{ $group: { _id: { k: '$k', j: '$j' }, n: { $sum: 1 } } }],
   ];
 
-  test('gives the mingo path\'s groups, values, types and order', async () => {
+  test("gives the mingo path's groups, values, types and order", async () => {
     for (const withIndexes of [false, true]) {
-      const e = await load(freshEngine(), groupData(), withIndexes ? [{ key: { k: 1 }, name: 'k_1' }, { key: { j: 1 }, name: 'j_1' }] : []);
+      const e = await load(
+        freshEngine(),
+        groupData(),
+        withIndexes
+          ? [
+              { key: { k: 1 }, name: 'k_1' },
+              { key: { j: 1 }, name: 'j_1' },
+            ]
+          : [],
+      );
       for (const p of pipelines) {
         const fast = await e.aggregate(ns.db, ns.coll, p, {});
         // A leading $skip: 0 keeps the fast path out: the same pipeline through mingo.
@@ -213,14 +320,31 @@ describe('$group fast path', () => {
     }
   });
 
-  test('is taken for the dashboard\'s shape, and a Long overflow and Decimal128 sums stay exact', async () => {
+  test("is taken for the dashboard's shape, and a Long overflow and Decimal128 sums stay exact", async () => {
     const e = await load(freshEngine(), [
-      { _id: 1, s: 'a', x: 2147483647 }, { _id: 2, s: 'a', x: 1 }, { _id: 3, s: 'b', x: Decimal128.fromString('0.1') },
-      { _id: 4, s: 'b', x: Decimal128.fromString('0.2') }, { _id: 5, s: 'c', x: Long.fromString('9007199254740993') }, { _id: 6, s: 'c', x: 1 },
+      { _id: 1, s: 'a', x: 2147483647 },
+      { _id: 2, s: 'a', x: 1 },
+      { _id: 3, s: 'b', x: Decimal128.fromString('0.1') },
+      { _id: 4, s: 'b', x: Decimal128.fromString('0.2') },
+      { _id: 5, s: 'c', x: Long.fromString('9007199254740993') },
+      { _id: 6, s: 'c', x: 1 },
       // equal values of three types: $min/$max keep the first one seen
-      { _id: 7, s: 'd', x: Long.fromNumber(1) }, { _id: 8, s: 'd', x: new Double(1) }, { _id: 9, s: 'd', x: 1 },
+      { _id: 7, s: 'd', x: Long.fromNumber(1) },
+      { _id: 8, s: 'd', x: new Double(1) },
+      { _id: 9, s: 'd', x: 1 },
     ]);
-    const p = [{ $group: { _id: '$s', n: { $sum: 1 }, total: { $sum: '$x' }, avg: { $avg: '$x' }, lo: { $min: '$x' }, hi: { $max: '$x' } } }];
+    const p = [
+      {
+        $group: {
+          _id: '$s',
+          n: { $sum: 1 },
+          total: { $sum: '$x' },
+          avg: { $avg: '$x' },
+          lo: { $min: '$x' },
+          hi: { $max: '$x' },
+        },
+      },
+    ];
     const fast = await e.aggregate(ns.db, ns.coll, p, {});
     expect(e.lastQueryStats().fastPath).toBe('group');
     expectSame(fast, await e.aggregate(ns.db, ns.coll, [{ $skip: 0 }, ...p], {}));
@@ -232,7 +356,12 @@ describe('$group fast path', () => {
   });
 
   test('arrays on a grouped or summed path send the pipeline to mingo', async () => {
-    const docs = [...groupData(), { _id: 900, k: ['a', 'b'], x: 1 }, { _id: 901, k: 'a', x: [1, 2, 3] }, { _id: 902, sub: [{ k: 1 }, { k: 2 }], x: 4 }];
+    const docs = [
+      ...groupData(),
+      { _id: 900, k: ['a', 'b'], x: 1 },
+      { _id: 901, k: 'a', x: [1, 2, 3] },
+      { _id: 902, sub: [{ k: 1 }, { k: 2 }], x: 4 },
+    ];
     const e = await load(freshEngine(), docs);
     for (const p of pipelines) {
       const fast = await e.aggregate(ns.db, ns.coll, p, {});
@@ -240,14 +369,29 @@ describe('$group fast path', () => {
     }
   });
 
-  test('counts from an index alone where it answers exactly (mongoose countDocuments\' pipeline, count)', async () => {
+  test("counts from an index alone where it answers exactly (mongoose countDocuments' pipeline, count)", async () => {
     const docs: Document[] = [];
-    for (let i = 0; i < 3000; i++) docs.push({ _id: i, status: ['new', 'paid', 'shipped'][i % 3], tags: i % 10 === 0 ? ['x', 'x', 'y'] : ['y'] });
-    const e = await load(freshEngine(), docs, [{ key: { status: 1, _id: -1 }, name: 'status' }, { key: { tags: 1 }, name: 'tags' }]);
+    for (let i = 0; i < 3000; i++)
+      docs.push({ _id: i, status: ['new', 'paid', 'shipped'][i % 3], tags: i % 10 === 0 ? ['x', 'x', 'y'] : ['y'] });
+    const e = await load(freshEngine(), docs, [
+      { key: { status: 1, _id: -1 }, name: 'status' },
+      { key: { tags: 1 }, name: 'tags' },
+    ]);
     const plain = await load(freshEngine(), docs);
     const countPipeline = (filter: Document) => [{ $match: filter }, { $group: { _id: 1, n: { $sum: 1 } } }];
-    for (const filter of [{}, { status: 'paid' }, { status: { $eq: 'new' } }, { tags: 'x' }, { _id: 7 }, { _id: 'nope' }, { status: 'none' }]) {
-      expectSame(await e.aggregate(ns.db, ns.coll, countPipeline(filter), {}), await plain.aggregate(ns.db, ns.coll, [{ $skip: 0 }, ...countPipeline(filter)], {}));
+    for (const filter of [
+      {},
+      { status: 'paid' },
+      { status: { $eq: 'new' } },
+      { tags: 'x' },
+      { _id: 7 },
+      { _id: 'nope' },
+      { status: 'none' },
+    ]) {
+      expectSame(
+        await e.aggregate(ns.db, ns.coll, countPipeline(filter), {}),
+        await plain.aggregate(ns.db, ns.coll, [{ $skip: 0 }, ...countPipeline(filter)], {}),
+      );
       expect(e.lastQueryStats()).toMatchObject({ fastPath: 'count', docsExamined: 0 });
       expect(e.count(ns, filter, {})).toBe(plain.count(ns, filter, {}));
       expect(e.lastQueryStats()).toMatchObject({ fastPath: 'count', docsExamined: 0 });

@@ -4,7 +4,8 @@ import { createEngine, type CreateEngineOptions, type EmbeddedEngine } from '../
 
 export const ns = { db: 'shop_test', coll: 'items' };
 
-export const freshEngine = (opts: CreateEngineOptions = {}): EmbeddedEngine => createEngine({ ttlSweepMs: 3_600_000, ...opts });
+export const freshEngine = (opts: CreateEngineOptions = {}): EmbeddedEngine =>
+  createEngine({ ttlSweepMs: 3_600_000, ...opts });
 
 /** Runs a promise expected to reject with a command error (as mongod answers) and returns the error. */
 export const rejection = async (p: Promise<unknown> | (() => unknown)): Promise<MongoCommandError> => {

@@ -9,14 +9,19 @@ describe('indexes', () => {
     await e.insert(ns, [{ _id: 1, email: 'a@x.io' }], {});
     const r = await e.insert(ns, [{ _id: 2, email: 'a@x.io' }], {});
     expect(r.writeErrors[0]).toEqual({
-      index: 0, code: 11000, codeName: 'DuplicateKey',
+      index: 0,
+      code: 11000,
+      codeName: 'DuplicateKey',
       errmsg: 'E11000 duplicate key error collection: shop_test.items index: email_1 dup key: { email: "a@x.io" }',
-      keyPattern: { email: 1 }, keyValue: { email: 'a@x.io' },
+      keyPattern: { email: 1 },
+      keyValue: { email: 'a@x.io' },
     });
     const oid = new ObjectId();
     await e.insert(ns, [{ _id: oid }], {});
     const r2 = await e.insert(ns, [{ _id: oid }], {});
-    expect(r2.writeErrors[0].errmsg).toBe(`E11000 duplicate key error collection: shop_test.items index: _id_ dup key: { _id: ObjectId('${oid.toHexString()}') }`);
+    expect(r2.writeErrors[0].errmsg).toBe(
+      `E11000 duplicate key error collection: shop_test.items index: _id_ dup key: { _id: ObjectId('${oid.toHexString()}') }`,
+    );
     expect(r2.writeErrors[0].keyValue).toEqual({ _id: oid });
   });
 
@@ -31,8 +36,19 @@ describe('indexes', () => {
   test('unique is enforced on update and upsert, compound uniqueness and missing-as-null', async () => {
     const e = freshEngine();
     await e.createIndexes(ns, [{ key: { a: 1, b: 1 }, name: 'a_1_b_1', unique: true }]);
-    await e.insert(ns, [{ _id: 1, a: 1, b: 1 }, { _id: 2, a: 1, b: 2 }, { _id: 3, a: 2 }], {});
-    expect((await e.insert(ns, [{ _id: 4, a: 2 }], {})).writeErrors[0]).toMatchObject({ code: 11000, keyValue: { a: 2, b: null } });
+    await e.insert(
+      ns,
+      [
+        { _id: 1, a: 1, b: 1 },
+        { _id: 2, a: 1, b: 2 },
+        { _id: 3, a: 2 },
+      ],
+      {},
+    );
+    expect((await e.insert(ns, [{ _id: 4, a: 2 }], {})).writeErrors[0]).toMatchObject({
+      code: 11000,
+      keyValue: { a: 2, b: null },
+    });
     const u = await e.update(ns, [{ q: { _id: 2 }, u: { $set: { b: 1 } } }], {});
     expect(u.writeErrors[0]).toMatchObject({ code: 11000, keyPattern: { a: 1, b: 1 }, keyValue: { a: 1, b: 1 } });
     const up = await e.update(ns, [{ q: { _id: 9 }, u: { $set: { a: 1, b: 2 } }, upsert: true }], {});
@@ -48,7 +64,17 @@ describe('indexes', () => {
       { key: { sku: 1 }, name: 'sku_1', unique: true, sparse: true },
       { key: { code: 1 }, name: 'code_1', unique: true, partialFilterExpression: { active: true } },
     ]);
-    const r = await e.insert(ns, [{ _id: 1 }, { _id: 2 }, { _id: 3, code: 'X', active: false }, { _id: 4, code: 'X', active: true }, { _id: 5, code: 'X', active: true }], { ordered: false });
+    const r = await e.insert(
+      ns,
+      [
+        { _id: 1 },
+        { _id: 2 },
+        { _id: 3, code: 'X', active: false },
+        { _id: 4, code: 'X', active: true },
+        { _id: 5, code: 'X', active: true },
+      ],
+      { ordered: false },
+    );
     expect(r.n).toBe(4);
     expect(r.writeErrors).toHaveLength(1);
     expect(r.writeErrors[0]).toMatchObject({ index: 4, code: 11000, keyValue: { code: 'X' } });
@@ -73,7 +99,11 @@ describe('indexes', () => {
 
   test('dropIndexes by name, key and "*"; _id_ cannot be dropped', async () => {
     const e = freshEngine();
-    await e.createIndexes(ns, [{ key: { a: 1 }, name: 'a_1' }, { key: { b: -1 }, name: 'b_-1' }, { key: { c: 1 }, name: 'c_1' }]);
+    await e.createIndexes(ns, [
+      { key: { a: 1 }, name: 'a_1' },
+      { key: { b: -1 }, name: 'b_-1' },
+      { key: { c: 1 }, name: 'c_1' },
+    ]);
     expect(await e.dropIndexes(ns, 'a_1')).toEqual({ nIndexesWas: 4 });
     await e.dropIndexes(ns, { b: -1 });
     expect((await rejection(e.dropIndexes(ns, 'nope'))).code).toBe(27);
@@ -86,7 +116,10 @@ describe('indexes', () => {
     const e = freshEngine();
     const docs = Array.from({ length: 100_000 }, (_, i) => ({ _id: i, sku: `sku-${i}`, price: i % 1000 }));
     await e.insert(ns, docs, {});
-    await e.createIndexes(ns, [{ key: { sku: 1 }, name: 'sku_1', unique: true }, { key: { price: 1, sku: 1 }, name: 'price_1_sku_1' }]);
+    await e.createIndexes(ns, [
+      { key: { sku: 1 }, name: 'sku_1', unique: true },
+      { key: { price: 1, sku: 1 }, name: 'price_1_sku_1' },
+    ]);
     expect(e.find(ns, { filter: { sku: 'sku-77777' }, limit: 1 })[0]._id).toBe(77777);
     expect(e.lastQueryStats()).toEqual({ docsExamined: 1, indexUsed: 'sku_1' });
     expect(e.find(ns, { filter: { price: { $gte: 10, $lt: 12 } } })).toHaveLength(200);
@@ -103,10 +136,24 @@ describe('indexes', () => {
 
   test('TTL: a background sweep removes expired documents and journals the deletes', async () => {
     const appended: unknown[][] = [];
-    const journal = { append: async (ops: unknown[]) => { appended.push(ops); }, compact: async () => {}, close: async () => {} };
+    const journal = {
+      append: async (ops: unknown[]) => {
+        appended.push(ops);
+      },
+      compact: async () => {},
+      close: async () => {},
+    };
     const e = freshEngine({ ttlSweepMs: 20, journal: journal });
     await e.createIndexes(ns, [{ key: { expiresAt: 1 }, name: 'expiresAt_1', expireAfterSeconds: 0 }]);
-    await e.insert(ns, [{ _id: 'old', expiresAt: new Date(Date.now() - 60_000) }, { _id: 'new', expiresAt: new Date(Date.now() + 3_600_000) }, { _id: 'none' }], {});
+    await e.insert(
+      ns,
+      [
+        { _id: 'old', expiresAt: new Date(Date.now() - 60_000) },
+        { _id: 'new', expiresAt: new Date(Date.now() + 3_600_000) },
+        { _id: 'none' },
+      ],
+      {},
+    );
     for (let i = 0; i < 100 && e.count(ns, {}, {}) === 3; i++) await new Promise((r) => setTimeout(r, 20));
     expect(e.find(ns, {}).map((d) => d._id)).toEqual(['new', 'none']);
     expect(appended.flat()).toContainEqual({ op: 'delete', db: ns.db, coll: ns.coll, id: 'old' });

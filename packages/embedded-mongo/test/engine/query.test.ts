@@ -3,14 +3,39 @@ import { ObjectId } from 'bson';
 import { freshEngine, ns, rejection } from './helpers.js';
 
 const docs = [
-  { _id: 1, name: 'Challenge coin', price: 12, tags: ['coin', 'gold'], stock: { qty: 5, loc: 'A' }, sizes: [{ s: 'M', n: 2 }, { s: 'L', n: 0 }] },
+  {
+    _id: 1,
+    name: 'Challenge coin',
+    price: 12,
+    tags: ['coin', 'gold'],
+    stock: { qty: 5, loc: 'A' },
+    sizes: [
+      { s: 'M', n: 2 },
+      { s: 'L', n: 0 },
+    ],
+  },
   { _id: 2, name: 'Patch', price: 4, tags: ['patch'], stock: { qty: 0, loc: 'B' }, sizes: [] },
-  { _id: 3, name: 'Tactical shirt', price: 25, tags: ['shirt', 'black'], stock: { qty: 12, loc: 'A' }, sizes: [{ s: 'M', n: 5 }, { s: 'XL', n: 1 }] },
+  {
+    _id: 3,
+    name: 'Tactical shirt',
+    price: 25,
+    tags: ['shirt', 'black'],
+    stock: { qty: 12, loc: 'A' },
+    sizes: [
+      { s: 'M', n: 5 },
+      { s: 'XL', n: 1 },
+    ],
+  },
   { _id: 4, name: 'Gift card', price: null },
   { _id: 5, name: 'Sticker', tags: [] },
 ];
-const setup = async () => { const e = freshEngine(); await e.insert(ns, docs, {}); return e; };
-const ids = (e: Awaited<ReturnType<typeof setup>>, filter: object, extra: object = {}) => e.find(ns, { filter, ...extra }).map((d) => d._id);
+const setup = async () => {
+  const e = freshEngine();
+  await e.insert(ns, docs, {});
+  return e;
+};
+const ids = (e: Awaited<ReturnType<typeof setup>>, filter: object, extra: object = {}) =>
+  e.find(ns, { filter, ...extra }).map((d) => d._id);
 
 describe('query operators', () => {
   test('comparison, $in/$nin, $ne, $exists and null semantics', async () => {
@@ -53,7 +78,12 @@ describe('query operators', () => {
 
   test('unsupported operators answer a clear BadValue', async () => {
     const e = await setup();
-    for (const filter of [{ $where: 'this.a > 1' }, { $text: { $search: 'coin' } }, { loc: { $near: [0, 0] } }, { loc: { $geoWithin: {} } }]) {
+    for (const filter of [
+      { $where: 'this.a > 1' },
+      { $text: { $search: 'coin' } },
+      { loc: { $near: [0, 0] } },
+      { loc: { $geoWithin: {} } },
+    ]) {
       const err = await rejection(() => e.find(ns, { filter }));
       expect(err.code).toBe(2);
       expect(err.message).toMatch(/not supported by the embedded MongoDB server/);

@@ -7,18 +7,29 @@ const recording = () => {
   const appends: JournalOp[][] = [];
   const compacts: JournalOp[][] = [];
   return {
-    appends, compacts,
+    appends,
+    compacts,
     journal: {
-      append: async (ops: JournalOp[]) => { appends.push(ops); },
-      compact: async (dump: () => Iterable<JournalOp>) => { compacts.push([...dump()]); },
+      append: async (ops: JournalOp[]) => {
+        appends.push(ops);
+      },
+      compact: async (dump: () => Iterable<JournalOp>) => {
+        compacts.push([...dump()]);
+      },
       close: async () => {},
     },
   };
 };
 
 const state = (e: ReturnType<typeof createEngine>) => ({
-  dbs: e.listDatabases().map((d) => d.name).sort(),
-  colls: e.listCollections(ns.db).map((c) => c.name).sort(),
+  dbs: e
+    .listDatabases()
+    .map((d) => d.name)
+    .sort(),
+  colls: e
+    .listCollections(ns.db)
+    .map((c) => c.name)
+    .sort(),
   docs: e.find(ns, {}),
   other: e.find({ db: ns.db, coll: 'other' }, {}),
   indexes: e.listIndexes(ns),
@@ -42,8 +53,19 @@ describe('journal and replay', () => {
   test('replaying the journal rebuilds identical state and indexes without journaling again', async () => {
     const { appends, journal } = recording();
     const e = freshEngine({ journal });
-    await e.createIndexes(ns, [{ key: { sku: 1 }, name: 'sku_1', unique: true }, { key: { at: 1 }, name: 'at_1', expireAfterSeconds: 3600 }]);
-    await e.insert(ns, [{ _id: new ObjectId(), sku: 'a', price: Decimal128.fromString('1.10') }, { _id: 'b', sku: 'b' }, { _id: 3, sku: 'c' }], {});
+    await e.createIndexes(ns, [
+      { key: { sku: 1 }, name: 'sku_1', unique: true },
+      { key: { at: 1 }, name: 'at_1', expireAfterSeconds: 3600 },
+    ]);
+    await e.insert(
+      ns,
+      [
+        { _id: new ObjectId(), sku: 'a', price: Decimal128.fromString('1.10') },
+        { _id: 'b', sku: 'b' },
+        { _id: 3, sku: 'c' },
+      ],
+      {},
+    );
     await e.update(ns, [{ q: { sku: 'b' }, u: { $set: { price: 2 } } }], {});
     await e.delete(ns, [{ q: { _id: 3 }, limit: 1 }], {});
     await e.insert({ db: ns.db, coll: 'other' }, [{ _id: 1 }], {});
@@ -57,7 +79,16 @@ describe('journal and replay', () => {
     await e.dropDatabase('gone');
 
     const seen: JournalOp[][] = [];
-    const replica = createEngine({ replay: appends.flat(), journal: { append: async (ops) => { seen.push(ops); }, compact: async () => {}, close: async () => {} } });
+    const replica = createEngine({
+      replay: appends.flat(),
+      journal: {
+        append: async (ops) => {
+          seen.push(ops);
+        },
+        compact: async () => {},
+        close: async () => {},
+      },
+    });
     expect(state(replica)).toEqual(state(e));
     expect(seen).toEqual([]);
     // the rebuilt unique index is enforced and used
@@ -87,8 +118,12 @@ describe('compaction with a self-compacting journal', () => {
   test('hands its dump to setCompactionSource and withdraws it on stop', async () => {
     let source: (() => Iterable<JournalOp>) | null = null;
     const journal = {
-      append: async () => {}, compact: async () => {}, close: async () => {},
-      setCompactionSource: (dump: (() => Iterable<JournalOp>) | null) => { source = dump; },
+      append: async () => {},
+      compact: async () => {},
+      close: async () => {},
+      setCompactionSource: (dump: (() => Iterable<JournalOp>) | null) => {
+        source = dump;
+      },
     };
     const e = freshEngine({ journal });
     await e.insert(ns, [{ _id: 1 }], {});

@@ -4,7 +4,16 @@ import { freshEngine, ns, rejection } from './helpers.js';
 
 const recordingJournal = () => {
   const appends: JournalOp[][] = [];
-  return { appends, journal: { append: async (ops: JournalOp[]) => { appends.push(ops); }, compact: async () => {}, close: async () => {} } };
+  return {
+    appends,
+    journal: {
+      append: async (ops: JournalOp[]) => {
+        appends.push(ops);
+      },
+      compact: async () => {},
+      close: async () => {},
+    },
+  };
 };
 
 describe('transactions', () => {
@@ -42,7 +51,14 @@ describe('transactions', () => {
 
   test('write conflicts: concurrent committed change and two transactions on one document', async () => {
     const e = freshEngine();
-    await e.insert(ns, [{ _id: 1, n: 0 }, { _id: 2, n: 0 }], {});
+    await e.insert(
+      ns,
+      [
+        { _id: 1, n: 0 },
+        { _id: 2, n: 0 },
+      ],
+      {},
+    );
     const t1 = e.beginTransaction();
     await e.update(ns, [{ q: { _id: 1 }, u: { $inc: { n: 1 } } }], {}, t1);
     const t2 = e.beginTransaction();
@@ -81,7 +97,13 @@ describe('transactions', () => {
 
   test('a failed journal append leaves no trace of the write', async () => {
     let fail = false;
-    const journal = { append: async () => { if (fail) throw new Error('disk full'); }, compact: async () => {}, close: async () => {} };
+    const journal = {
+      append: async () => {
+        if (fail) throw new Error('disk full');
+      },
+      compact: async () => {},
+      close: async () => {},
+    };
     const e = freshEngine({ journal });
     await e.insert(ns, [{ _id: 1, n: 1 }], {});
     fail = true;
@@ -95,7 +117,11 @@ describe('transactions', () => {
 
   test('reads inside a transaction that has written still use indexes', async () => {
     const e = freshEngine();
-    await e.insert(ns, Array.from({ length: 1000 }, (_, i) => ({ _id: i, sku: `s${i}` })), {});
+    await e.insert(
+      ns,
+      Array.from({ length: 1000 }, (_, i) => ({ _id: i, sku: `s${i}` })),
+      {},
+    );
     await e.createIndexes(ns, [{ key: { sku: 1 }, name: 'sku_1' }]);
     const t = e.beginTransaction();
     await e.update(ns, [{ q: { _id: 5 }, u: { $set: { sku: 's-five' } } }], {}, t);
@@ -109,7 +135,11 @@ describe('transactions', () => {
   });
   test('after concurrent commits a transaction still reads its snapshot, through the indexes', async () => {
     const e = freshEngine();
-    await e.insert(ns, Array.from({ length: 1000 }, (_, i) => ({ _id: i, sku: `s${i}` })), {});
+    await e.insert(
+      ns,
+      Array.from({ length: 1000 }, (_, i) => ({ _id: i, sku: `s${i}` })),
+      {},
+    );
     await e.createIndexes(ns, [{ key: { sku: 1 }, name: 'sku_1' }]);
     const t = e.beginTransaction();
     // Others commit an update, a delete and an insert after the transaction started.
@@ -125,7 +155,9 @@ describe('transactions', () => {
     expect(e.lastQueryStats().docsExamined).toBeLessThanOrEqual(5);
     expect(e.find(ns, {}, t)).toHaveLength(1000);
     // Writing a record another commit changed since the start is a write conflict, as in MongoDB.
-    expect(await rejection(e.update(ns, [{ q: { _id: 5 }, u: { $set: { sku: 'mine' } } }], {}, t))).toMatchObject({ code: 112 });
+    expect(await rejection(e.update(ns, [{ q: { _id: 5 }, u: { $set: { sku: 'mine' } } }], {}, t))).toMatchObject({
+      code: 112,
+    });
     e.abortTransaction(t);
     expect(e.find(ns, { filter: { _id: 5 } })).toEqual([{ _id: 5, sku: 's-five' }]);
   });

@@ -14,13 +14,31 @@ const upd = (e: ReturnType<typeof freshEngine>, q: object, u: object | object[],
 describe('update operators', () => {
   test('$set, $unset, $inc, $mul, $min, $max, $rename, $currentDate', async () => {
     const e = await setup([{ _id: 1, a: 1, b: 'x', n: 10, lo: 5, hi: 5, old: 'v', nested: { k: 1 } }]);
-    const r = await upd(e, { _id: 1 }, {
-      $set: { 'nested.k': 2, 'deep.new.path': true }, $unset: { b: '' }, $inc: { a: 2 }, $mul: { n: 3 },
-      $min: { lo: 3 }, $max: { hi: 4 }, $rename: { old: 'renamed' }, $currentDate: { at: true, ts: { $type: 'timestamp' } },
-    });
+    const r = await upd(
+      e,
+      { _id: 1 },
+      {
+        $set: { 'nested.k': 2, 'deep.new.path': true },
+        $unset: { b: '' },
+        $inc: { a: 2 },
+        $mul: { n: 3 },
+        $min: { lo: 3 },
+        $max: { hi: 4 },
+        $rename: { old: 'renamed' },
+        $currentDate: { at: true, ts: { $type: 'timestamp' } },
+      },
+    );
     expect(r).toMatchObject({ n: 1, nModified: 1, writeErrors: [] });
     const d = one(e, 1);
-    expect(d).toMatchObject({ a: 3, n: 30, lo: 3, hi: 5, renamed: 'v', nested: { k: 2 }, deep: { new: { path: true } } });
+    expect(d).toMatchObject({
+      a: 3,
+      n: 30,
+      lo: 3,
+      hi: 5,
+      renamed: 'v',
+      nested: { k: 2 },
+      deep: { new: { path: true } },
+    });
     expect(d.b).toBeUndefined();
     expect(d.old).toBeUndefined();
     expect(d.at).toBeInstanceOf(Date);
@@ -54,7 +72,10 @@ describe('update operators', () => {
   test('validation: empty operator doc is a replacement, unknown operator (9), conflicts (40), $-prefixed replacement fields', async () => {
     const e = await setup([{ _id: 1, a: 1 }]);
     expect((await upd(e, { _id: 1 }, { $foo: { a: 1 } })).writeErrors[0]).toMatchObject({ code: 9 });
-    expect((await upd(e, { _id: 1 }, { $set: { a: 1 }, $inc: { a: 1 } })).writeErrors[0]).toMatchObject({ code: 40, errmsg: expect.stringContaining("would create a conflict at 'a'") });
+    expect((await upd(e, { _id: 1 }, { $set: { a: 1 }, $inc: { a: 1 } })).writeErrors[0]).toMatchObject({
+      code: 40,
+      errmsg: expect.stringContaining("would create a conflict at 'a'"),
+    });
     expect((await upd(e, { _id: 1 }, { $set: { 'a.b': 1, a: 2 } })).writeErrors[0]).toMatchObject({ code: 40 });
     expect((await upd(e, { _id: 1 }, { a: 1, $set: { b: 1 } })).writeErrors[0].code).toBe(52);
     expect((await upd(e, { _id: 1 }, { $set: 5 })).writeErrors[0].code).toBe(9);
@@ -65,7 +86,11 @@ describe('update operators', () => {
   test('_id: setting it unchanged is allowed, changing it is ImmutableField (66)', async () => {
     const oid = new ObjectId();
     const e = await setup([{ _id: oid, a: 1 }]);
-    expect(await upd(e, { _id: oid }, { $set: { _id: new ObjectId(oid.toHexString()), a: 2 } })).toMatchObject({ n: 1, nModified: 1, writeErrors: [] });
+    expect(await upd(e, { _id: oid }, { $set: { _id: new ObjectId(oid.toHexString()), a: 2 } })).toMatchObject({
+      n: 1,
+      nModified: 1,
+      writeErrors: [],
+    });
     const r = await upd(e, { _id: oid }, { $set: { _id: new ObjectId() } });
     expect(r.writeErrors[0]).toMatchObject({ code: 66, codeName: 'ImmutableField' });
     const r2 = await upd(e, { _id: oid }, { _id: 5, a: 1 });
@@ -74,7 +99,11 @@ describe('update operators', () => {
   });
 
   test('nModified counts only changed documents; n counts matches', async () => {
-    const e = await setup([{ _id: 1, a: 1 }, { _id: 2, a: 2 }, { _id: 3, a: 1 }]);
+    const e = await setup([
+      { _id: 1, a: 1 },
+      { _id: 2, a: 2 },
+      { _id: 3, a: 1 },
+    ]);
     const r = await upd(e, { a: { $gte: 1 } }, { $set: { a: 1 } }, { multi: true });
     expect(r).toMatchObject({ n: 3, nModified: 1 });
     const r2 = await upd(e, {}, { $set: { a: 1 } });
@@ -88,7 +117,17 @@ describe('update operators', () => {
   });
 
   test('arrays: $push with $each/$slice/$sort/$position, $addToSet, $pull, $pullAll, $pop', async () => {
-    const e = await setup([{ _id: 1, xs: [3, 1], set: ['a'], scores: [{ s: 5 }, { s: 9 }, { s: 1 }], p: [1, 2, 3, 2, 4], q: [1, 2, 3], r: [1, 2, 3] }]);
+    const e = await setup([
+      {
+        _id: 1,
+        xs: [3, 1],
+        set: ['a'],
+        scores: [{ s: 5 }, { s: 9 }, { s: 1 }],
+        p: [1, 2, 3, 2, 4],
+        q: [1, 2, 3],
+        r: [1, 2, 3],
+      },
+    ]);
     await upd(e, { _id: 1 }, { $push: { xs: { $each: [5, 2], $sort: 1, $slice: 3 } } });
     expect(one(e, 1).xs).toEqual([1, 2, 3]);
     await upd(e, { _id: 1 }, { $push: { xs: { $each: [0], $position: 0 } } });
@@ -108,13 +147,31 @@ describe('update operators', () => {
   });
 
   test('$pull with a query on subdocuments', async () => {
-    const e = await setup([{ _id: 1, items: [{ sku: 'a', qty: 1 }, { sku: 'b', qty: 0 }, { sku: 'c', qty: 0 }] }]);
+    const e = await setup([
+      {
+        _id: 1,
+        items: [
+          { sku: 'a', qty: 1 },
+          { sku: 'b', qty: 0 },
+          { sku: 'c', qty: 0 },
+        ],
+      },
+    ]);
     await upd(e, { _id: 1 }, { $pull: { items: { qty: 0, sku: 'b' } } });
     expect(one(e, 1).items.map((i: { sku: string }) => i.sku)).toEqual(['a', 'c']);
   });
 
   test('positional $, $[] and $[ident] with arrayFilters', async () => {
-    const e = await setup([{ _id: 1, grades: [80, 85, 90], items: [{ k: 'a', n: 1 }, { k: 'b', n: 2 }] }]);
+    const e = await setup([
+      {
+        _id: 1,
+        grades: [80, 85, 90],
+        items: [
+          { k: 'a', n: 1 },
+          { k: 'b', n: 2 },
+        ],
+      },
+    ]);
     await upd(e, { _id: 1, grades: 85 }, { $set: { 'grades.$': 86 } });
     expect(one(e, 1).grades).toEqual([80, 86, 90]);
     await upd(e, { _id: 1, 'items.k': 'b' }, { $inc: { 'items.$.n': 10 } });
@@ -124,7 +181,10 @@ describe('update operators', () => {
     await upd(e, { _id: 1 }, { $set: { 'grades.$[g]': 100 } }, { arrayFilters: [{ g: { $gte: 87 } }] });
     expect(one(e, 1).grades).toEqual([81, 100, 100]);
     await upd(e, { _id: 1 }, { $set: { 'items.$[it].n': 0 } }, { arrayFilters: [{ 'it.k': 'a' }] });
-    expect(one(e, 1).items).toEqual([{ k: 'a', n: 0 }, { k: 'b', n: 12 }]);
+    expect(one(e, 1).items).toEqual([
+      { k: 'a', n: 0 },
+      { k: 'b', n: 12 },
+    ]);
     expect((await upd(e, { _id: 1 }, { $set: { 'grades.$': 1 } })).writeErrors[0].code).toBe(2);
     expect((await upd(e, { _id: 1 }, { $set: { 'grades.$[x]': 1 } })).writeErrors[0].code).toBe(2);
     expect((await upd(e, { _id: 1 }, { $set: { a: 1 } }, { arrayFilters: [{ x: 1 }] })).writeErrors[0].code).toBe(9);
@@ -145,7 +205,12 @@ describe('update operators', () => {
 
   test('upsert seeds from equality fields, $eq, $and and dotted paths, then applies $setOnInsert', async () => {
     const e = freshEngine();
-    const r = await upd(e, { sku: 'coin-1', 'meta.kind': { $eq: 'coin' }, $and: [{ color: 'gold' }], qty: { $gt: 1 } }, { $set: { price: 5 }, $setOnInsert: { created: true } }, { upsert: true });
+    const r = await upd(
+      e,
+      { sku: 'coin-1', 'meta.kind': { $eq: 'coin' }, $and: [{ color: 'gold' }], qty: { $gt: 1 } },
+      { $set: { price: 5 }, $setOnInsert: { created: true } },
+      { upsert: true },
+    );
     expect(r).toMatchObject({ n: 1, nModified: 0 });
     expect(r.upserted).toHaveLength(1);
     const d = e.find(ns, {})[0];
@@ -156,16 +221,35 @@ describe('update operators', () => {
     const r2 = await upd(e, { _id: 7 }, { name: 'replaced' }, { upsert: true });
     expect(r2.upserted).toEqual([{ index: 0, _id: 7 }]);
     expect(one(e, 7)).toEqual({ _id: 7, name: 'replaced' });
-    const r3 = await upd(e, { sku: 'coin-1' }, { $set: { price: 6 }, $setOnInsert: { created: false } }, { upsert: true });
+    const r3 = await upd(
+      e,
+      { sku: 'coin-1' },
+      { $set: { price: 6 }, $setOnInsert: { created: false } },
+      { upsert: true },
+    );
     expect(r3).toMatchObject({ n: 1, nModified: 1, upserted: [] });
     expect(e.find(ns, { filter: { sku: 'coin-1' } })[0].created).toBe(true);
   });
 
   test('ordered updates stop at the first error, unordered continue', async () => {
-    const e = await setup([{ _id: 1, s: 'x' }, { _id: 2, n: 1 }]);
-    const stmts = [{ q: { _id: 1 }, u: { $inc: { s: 1 } } }, { q: { _id: 2 }, u: { $inc: { n: 1 } } }];
-    expect(await e.update(ns, stmts as never, { ordered: true })).toMatchObject({ n: 0, nModified: 0, writeErrors: [{ index: 0 }] });
-    expect(await e.update(ns, stmts as never, { ordered: false })).toMatchObject({ n: 1, nModified: 1, writeErrors: [{ index: 0 }] });
+    const e = await setup([
+      { _id: 1, s: 'x' },
+      { _id: 2, n: 1 },
+    ]);
+    const stmts = [
+      { q: { _id: 1 }, u: { $inc: { s: 1 } } },
+      { q: { _id: 2 }, u: { $inc: { n: 1 } } },
+    ];
+    expect(await e.update(ns, stmts as never, { ordered: true })).toMatchObject({
+      n: 0,
+      nModified: 0,
+      writeErrors: [{ index: 0 }],
+    });
+    expect(await e.update(ns, stmts as never, { ordered: false })).toMatchObject({
+      n: 1,
+      nModified: 1,
+      writeErrors: [{ index: 0 }],
+    });
   });
 
   test('stored documents are never mutated in place', async () => {
@@ -176,12 +260,26 @@ describe('update operators', () => {
   });
 
   test('findAndModify: new/old, sort, remove, upsert, fields and validation', async () => {
-    const e = await setup([{ _id: 1, q: 1, v: 'a' }, { _id: 2, q: 1, v: 'b' }]);
-    const r = await e.findAndModify(ns, { query: { q: 1 }, sort: { _id: -1 }, update: { $set: { v: 'z' } }, new: true, fields: { v: 1, _id: 0 } });
+    const e = await setup([
+      { _id: 1, q: 1, v: 'a' },
+      { _id: 2, q: 1, v: 'b' },
+    ]);
+    const r = await e.findAndModify(ns, {
+      query: { q: 1 },
+      sort: { _id: -1 },
+      update: { $set: { v: 'z' } },
+      new: true,
+      fields: { v: 1, _id: 0 },
+    });
     expect(r).toEqual({ value: { v: 'z' }, lastErrorObject: { n: 1, updatedExisting: true } });
     const r2 = await e.findAndModify(ns, { query: { q: 1 }, update: { $set: { v: 'y' } } });
     expect(r2.value).toEqual({ _id: 1, q: 1, v: 'a' });
-    const r3 = await e.findAndModify(ns, { query: { _id: 9 }, update: { $set: { v: 'new' } }, upsert: true, new: true });
+    const r3 = await e.findAndModify(ns, {
+      query: { _id: 9 },
+      update: { $set: { v: 'new' } },
+      upsert: true,
+      new: true,
+    });
     expect(r3).toEqual({ value: { _id: 9, v: 'new' }, lastErrorObject: { n: 1, updatedExisting: false, upserted: 9 } });
     const r4 = await e.findAndModify(ns, { query: { _id: 2 }, remove: true });
     expect(r4.value!._id).toBe(2);

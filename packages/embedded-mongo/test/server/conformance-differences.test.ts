@@ -1,7 +1,17 @@
 // Conformance for differences a public MongoDB client test suite found: each test states MongoDB 7.0's
 // documented behaviour (the manual's words in the test name) and checks the server answers the same.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Binary, DBRef, Double, Long, MongoClient, MongoServerError, type Collection, type Db, type Document } from 'mongodb';
+import {
+  Binary,
+  DBRef,
+  Double,
+  Long,
+  MongoClient,
+  MongoServerError,
+  type Collection,
+  type Db,
+  type Document,
+} from 'mongodb';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../src/index.js';
 
 let mongo: EmbeddedMongo;
@@ -28,7 +38,10 @@ beforeEach(() => {
 const coll = (name = 'c'): Collection<any> => db.collection(name);
 
 const failure = async (p: Promise<unknown>): Promise<MongoServerError> => {
-  const outcome = await p.then(() => 'resolved', (e: unknown) => e);
+  const outcome = await p.then(
+    () => 'resolved',
+    (e: unknown) => e,
+  );
   expect(outcome).toBeInstanceOf(MongoServerError);
   return outcome as MongoServerError;
 };
@@ -36,18 +49,28 @@ const failure = async (p: Promise<unknown>): Promise<MongoServerError> => {
 describe('$elemMatch', () => {
   it('projects the first element of an array of plain values that satisfies an operator-only condition', async () => {
     await coll().insertOne({ _id: 1, ids: [1, 5, 9], scores: [70, 85, 90] });
-    const [a] = await coll().find({}, { projection: { ids: { $elemMatch: { $in: [9, 5] } } } }).toArray();
+    const [a] = await coll()
+      .find({}, { projection: { ids: { $elemMatch: { $in: [9, 5] } } } })
+      .toArray();
     expect(a).toEqual({ _id: 1, ids: [5] });
-    const [b] = await coll().find({}, { projection: { scores: { $elemMatch: { $gte: 80, $lt: 90 } } } }).toArray();
+    const [b] = await coll()
+      .find({}, { projection: { scores: { $elemMatch: { $gte: 80, $lt: 90 } } } })
+      .toArray();
     expect(b).toEqual({ _id: 1, scores: [85] });
   });
 
   it('matches and projects DBRef elements by $id (and $ref), which are field names, not operators', async () => {
-    await coll().insertOne({ _id: 1, refs: [new DBRef('coins', 10 as never), new DBRef('patches', 20 as never)], owner: new DBRef('users', 7 as never) });
+    await coll().insertOne({
+      _id: 1,
+      refs: [new DBRef('coins', 10 as never), new DBRef('patches', 20 as never)],
+      owner: new DBRef('users', 7 as never),
+    });
     expect(await coll().countDocuments({ refs: { $elemMatch: { $id: 20 } } })).toBe(1);
     expect(await coll().countDocuments({ refs: { $elemMatch: { $ref: 'patches', $id: 10 } } })).toBe(0);
     expect(await coll().countDocuments({ 'owner.$id': 7 })).toBe(1);
-    const [doc] = await coll().find({}, { projection: { refs: { $elemMatch: { $id: 20 } } } }).toArray();
+    const [doc] = await coll()
+      .find({}, { projection: { refs: { $elemMatch: { $id: 20 } } } })
+      .toArray();
     expect(doc.refs).toHaveLength(1);
     expect(doc.refs[0]).toBeInstanceOf(DBRef);
     expect(doc.refs[0]).toMatchObject({ collection: 'patches', oid: 20 });
@@ -59,14 +82,23 @@ describe('$elemMatch', () => {
 describe('field names with dollar signs (MongoDB 5.0+)', () => {
   it('inserts accept $-prefixed top-level and nested field names', async () => {
     await coll().insertOne({ _id: 1, $price: 50, quantity: 30, location: { $db: 'novels', $inc: true } });
-    expect(await coll().findOne({ _id: 1 })).toEqual({ _id: 1, $price: 50, quantity: 30, location: { $db: 'novels', $inc: true } });
+    expect(await coll().findOne({ _id: 1 })).toEqual({
+      _id: 1,
+      $price: 50,
+      quantity: 30,
+      location: { $db: 'novels', $inc: true },
+    });
   });
 
   it('an upsert that inserts accepts $-prefixed fields in $set; the same update on an existing document fails (52)', async () => {
     const update = { $set: { phone: 25.17, $hotel: 320.1 } };
     const r = await coll().updateOne({ date: '2021-07-07' }, update, { upsert: true });
     expect(r.upsertedCount).toBe(1);
-    expect(await coll().findOne({ date: '2021-07-07' }, { projection: { _id: 0 } })).toEqual({ date: '2021-07-07', phone: 25.17, $hotel: 320.1 });
+    expect(await coll().findOne({ date: '2021-07-07' }, { projection: { _id: 0 } })).toEqual({
+      date: '2021-07-07',
+      phone: 25.17,
+      $hotel: 320.1,
+    });
     const err = await failure(coll().updateOne({ date: '2021-07-07' }, update, { upsert: true }));
     expect(err.code).toBe(52);
   });
@@ -75,8 +107,16 @@ describe('field names with dollar signs (MongoDB 5.0+)', () => {
 describe('projection', () => {
   it('an embedded-document projection {account: {amount: 1}} is the nested field account.amount', async () => {
     await coll().insertOne({ _id: 1, account: { amount: 5, owner: 'x' }, other: 1 });
-    expect(await coll().find({}, { projection: { account: { amount: 1 } } }).toArray()).toEqual([{ _id: 1, account: { amount: 5 } }]);
-    expect(await coll().find({}, { projection: { account: { owner: 0 }, other: 0 } }).toArray()).toEqual([{ _id: 1, account: { amount: 5 } }]);
+    expect(
+      await coll()
+        .find({}, { projection: { account: { amount: 1 } } })
+        .toArray(),
+    ).toEqual([{ _id: 1, account: { amount: 5 } }]);
+    expect(
+      await coll()
+        .find({}, { projection: { account: { owner: 0 }, other: 0 } })
+        .toArray(),
+    ).toEqual([{ _id: 1, account: { amount: 5 } }]);
   });
 });
 
@@ -100,16 +140,29 @@ describe('the 16 MiB document limit', () => {
 
 describe('aggregate', () => {
   it('a database-level aggregate starts with $documents', async () => {
-    const out = await db.aggregate([{ $documents: [{ x: 1 }, { x: 2 }, { x: 3 }] }, { $match: { x: { $gte: 2 } } }, { $project: { y: { $multiply: ['$x', 10] } } }]).toArray();
+    const out = await db
+      .aggregate([
+        { $documents: [{ x: 1 }, { x: 2 }, { x: 3 }] },
+        { $match: { x: { $gte: 2 } } },
+        { $project: { y: { $multiply: ['$x', 10] } } },
+      ])
+      .toArray();
     expect(out).toEqual([{ y: 20 }, { y: 30 }]);
   });
 
   it('$avg of integers is a double', async () => {
-    await coll().insertMany([{ _id: 1, n: 1 }, { _id: 2, n: 3 }]);
-    const fast = await coll().aggregate([{ $group: { _id: null, avg: { $avg: '$n' } } }], { promoteValues: false }).toArray();
+    await coll().insertMany([
+      { _id: 1, n: 1 },
+      { _id: 2, n: 3 },
+    ]);
+    const fast = await coll()
+      .aggregate([{ $group: { _id: null, avg: { $avg: '$n' } } }], { promoteValues: false })
+      .toArray();
     expect(fast[0].avg).toBeInstanceOf(Double);
     expect(fast[0].avg.value).toBe(2);
-    const general = await coll().aggregate([{ $group: { _id: null, avg: { $avg: '$n' } } }, { $project: { t: { $type: '$avg' }, avg: 1 } }]).toArray();
+    const general = await coll()
+      .aggregate([{ $group: { _id: null, avg: { $avg: '$n' } } }, { $project: { t: { $type: '$avg' }, avg: 1 } }])
+      .toArray();
     expect(general).toEqual([{ _id: null, avg: 2, t: 'double' }]);
   });
 });
@@ -132,7 +185,9 @@ describe('find', () => {
     await coll().insertOne({ _id: 1, items: [{ a: 1 }, { b: 2 }, { b: 3 }] });
     await coll().updateOne({ 'items.b': { $exists: true } }, { $set: { 'items.$.hit': true } });
     expect((await coll().findOne({ _id: 1 }))!.items).toEqual([{ a: 1 }, { b: 2, hit: true }, { b: 3 }]);
-    const [projected] = await coll().find({ 'items.b': { $exists: true } }, { projection: { 'items.$': 1 } }).toArray();
+    const [projected] = await coll()
+      .find({ 'items.b': { $exists: true } }, { projection: { 'items.$': 1 } })
+      .toArray();
     expect(projected).toEqual({ _id: 1, items: [{ b: 2, hit: true }] });
   });
 
@@ -163,8 +218,12 @@ describe('commands', () => {
     const r = await admin.command({ setParameter: 1, cursorTimeoutMillis: Long.fromNumber(120_000) });
     expect(r.ok).toBe(1);
     expect(Number(r.was)).toBe(600_000);
-    expect(Number((await admin.command({ getParameter: 1, cursorTimeoutMillis: 1 })).cursorTimeoutMillis)).toBe(120_000);
-    expect(Number((await admin.command({ setParameter: 1, cursorTimeoutMillis: Long.fromNumber(600_000) })).was)).toBe(120_000);
+    expect(Number((await admin.command({ getParameter: 1, cursorTimeoutMillis: 1 })).cursorTimeoutMillis)).toBe(
+      120_000,
+    );
+    expect(Number((await admin.command({ setParameter: 1, cursorTimeoutMillis: Long.fromNumber(600_000) })).was)).toBe(
+      120_000,
+    );
     expect((await failure(admin.command({ setParameter: 1, noSuchParameter: 1 }))).code).toBe(72);
     expect((await failure(admin.command({ setParameter: 1, port: 1 }))).code).toBe(72);
     expect((await failure(db.command({ setParameter: 1, logLevel: 1 }))).code).toBe(13);

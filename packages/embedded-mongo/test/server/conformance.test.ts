@@ -3,8 +3,21 @@
 // the error codes mongod 7.0 answers. Expected values are the manual's, not what this server happens to do.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  Binary, Decimal128, Double, Int32, Long, MaxKey, MinKey, MongoBulkWriteError, MongoClient, MongoServerError, ObjectId,
-  Timestamp, type Collection, type Db, type Document,
+  Binary,
+  Decimal128,
+  Double,
+  Int32,
+  Long,
+  MaxKey,
+  MinKey,
+  MongoBulkWriteError,
+  MongoClient,
+  MongoServerError,
+  ObjectId,
+  Timestamp,
+  type Collection,
+  type Db,
+  type Document,
 } from 'mongodb';
 import mongoose from 'mongoose';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../src/index.js';
@@ -40,7 +53,10 @@ const coll = (name: string) => db.collection(name) as unknown as Loose;
 
 /** The error a promise rejects with (fails the test if it resolves). */
 const failure = async (p: Promise<unknown>): Promise<MongoServerError> => {
-  const outcome = await p.then(() => 'resolved', (e: unknown) => e);
+  const outcome = await p.then(
+    () => 'resolved',
+    (e: unknown) => e,
+  );
   expect(outcome).toBeInstanceOf(MongoServerError);
   return outcome as MongoServerError;
 };
@@ -50,11 +66,51 @@ const items = (docs: Document[]) => docs.map((d) => d.item);
 
 // The manual's `inventory` collection (Query Documents pages).
 const INVENTORY = [
-  { _id: 1, item: 'journal', qty: 25, size: { h: 14, w: 21, uom: 'cm' }, status: 'A', tags: ['blank', 'red'], dim_cm: [14, 21] },
-  { _id: 2, item: 'notebook', qty: 50, size: { h: 8.5, w: 11, uom: 'in' }, status: 'A', tags: ['red', 'blank'], dim_cm: [14, 21] },
-  { _id: 3, item: 'paper', qty: 100, size: { h: 8.5, w: 11, uom: 'in' }, status: 'D', tags: ['red', 'blank', 'plain'], dim_cm: [14, 21] },
-  { _id: 4, item: 'planner', qty: 75, size: { h: 22.85, w: 30, uom: 'cm' }, status: 'D', tags: ['blank', 'red'], dim_cm: [22.85, 30] },
-  { _id: 5, item: 'postcard', qty: 45, size: { h: 10, w: 15.25, uom: 'cm' }, status: 'A', tags: ['blue'], dim_cm: [10, 15.25] },
+  {
+    _id: 1,
+    item: 'journal',
+    qty: 25,
+    size: { h: 14, w: 21, uom: 'cm' },
+    status: 'A',
+    tags: ['blank', 'red'],
+    dim_cm: [14, 21],
+  },
+  {
+    _id: 2,
+    item: 'notebook',
+    qty: 50,
+    size: { h: 8.5, w: 11, uom: 'in' },
+    status: 'A',
+    tags: ['red', 'blank'],
+    dim_cm: [14, 21],
+  },
+  {
+    _id: 3,
+    item: 'paper',
+    qty: 100,
+    size: { h: 8.5, w: 11, uom: 'in' },
+    status: 'D',
+    tags: ['red', 'blank', 'plain'],
+    dim_cm: [14, 21],
+  },
+  {
+    _id: 4,
+    item: 'planner',
+    qty: 75,
+    size: { h: 22.85, w: 30, uom: 'cm' },
+    status: 'D',
+    tags: ['blank', 'red'],
+    dim_cm: [22.85, 30],
+  },
+  {
+    _id: 5,
+    item: 'postcard',
+    qty: 45,
+    size: { h: 10, w: 15.25, uom: 'cm' },
+    status: 'A',
+    tags: ['blue'],
+    dim_cm: [10, 15.25],
+  },
 ];
 
 describe('query operators', () => {
@@ -81,7 +137,11 @@ describe('query operators', () => {
   it('combines with $and $or $nor $not', async () => {
     expect(await find({ $or: [{ status: 'A' }, { qty: { $lt: 30 } }] })).toEqual(['journal', 'notebook', 'postcard']);
     expect(await find({ status: 'A', $or: [{ qty: { $lt: 30 } }, { item: /^p/ }] })).toEqual(['journal', 'postcard']);
-    expect(await find({ $and: [{ qty: { $gt: 40 } }, { qty: { $lt: 80 } }] })).toEqual(['notebook', 'planner', 'postcard']);
+    expect(await find({ $and: [{ qty: { $gt: 40 } }, { qty: { $lt: 80 } }] })).toEqual([
+      'notebook',
+      'planner',
+      'postcard',
+    ]);
     expect(await find({ $nor: [{ status: 'A' }, { qty: { $gt: 80 } }] })).toEqual(['planner']);
     expect(await find({ qty: { $not: { $gt: 50 } } })).toEqual(['journal', 'notebook', 'postcard']);
     expect(await find({ item: { $not: /^p/ } })).toEqual(['journal', 'notebook']);
@@ -110,10 +170,34 @@ describe('query operators', () => {
   it('matches arrays of embedded documents ($elemMatch versus dotted paths)', async () => {
     const survey = coll('survey');
     await survey.insertMany([
-      { _id: 1, results: [{ product: 'abc', score: 10 }, { product: 'xyz', score: 5 }] },
-      { _id: 2, results: [{ product: 'abc', score: 8 }, { product: 'xyz', score: 7 }] },
-      { _id: 3, results: [{ product: 'abc', score: 7 }, { product: 'xyz', score: 8 }] },
-      { _id: 4, results: [{ product: 'abc', score: 7 }, { product: 'def', score: 8 }] },
+      {
+        _id: 1,
+        results: [
+          { product: 'abc', score: 10 },
+          { product: 'xyz', score: 5 },
+        ],
+      },
+      {
+        _id: 2,
+        results: [
+          { product: 'abc', score: 8 },
+          { product: 'xyz', score: 7 },
+        ],
+      },
+      {
+        _id: 3,
+        results: [
+          { product: 'abc', score: 7 },
+          { product: 'xyz', score: 8 },
+        ],
+      },
+      {
+        _id: 4,
+        results: [
+          { product: 'abc', score: 7 },
+          { product: 'def', score: 8 },
+        ],
+      },
     ]);
     const q = async (f: Document) => ids(await survey.find(f).sort({ _id: 1 }).toArray());
     expect(await q({ results: { $elemMatch: { product: 'xyz', score: { $gte: 8 } } } })).toEqual([3]);
@@ -141,11 +225,26 @@ describe('query operators', () => {
   it('$type matches BSON types by alias and number, arrays by their elements', async () => {
     const c = coll('types');
     await c.insertMany([
-      { _id: 1, v: 1 }, { _id: 2, v: 1.5 }, { _id: 3, v: new Double(2) }, { _id: 4, v: Long.fromNumber(3) },
-      { _id: 5, v: Decimal128.fromString('4') }, { _id: 6, v: 'five' }, { _id: 7, v: [6, 'six'] }, { _id: 8, v: true },
-      { _id: 9, v: new Date(0) }, { _id: 10, v: new ObjectId() }, { _id: 11, v: { x: 1 } }, { _id: 12, v: null },
+      { _id: 1, v: 1 },
+      { _id: 2, v: 1.5 },
+      { _id: 3, v: new Double(2) },
+      { _id: 4, v: Long.fromNumber(3) },
+      { _id: 5, v: Decimal128.fromString('4') },
+      { _id: 6, v: 'five' },
+      { _id: 7, v: [6, 'six'] },
+      { _id: 8, v: true },
+      { _id: 9, v: new Date(0) },
+      { _id: 10, v: new ObjectId() },
+      { _id: 11, v: { x: 1 } },
+      { _id: 12, v: null },
     ]);
-    const q = async (t: unknown) => ids(await c.find({ v: { $type: t } }).sort({ _id: 1 }).toArray());
+    const q = async (t: unknown) =>
+      ids(
+        await c
+          .find({ v: { $type: t } })
+          .sort({ _id: 1 })
+          .toArray(),
+      );
     expect(await q('double')).toEqual([2, 3]);
     expect(await q(1)).toEqual([2, 3]);
     expect(await q('int')).toEqual([1, 7]);
@@ -186,8 +285,19 @@ describe('query operators', () => {
 
   it('an array field equals an array value, or contains it as an element', async () => {
     const c = coll('nested');
-    await c.insertMany([{ _id: 1, a: [1, 2] }, { _id: 2, a: [[1, 2], 3] }, { _id: 3, a: [2, 1] }]);
-    expect(ids(await c.find({ a: [1, 2] }).sort({ _id: 1 }).toArray())).toEqual([1, 2]);
+    await c.insertMany([
+      { _id: 1, a: [1, 2] },
+      { _id: 2, a: [[1, 2], 3] },
+      { _id: 3, a: [2, 1] },
+    ]);
+    expect(
+      ids(
+        await c
+          .find({ a: [1, 2] })
+          .sort({ _id: 1 })
+          .toArray(),
+      ),
+    ).toEqual([1, 2]);
     expect(ids(await c.find({ a: 2 }).sort({ _id: 1 }).toArray())).toEqual([1, 3]);
   });
 
@@ -205,11 +315,23 @@ describe('sorting', () => {
   it('orders mixed types by the BSON comparison order', async () => {
     const c = coll('mixed');
     await c.insertMany([
-      { _id: 1, v: 'b' }, { _id: 2, v: 3 }, { _id: 3, v: null }, { _id: 4 }, { _id: 5, v: { x: 1 } }, { _id: 6, v: true },
-      { _id: 7, v: new Date(0) }, { _id: 8, v: new ObjectId('507f1f77bcf86cd799439011') }, { _id: 9, v: 1.5 },
-      { _id: 10, v: Long.fromNumber(2) }, { _id: 11, v: Decimal128.fromString('2.5') }, { _id: 12, v: 'a' },
-      { _id: 13, v: /x/ }, { _id: 14, v: new MinKey() }, { _id: 15, v: new MaxKey() },
-      { _id: 16, v: new Binary(Buffer.from('hi')) }, { _id: 17, v: new Timestamp({ t: 1, i: 1 }) },
+      { _id: 1, v: 'b' },
+      { _id: 2, v: 3 },
+      { _id: 3, v: null },
+      { _id: 4 },
+      { _id: 5, v: { x: 1 } },
+      { _id: 6, v: true },
+      { _id: 7, v: new Date(0) },
+      { _id: 8, v: new ObjectId('507f1f77bcf86cd799439011') },
+      { _id: 9, v: 1.5 },
+      { _id: 10, v: Long.fromNumber(2) },
+      { _id: 11, v: Decimal128.fromString('2.5') },
+      { _id: 12, v: 'a' },
+      { _id: 13, v: /x/ },
+      { _id: 14, v: new MinKey() },
+      { _id: 15, v: new MaxKey() },
+      { _id: 16, v: new Binary(Buffer.from('hi')) },
+      { _id: 17, v: new Timestamp({ t: 1, i: 1 }) },
     ]);
     const asc = ids(await c.find().sort({ v: 1, _id: 1 }).toArray());
     expect(asc).toEqual([14, 3, 4, 9, 10, 11, 2, 12, 1, 5, 16, 8, 6, 7, 17, 13, 15]);
@@ -219,7 +341,12 @@ describe('sorting', () => {
 
   it('sorts arrays by their smallest element ascending and their largest descending', async () => {
     const c = coll('arrays');
-    await c.insertMany([{ _id: 1, v: [5, 1] }, { _id: 2, v: [3] }, { _id: 3, v: 2 }, { _id: 4, v: [0, 9] }]);
+    await c.insertMany([
+      { _id: 1, v: [5, 1] },
+      { _id: 2, v: [3] },
+      { _id: 3, v: 2 },
+      { _id: 4, v: [0, 9] },
+    ]);
     expect(ids(await c.find().sort({ v: 1 }).toArray())).toEqual([4, 1, 3, 2]);
     expect(ids(await c.find().sort({ v: -1 }).toArray())).toEqual([4, 1, 2, 3]);
   });
@@ -232,11 +359,32 @@ describe('projection', () => {
 
   it('includes, excludes and drops _id on request', async () => {
     const c = coll('inventory');
-    expect(await c.findOne({ _id: 1 }, { projection: { item: 1, status: 1 } })).toEqual({ _id: 1, item: 'journal', status: 'A' });
-    expect(await c.findOne({ _id: 1 }, { projection: { item: 1, status: 1, _id: 0 } })).toEqual({ item: 'journal', status: 'A' });
-    expect(await c.findOne({ _id: 1 }, { projection: { status: 0, tags: 0, dim_cm: 0, size: 0 } })).toEqual({ _id: 1, item: 'journal', qty: 25 });
-    expect(await c.findOne({ _id: 1 }, { projection: { item: 1, 'size.uom': 1 } })).toEqual({ _id: 1, item: 'journal', size: { uom: 'cm' } });
-    expect(await c.findOne({ _id: 1 }, { projection: { 'size.uom': 0, tags: 0, dim_cm: 0 } })).toEqual({ _id: 1, item: 'journal', qty: 25, size: { h: 14, w: 21 }, status: 'A' });
+    expect(await c.findOne({ _id: 1 }, { projection: { item: 1, status: 1 } })).toEqual({
+      _id: 1,
+      item: 'journal',
+      status: 'A',
+    });
+    expect(await c.findOne({ _id: 1 }, { projection: { item: 1, status: 1, _id: 0 } })).toEqual({
+      item: 'journal',
+      status: 'A',
+    });
+    expect(await c.findOne({ _id: 1 }, { projection: { status: 0, tags: 0, dim_cm: 0, size: 0 } })).toEqual({
+      _id: 1,
+      item: 'journal',
+      qty: 25,
+    });
+    expect(await c.findOne({ _id: 1 }, { projection: { item: 1, 'size.uom': 1 } })).toEqual({
+      _id: 1,
+      item: 'journal',
+      size: { uom: 'cm' },
+    });
+    expect(await c.findOne({ _id: 1 }, { projection: { 'size.uom': 0, tags: 0, dim_cm: 0 } })).toEqual({
+      _id: 1,
+      item: 'journal',
+      qty: 25,
+      size: { h: 14, w: 21 },
+      status: 'A',
+    });
   });
 
   it('refuses mixing inclusion and exclusion', async () => {
@@ -251,32 +399,89 @@ describe('projection', () => {
 
   it('$slice, $elemMatch and the positional $ in projections', async () => {
     const c = coll('inventory');
-    expect(await c.findOne({ _id: 3 }, { projection: { tags: { $slice: 1 }, item: 1 } })).toEqual({ _id: 3, item: 'paper', tags: ['red'] });
-    expect(await c.findOne({ _id: 3 }, { projection: { tags: { $slice: -2 }, _id: 0, item: 1 } })).toEqual({ item: 'paper', tags: ['blank', 'plain'] });
-    expect(await c.findOne({ _id: 3 }, { projection: { tags: { $slice: [1, 1] }, _id: 0, item: 1 } })).toEqual({ item: 'paper', tags: ['blank'] });
+    expect(await c.findOne({ _id: 3 }, { projection: { tags: { $slice: 1 }, item: 1 } })).toEqual({
+      _id: 3,
+      item: 'paper',
+      tags: ['red'],
+    });
+    expect(await c.findOne({ _id: 3 }, { projection: { tags: { $slice: -2 }, _id: 0, item: 1 } })).toEqual({
+      item: 'paper',
+      tags: ['blank', 'plain'],
+    });
+    expect(await c.findOne({ _id: 3 }, { projection: { tags: { $slice: [1, 1] }, _id: 0, item: 1 } })).toEqual({
+      item: 'paper',
+      tags: ['blank'],
+    });
     const schools = coll('schools');
     await schools.insertMany([
-      { _id: 1, zipcode: '63109', students: [{ name: 'john', school: 102, age: 10 }, { name: 'jess', school: 102, age: 11 }, { name: 'jeff', school: 108, age: 15 }] },
-      { _id: 2, zipcode: '63110', students: [{ name: 'ajax', school: 100, age: 7 }, { name: 'achilles', school: 100, age: 8 }] },
-      { _id: 3, zipcode: '63109', students: [{ name: 'ajax', school: 100, age: 7 }, { name: 'achilles', school: 100, age: 8 }] },
+      {
+        _id: 1,
+        zipcode: '63109',
+        students: [
+          { name: 'john', school: 102, age: 10 },
+          { name: 'jess', school: 102, age: 11 },
+          { name: 'jeff', school: 108, age: 15 },
+        ],
+      },
+      {
+        _id: 2,
+        zipcode: '63110',
+        students: [
+          { name: 'ajax', school: 100, age: 7 },
+          { name: 'achilles', school: 100, age: 8 },
+        ],
+      },
+      {
+        _id: 3,
+        zipcode: '63109',
+        students: [
+          { name: 'ajax', school: 100, age: 7 },
+          { name: 'achilles', school: 100, age: 8 },
+        ],
+      },
     ]);
-    const matched = await schools.find({ zipcode: '63109' }, { projection: { students: { $elemMatch: { school: 102 } } } }).sort({ _id: 1 }).toArray();
+    const matched = await schools
+      .find({ zipcode: '63109' }, { projection: { students: { $elemMatch: { school: 102 } } } })
+      .sort({ _id: 1 })
+      .toArray();
     expect(matched).toEqual([{ _id: 1, students: [{ name: 'john', school: 102, age: 10 }] }, { _id: 3 }]);
     const positional = await schools.findOne({ 'students.age': { $gte: 11 } }, { projection: { 'students.$': 1 } });
     expect(positional).toEqual({ _id: 1, students: [{ name: 'jess', school: 102, age: 11 }] });
   });
 });
 
-describe('update operators (the manual\'s examples)', () => {
+describe("update operators (the manual's examples)", () => {
   it('$set top-level, embedded and array-element fields', async () => {
     const c = coll('products');
-    await c.insertOne({ _id: 100, quantity: 250, instock: true, reorder: false, details: { model: '14QQ', make: 'Clothes Corp' }, tags: ['apparel', 'clothing'], ratings: [{ by: 'Customer007', rating: 4 }] });
-    await c.updateOne({ _id: 100 }, { $set: { quantity: 500, details: { model: '2600', make: 'Fashionaires' }, tags: ['coats', 'outerwear', 'clothing'] } });
+    await c.insertOne({
+      _id: 100,
+      quantity: 250,
+      instock: true,
+      reorder: false,
+      details: { model: '14QQ', make: 'Clothes Corp' },
+      tags: ['apparel', 'clothing'],
+      ratings: [{ by: 'Customer007', rating: 4 }],
+    });
+    await c.updateOne(
+      { _id: 100 },
+      {
+        $set: {
+          quantity: 500,
+          details: { model: '2600', make: 'Fashionaires' },
+          tags: ['coats', 'outerwear', 'clothing'],
+        },
+      },
+    );
     await c.updateOne({ _id: 100 }, { $set: { 'details.make': 'Kustom Kidz' } });
     await c.updateOne({ _id: 100 }, { $set: { 'tags.1': 'rain gear', 'ratings.0.rating': 2 } });
     expect(await c.findOne({ _id: 100 })).toEqual({
-      _id: 100, quantity: 500, instock: true, reorder: false, details: { model: '2600', make: 'Kustom Kidz' },
-      tags: ['coats', 'rain gear', 'clothing'], ratings: [{ by: 'Customer007', rating: 2 }],
+      _id: 100,
+      quantity: 500,
+      instock: true,
+      reorder: false,
+      details: { model: '2600', make: 'Kustom Kidz' },
+      tags: ['coats', 'rain gear', 'clothing'],
+      ratings: [{ by: 'Customer007', rating: 2 }],
     });
   });
 
@@ -286,7 +491,12 @@ describe('update operators (the manual\'s examples)', () => {
     await c.updateOne({ _id: 1 }, { $inc: { quantity: -2, 'metrics.orders': 1 } });
     await c.updateOne({ _id: 1 }, { $unset: { instock: '' } });
     await c.updateOne({ _id: 1 }, { $rename: { sku: 'code', 'metrics.ratings': 'metrics.stars' } });
-    expect(await c.findOne({ _id: 1 })).toEqual({ _id: 1, quantity: 8, metrics: { orders: 3, stars: 3.5 }, code: 'abc123' });
+    expect(await c.findOne({ _id: 1 })).toEqual({
+      _id: 1,
+      quantity: 8,
+      metrics: { orders: 3, stars: 3.5 },
+      code: 'abc123',
+    });
 
     await c.insertOne({ _id: 2, item: 'Hats', price: Decimal128.fromString('10.99'), quantity: 25 });
     await c.updateOne({ _id: 2 }, { $mul: { price: Decimal128.fromString('1.25'), quantity: 2 } });
@@ -308,16 +518,33 @@ describe('update operators (the manual\'s examples)', () => {
     expect((await c.updateOne({ _id: 1 }, { $max: { highScore: 950 } })).modifiedCount).toBe(1);
     expect((await c.updateOne({ _id: 1 }, { $max: { highScore: 870 } })).modifiedCount).toBe(0);
     expect(await c.findOne({ _id: 1 })).toEqual({ _id: 1, highScore: 950, lowScore: 150 });
-    await c.insertOne({ _id: 2, dateEntered: new Date('2023-10-01T05:00:00Z'), dateExpired: new Date('2023-10-01T16:04:36Z') });
-    await c.updateOne({ _id: 2 }, { $min: { dateEntered: new Date('2023-09-25') }, $max: { dateExpired: new Date('2023-10-02') } });
-    expect(await c.findOne({ _id: 2 })).toEqual({ _id: 2, dateEntered: new Date('2023-09-25'), dateExpired: new Date('2023-10-02') });
+    await c.insertOne({
+      _id: 2,
+      dateEntered: new Date('2023-10-01T05:00:00Z'),
+      dateExpired: new Date('2023-10-01T16:04:36Z'),
+    });
+    await c.updateOne(
+      { _id: 2 },
+      { $min: { dateEntered: new Date('2023-09-25') }, $max: { dateExpired: new Date('2023-10-02') } },
+    );
+    expect(await c.findOne({ _id: 2 })).toEqual({
+      _id: 2,
+      dateEntered: new Date('2023-09-25'),
+      dateExpired: new Date('2023-10-02'),
+    });
   });
 
   it('$currentDate as a date and as a timestamp', async () => {
     const c = coll('customers');
     await c.insertOne({ _id: 1, status: 'a', lastModified: new Date('2013-10-02T01:11:18.965Z') });
     const before = Date.now();
-    await c.updateOne({ _id: 1 }, { $currentDate: { lastModified: true, 'cancellation.date': { $type: 'timestamp' } }, $set: { 'cancellation.reason': 'user request', status: 'D' } });
+    await c.updateOne(
+      { _id: 1 },
+      {
+        $currentDate: { lastModified: true, 'cancellation.date': { $type: 'timestamp' } },
+        $set: { 'cancellation.reason': 'user request', status: 'D' },
+      },
+    );
     const doc = await c.findOne({ _id: 1 });
     expect(doc!.status).toBe('D');
     expect(doc!.lastModified).toBeInstanceOf(Date);
@@ -328,7 +555,11 @@ describe('update operators (the manual\'s examples)', () => {
 
   it('$setOnInsert applies only when an upsert inserts', async () => {
     const c = coll('products');
-    const r = await c.updateOne({ _id: 1 }, { $set: { item: 'apple' }, $setOnInsert: { defaultQty: 100 } }, { upsert: true });
+    const r = await c.updateOne(
+      { _id: 1 },
+      { $set: { item: 'apple' }, $setOnInsert: { defaultQty: 100 } },
+      { upsert: true },
+    );
     expect(r).toMatchObject({ matchedCount: 0, modifiedCount: 0, upsertedCount: 1, upsertedId: 1 });
     expect(await c.findOne({ _id: 1 })).toEqual({ _id: 1, item: 'apple', defaultQty: 100 });
     await c.updateOne({ _id: 1 }, { $set: { item: 'pear' }, $setOnInsert: { defaultQty: 500 } }, { upsert: true });
@@ -339,12 +570,23 @@ describe('update operators (the manual\'s examples)', () => {
     const c = coll('students');
     await c.insertMany([
       { _id: 1, grades: [85, 80, 80] },
-      { _id: 4, grades: [{ grade: 80, mean: 75, std: 8 }, { grade: 85, mean: 90, std: 5 }, { grade: 85, mean: 85, std: 8 }] },
+      {
+        _id: 4,
+        grades: [
+          { grade: 80, mean: 75, std: 8 },
+          { grade: 85, mean: 90, std: 5 },
+          { grade: 85, mean: 85, std: 8 },
+        ],
+      },
     ]);
     await c.updateOne({ _id: 1, grades: 80 }, { $set: { 'grades.$': 82 } });
     await c.updateOne({ _id: 4, 'grades.grade': 85 }, { $set: { 'grades.$.std': 6 } });
     expect((await c.findOne({ _id: 1 }))!.grades).toEqual([85, 82, 80]);
-    expect((await c.findOne({ _id: 4 }))!.grades).toEqual([{ grade: 80, mean: 75, std: 8 }, { grade: 85, mean: 90, std: 6 }, { grade: 85, mean: 85, std: 8 }]);
+    expect((await c.findOne({ _id: 4 }))!.grades).toEqual([
+      { grade: 80, mean: 75, std: 8 },
+      { grade: 85, mean: 90, std: 6 },
+      { grade: 85, mean: 85, std: 8 },
+    ]);
     const noMatch = await failure(c.updateOne({ _id: 1 }, { $set: { 'grades.$': 1 } }));
     expect(noMatch.code).toBe(2);
     expect(noMatch.message).toBe('The positional operator did not find the match needed from the query.');
@@ -352,24 +594,78 @@ describe('update operators (the manual\'s examples)', () => {
 
   it('$[] updates every element and $[<identifier>] the ones arrayFilters select', async () => {
     const c = coll('students');
-    await c.insertMany([{ _id: 1, grades: [95, 92, 90] }, { _id: 2, grades: [98, 100, 102] }, { _id: 3, grades: [95, 110, 100] }]);
-    const r = await c.updateMany({}, { $set: { 'grades.$[element]': 100 } }, { arrayFilters: [{ element: { $gte: 100 } }] });
+    await c.insertMany([
+      { _id: 1, grades: [95, 92, 90] },
+      { _id: 2, grades: [98, 100, 102] },
+      { _id: 3, grades: [95, 110, 100] },
+    ]);
+    const r = await c.updateMany(
+      {},
+      { $set: { 'grades.$[element]': 100 } },
+      { arrayFilters: [{ element: { $gte: 100 } }] },
+    );
     expect(r).toMatchObject({ matchedCount: 3, modifiedCount: 2 });
-    expect((await c.find().sort({ _id: 1 }).toArray()).map((d: Document) => d.grades)).toEqual([[95, 92, 90], [98, 100, 100], [95, 100, 100]]);
+    expect((await c.find().sort({ _id: 1 }).toArray()).map((d: Document) => d.grades)).toEqual([
+      [95, 92, 90],
+      [98, 100, 100],
+      [95, 100, 100],
+    ]);
     await c.updateMany({}, { $inc: { 'grades.$[]': 10 } });
-    expect((await c.find().sort({ _id: 1 }).toArray()).map((d: Document) => d.grades)).toEqual([[105, 102, 100], [108, 110, 110], [105, 110, 110]]);
+    expect((await c.find().sort({ _id: 1 }).toArray()).map((d: Document) => d.grades)).toEqual([
+      [105, 102, 100],
+      [108, 110, 110],
+      [105, 110, 110],
+    ]);
 
     const s2 = coll('students2');
-    await s2.insertOne({ _id: 1, grades: [{ grade: 80, mean: 75, std: 6 }, { grade: 85, mean: 90, std: 4 }, { grade: 85, mean: 85, std: 6 }] });
-    await s2.updateMany({}, { $set: { 'grades.$[elem].mean': 100 } }, { arrayFilters: [{ 'elem.grade': { $gte: 85 } }] });
+    await s2.insertOne({
+      _id: 1,
+      grades: [
+        { grade: 80, mean: 75, std: 6 },
+        { grade: 85, mean: 90, std: 4 },
+        { grade: 85, mean: 85, std: 6 },
+      ],
+    });
+    await s2.updateMany(
+      {},
+      { $set: { 'grades.$[elem].mean': 100 } },
+      { arrayFilters: [{ 'elem.grade': { $gte: 85 } }] },
+    );
     expect((await s2.findOne({ _id: 1 }))!.grades.map((g: Document) => g.mean)).toEqual([75, 100, 100]);
   });
 
   it('$push with $each, $sort, $slice and $position', async () => {
     const c = coll('students');
-    await c.insertOne({ _id: 5, quizzes: [{ wk: 1, score: 10 }, { wk: 2, score: 8 }, { wk: 3, score: 5 }, { wk: 4, score: 6 }] });
-    await c.updateOne({ _id: 5 }, { $push: { quizzes: { $each: [{ wk: 5, score: 8 }, { wk: 6, score: 7 }, { wk: 7, score: 6 }], $sort: { score: -1 }, $slice: 3 } } });
-    expect((await c.findOne({ _id: 5 }))!.quizzes).toEqual([{ wk: 1, score: 10 }, { wk: 2, score: 8 }, { wk: 5, score: 8 }]);
+    await c.insertOne({
+      _id: 5,
+      quizzes: [
+        { wk: 1, score: 10 },
+        { wk: 2, score: 8 },
+        { wk: 3, score: 5 },
+        { wk: 4, score: 6 },
+      ],
+    });
+    await c.updateOne(
+      { _id: 5 },
+      {
+        $push: {
+          quizzes: {
+            $each: [
+              { wk: 5, score: 8 },
+              { wk: 6, score: 7 },
+              { wk: 7, score: 6 },
+            ],
+            $sort: { score: -1 },
+            $slice: 3,
+          },
+        },
+      },
+    );
+    expect((await c.findOne({ _id: 5 }))!.quizzes).toEqual([
+      { wk: 1, score: 10 },
+      { wk: 2, score: 8 },
+      { wk: 5, score: 8 },
+    ]);
     await c.insertOne({ _id: 1, scores: [100] });
     await c.updateOne({ _id: 1 }, { $push: { scores: { $each: [50, 60, 70], $position: 0 } } });
     expect((await c.findOne({ _id: 1 }))!.scores).toEqual([50, 60, 70, 100]);
@@ -393,8 +689,16 @@ describe('update operators (the manual\'s examples)', () => {
   it('$pull removes values and documents that match a condition; $pop removes an end', async () => {
     const stores = coll('stores');
     await stores.insertMany([
-      { _id: 1, fruits: ['apples', 'pears', 'oranges', 'grapes', 'bananas'], vegetables: ['carrots', 'celery', 'squash', 'carrots'] },
-      { _id: 2, fruits: ['plums', 'kiwis', 'oranges', 'bananas', 'apples'], vegetables: ['broccoli', 'zucchini', 'carrots', 'onions'] },
+      {
+        _id: 1,
+        fruits: ['apples', 'pears', 'oranges', 'grapes', 'bananas'],
+        vegetables: ['carrots', 'celery', 'squash', 'carrots'],
+      },
+      {
+        _id: 2,
+        fruits: ['plums', 'kiwis', 'oranges', 'bananas', 'apples'],
+        vegetables: ['broccoli', 'zucchini', 'carrots', 'onions'],
+      },
     ]);
     await stores.updateMany({}, { $pull: { fruits: { $in: ['apples', 'oranges'] }, vegetables: 'carrots' } });
     expect(await stores.find().sort({ _id: 1 }).toArray()).toEqual([
@@ -406,7 +710,13 @@ describe('update operators (the manual\'s examples)', () => {
     await profiles.updateOne({ _id: 1 }, { $pull: { votes: { $gte: 6 } } });
     expect((await profiles.findOne({ _id: 1 }))!.votes).toEqual([3, 5]);
     const survey = coll('survey');
-    await survey.insertOne({ _id: 1, results: [{ item: 'A', score: 5 }, { item: 'B', score: 8 }] });
+    await survey.insertOne({
+      _id: 1,
+      results: [
+        { item: 'A', score: 5 },
+        { item: 'B', score: 8 },
+      ],
+    });
     await survey.updateOne({ _id: 1 }, { $pull: { results: { score: 8, item: 'B' } } });
     expect((await survey.findOne({ _id: 1 }))!.results).toEqual([{ item: 'A', score: 5 }]);
     const s = coll('students');
@@ -421,20 +731,46 @@ describe('update operators (the manual\'s examples)', () => {
 describe('upserts, counts and replacements', () => {
   it('seeds an upserted document from equality conditions, dotted paths and $and', async () => {
     const c = coll('people');
-    const a = await c.updateOne({ name: 'Ada', 'address.city': 'London', age: { $gt: 30 } }, { $set: { role: 'admin' } }, { upsert: true });
+    const a = await c.updateOne(
+      { name: 'Ada', 'address.city': 'London', age: { $gt: 30 } },
+      { $set: { role: 'admin' } },
+      { upsert: true },
+    );
     expect(a.upsertedId).toBeInstanceOf(ObjectId);
-    expect(await c.findOne({ _id: a.upsertedId }, { projection: { _id: 0 } })).toEqual({ name: 'Ada', address: { city: 'London' }, role: 'admin' });
-    const b = await c.updateOne({ $and: [{ name: 'Bob' }, { team: { $eq: 'red' } }] }, { $inc: { visits: 1 } }, { upsert: true });
-    expect(await c.findOne({ _id: b.upsertedId }, { projection: { _id: 0 } })).toEqual({ name: 'Bob', team: 'red', visits: 1 });
+    expect(await c.findOne({ _id: a.upsertedId }, { projection: { _id: 0 } })).toEqual({
+      name: 'Ada',
+      address: { city: 'London' },
+      role: 'admin',
+    });
+    const b = await c.updateOne(
+      { $and: [{ name: 'Bob' }, { team: { $eq: 'red' } }] },
+      { $inc: { visits: 1 } },
+      { upsert: true },
+    );
+    expect(await c.findOne({ _id: b.upsertedId }, { projection: { _id: 0 } })).toEqual({
+      name: 'Bob',
+      team: 'red',
+      visits: 1,
+    });
     const r = await c.replaceOne({ name: 'Cy' }, { name: 'Cy', age: 7 }, { upsert: true });
     expect(await c.findOne({ _id: r.upsertedId }, { projection: { _id: 0 } })).toEqual({ name: 'Cy', age: 7 });
   });
 
   it('updateMany reports matched, modified and upserted counts', async () => {
     const c = coll('orders');
-    await c.insertMany([{ _id: 1, status: 'A' }, { _id: 2, status: 'A' }, { _id: 3, status: 'B' }]);
+    await c.insertMany([
+      { _id: 1, status: 'A' },
+      { _id: 2, status: 'A' },
+      { _id: 3, status: 'B' },
+    ]);
     const r = await c.updateMany({}, { $set: { status: 'B' } });
-    expect(r).toMatchObject({ acknowledged: true, matchedCount: 3, modifiedCount: 2, upsertedCount: 0, upsertedId: null });
+    expect(r).toMatchObject({
+      acknowledged: true,
+      matchedCount: 3,
+      modifiedCount: 2,
+      upsertedCount: 0,
+      upsertedId: null,
+    });
     const none = await c.updateMany({ status: 'Z' }, { $set: { x: 1 } });
     expect(none).toMatchObject({ matchedCount: 0, modifiedCount: 0, upsertedCount: 0 });
     const up = await c.updateMany({ status: 'Z' }, { $set: { x: 1 } }, { upsert: true });
@@ -451,18 +787,36 @@ describe('upserts, counts and replacements', () => {
     const changed = await failure(c.replaceOne({ _id: 1 }, { _id: 2, name: 'x' }));
     expect(changed.code).toBe(66);
     expect(changed.codeName).toBe('ImmutableField');
-    expect(changed.message).toBe("After applying the update, the (immutable) field '_id' was found to have been altered to _id: 2");
+    expect(changed.message).toBe(
+      "After applying the update, the (immutable) field '_id' was found to have been altered to _id: 2",
+    );
   });
 
   it('findOneAndUpdate returns the document before or after, chosen by sort, with a projection', async () => {
     const c = coll('grades');
-    await c.insertMany([{ _id: 1, name: 'A', points: 5 }, { _id: 2, name: 'B', points: 9 }, { _id: 3, name: 'C', points: 7 }]);
-    const before = await c.findOneAndUpdate({}, { $inc: { points: 1 } }, { sort: { points: -1 }, projection: { _id: 0, name: 1, points: 1 } });
+    await c.insertMany([
+      { _id: 1, name: 'A', points: 5 },
+      { _id: 2, name: 'B', points: 9 },
+      { _id: 3, name: 'C', points: 7 },
+    ]);
+    const before = await c.findOneAndUpdate(
+      {},
+      { $inc: { points: 1 } },
+      { sort: { points: -1 }, projection: { _id: 0, name: 1, points: 1 } },
+    );
     expect(before).toEqual({ name: 'B', points: 9 });
-    const after = await c.findOneAndUpdate({}, { $inc: { points: 1 } }, { sort: { points: 1 }, projection: { points: 1 }, returnDocument: 'after' });
+    const after = await c.findOneAndUpdate(
+      {},
+      { $inc: { points: 1 } },
+      { sort: { points: 1 }, projection: { points: 1 }, returnDocument: 'after' },
+    );
     expect(after).toEqual({ _id: 1, points: 6 });
     expect(await c.findOneAndUpdate({ name: 'nobody' }, { $set: { x: 1 } })).toBeNull();
-    const upserted = await c.findOneAndUpdate({ name: 'D' }, { $set: { points: 1 } }, { upsert: true, returnDocument: 'after', projection: { _id: 0 } });
+    const upserted = await c.findOneAndUpdate(
+      { name: 'D' },
+      { $set: { points: 1 } },
+      { upsert: true, returnDocument: 'after', projection: { _id: 0 } },
+    );
     expect(upserted).toEqual({ name: 'D', points: 1 });
     const removed = await c.findOneAndDelete({ points: { $gte: 10 } });
     expect(removed).toMatchObject({ _id: 2, name: 'B', points: 10 });
@@ -498,11 +852,13 @@ describe('upserts, counts and replacements', () => {
 describe('bulk writes', () => {
   it('ordered: stops at the first error and reports what was done', async () => {
     const c = coll('bulk');
-    const error = await c.bulkWrite([
-      { insertOne: { document: { _id: 1 } } },
-      { insertOne: { document: { _id: 1 } } },
-      { insertOne: { document: { _id: 2 } } },
-    ]).catch((e: unknown) => e);
+    const error = await c
+      .bulkWrite([
+        { insertOne: { document: { _id: 1 } } },
+        { insertOne: { document: { _id: 1 } } },
+        { insertOne: { document: { _id: 2 } } },
+      ])
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MongoBulkWriteError);
     const e = error as MongoBulkWriteError;
     expect(e.code).toBe(11000);
@@ -517,14 +873,19 @@ describe('bulk writes', () => {
   it('unordered: carries on past errors, with each error at its index', async () => {
     const c = coll('bulk');
     await c.insertOne({ _id: 1, n: 0 });
-    const error = await c.bulkWrite([
-      { insertOne: { document: { _id: 1 } } },
-      { updateOne: { filter: { _id: 1 }, update: { $inc: { n: 1 } } } },
-      { insertOne: { document: { _id: 2 } } },
-      { updateOne: { filter: { _id: 1 }, update: { $inc: { n: 'x' } } } },
-      { deleteOne: { filter: { _id: 2 } } },
-      { updateOne: { filter: { _id: 9 }, update: { $set: { n: 9 } }, upsert: true } },
-    ], { ordered: false }).catch((e: unknown) => e);
+    const error = await c
+      .bulkWrite(
+        [
+          { insertOne: { document: { _id: 1 } } },
+          { updateOne: { filter: { _id: 1 }, update: { $inc: { n: 1 } } } },
+          { insertOne: { document: { _id: 2 } } },
+          { updateOne: { filter: { _id: 1 }, update: { $inc: { n: 'x' } } } },
+          { deleteOne: { filter: { _id: 2 } } },
+          { updateOne: { filter: { _id: 9 }, update: { $set: { n: 9 } }, upsert: true } },
+        ],
+        { ordered: false },
+      )
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MongoBulkWriteError);
     const e = error as MongoBulkWriteError;
     expect(e.insertedCount).toBe(1);
@@ -532,9 +893,18 @@ describe('bulk writes', () => {
     expect(e.modifiedCount).toBe(1);
     expect(e.deletedCount).toBe(1);
     expect(e.upsertedCount).toBe(1);
-    const writeErrors = (Array.isArray(e.writeErrors) ? e.writeErrors : [e.writeErrors]).map((w) => ({ index: w.index, code: w.code }));
-    expect(writeErrors).toEqual([{ index: 0, code: 11000 }, { index: 3, code: 14 }]);
-    expect(await c.find().sort({ _id: 1 }).toArray()).toEqual([{ _id: 1, n: 1 }, { _id: 9, n: 9 }]);
+    const writeErrors = (Array.isArray(e.writeErrors) ? e.writeErrors : [e.writeErrors]).map((w) => ({
+      index: w.index,
+      code: w.code,
+    }));
+    expect(writeErrors).toEqual([
+      { index: 0, code: 11000 },
+      { index: 3, code: 14 },
+    ]);
+    expect(await c.find().sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 1, n: 1 },
+      { _id: 9, n: 9 },
+    ]);
   });
 
   it('a successful bulk write reports every count', async () => {
@@ -552,13 +922,25 @@ describe('bulk writes', () => {
   });
 });
 
-describe('aggregation (the manual\'s examples)', () => {
+describe("aggregation (the manual's examples)", () => {
   const SALES = [
     { _id: 1, item: 'abc', price: Decimal128.fromString('10'), quantity: 2, date: new Date('2014-03-01T08:00:00Z') },
     { _id: 2, item: 'jkl', price: Decimal128.fromString('20'), quantity: 1, date: new Date('2014-03-01T09:00:00Z') },
     { _id: 3, item: 'xyz', price: Decimal128.fromString('5'), quantity: 10, date: new Date('2014-03-15T09:00:00Z') },
-    { _id: 4, item: 'xyz', price: Decimal128.fromString('5'), quantity: 20, date: new Date('2014-04-04T11:21:39.736Z') },
-    { _id: 5, item: 'abc', price: Decimal128.fromString('10'), quantity: 10, date: new Date('2014-04-04T21:23:13.331Z') },
+    {
+      _id: 4,
+      item: 'xyz',
+      price: Decimal128.fromString('5'),
+      quantity: 20,
+      date: new Date('2014-04-04T11:21:39.736Z'),
+    },
+    {
+      _id: 5,
+      item: 'abc',
+      price: Decimal128.fromString('10'),
+      quantity: 10,
+      date: new Date('2014-04-04T21:23:13.331Z'),
+    },
     { _id: 6, item: 'def', price: Decimal128.fromString('7.5'), quantity: 5, date: new Date('2015-06-04T05:08:13Z') },
     { _id: 7, item: 'def', price: Decimal128.fromString('7.5'), quantity: 10, date: new Date('2015-09-10T08:43:00Z') },
     { _id: 8, item: 'abc', price: Decimal128.fromString('10'), quantity: 5, date: new Date('2016-02-06T20:20:13Z') },
@@ -569,97 +951,221 @@ describe('aggregation (the manual\'s examples)', () => {
     await sales.insertMany(SALES);
   });
   /** Decimal128 values as 'D<digits>' so whole results compare with toEqual. */
-  const str = (docs: Document[]) => JSON.parse(JSON.stringify(docs, (_k, v) => (v && typeof v.$numberDecimal === 'string' ? `D${v.$numberDecimal}` : v)));
+  const str = (docs: Document[]) =>
+    JSON.parse(
+      JSON.stringify(docs, (_k, v) => (v && typeof v.$numberDecimal === 'string' ? `D${v.$numberDecimal}` : v)),
+    );
 
   it('$group with $sum of $multiply over Decimal128, then $match on the total', async () => {
-    const out = await sales.aggregate([
-      { $group: { _id: '$item', totalSaleAmount: { $sum: { $multiply: ['$price', '$quantity'] } } } },
-      { $match: { totalSaleAmount: { $gte: 100 } } },
-      { $sort: { _id: 1 } },
-    ]).toArray();
-    expect(str(out)).toEqual([{ _id: 'abc', totalSaleAmount: 'D170' }, { _id: 'def', totalSaleAmount: 'D112.5' }, { _id: 'xyz', totalSaleAmount: 'D150' }]);
+    const out = await sales
+      .aggregate([
+        { $group: { _id: '$item', totalSaleAmount: { $sum: { $multiply: ['$price', '$quantity'] } } } },
+        { $match: { totalSaleAmount: { $gte: 100 } } },
+        { $sort: { _id: 1 } },
+      ])
+      .toArray();
+    expect(str(out)).toEqual([
+      { _id: 'abc', totalSaleAmount: 'D170' },
+      { _id: 'def', totalSaleAmount: 'D112.5' },
+      { _id: 'xyz', totalSaleAmount: 'D150' },
+    ]);
   });
 
   it('$group by day with $dateToString, $avg and a count', async () => {
-    const out = await sales.aggregate([
-      { $match: { date: { $gte: new Date('2014-01-01'), $lt: new Date('2015-01-01') } } },
-      { $group: { _id: { $dateToString: { format: '%Y-%m-%d', date: '$date' } }, totalSaleAmount: { $sum: { $multiply: ['$price', '$quantity'] } }, averageQuantity: { $avg: '$quantity' }, count: { $sum: 1 } } },
-      { $sort: { totalSaleAmount: -1 } },
-    ]).toArray();
+    const out = await sales
+      .aggregate([
+        { $match: { date: { $gte: new Date('2014-01-01'), $lt: new Date('2015-01-01') } } },
+        {
+          $group: {
+            _id: { $dateToString: { format: '%Y-%m-%d', date: '$date' } },
+            totalSaleAmount: { $sum: { $multiply: ['$price', '$quantity'] } },
+            averageQuantity: { $avg: '$quantity' },
+            count: { $sum: 1 },
+          },
+        },
+        { $sort: { totalSaleAmount: -1 } },
+      ])
+      .toArray();
     expect(str(out)).toEqual([
       { _id: '2014-04-04', totalSaleAmount: 'D200', averageQuantity: 15, count: 2 },
       { _id: '2014-03-15', totalSaleAmount: 'D50', averageQuantity: 10, count: 1 },
       { _id: '2014-03-01', totalSaleAmount: 'D40', averageQuantity: 1.5, count: 2 },
     ]);
-    const all = await sales.aggregate([{ $group: { _id: null, totalSaleAmount: { $sum: { $multiply: ['$price', '$quantity'] } }, averageQuantity: { $avg: '$quantity' }, count: { $sum: 1 } } }]).toArray();
+    const all = await sales
+      .aggregate([
+        {
+          $group: {
+            _id: null,
+            totalSaleAmount: { $sum: { $multiply: ['$price', '$quantity'] } },
+            averageQuantity: { $avg: '$quantity' },
+            count: { $sum: 1 },
+          },
+        },
+      ])
+      .toArray();
     expect(str(all)).toEqual([{ _id: null, totalSaleAmount: 'D452.5', averageQuantity: 7.875, count: 8 }]);
   });
 
   it('$group accumulators $min $max $first $last $push $addToSet', async () => {
-    const out = await sales.aggregate([
-      { $sort: { date: 1 } },
-      { $group: {
-        _id: '$item', first: { $first: '$quantity' }, last: { $last: '$quantity' }, minQ: { $min: '$quantity' }, maxQ: { $max: '$quantity' },
-        qs: { $push: '$quantity' }, years: { $addToSet: { $year: '$date' } }, firstSale: { $min: '$date' },
-      } },
-      { $sort: { _id: 1 } },
-    ]).toArray();
+    const out = await sales
+      .aggregate([
+        { $sort: { date: 1 } },
+        {
+          $group: {
+            _id: '$item',
+            first: { $first: '$quantity' },
+            last: { $last: '$quantity' },
+            minQ: { $min: '$quantity' },
+            maxQ: { $max: '$quantity' },
+            qs: { $push: '$quantity' },
+            years: { $addToSet: { $year: '$date' } },
+            firstSale: { $min: '$date' },
+          },
+        },
+        { $sort: { _id: 1 } },
+      ])
+      .toArray();
     expect(out.map((d: Document) => ({ ...d, years: [...d.years].sort() }))).toEqual([
-      { _id: 'abc', first: 2, last: 5, minQ: 2, maxQ: 10, qs: [2, 10, 5], years: [2014, 2016], firstSale: new Date('2014-03-01T08:00:00Z') },
-      { _id: 'def', first: 5, last: 10, minQ: 5, maxQ: 10, qs: [5, 10], years: [2015], firstSale: new Date('2015-06-04T05:08:13Z') },
-      { _id: 'jkl', first: 1, last: 1, minQ: 1, maxQ: 1, qs: [1], years: [2014], firstSale: new Date('2014-03-01T09:00:00Z') },
-      { _id: 'xyz', first: 10, last: 20, minQ: 10, maxQ: 20, qs: [10, 20], years: [2014], firstSale: new Date('2014-03-15T09:00:00Z') },
+      {
+        _id: 'abc',
+        first: 2,
+        last: 5,
+        minQ: 2,
+        maxQ: 10,
+        qs: [2, 10, 5],
+        years: [2014, 2016],
+        firstSale: new Date('2014-03-01T08:00:00Z'),
+      },
+      {
+        _id: 'def',
+        first: 5,
+        last: 10,
+        minQ: 5,
+        maxQ: 10,
+        qs: [5, 10],
+        years: [2015],
+        firstSale: new Date('2015-06-04T05:08:13Z'),
+      },
+      {
+        _id: 'jkl',
+        first: 1,
+        last: 1,
+        minQ: 1,
+        maxQ: 1,
+        qs: [1],
+        years: [2014],
+        firstSale: new Date('2014-03-01T09:00:00Z'),
+      },
+      {
+        _id: 'xyz',
+        first: 10,
+        last: 20,
+        minQ: 10,
+        maxQ: 20,
+        qs: [10, 20],
+        years: [2014],
+        firstSale: new Date('2014-03-15T09:00:00Z'),
+      },
     ]);
   });
 
   it('$dateToString with formats and time zones', async () => {
     const c = coll('dates');
     await c.insertOne({ _id: 1, date: new Date('2014-01-01T08:15:39.736Z') });
-    const [out] = await c.aggregate([{ $project: {
-      yearMonthDayUTC: { $dateToString: { format: '%Y-%m-%d', date: '$date' } },
-      timewithOffsetNY: { $dateToString: { format: '%H:%M:%S:%L%z', date: '$date', timezone: 'America/New_York' } },
-      timewithOffset430: { $dateToString: { format: '%H:%M:%S:%L%z', date: '$date', timezone: '+04:30' } },
-      minutesOffsetNY: { $dateToString: { format: '%Z', date: '$date', timezone: 'America/New_York' } },
-      iso: { $dateToString: { date: '$date' } },
-    } }]).toArray();
+    const [out] = await c
+      .aggregate([
+        {
+          $project: {
+            yearMonthDayUTC: { $dateToString: { format: '%Y-%m-%d', date: '$date' } },
+            timewithOffsetNY: {
+              $dateToString: { format: '%H:%M:%S:%L%z', date: '$date', timezone: 'America/New_York' },
+            },
+            timewithOffset430: { $dateToString: { format: '%H:%M:%S:%L%z', date: '$date', timezone: '+04:30' } },
+            minutesOffsetNY: { $dateToString: { format: '%Z', date: '$date', timezone: 'America/New_York' } },
+            iso: { $dateToString: { date: '$date' } },
+          },
+        },
+      ])
+      .toArray();
     expect(out).toEqual({
-      _id: 1, yearMonthDayUTC: '2014-01-01', timewithOffsetNY: '03:15:39:736-0500', timewithOffset430: '12:45:39:736+0430',
-      minutesOffsetNY: '-300', iso: '2014-01-01T08:15:39.736Z',
+      _id: 1,
+      yearMonthDayUTC: '2014-01-01',
+      timewithOffsetNY: '03:15:39:736-0500',
+      timewithOffset430: '12:45:39:736+0430',
+      minutesOffsetNY: '-300',
+      iso: '2014-01-01T08:15:39.736Z',
     });
   });
 
   it('$lookup matches null and missing local fields to null and missing foreign fields', async () => {
-    await coll('orders').insertMany([{ _id: 1, item: 'almonds', price: 12, quantity: 2 }, { _id: 2, item: 'pecans', price: 20, quantity: 1 }, { _id: 3 }]);
-    await coll('inventory').insertMany([
-      { _id: 1, sku: 'almonds', description: 'product 1', instock: 120 }, { _id: 2, sku: 'bread', description: 'product 2', instock: 80 },
-      { _id: 3, sku: 'cashews', description: 'product 3', instock: 60 }, { _id: 4, sku: 'pecans', description: 'product 4', instock: 70 },
-      { _id: 5, sku: null, description: 'Incomplete' }, { _id: 6 },
+    await coll('orders').insertMany([
+      { _id: 1, item: 'almonds', price: 12, quantity: 2 },
+      { _id: 2, item: 'pecans', price: 20, quantity: 1 },
+      { _id: 3 },
     ]);
-    const out = await coll('orders').aggregate([{ $lookup: { from: 'inventory', localField: 'item', foreignField: 'sku', as: 'inventory_docs' } }, { $sort: { _id: 1 } }]).toArray();
+    await coll('inventory').insertMany([
+      { _id: 1, sku: 'almonds', description: 'product 1', instock: 120 },
+      { _id: 2, sku: 'bread', description: 'product 2', instock: 80 },
+      { _id: 3, sku: 'cashews', description: 'product 3', instock: 60 },
+      { _id: 4, sku: 'pecans', description: 'product 4', instock: 70 },
+      { _id: 5, sku: null, description: 'Incomplete' },
+      { _id: 6 },
+    ]);
+    const out = await coll('orders')
+      .aggregate([
+        { $lookup: { from: 'inventory', localField: 'item', foreignField: 'sku', as: 'inventory_docs' } },
+        { $sort: { _id: 1 } },
+      ])
+      .toArray();
     expect(out.map((o: Document) => ids(o.inventory_docs))).toEqual([[1], [4], [5, 6]]);
-    const piped = await coll('orders').aggregate([
-      { $match: { _id: { $lte: 2 } } },
-      { $lookup: { from: 'inventory', let: { wanted: '$quantity' }, pipeline: [{ $match: { $expr: { $gte: ['$instock', { $multiply: ['$$wanted', 70] }] } } }, { $project: { _id: 1 } }], as: 'enough' } },
-      { $sort: { _id: 1 } },
-    ]).toArray();
+    const piped = await coll('orders')
+      .aggregate([
+        { $match: { _id: { $lte: 2 } } },
+        {
+          $lookup: {
+            from: 'inventory',
+            let: { wanted: '$quantity' },
+            pipeline: [
+              { $match: { $expr: { $gte: ['$instock', { $multiply: ['$$wanted', 70] }] } } },
+              { $project: { _id: 1 } },
+            ],
+            as: 'enough',
+          },
+        },
+        { $sort: { _id: 1 } },
+      ])
+      .toArray();
     expect(piped.map((o: Document) => ids(o.enough))).toEqual([[], [1, 2, 4]]);
   });
 
   it('$unwind with preserveNullAndEmptyArrays and includeArrayIndex', async () => {
     const c = coll('clothing');
     await c.insertMany([
-      { _id: 1, item: 'ABC', sizes: ['S', 'M', 'L'] }, { _id: 2, item: 'EFG', sizes: [] }, { _id: 3, item: 'IJK', sizes: 'M' },
-      { _id: 4, item: 'LMN' }, { _id: 5, item: 'XYZ', sizes: null },
+      { _id: 1, item: 'ABC', sizes: ['S', 'M', 'L'] },
+      { _id: 2, item: 'EFG', sizes: [] },
+      { _id: 3, item: 'IJK', sizes: 'M' },
+      { _id: 4, item: 'LMN' },
+      { _id: 5, item: 'XYZ', sizes: null },
     ]);
     expect(await c.aggregate([{ $unwind: '$sizes' }]).toArray()).toEqual([
-      { _id: 1, item: 'ABC', sizes: 'S' }, { _id: 1, item: 'ABC', sizes: 'M' }, { _id: 1, item: 'ABC', sizes: 'L' }, { _id: 3, item: 'IJK', sizes: 'M' },
+      { _id: 1, item: 'ABC', sizes: 'S' },
+      { _id: 1, item: 'ABC', sizes: 'M' },
+      { _id: 1, item: 'ABC', sizes: 'L' },
+      { _id: 3, item: 'IJK', sizes: 'M' },
     ]);
     expect(await c.aggregate([{ $unwind: { path: '$sizes', preserveNullAndEmptyArrays: true } }]).toArray()).toEqual([
-      { _id: 1, item: 'ABC', sizes: 'S' }, { _id: 1, item: 'ABC', sizes: 'M' }, { _id: 1, item: 'ABC', sizes: 'L' }, { _id: 2, item: 'EFG' },
-      { _id: 3, item: 'IJK', sizes: 'M' }, { _id: 4, item: 'LMN' }, { _id: 5, item: 'XYZ', sizes: null },
+      { _id: 1, item: 'ABC', sizes: 'S' },
+      { _id: 1, item: 'ABC', sizes: 'M' },
+      { _id: 1, item: 'ABC', sizes: 'L' },
+      { _id: 2, item: 'EFG' },
+      { _id: 3, item: 'IJK', sizes: 'M' },
+      { _id: 4, item: 'LMN' },
+      { _id: 5, item: 'XYZ', sizes: null },
     ]);
     expect(await c.aggregate([{ $unwind: { path: '$sizes', includeArrayIndex: 'arrayIndex' } }]).toArray()).toEqual([
-      { _id: 1, item: 'ABC', sizes: 'S', arrayIndex: 0 }, { _id: 1, item: 'ABC', sizes: 'M', arrayIndex: 1 }, { _id: 1, item: 'ABC', sizes: 'L', arrayIndex: 2 },
+      { _id: 1, item: 'ABC', sizes: 'S', arrayIndex: 0 },
+      { _id: 1, item: 'ABC', sizes: 'M', arrayIndex: 1 },
+      { _id: 1, item: 'ABC', sizes: 'L', arrayIndex: 2 },
       { _id: 3, item: 'IJK', sizes: 'M', arrayIndex: null },
     ]);
   });
@@ -668,49 +1174,141 @@ describe('aggregation (the manual\'s examples)', () => {
     const artists = coll('artists');
     await artists.insertMany([
       { _id: 1, last_name: 'Bernard', first_name: 'Emil', year_born: 1868, year_died: 1941, nationality: 'France' },
-      { _id: 2, last_name: 'Rippl-Ronai', first_name: 'Joszef', year_born: 1861, year_died: 1927, nationality: 'Hungary' },
+      {
+        _id: 2,
+        last_name: 'Rippl-Ronai',
+        first_name: 'Joszef',
+        year_born: 1861,
+        year_died: 1927,
+        nationality: 'Hungary',
+      },
       { _id: 3, last_name: 'Ostroumova', first_name: 'Anna', year_born: 1871, year_died: 1955, nationality: 'Russia' },
-      { _id: 4, last_name: 'Van Gogh', first_name: 'Vincent', year_born: 1853, year_died: 1890, nationality: 'Holland' },
+      {
+        _id: 4,
+        last_name: 'Van Gogh',
+        first_name: 'Vincent',
+        year_born: 1853,
+        year_died: 1890,
+        nationality: 'Holland',
+      },
       { _id: 5, last_name: 'Maurer', first_name: 'Alfred', year_born: 1868, year_died: 1932, nationality: 'USA' },
       { _id: 6, last_name: 'Munch', first_name: 'Edvard', year_born: 1863, year_died: 1944, nationality: 'Norway' },
       { _id: 7, last_name: 'Redon', first_name: 'Odilon', year_born: 1840, year_died: 1916, nationality: 'France' },
       { _id: 8, last_name: 'Diriks', first_name: 'Edvard', year_born: 1855, year_died: 1930, nationality: 'Norway' },
     ]);
-    const buckets = await artists.aggregate([
-      { $bucket: { groupBy: '$year_born', boundaries: [1840, 1850, 1860, 1870, 1880], default: 'Other', output: { count: { $sum: 1 }, artists: { $push: { name: { $concat: ['$first_name', ' ', '$last_name'] }, year_born: '$year_born' } } } } },
-    ]).toArray();
-    expect(buckets.map((b: Document) => [b._id, b.count])).toEqual([[1840, 1], [1850, 2], [1860, 4], [1870, 1]]);
-    expect(buckets[1]!.artists).toEqual([{ name: 'Vincent Van Gogh', year_born: 1853 }, { name: 'Edvard Diriks', year_born: 1855 }]);
-    const [faceted] = await artists.aggregate([{ $facet: {
-      byNationality: [{ $sortByCount: '$nationality' }, { $match: { count: { $gt: 1 } } }, { $sort: { _id: 1 } }],
-      total: [{ $count: 'artists' }],
-      byYear: [{ $bucket: { groupBy: '$year_born', boundaries: [1840, 1860, 1880], output: { n: { $sum: 1 } } } }],
-    } }]).toArray();
+    const buckets = await artists
+      .aggregate([
+        {
+          $bucket: {
+            groupBy: '$year_born',
+            boundaries: [1840, 1850, 1860, 1870, 1880],
+            default: 'Other',
+            output: {
+              count: { $sum: 1 },
+              artists: { $push: { name: { $concat: ['$first_name', ' ', '$last_name'] }, year_born: '$year_born' } },
+            },
+          },
+        },
+      ])
+      .toArray();
+    expect(buckets.map((b: Document) => [b._id, b.count])).toEqual([
+      [1840, 1],
+      [1850, 2],
+      [1860, 4],
+      [1870, 1],
+    ]);
+    expect(buckets[1]!.artists).toEqual([
+      { name: 'Vincent Van Gogh', year_born: 1853 },
+      { name: 'Edvard Diriks', year_born: 1855 },
+    ]);
+    const [faceted] = await artists
+      .aggregate([
+        {
+          $facet: {
+            byNationality: [{ $sortByCount: '$nationality' }, { $match: { count: { $gt: 1 } } }, { $sort: { _id: 1 } }],
+            total: [{ $count: 'artists' }],
+            byYear: [
+              { $bucket: { groupBy: '$year_born', boundaries: [1840, 1860, 1880], output: { n: { $sum: 1 } } } },
+            ],
+          },
+        },
+      ])
+      .toArray();
     expect(faceted).toEqual({
-      byNationality: [{ _id: 'France', count: 2 }, { _id: 'Norway', count: 2 }],
+      byNationality: [
+        { _id: 'France', count: 2 },
+        { _id: 'Norway', count: 2 },
+      ],
       total: [{ artists: 8 }],
-      byYear: [{ _id: 1840, n: 3 }, { _id: 1860, n: 5 }],
+      byYear: [
+        { _id: 1840, n: 3 },
+        { _id: 1860, n: 5 },
+      ],
     });
   });
 
   it('$project with expressions, $cond (both forms) and $switch', async () => {
     const inv = coll('inventory');
-    await inv.insertMany([{ _id: 1, item: 'abc1', qty: 300 }, { _id: 2, item: 'abc2', qty: 200 }, { _id: 3, item: 'xyz1', qty: 250 }]);
-    const discounts = await inv.aggregate([{ $project: { item: 1, discount: { $cond: { if: { $gte: ['$qty', 250] }, then: 30, else: 20 } } } }]).toArray();
-    expect(discounts).toEqual([{ _id: 1, item: 'abc1', discount: 30 }, { _id: 2, item: 'abc2', discount: 20 }, { _id: 3, item: 'xyz1', discount: 30 }]);
+    await inv.insertMany([
+      { _id: 1, item: 'abc1', qty: 300 },
+      { _id: 2, item: 'abc2', qty: 200 },
+      { _id: 3, item: 'xyz1', qty: 250 },
+    ]);
+    const discounts = await inv
+      .aggregate([{ $project: { item: 1, discount: { $cond: { if: { $gte: ['$qty', 250] }, then: 30, else: 20 } } } }])
+      .toArray();
+    expect(discounts).toEqual([
+      { _id: 1, item: 'abc1', discount: 30 },
+      { _id: 2, item: 'abc2', discount: 20 },
+      { _id: 3, item: 'xyz1', discount: 30 },
+    ]);
     expect(Object.keys(discounts[0])).toEqual(['_id', 'item', 'discount']);
-    expect(await inv.aggregate([{ $project: { _id: 0, big: { $cond: [{ $gt: ['$qty', 250] }, true, false] }, code: { $toUpper: { $substrCP: ['$item', 0, 3] } }, half: { $divide: ['$qty', 2] } } }]).toArray())
-      .toEqual([{ big: true, code: 'ABC', half: 150 }, { big: false, code: 'ABC', half: 100 }, { big: false, code: 'XYZ', half: 125 }]);
+    expect(
+      await inv
+        .aggregate([
+          {
+            $project: {
+              _id: 0,
+              big: { $cond: [{ $gt: ['$qty', 250] }, true, false] },
+              code: { $toUpper: { $substrCP: ['$item', 0, 3] } },
+              half: { $divide: ['$qty', 2] },
+            },
+          },
+        ])
+        .toArray(),
+    ).toEqual([
+      { big: true, code: 'ABC', half: 150 },
+      { big: false, code: 'ABC', half: 100 },
+      { big: false, code: 'XYZ', half: 125 },
+    ]);
     const grades = coll('grades');
     await grades.insertMany([
-      { _id: 1, name: 'Susan Wilkes', scores: [87, 86, 78] }, { _id: 2, name: 'Bob Hanna', scores: [71, 64, 81] },
+      { _id: 1, name: 'Susan Wilkes', scores: [87, 86, 78] },
+      { _id: 2, name: 'Bob Hanna', scores: [71, 64, 81] },
       { _id: 3, name: 'James Torrelio', scores: [91, 84, 97] },
     ]);
-    const out = await grades.aggregate([{ $project: { name: 1, summary: { $switch: { branches: [
-      { case: { $gte: [{ $avg: '$scores' }, 90] }, then: 'Doing great!' },
-      { case: { $and: [{ $gte: [{ $avg: '$scores' }, 80] }, { $lt: [{ $avg: '$scores' }, 90] }] }, then: 'Doing pretty well.' },
-      { case: { $lt: [{ $avg: '$scores' }, 80] }, then: 'Needs improvement.' },
-    ], default: 'No scores found.' } } } }]).toArray();
+    const out = await grades
+      .aggregate([
+        {
+          $project: {
+            name: 1,
+            summary: {
+              $switch: {
+                branches: [
+                  { case: { $gte: [{ $avg: '$scores' }, 90] }, then: 'Doing great!' },
+                  {
+                    case: { $and: [{ $gte: [{ $avg: '$scores' }, 80] }, { $lt: [{ $avg: '$scores' }, 90] }] },
+                    then: 'Doing pretty well.',
+                  },
+                  { case: { $lt: [{ $avg: '$scores' }, 80] }, then: 'Needs improvement.' },
+                ],
+                default: 'No scores found.',
+              },
+            },
+          },
+        },
+      ])
+      .toArray();
     expect(out).toEqual([
       { _id: 1, name: 'Susan Wilkes', summary: 'Doing pretty well.' },
       { _id: 2, name: 'Bob Hanna', summary: 'Needs improvement.' },
@@ -719,12 +1317,27 @@ describe('aggregation (the manual\'s examples)', () => {
   });
 
   it('$setWindowFields ranks and sums within partitions', async () => {
-    const out = await sales.aggregate([
-      { $setWindowFields: { partitionBy: '$item', sortBy: { date: 1 }, output: { n: { $documentNumber: {} }, running: { $sum: '$quantity', window: { documents: ['unbounded', 'current'] } } } } },
-      { $match: { item: 'abc' } },
-      { $project: { _id: 1, n: 1, running: 1 } },
-    ]).toArray();
-    expect(out).toEqual([{ _id: 1, n: 1, running: 2 }, { _id: 5, n: 2, running: 12 }, { _id: 8, n: 3, running: 17 }]);
+    const out = await sales
+      .aggregate([
+        {
+          $setWindowFields: {
+            partitionBy: '$item',
+            sortBy: { date: 1 },
+            output: {
+              n: { $documentNumber: {} },
+              running: { $sum: '$quantity', window: { documents: ['unbounded', 'current'] } },
+            },
+          },
+        },
+        { $match: { item: 'abc' } },
+        { $project: { _id: 1, n: 1, running: 1 } },
+      ])
+      .toArray();
+    expect(out).toEqual([
+      { _id: 1, n: 1, running: 2 },
+      { _id: 5, n: 2, running: 12 },
+      { _id: 8, n: 3, running: 17 },
+    ]);
   });
 
   it('answers an unknown stage with 40324 and an unknown expression with 168', async () => {
@@ -754,10 +1367,14 @@ describe('error codes mongod answers', () => {
     await c.insertOne({ _id: 1, name: 'x', a: 'not an array' });
     const unknown = await failure(c.updateOne({ _id: 1 }, { $foo: { a: 1 } }));
     expect(unknown).toMatchObject({ code: 9, codeName: 'FailedToParse' });
-    expect(unknown.message).toBe('Unknown modifier: $foo. Expected a valid update modifier or pipeline-style update specified as an array');
+    expect(unknown.message).toBe(
+      'Unknown modifier: $foo. Expected a valid update modifier or pipeline-style update specified as an array',
+    );
     const inc = await failure(c.updateOne({ _id: 1 }, { $inc: { name: 1 } }));
     expect(inc).toMatchObject({ code: 14, codeName: 'TypeMismatch' });
-    expect(inc.message).toBe("Cannot apply $inc to a value of non-numeric type. {_id: 1} has the field 'name' of non-numeric type string");
+    expect(inc.message).toBe(
+      "Cannot apply $inc to a value of non-numeric type. {_id: 1} has the field 'name' of non-numeric type string",
+    );
     const id = await failure(c.updateOne({ _id: 1 }, { $set: { _id: 2 } }));
     expect(id).toMatchObject({ code: 66, codeName: 'ImmutableField' });
     expect(id.message).toBe("Performing an update on the path '_id' would modify the immutable field '_id'");
@@ -785,12 +1402,16 @@ describe('error codes mongod answers', () => {
     expect(dup.code).toBe(11000);
     expect(dup.keyPattern).toEqual({ _id: 1 });
     expect(dup.keyValue).toEqual({ _id: 1 });
-    expect(dup.message).toBe(`E11000 duplicate key error collection: ${db.databaseName}.dups index: _id_ dup key: { _id: 1 }`);
+    expect(dup.message).toBe(
+      `E11000 duplicate key error collection: ${db.databaseName}.dups index: _id_ dup key: { _id: 1 }`,
+    );
   });
 
   it('findAndModify with both remove and update is FailedToParse', async () => {
     await coll('fam').insertOne({ _id: 1 });
-    const error = await failure(db.command({ findAndModify: 'fam', query: {}, remove: true, update: { $set: { a: 1 } } }));
+    const error = await failure(
+      db.command({ findAndModify: 'fam', query: {}, remove: true, update: { $set: { a: 1 } } }),
+    );
     expect(error).toMatchObject({ code: 9, codeName: 'FailedToParse' });
     expect(error.message).toBe('Cannot specify both an update and remove=true');
   });
@@ -834,12 +1455,18 @@ describe('indexes', () => {
   it('a unique compound index refuses a repeated pair with keyPattern and keyValue', async () => {
     const c = coll('pairs');
     await c.createIndex({ a: 1, b: 1 }, { unique: true });
-    await c.insertMany([{ a: 1, b: 1 }, { a: 1, b: 2 }, { a: 2, b: 1 }]);
+    await c.insertMany([
+      { a: 1, b: 1 },
+      { a: 1, b: 2 },
+      { a: 2, b: 1 },
+    ]);
     const dup = await failure(c.insertOne({ a: 1, b: 1 }));
     expect(dup.code).toBe(11000);
     expect(dup.keyPattern).toEqual({ a: 1, b: 1 });
     expect(dup.keyValue).toEqual({ a: 1, b: 1 });
-    expect(dup.message).toBe(`E11000 duplicate key error collection: ${db.databaseName}.pairs index: a_1_b_1 dup key: { a: 1, b: 1 }`);
+    expect(dup.message).toBe(
+      `E11000 duplicate key error collection: ${db.databaseName}.pairs index: a_1_b_1 dup key: { a: 1, b: 1 }`,
+    );
     const update = await failure(c.updateOne({ a: 2 }, { $set: { b: 2, a: 1 } }));
     expect(update.code).toBe(11000);
   });
@@ -859,12 +1486,16 @@ describe('indexes', () => {
 
     const partial = coll('partial');
     await partial.createIndex({ email: 1 }, { unique: true, partialFilterExpression: { active: true } });
-    await partial.insertMany([{ email: 'a', active: false }, { email: 'a', active: false }, { email: 'a', active: true }]);
+    await partial.insertMany([
+      { email: 'a', active: false },
+      { email: 'a', active: false },
+      { email: 'a', active: true },
+    ]);
     expect((await failure(partial.insertOne({ email: 'a', active: true }))).code).toBe(11000);
     expect(await partial.countDocuments({ email: 'a' })).toBe(3);
   });
 
-  it('listIndexes and listCollections answer mongod\'s shapes', async () => {
+  it("listIndexes and listCollections answer mongod's shapes", async () => {
     const c = coll('shapes');
     await c.createIndex({ sku: 1 }, { unique: true });
     await c.createIndex({ createdAt: 1 }, { expireAfterSeconds: 3600, name: 'ttl' });
@@ -875,10 +1506,21 @@ describe('indexes', () => {
     ]);
     expect(await c.indexExists('sku_1')).toBe(true);
     const [info] = await db.listCollections({ name: 'shapes' }).toArray();
-    expect(info).toMatchObject({ name: 'shapes', type: 'collection', options: {}, info: { readOnly: false }, idIndex: { v: 2, key: { _id: 1 }, name: '_id_' } });
+    expect(info).toMatchObject({
+      name: 'shapes',
+      type: 'collection',
+      options: {},
+      info: { readOnly: false },
+      idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
+    });
     expect((info as Document).info.uuid).toBeDefined();
     await db.createCollection('capped_like', { validator: { name: { $type: 'string' } } });
-    expect(await db.listCollections({}, { nameOnly: true }).toArray()).toEqual(expect.arrayContaining([{ name: 'shapes', type: 'collection' }, { name: 'capped_like', type: 'collection' }]));
+    expect(await db.listCollections({}, { nameOnly: true }).toArray()).toEqual(
+      expect.arrayContaining([
+        { name: 'shapes', type: 'collection' },
+        { name: 'capped_like', type: 'collection' },
+      ]),
+    );
     const [withOptions] = await db.listCollections({ name: 'capped_like' }).toArray();
     expect((withOptions as Document).options).toEqual({ validator: { name: { $type: 'string' } } });
   });
@@ -903,30 +1545,61 @@ describe('indexes', () => {
 
 describe('collation', () => {
   beforeEach(async () => {
-    await coll('myColl').insertMany([{ _id: 1, category: 'café', status: 'A' }, { _id: 2, category: 'cafe', status: 'a' }, { _id: 3, category: 'cafE', status: 'a' }]);
+    await coll('myColl').insertMany([
+      { _id: 1, category: 'café', status: 'A' },
+      { _id: 2, category: 'cafe', status: 'a' },
+      { _id: 3, category: 'cafE', status: 'a' },
+    ]);
   });
 
   it('strength 1 ignores case and accents, strength 2 only case, the default compares both', async () => {
     const c = coll('myColl');
-    expect(ids(await c.find({ category: 'cafe', status: 'a' }).collation({ locale: 'fr', strength: 1 }).sort({ _id: 1 }).toArray())).toEqual([1, 2, 3]);
-    expect(ids(await c.find({ category: 'cafe' }).collation({ locale: 'fr', strength: 2 }).sort({ _id: 1 }).toArray())).toEqual([2, 3]);
+    expect(
+      ids(
+        await c
+          .find({ category: 'cafe', status: 'a' })
+          .collation({ locale: 'fr', strength: 1 })
+          .sort({ _id: 1 })
+          .toArray(),
+      ),
+    ).toEqual([1, 2, 3]);
+    expect(
+      ids(await c.find({ category: 'cafe' }).collation({ locale: 'fr', strength: 2 }).sort({ _id: 1 }).toArray()),
+    ).toEqual([2, 3]);
     expect(ids(await c.find({ category: 'cafe' }).collation({ locale: 'fr' }).toArray())).toEqual([2]);
     expect(ids(await c.find({ category: 'cafe' }).toArray())).toEqual([2]);
     expect(await c.countDocuments({ category: 'CAFE' }, { collation: { locale: 'en', strength: 2 } })).toBe(2);
     expect(await c.distinct('status', {}, { collation: { locale: 'en', strength: 2 } })).toHaveLength(1);
-    const grouped = await c.aggregate([{ $group: { _id: '$category', n: { $sum: 1 } } }], { collation: { locale: 'en', strength: 1 } }).toArray();
+    const grouped = await c
+      .aggregate([{ $group: { _id: '$category', n: { $sum: 1 } } }], { collation: { locale: 'en', strength: 1 } })
+      .toArray();
     expect(grouped).toHaveLength(1);
     expect(grouped[0]!.n).toBe(3);
-    const updated = await c.updateMany({ status: 'A' }, { $set: { seen: true } }, { collation: { locale: 'en', strength: 2 } });
+    const updated = await c.updateMany(
+      { status: 'A' },
+      { $set: { seen: true } },
+      { collation: { locale: 'en', strength: 2 } },
+    );
     expect(updated.modifiedCount).toBe(3);
-    expect((await c.deleteMany({ category: 'CAFE' }, { collation: { locale: 'en', strength: 2 } })).deletedCount).toBe(2);
+    expect((await c.deleteMany({ category: 'CAFE' }, { collation: { locale: 'en', strength: 2 } })).deletedCount).toBe(
+      2,
+    );
   });
 
   it('numericOrdering sorts digit runs as numbers', async () => {
     const c = coll('codes');
-    await c.insertMany([{ _id: 1, code: '10' }, { _id: 2, code: '9' }, { _id: 3, code: '2' }, { _id: 4, code: 'a1' }]);
+    await c.insertMany([
+      { _id: 1, code: '10' },
+      { _id: 2, code: '9' },
+      { _id: 3, code: '2' },
+      { _id: 4, code: 'a1' },
+    ]);
     expect((await c.find().sort({ code: 1 }).toArray()).map((d: Document) => d.code)).toEqual(['10', '2', '9', 'a1']);
-    expect((await c.find().sort({ code: 1 }).collation({ locale: 'en', numericOrdering: true }).toArray()).map((d: Document) => d.code)).toEqual(['2', '9', '10', 'a1']);
+    expect(
+      (await c.find().sort({ code: 1 }).collation({ locale: 'en', numericOrdering: true }).toArray()).map(
+        (d: Document) => d.code,
+      ),
+    ).toEqual(['2', '9', '10', 'a1']);
   });
 
   it('a unique index with a case-insensitive collation refuses the same value in another case', async () => {
@@ -938,10 +1611,12 @@ describe('collation', () => {
     expect(dup.keyValue).toEqual({ email: 'ann@example.com' });
     const [, index] = await users.listIndexes().toArray();
     expect(index).toMatchObject({ name: 'email_1', unique: true, collation: { locale: 'en', strength: 2 } });
-    expect(await users.findOne({ email: 'ANN@EXAMPLE.COM' }, { collation: { locale: 'en', strength: 2 } })).toMatchObject({ email: 'Ann@Example.com' });
+    expect(
+      await users.findOne({ email: 'ANN@EXAMPLE.COM' }, { collation: { locale: 'en', strength: 2 } }),
+    ).toMatchObject({ email: 'Ann@Example.com' });
   });
 
-  it('a collection\'s default collation applies to queries and its indexes', async () => {
+  it("a collection's default collation applies to queries and its indexes", async () => {
     await db.createCollection('names', { collation: { locale: 'en', strength: 2 } });
     const names = coll('names');
     await names.createIndex({ name: 1 }, { unique: true });
@@ -952,7 +1627,7 @@ describe('collation', () => {
   });
 });
 
-describe('schema validation (the manual\'s examples)', () => {
+describe("schema validation (the manual's examples)", () => {
   const STUDENT_SCHEMA = {
     $jsonSchema: {
       bsonType: 'object',
@@ -960,7 +1635,12 @@ describe('schema validation (the manual\'s examples)', () => {
       required: ['address', 'major', 'name', 'year'],
       properties: {
         name: { bsonType: 'string', description: "'name' must be a string and is required" },
-        year: { bsonType: 'int', minimum: 2017, maximum: 3017, description: "'year' must be an integer in [ 2017, 3017 ] and is required" },
+        year: {
+          bsonType: 'int',
+          minimum: 2017,
+          maximum: 3017,
+          description: "'year' must be an integer in [ 2017, 3017 ] and is required",
+        },
         gpa: { bsonType: ['double'], description: "'gpa' must be a double if the field exists" },
       },
     },
@@ -969,7 +1649,12 @@ describe('schema validation (the manual\'s examples)', () => {
   it('$jsonSchema validators refuse bad documents with 121 and accept good ones', async () => {
     await db.createCollection('students', { validator: STUDENT_SCHEMA });
     const students = coll('students');
-    const student = { name: 'Alice', year: new Int32(2019), major: 'History', address: { city: 'NYC', street: '33rd Street' } };
+    const student = {
+      name: 'Alice',
+      year: new Int32(2019),
+      major: 'History',
+      address: { city: 'NYC', street: '33rd Street' },
+    };
     const refused = await failure(students.insertOne({ ...student, gpa: new Int32(3) }));
     expect(refused).toMatchObject({ code: 121, codeName: 'DocumentValidationFailure' });
     expect(refused.message).toBe('Document failed validation');
@@ -988,7 +1673,15 @@ describe('schema validation (the manual\'s examples)', () => {
   });
 
   it('query-operator validators, validationAction warn, validationLevel moderate and collMod', async () => {
-    await db.createCollection('contacts', { validator: { $or: [{ phone: { $type: 'string' } }, { email: { $regex: /@mongodb\.com$/ } }, { status: { $in: ['Unknown', 'Incomplete'] } }] } });
+    await db.createCollection('contacts', {
+      validator: {
+        $or: [
+          { phone: { $type: 'string' } },
+          { email: { $regex: /@mongodb\.com$/ } },
+          { status: { $in: ['Unknown', 'Incomplete'] } },
+        ],
+      },
+    });
     const contacts = coll('contacts');
     expect((await failure(contacts.insertOne({ name: 'Amanda', status: 'Updated' }))).code).toBe(121);
     await contacts.insertOne({ name: 'Anne', phone: '+1 555 0100' });
@@ -998,7 +1691,10 @@ describe('schema validation (the manual\'s examples)', () => {
     expect(await coll('warned').countDocuments()).toBe(1);
 
     const loose = coll('loose');
-    await loose.insertMany([{ _id: 1, name: 'ok', age: 30 }, { _id: 2, name: 'old, no age' }]);
+    await loose.insertMany([
+      { _id: 1, name: 'ok', age: 30 },
+      { _id: 2, name: 'old, no age' },
+    ]);
     await db.command({ collMod: 'loose', validator: { age: { $type: 'int' } }, validationLevel: 'moderate' });
     await loose.updateOne({ _id: 2 }, { $set: { name: 'still no age' } });
     expect((await failure(loose.updateOne({ _id: 1 }, { $unset: { age: '' } }))).code).toBe(121);
@@ -1027,12 +1723,14 @@ describe('transactions (session.withTransaction)', () => {
       expect(await accounts.findOne({ _id: 'a' })).toEqual({ _id: 'a', balance: 70 });
       expect(await outbox.countDocuments({ _id: 'evt1' })).toBe(1);
 
-      const failed = await session.withTransaction(async () => {
-        await accounts.updateOne({ _id: 'a' }, { $inc: { balance: -500 } }, { session });
-        await outbox.insertOne({ _id: 'evt2' }, { session });
-        throw new Error('insufficient funds');
-      }).catch((e: Error) => e);
-      expect((failed).message).toBe('insufficient funds');
+      const failed = await session
+        .withTransaction(async () => {
+          await accounts.updateOne({ _id: 'a' }, { $inc: { balance: -500 } }, { session });
+          await outbox.insertOne({ _id: 'evt2' }, { session });
+          throw new Error('insufficient funds');
+        })
+        .catch((e: Error) => e);
+      expect(failed.message).toBe('insufficient funds');
       expect(await accounts.findOne({ _id: 'a' })).toEqual({ _id: 'a', balance: 70 });
       expect(await outbox.countDocuments({ _id: 'evt2' })).toBe(0);
 
@@ -1052,7 +1750,9 @@ describe('transactions (session.withTransaction)', () => {
     const second = client.startSession();
     let secondAttempts = 0;
     let conflictSeen!: () => void;
-    const conflicted = new Promise<void>((resolve) => { conflictSeen = resolve; });
+    const conflicted = new Promise<void>((resolve) => {
+      conflictSeen = resolve;
+    });
     let secondRun: Promise<unknown> | undefined;
     try {
       await first.withTransaction(async () => {
@@ -1113,7 +1813,15 @@ describe('cursors', () => {
 describe('numeric BSON types', () => {
   it('a whole-number double stays a double, int32 an int32 and a Long a Long', async () => {
     const c = coll('numbers');
-    await c.insertOne({ _id: 1, d: new Double(1), i: new Int32(1), l: Long.fromNumber(1), n: 1, f: 1.5, nested: { arr: [new Double(2), 3] } });
+    await c.insertOne({
+      _id: 1,
+      d: new Double(1),
+      i: new Int32(1),
+      l: Long.fromNumber(1),
+      n: 1,
+      f: 1.5,
+      nested: { arr: [new Double(2), 3] },
+    });
     const raw = await c.findOne({ _id: 1 }, { promoteValues: false });
     expect(raw!.d).toBeInstanceOf(Double);
     expect(raw!.i).toBeInstanceOf(Int32);
@@ -1131,7 +1839,11 @@ describe('numeric BSON types', () => {
     expect(await c.countDocuments({ 'nested.arr': { $type: 'double' } })).toBe(1);
     // numbers of different types are still equal by value
     expect(await c.countDocuments({ d: 1, i: 1.0, l: 1 })).toBe(1);
-    const [types] = await c.aggregate([{ $project: { _id: 0, d: { $type: '$d' }, i: { $type: '$i' }, l: { $type: '$l' }, f: { $type: '$f' } } }]).toArray();
+    const [types] = await c
+      .aggregate([
+        { $project: { _id: 0, d: { $type: '$d' }, i: { $type: '$i' }, l: { $type: '$l' }, f: { $type: '$f' } } },
+      ])
+      .toArray();
     expect(types).toEqual({ d: 'double', i: 'int', l: 'long', f: 'double' });
   });
 
@@ -1159,8 +1871,13 @@ describe('numeric BSON types', () => {
     expect((await c.findOne({ _id: 1 }))!.total.toString()).toBe('0.3');
     await c.updateOne({ _id: 1 }, { $inc: { total: 1 } });
     expect((await c.findOne({ _id: 1 }))!.total.toString()).toBe('1.3');
-    await c.insertMany([{ _id: 2, total: Decimal128.fromString('0.2') }, { _id: 3, total: 2 }]);
-    const [sum] = await c.aggregate([{ $group: { _id: null, s: { $sum: '$total' }, a: { $avg: '$total' } } }]).toArray();
+    await c.insertMany([
+      { _id: 2, total: Decimal128.fromString('0.2') },
+      { _id: 3, total: 2 },
+    ]);
+    const [sum] = await c
+      .aggregate([{ $group: { _id: null, s: { $sum: '$total' }, a: { $avg: '$total' } } }])
+      .toArray();
     expect(sum!.s).toBeInstanceOf(Decimal128);
     expect(sum!.s.toString()).toBe('3.5');
     expect(Number(sum!.a.toString())).toBeCloseTo(3.5 / 3, 10);

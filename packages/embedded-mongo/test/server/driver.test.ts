@@ -1,8 +1,20 @@
 // The official mongodb driver (7.8) against the embedded server in replica-set mode, with a plain URI.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  Binary, BSONRegExp, Decimal128, Double, Int32, Long, MongoBulkWriteError, MongoClient, MongoServerError, ObjectId,
-  Timestamp, UUID, type Collection, type Db,
+  Binary,
+  BSONRegExp,
+  Decimal128,
+  Double,
+  Int32,
+  Long,
+  MongoBulkWriteError,
+  MongoClient,
+  MongoServerError,
+  ObjectId,
+  Timestamp,
+  UUID,
+  type Collection,
+  type Db,
 } from 'mongodb';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../src/index.js';
 
@@ -58,7 +70,9 @@ describe('handshake', () => {
 
   it('answers the admin commands tools send', async () => {
     const admin = client.db('admin');
-    expect(await admin.command({ getParameter: 1, featureCompatibilityVersion: 1 })).toMatchObject({ featureCompatibilityVersion: { version: '7.0' } });
+    expect(await admin.command({ getParameter: 1, featureCompatibilityVersion: 1 })).toMatchObject({
+      featureCompatibilityVersion: { version: '7.0' },
+    });
     expect((await admin.command({ serverStatus: 1 })).connections.current).toBeGreaterThan(0);
     expect((await admin.command({ hostInfo: 1 })).system.numCores).toBeGreaterThan(0);
     expect(await admin.command({ connectionStatus: 1 })).toMatchObject({ authInfo: { authenticatedUsers: [] } });
@@ -94,7 +108,9 @@ describe('handshake', () => {
   });
 
   it('refuses authentication clearly', async () => {
-    const withAuth = new MongoClient(`mongodb://buyer:secret@127.0.0.1:${mongo.port}/?replicaSet=rs0`, { serverSelectionTimeoutMS: 3000 });
+    const withAuth = new MongoClient(`mongodb://buyer:secret@127.0.0.1:${mongo.port}/?replicaSet=rs0`, {
+      serverSelectionTimeoutMS: 3000,
+    });
     const error = await withAuth.connect().catch((e: unknown) => e);
     await withAuth.close();
     expect(String((error as Error).message)).toMatch(/Authentication is not supported/);
@@ -104,7 +120,9 @@ describe('handshake', () => {
 describe('writes', () => {
   it('insertMany ordered stops at the first duplicate; unordered goes on', async () => {
     const coins = coll('coins');
-    const ordered = await coins.insertMany([{ _id: 1 }, { _id: 2 }, { _id: 1 }, { _id: 3 }] as never[]).catch((e: unknown) => e);
+    const ordered = await coins
+      .insertMany([{ _id: 1 }, { _id: 2 }, { _id: 1 }, { _id: 3 }] as never[])
+      .catch((e: unknown) => e);
     expect(ordered).toBeInstanceOf(MongoBulkWriteError);
     const orderedError = ordered as MongoBulkWriteError;
     expect(orderedError.code).toBe(11000);
@@ -112,7 +130,9 @@ describe('writes', () => {
     expect(orderedError.writeErrors).toMatchObject([{ index: 2, code: 11000 }]);
     expect(await coins.countDocuments()).toBe(2);
 
-    const unordered = await coins.insertMany([{ _id: 2 }, { _id: 4 }, { _id: 1 }, { _id: 5 }] as never[], { ordered: false }).catch((e: unknown) => e);
+    const unordered = await coins
+      .insertMany([{ _id: 2 }, { _id: 4 }, { _id: 1 }, { _id: 5 }] as never[], { ordered: false })
+      .catch((e: unknown) => e);
     const unorderedError = unordered as MongoBulkWriteError;
     expect(unorderedError.result.insertedCount).toBe(2);
     expect([unorderedError.writeErrors].flat().map((e) => e.index)).toEqual([0, 2]);
@@ -129,7 +149,13 @@ describe('writes', () => {
       { replaceOne: { filter: { _id: 'p2' }, replacement: { name: 'Anchor v2', qty: 3 } } },
       { deleteOne: { filter: { _id: 'p9' } } },
     ] as never[]);
-    expect(result).toMatchObject({ insertedCount: 2, matchedCount: 2, modifiedCount: 2, upsertedCount: 1, deletedCount: 1 });
+    expect(result).toMatchObject({
+      insertedCount: 2,
+      matchedCount: 2,
+      modifiedCount: 2,
+      upsertedCount: 1,
+      deletedCount: 1,
+    });
     expect(result.upsertedIds).toEqual({ 3: 'p9' });
     expect(await patches.find({}, { sort: { _id: 1 } }).toArray()).toEqual([
       { _id: 'p1', name: 'Eagle', qty: 7 },
@@ -142,7 +168,11 @@ describe('writes', () => {
     await shirts.insertOne({ _id: 's1', stock: 10 });
     const before = await shirts.findOneAndUpdate({ _id: 's1' } as never, { $inc: { stock: -1 } });
     expect(before).toEqual({ _id: 's1', stock: 10 });
-    const after = await shirts.findOneAndUpdate({ _id: 's1' } as never, { $inc: { stock: -1 } }, { returnDocument: 'after' });
+    const after = await shirts.findOneAndUpdate(
+      { _id: 's1' } as never,
+      { $inc: { stock: -1 } },
+      { returnDocument: 'after' },
+    );
     expect(after).toEqual({ _id: 's1', stock: 8 });
     const removed = await shirts.findOneAndDelete({ _id: 's1' } as never);
     expect(removed).toEqual({ _id: 's1', stock: 8 });
@@ -182,9 +212,22 @@ describe('reads and cursors', () => {
 
   it('honours filter, sort, projection, skip and limit (also across batches)', async () => {
     const items = coll('items');
-    await items.insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: i, price: (i * 37) % 50, kind: i % 2 ? 'coin' : 'patch', secret: 'x' })));
-    const page = await items.find({ kind: 'coin' }, { sort: { price: -1 }, projection: { secret: 0 }, skip: 2, limit: 5 }).toArray();
-    const expected = Array.from({ length: 50 }, (_, i) => ({ _id: i, price: (i * 37) % 50, kind: i % 2 ? 'coin' : 'patch' }))
+    await items.insertMany(
+      Array.from({ length: 50 }, (_, i) => ({
+        _id: i,
+        price: (i * 37) % 50,
+        kind: i % 2 ? 'coin' : 'patch',
+        secret: 'x',
+      })),
+    );
+    const page = await items
+      .find({ kind: 'coin' }, { sort: { price: -1 }, projection: { secret: 0 }, skip: 2, limit: 5 })
+      .toArray();
+    const expected = Array.from({ length: 50 }, (_, i) => ({
+      _id: i,
+      price: (i * 37) % 50,
+      kind: i % 2 ? 'coin' : 'patch',
+    }))
       .filter((d) => d.kind === 'coin')
       .sort((a, b) => b.price - a.price)
       .slice(2, 7);
@@ -205,9 +248,18 @@ describe('reads and cursors', () => {
 
   it('aggregates through a cursor and explains without running', async () => {
     const sales = coll('sales');
-    await sales.insertMany([{ sku: 'coin', qty: 2 }, { sku: 'coin', qty: 3 }, { sku: 'patch', qty: 1 }]);
-    const totals = await sales.aggregate([{ $group: { _id: '$sku', qty: { $sum: '$qty' } } }, { $sort: { _id: 1 } }]).toArray();
-    expect(totals).toEqual([{ _id: 'coin', qty: 5 }, { _id: 'patch', qty: 1 }]);
+    await sales.insertMany([
+      { sku: 'coin', qty: 2 },
+      { sku: 'coin', qty: 3 },
+      { sku: 'patch', qty: 1 },
+    ]);
+    const totals = await sales
+      .aggregate([{ $group: { _id: '$sku', qty: { $sum: '$qty' } } }, { $sort: { _id: 1 } }])
+      .toArray();
+    expect(totals).toEqual([
+      { _id: 'coin', qty: 5 },
+      { _id: 'patch', qty: 1 },
+    ]);
     const plan = await sales.find({ sku: 'coin' }).explain();
     expect(plan.queryPlanner.namespace).toBe(`${db.databaseName}.sales`);
     const aggPlan = await sales.aggregate([{ $match: { sku: 'coin' } }]).explain();
@@ -221,7 +273,9 @@ describe('catalog', () => {
     await coll('patches').insertOne({ name: 'Eagle' });
     const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).sort();
     expect(names).toEqual(['coins', 'patches']);
-    expect(await db.listCollections({ name: 'coins' }).toArray()).toMatchObject([{ name: 'coins', type: 'collection' }]);
+    expect(await db.listCollections({ name: 'coins' }).toArray()).toMatchObject([
+      { name: 'coins', type: 'collection' },
+    ]);
     const createError = await db.createCollection('coins').catch((e: unknown) => e);
     expect(createError).toMatchObject({ code: 48, codeName: 'NamespaceExists' });
 
@@ -239,7 +293,9 @@ describe('catalog', () => {
     expect(await coins.drop()).toBe(true);
     const { databases } = await client.db('admin').admin().listDatabases();
     expect(databases.map((d) => d.name)).toContain(db.databaseName);
-    const named = await client.db('admin').command({ listDatabases: 1, nameOnly: true, filter: { name: db.databaseName } });
+    const named = await client
+      .db('admin')
+      .command({ listDatabases: 1, nameOnly: true, filter: { name: db.databaseName } });
     expect(named.databases).toEqual([{ name: db.databaseName }]);
     expect(await db.dropDatabase()).toBe(true);
     const after = await client.db('admin').admin().listDatabases();
@@ -266,7 +322,7 @@ describe('catalog', () => {
     await db.renameCollection('drafts', 'designs');
     expect(await coll('designs').countDocuments()).toBe(2);
     expect((await coll('designs').indexes()).map((i) => i.name)).toEqual(['_id_', 'a_1']);
-    expect((await db.listCollections({ name: 'drafts' }).toArray())).toEqual([]);
+    expect(await db.listCollections({ name: 'drafts' }).toArray()).toEqual([]);
   });
 });
 
@@ -320,11 +376,19 @@ describe('declared limits', () => {
     const limits = coll('limits');
     await limits.insertOne({ a: 1 });
     for (const filter of [{ $text: { $search: 'eagle' } }, { loc: { $near: [0, 0] } }, { $where: 'this.a == 1' }]) {
-      const error = await limits.find(filter as never).toArray().catch((e: unknown) => e);
+      const error = await limits
+        .find(filter as never)
+        .toArray()
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(MongoServerError);
       expect((error as Error).message).toMatch(/not supported by the embedded MongoDB server/);
     }
-    const minError = await limits.find({}).min({ a: 0 }).hint({ a: 1 }).toArray().catch((e: unknown) => e);
+    const minError = await limits
+      .find({})
+      .min({ a: 0 })
+      .hint({ a: 1 })
+      .toArray()
+      .catch((e: unknown) => e);
     expect((minError as Error).message).toMatch(/find option 'min' is not supported/);
     const stream = limits.watch();
     const error = await stream.tryNext().catch((e: unknown) => e);

@@ -6,10 +6,16 @@ import { crc32c, OP_COMPRESSED, OP_MSG, OP_QUERY, OP_REPLY } from '../../src/ser
 
 let requestId = 100;
 
-export function opMsg(command: Document, options: { flagBits?: number; sequences?: [string, Document[]][]; checksum?: boolean } = {}): Buffer {
+export function opMsg(
+  command: Document,
+  options: { flagBits?: number; sequences?: [string, Document[]][]; checksum?: boolean } = {},
+): Buffer {
   const parts: Buffer[] = [Buffer.from([0]), Buffer.from(BSON.serialize(command))];
   for (const [identifier, docs] of options.sequences ?? []) {
-    const payload = Buffer.concat([Buffer.from(identifier + '\0', 'utf8'), ...docs.map((doc) => Buffer.from(BSON.serialize(doc)))]);
+    const payload = Buffer.concat([
+      Buffer.from(identifier + '\0', 'utf8'),
+      ...docs.map((doc) => Buffer.from(BSON.serialize(doc))),
+    ]);
     const size = Buffer.alloc(4);
     size.writeInt32LE(payload.length + 4);
     parts.push(Buffer.from([1]), size, payload);
@@ -72,9 +78,19 @@ function parseReply(message: Buffer): Reply {
   const opCode = message.readInt32LE(12);
   const responseTo = message.readInt32LE(8);
   if (opCode === OP_REPLY) {
-    return { opCode, responseTo, flagBits: message.readInt32LE(16), doc: BSON.deserialize(message.subarray(36), { promoteLongs: false }) };
+    return {
+      opCode,
+      responseTo,
+      flagBits: message.readInt32LE(16),
+      doc: BSON.deserialize(message.subarray(36), { promoteLongs: false }),
+    };
   }
-  return { opCode, responseTo, flagBits: message.readUInt32LE(16), doc: BSON.deserialize(message.subarray(21), { promoteLongs: false }) };
+  return {
+    opCode,
+    responseTo,
+    flagBits: message.readUInt32LE(16),
+    doc: BSON.deserialize(message.subarray(21), { promoteLongs: false }),
+  };
 }
 
 /** A socket that collects whole reply messages. */

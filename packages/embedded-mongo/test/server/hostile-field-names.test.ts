@@ -37,7 +37,8 @@ afterEach(async () => {
   // Object.prototype untouched: same names, same values.
   expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(PROTO_NAMES);
   const now = Object.getOwnPropertyDescriptors(Object.prototype) as Record<string, PropertyDescriptor>;
-  for (const name of PROTO_NAMES) expect(now[name]).toEqual((PROTO_DESCRIPTORS as Record<string, PropertyDescriptor>)[name]);
+  for (const name of PROTO_NAMES)
+    expect(now[name]).toEqual((PROTO_DESCRIPTORS as Record<string, PropertyDescriptor>)[name]);
   expect(Object.getPrototypeOf({})).toBe(PROTO_OF_OBJECT);
   for (const name of ['polluted', 'x', 'y', 'n']) expect(({} as Document)[name]).toBeUndefined();
   // ...and $project, $unset and a query still work for everyone.
@@ -55,7 +56,8 @@ const coll = (name = 'c'): Collection<any> => db.collection(name);
 /** An object with the given own fields, `__proto__` included (a literal `{__proto__: v}` sets the prototype). */
 const fields = (...entries: [string, unknown][]): Document => {
   const o: Document = {};
-  for (const [k, v] of entries) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  for (const [k, v] of entries)
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   return o;
 };
 /** A field's own value, `undefined` when the document has no such own field. */
@@ -67,17 +69,26 @@ const own = (o: unknown, ...path: string[]): unknown => {
   }
   return v;
 };
-const hasOwn = (o: unknown, k: string) => o !== null && typeof o === 'object' && Object.prototype.hasOwnProperty.call(o, k);
+const hasOwn = (o: unknown, k: string) =>
+  o !== null && typeof o === 'object' && Object.prototype.hasOwnProperty.call(o, k);
 
 const failure = async (p: Promise<unknown>): Promise<MongoServerError> => {
-  const outcome = await p.then(() => 'resolved', (e: unknown) => e);
+  const outcome = await p.then(
+    () => 'resolved',
+    (e: unknown) => e,
+  );
   expect(outcome).toBeInstanceOf(MongoServerError);
   return outcome as MongoServerError;
 };
 
 describe('documents keep reserved names as fields', () => {
   it('stores and returns __proto__, constructor and prototype keys at any depth', async () => {
-    const doc = fields(['_id', 1], ['__proto__', fields(['x', 1])], ['constructor', 'c'], ['prototype', fields(['__proto__', 2])]);
+    const doc = fields(
+      ['_id', 1],
+      ['__proto__', fields(['x', 1])],
+      ['constructor', 'c'],
+      ['prototype', fields(['__proto__', 2])],
+    );
     await coll().insertOne(doc);
     const [back] = await coll().find({ _id: 1 }).toArray();
     expect(own(back, '__proto__', 'x')).toBe(1);
@@ -107,8 +118,14 @@ describe('documents keep reserved names as fields', () => {
     let server = await startEmbeddedMongo({ port: 0, dbPath: dir });
     let c = new MongoClient(server.uri);
     try {
-      await c.db('j').collection('c').insertOne(fields(['_id', 1], ['__proto__', fields(['x', 1])]));
-      await c.db('j').collection('c').updateOne({ _id: 1 } as never, { $set: { 'constructor.prototype.y': 2 } });
+      await c
+        .db('j')
+        .collection('c')
+        .insertOne(fields(['_id', 1], ['__proto__', fields(['x', 1])]));
+      await c
+        .db('j')
+        .collection('c')
+        .updateOne({ _id: 1 } as never, { $set: { 'constructor.prototype.y': 2 } });
       await c.close();
       await server.stop();
       server = await startEmbeddedMongo({ port: 0, dbPath: dir, compactEveryOps: 1 });
@@ -116,7 +133,10 @@ describe('documents keep reserved names as fields', () => {
       const [doc] = await c.db('j').collection('c').find({}).toArray();
       expect(own(doc, '__proto__', 'x')).toBe(1);
       expect(own(doc, 'constructor', 'prototype', 'y')).toBe(2);
-      await c.db('j').collection('c').updateOne({ _id: 1 } as never, { $inc: { '__proto__.x': 1 } });
+      await c
+        .db('j')
+        .collection('c')
+        .updateOne({ _id: 1 } as never, { $inc: { '__proto__.x': 1 } });
       await c.close();
       await server.stop();
       server = await startEmbeddedMongo({ port: 0, dbPath: dir });
@@ -134,7 +154,10 @@ describe('documents keep reserved names as fields', () => {
 describe('update operators on reserved paths', () => {
   it('$set and $setOnInsert create nested fields named __proto__, constructor and prototype', async () => {
     await coll().insertOne({ _id: 1 });
-    await coll().updateOne({ _id: 1 }, { $set: { '__proto__.polluted': 1, 'constructor.prototype.polluted': 2, 'prototype.x': 3, toString: 4 } });
+    await coll().updateOne(
+      { _id: 1 },
+      { $set: { '__proto__.polluted': 1, 'constructor.prototype.polluted': 2, 'prototype.x': 3, toString: 4 } },
+    );
     const doc = await coll().findOne({ _id: 1 });
     expect(own(doc, '__proto__', 'polluted')).toBe(1);
     expect(own(doc, 'constructor', 'prototype', 'polluted')).toBe(2);
@@ -154,21 +177,34 @@ describe('update operators on reserved paths', () => {
 
   it('$rename to and from reserved paths', async () => {
     await coll().insertOne({ _id: 1, a: 1, b: { c: 2 } });
-    await coll().updateOne({ _id: 1 }, { $rename: { a: '__proto__.polluted', 'b.c': 'constructor.prototype.polluted' } });
+    await coll().updateOne(
+      { _id: 1 },
+      { $rename: { a: '__proto__.polluted', 'b.c': 'constructor.prototype.polluted' } },
+    );
     let doc = await coll().findOne({ _id: 1 });
     expect(own(doc, '__proto__', 'polluted')).toBe(1);
     expect(own(doc, 'constructor', 'prototype', 'polluted')).toBe(2);
-    await coll().updateOne({ _id: 1 }, { $rename: fields(['__proto__', 'p'], ['constructor', 'q'], ['toString', 'r']) });
+    await coll().updateOne(
+      { _id: 1 },
+      { $rename: fields(['__proto__', 'p'], ['constructor', 'q'], ['toString', 'r']) },
+    );
     doc = await coll().findOne({ _id: 1 });
     expect(doc).toEqual({ _id: 1, b: {}, p: { polluted: 1 }, q: { prototype: { polluted: 2 } } });
   });
 
   it('$inc, $mul, $min, $max, $currentDate and $bit', async () => {
     await coll().insertOne({ _id: 1 });
-    await coll().updateOne({ _id: 1 }, {
-      $inc: { '__proto__.n': 2 }, $mul: { 'constructor.n': 3 }, $min: { 'prototype.n': 1 }, $max: { 'valueOf.n': 5 },
-      $currentDate: { '__proto__.at': true }, $bit: { 'hasOwnProperty.n': { or: 1 } },
-    });
+    await coll().updateOne(
+      { _id: 1 },
+      {
+        $inc: { '__proto__.n': 2 },
+        $mul: { 'constructor.n': 3 },
+        $min: { 'prototype.n': 1 },
+        $max: { 'valueOf.n': 5 },
+        $currentDate: { '__proto__.at': true },
+        $bit: { 'hasOwnProperty.n': { or: 1 } },
+      },
+    );
     const doc = await coll().findOne({ _id: 1 });
     expect(own(doc, '__proto__', 'n')).toBe(2);
     expect(own(doc, '__proto__', 'at')).toBeInstanceOf(Date);
@@ -181,13 +217,21 @@ describe('update operators on reserved paths', () => {
   it('$push (with $each and $sort), $addToSet, $pull, $pullAll and $pop', async () => {
     await coll().insertOne({ _id: 1 });
     await coll().updateOne({ _id: 1 }, {
-      $push: { '__proto__.list': { $each: [fields(['__proto__', 2]), fields(['__proto__', 1])], $sort: fields(['__proto__', 1]) } },
+      $push: {
+        '__proto__.list': {
+          $each: [fields(['__proto__', 2]), fields(['__proto__', 1])],
+          $sort: fields(['__proto__', 1]),
+        },
+      },
       $addToSet: { 'constructor.set': 'a' },
     } as Document);
     let doc = await coll().findOne({ _id: 1 });
     expect((own(doc, '__proto__', 'list') as Document[]).map((x) => own(x, '__proto__'))).toEqual([1, 2]);
     expect(own(doc, 'constructor', 'set')).toEqual(['a']);
-    await coll().updateOne({ _id: 1 }, { $pull: { '__proto__.list': fields(['__proto__', 1]) }, $pullAll: { 'constructor.set': ['a'] } } as Document);
+    await coll().updateOne({ _id: 1 }, {
+      $pull: { '__proto__.list': fields(['__proto__', 1]) },
+      $pullAll: { 'constructor.set': ['a'] },
+    } as Document);
     doc = await coll().findOne({ _id: 1 });
     expect((own(doc, '__proto__', 'list') as Document[]).map((x) => own(x, '__proto__'))).toEqual([2]);
     expect(own(doc, 'constructor', 'set')).toEqual([]);
@@ -199,7 +243,11 @@ describe('update operators on reserved paths', () => {
     await coll().insertOne(fields(['_id', 1], ['items', [fields(['__proto__', 1]), fields(['__proto__', 2])]]));
     await coll().updateOne({ 'items.__proto__': 2 }, { $set: { 'items.$.constructor': 'matched' } });
     await coll().updateOne({ _id: 1 }, { $inc: { 'items.$[].__proto__': 10 } });
-    await coll().updateOne({ _id: 1 }, { $set: { 'items.$[el].prototype': true } }, { arrayFilters: [{ 'el.__proto__': 12 }] });
+    await coll().updateOne(
+      { _id: 1 },
+      { $set: { 'items.$[el].prototype': true } },
+      { arrayFilters: [{ 'el.__proto__': 12 }] },
+    );
     const doc = await coll().findOne({ _id: 1 });
     const items = own(doc, 'items') as Document[];
     expect(items.map((x) => own(x, '__proto__'))).toEqual([11, 12]);
@@ -208,7 +256,11 @@ describe('update operators on reserved paths', () => {
   });
 
   it('upserts seeded from filters on reserved paths', async () => {
-    await coll().updateOne({ '__proto__.polluted': 1, 'constructor.x': 2, prototype: 3 }, { $set: { y: 1 } }, { upsert: true });
+    await coll().updateOne(
+      { '__proto__.polluted': 1, 'constructor.x': 2, prototype: 3 },
+      { $set: { y: 1 } },
+      { upsert: true },
+    );
     const doc = await coll().findOne({ y: 1 });
     expect(own(doc, '__proto__', 'polluted')).toBe(1);
     expect(own(doc, 'constructor', 'x')).toBe(2);
@@ -222,13 +274,19 @@ describe('update operators on reserved paths', () => {
     await coll().insertOne({ _id: 1, a: 1 });
     await coll().replaceOne({ _id: 1 }, fields(['__proto__', fields(['polluted', 1])], ['b', 2]));
     expect(own(await coll().findOne({ _id: 1 }), '__proto__', 'polluted')).toBe(1);
-    const before = await coll().findOneAndUpdate({ '__proto__.polluted': 1 }, { $set: { '__proto__.polluted': 2 } }, { returnDocument: 'after' });
+    const before = await coll().findOneAndUpdate(
+      { '__proto__.polluted': 1 },
+      { $set: { '__proto__.polluted': 2 } },
+      { returnDocument: 'after' },
+    );
     expect(own(before, '__proto__', 'polluted')).toBe(2);
   });
 
   it('pipeline updates with $set, $unset, $replaceWith', async () => {
     await coll().insertOne(fields(['_id', 1], ['__proto__', fields(['x', 1])], ['keep', 1]));
-    await coll().updateOne({ _id: 1 }, [{ $set: { '__proto__.polluted': '$__proto__.x', 'constructor.prototype.y': 1 } }]);
+    await coll().updateOne({ _id: 1 }, [
+      { $set: { '__proto__.polluted': '$__proto__.x', 'constructor.prototype.y': 1 } },
+    ]);
     let doc = await coll().findOne({ _id: 1 });
     expect(own(doc, '__proto__')).toEqual({ x: 1, polluted: 1 });
     expect(own(doc, 'constructor', 'prototype', 'y')).toBe(1);
@@ -242,10 +300,11 @@ describe('update operators on reserved paths', () => {
 });
 
 describe('reads and aggregation on reserved paths', () => {
-  const seed = () => coll().insertMany([
-    fields(['_id', 1], ['__proto__', fields(['x', 1], ['list', [1, 2]])], ['constructor', 'a']),
-    fields(['_id', 2], ['__proto__', fields(['x', 2], ['list', [3]])], ['constructor', 'b']),
-  ]);
+  const seed = () =>
+    coll().insertMany([
+      fields(['_id', 1], ['__proto__', fields(['x', 1], ['list', [1, 2]])], ['constructor', 'a']),
+      fields(['_id', 2], ['__proto__', fields(['x', 2], ['list', [3]])], ['constructor', 'b']),
+    ]);
 
   it('find projections: inclusion, exclusion, $slice, $elemMatch and computed fields', async () => {
     await seed();
@@ -260,42 +319,81 @@ describe('reads and aggregation on reserved paths', () => {
   it('$match, $project, $addFields, $unset, $sort, $group, $replaceRoot, $unwind, $count', async () => {
     await seed();
     const run = (pipeline: Document[]) => coll().aggregate(pipeline).toArray();
-    expect((await run([{ $match: { '__proto__.x': 2 } }, { $project: { _id: 1 } }]))).toEqual([{ _id: 2 }]);
-    const projected = await run([{ $project: { '__proto__.x': 1, y: '$__proto__.x' } }, { $sort: { '__proto__.x': -1 } }]);
-    expect(projected.map((d) => [own(d, '__proto__', 'x'), d.y])).toEqual([[2, 2], [1, 1]]);
-    const added = await run([{ $addFields: { '__proto__.polluted': 1, 'constructor.prototype.polluted': 1 } }, { $limit: 1 }]);
+    expect(await run([{ $match: { '__proto__.x': 2 } }, { $project: { _id: 1 } }])).toEqual([{ _id: 2 }]);
+    const projected = await run([
+      { $project: { '__proto__.x': 1, y: '$__proto__.x' } },
+      { $sort: { '__proto__.x': -1 } },
+    ]);
+    expect(projected.map((d) => [own(d, '__proto__', 'x'), d.y])).toEqual([
+      [2, 2],
+      [1, 1],
+    ]);
+    const added = await run([
+      { $addFields: { '__proto__.polluted': 1, 'constructor.prototype.polluted': 1 } },
+      { $limit: 1 },
+    ]);
     expect(own(added[0], '__proto__', 'polluted')).toBe(1);
     expect(own(added[0], '__proto__', 'x')).toBe(1);
     const unset = await run([{ $unset: ['__proto__', 'constructor'] }]);
     expect(unset).toEqual([{ _id: 1 }, { _id: 2 }]);
-    const grouped = await run([{ $group: fields(['_id', '$constructor'], ['__proto__', { $sum: '$__proto__.x' }]) }, { $sort: { _id: 1 } }]);
-    expect(grouped.map((g) => [g._id, own(g, '__proto__')])).toEqual([['a', 1], ['b', 2]]);
+    const grouped = await run([
+      { $group: fields(['_id', '$constructor'], ['__proto__', { $sum: '$__proto__.x' }]) },
+      { $sort: { _id: 1 } },
+    ]);
+    expect(grouped.map((g) => [g._id, own(g, '__proto__')])).toEqual([
+      ['a', 1],
+      ['b', 2],
+    ]);
     const replaced = await run([{ $replaceRoot: { newRoot: '$__proto__' } }, { $sort: { x: 1 } }]);
-    expect(replaced).toEqual([{ x: 1, list: [1, 2] }, { x: 2, list: [3] }]);
-    const unwound = await run([{ $unwind: { path: '$__proto__.list', includeArrayIndex: 'prototype' } }, { $project: { _id: 0, v: '$__proto__.list', i: '$prototype' } }]);
-    expect(unwound).toEqual([{ v: 1, i: 0 }, { v: 2, i: 1 }, { v: 3, i: 0 }]);
+    expect(replaced).toEqual([
+      { x: 1, list: [1, 2] },
+      { x: 2, list: [3] },
+    ]);
+    const unwound = await run([
+      { $unwind: { path: '$__proto__.list', includeArrayIndex: 'prototype' } },
+      { $project: { _id: 0, v: '$__proto__.list', i: '$prototype' } },
+    ]);
+    expect(unwound).toEqual([
+      { v: 1, i: 0 },
+      { v: 2, i: 1 },
+      { v: 3, i: 0 },
+    ]);
     const counted = await run([{ $count: '__proto__' }]);
     expect(own(counted[0], '__proto__')).toBe(2);
-    const fast = await run([{ $group: fields(['_id', null], ['constructor', { $sum: 1 }], ['__proto__', { $max: '$__proto__.x' }]) }]);
+    const fast = await run([
+      { $group: fields(['_id', null], ['constructor', { $sum: 1 }], ['__proto__', { $max: '$__proto__.x' }]) },
+    ]);
     expect([own(fast[0], 'constructor'), own(fast[0], '__proto__')]).toEqual([2, 2]);
   });
 
   it('$lookup, $facet, $getField, $setField and $objectToArray', async () => {
     await seed();
     await coll('other').insertOne(fields(['_id', 9], ['prototype', 2]));
-    const [joined] = await coll().aggregate([
-      { $match: { _id: 2 } },
-      { $lookup: { from: 'other', localField: '__proto__.x', foreignField: 'prototype', as: 'prototype' } },
-    ]).toArray();
+    const [joined] = await coll()
+      .aggregate([
+        { $match: { _id: 2 } },
+        { $lookup: { from: 'other', localField: '__proto__.x', foreignField: 'prototype', as: 'prototype' } },
+      ])
+      .toArray();
     // (An array under `constructor` would come back as raw bytes: the driver's own decoder looks up field
     // names in a plain options object. The server's answer is right either way; `prototype` avoids that.)
     expect((own(joined, 'prototype') as Document[]).map((d) => d._id)).toEqual([9]);
-    const [faceted] = await coll().aggregate([{ $facet: { a: [{ $project: { _id: 0, v: '$__proto__.x' } }] } }]).toArray();
+    const [faceted] = await coll()
+      .aggregate([{ $facet: { a: [{ $project: { _id: 0, v: '$__proto__.x' } }] } }])
+      .toArray();
     expect(faceted).toEqual({ a: [{ v: 1 }, { v: 2 }] });
-    const fieldOps = await coll().aggregate([
-      { $match: { _id: 1 } },
-      { $project: { _id: 0, g: { $getField: '__proto__' }, s: { $setField: { field: 'constructor', input: { a: 1 }, value: 2 } } } },
-    ]).toArray();
+    const fieldOps = await coll()
+      .aggregate([
+        { $match: { _id: 1 } },
+        {
+          $project: {
+            _id: 0,
+            g: { $getField: '__proto__' },
+            s: { $setField: { field: 'constructor', input: { a: 1 }, value: 2 } },
+          },
+        },
+      ])
+      .toArray();
     expect(fieldOps[0].g).toEqual({ x: 1, list: [1, 2] });
     expect(own(fieldOps[0].s, 'constructor')).toBe(2);
   });
@@ -309,7 +407,10 @@ describe('reads and aggregation on reserved paths', () => {
     // Documents without the field all index as null: two of them collide on the unique index, as in MongoDB.
     await coll().insertOne({ _id: 4 });
     expect((await failure(coll().insertOne({ _id: 5 }))).code).toBe(11000);
-    const sorted = await coll().find({}).sort(fields(['constructor', -1])).toArray();
+    const sorted = await coll()
+      .find({})
+      .sort(fields(['constructor', -1]))
+      .toArray();
     expect(sorted.map((d) => d._id)).toEqual([2, 1, 4]);
     expect((await coll().find({ '__proto__.x': 2 }).toArray()).map((d) => d._id)).toEqual([2]);
   });

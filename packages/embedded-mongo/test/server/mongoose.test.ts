@@ -34,7 +34,9 @@ const outboxSchema = new Schema({ type: String, payload: Schema.Types.Mixed });
 
 beforeAll(async () => {
   mongo = await startEmbeddedMongo({ port: 0, replSet: 'rs0' });
-  conn = await mongoose.createConnection(mongo.uri, { dbName: 'shop_orders', serverSelectionTimeoutMS: 5000 }).asPromise();
+  conn = await mongoose
+    .createConnection(mongo.uri, { dbName: 'shop_orders', serverSelectionTimeoutMS: 5000 })
+    .asPromise();
   conn.model('Customer', customerSchema);
   conn.model('Product', productSchema);
   conn.model('Order', orderSchema);
@@ -65,14 +67,22 @@ describe('documents', () => {
     const updated = await Product().updateOne({ sku: 'PATCH-ANCHOR' }, { $set: { stock: 40 } });
     expect(updated).toMatchObject({ acknowledged: true, matchedCount: 1, modifiedCount: 1 });
 
-    const after = await Product().findOneAndUpdate({ sku: 'COIN-EAGLE' }, { $inc: { stock: -2 } }, { returnDocument: 'after' });
+    const after = await Product().findOneAndUpdate(
+      { sku: 'COIN-EAGLE' },
+      { $inc: { stock: -2 } },
+      { returnDocument: 'after' },
+    );
     expect(after!.get('stock')).toBe(8);
 
     found!.set('priceCents', 1199);
     await found!.save();
     expect((await Product().findOne({ sku: 'COIN-EAGLE' }).lean<{ priceCents: number }>())!.priceCents).toBe(1199);
 
-    const lean = await Product().find({ priceCents: { $gte: 1000 } }).sort({ priceCents: 1 }).select('sku -_id').lean();
+    const lean = await Product()
+      .find({ priceCents: { $gte: 1000 } })
+      .sort({ priceCents: 1 })
+      .select('sku -_id')
+      .lean();
     expect(lean).toEqual([{ sku: 'COIN-EAGLE' }, { sku: 'SHIRT-OD' }]);
 
     expect(await Product().countDocuments({ kind: { $in: ['coin', 'shirt'] } })).toBe(2);
@@ -84,14 +94,18 @@ describe('documents', () => {
   });
 
   it('leaves validation to mongoose', async () => {
-    const error = await Product().create({ sku: 'X', kind: 'mug', priceCents: -1 }).catch((e: unknown) => e);
+    const error = await Product()
+      .create({ sku: 'X', kind: 'mug', priceCents: -1 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(mongoose.Error.ValidationError);
     expect(Object.keys((error as mongoose.Error.ValidationError).errors).sort()).toEqual(['kind', 'priceCents']);
   });
 
   it('reports a duplicate key as MongoServerError 11000 with keyValue', async () => {
     await Customer().create({ email: 'ada@example.com', name: 'Ada' });
-    const error = await Customer().create({ email: 'ADA@example.com', name: 'Ada again' }).catch((e: unknown) => e);
+    const error = await Customer()
+      .create({ email: 'ADA@example.com', name: 'Ada again' })
+      .catch((e: unknown) => e);
     expect((error as Error).name).toBe('MongoServerError');
     expect(error).toMatchObject({ code: 11000, keyValue: { email: 'ada@example.com' }, keyPattern: { email: 1 } });
     expect((error as Error).message).toContain('E11000 duplicate key error');
@@ -101,7 +115,14 @@ describe('documents', () => {
     const buyer = await Customer().create({ email: 'grace@example.com', name: 'Grace' });
     const coin = await Product().create({ sku: 'COIN-RANGER', kind: 'coin', priceCents: 1500 });
     const patch = await Product().create({ sku: 'PATCH-RANGER', kind: 'patch', priceCents: 500 });
-    await Order().create({ customer: buyer._id, items: [{ product: coin._id, qty: 2 }, { product: patch._id, qty: 1 }], totalCents: 3500 });
+    await Order().create({
+      customer: buyer._id,
+      items: [
+        { product: coin._id, qty: 2 },
+        { product: patch._id, qty: 1 },
+      ],
+      totalCents: 3500,
+    });
     await Order().create({ customer: buyer._id, items: [{ product: patch._id, qty: 4 }], totalCents: 2000 });
 
     const order = await Order().findOne({ totalCents: 3500 }).populate('customer').populate('items.product');

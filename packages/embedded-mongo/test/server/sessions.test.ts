@@ -42,7 +42,14 @@ describe('replica-set mode', () => {
     freshDb();
     const lsid = newLsid();
     const txnNumber = Long.fromNumber(1);
-    const first = await run({ insert: 'orders', documents: [{ _id: 1 }], lsid, txnNumber, startTransaction: true, autocommit: false });
+    const first = await run({
+      insert: 'orders',
+      documents: [{ _id: 1 }],
+      lsid,
+      txnNumber,
+      startTransaction: true,
+      autocommit: false,
+    });
     expect(first).toMatchObject({ ok: 1, n: 1 });
     await run({ insert: 'outbox', documents: [{ _id: 'e1' }], lsid, txnNumber, autocommit: false });
     const inside = await run({ find: 'orders', filter: {}, lsid, txnNumber, autocommit: false });
@@ -50,15 +57,24 @@ describe('replica-set mode', () => {
     expect(await count('orders')).toBe(0);
     expect(await count('outbox')).toBe(0);
 
-    expect(await raw.command({ commitTransaction: 1, lsid, txnNumber, autocommit: false, $db: 'admin' })).toMatchObject({ ok: 1 });
+    expect(await raw.command({ commitTransaction: 1, lsid, txnNumber, autocommit: false, $db: 'admin' })).toMatchObject(
+      { ok: 1 },
+    );
     expect(await count('orders')).toBe(1);
     expect(await count('outbox')).toBe(1);
 
     // A retried commit (reply lost on the network) is answered ok again.
-    expect(await raw.command({ commitTransaction: 1, lsid, txnNumber, autocommit: false, $db: 'admin' })).toMatchObject({ ok: 1 });
+    expect(await raw.command({ commitTransaction: 1, lsid, txnNumber, autocommit: false, $db: 'admin' })).toMatchObject(
+      { ok: 1 },
+    );
     // Statements after the commit find no transaction; abort says it was committed.
     const late = await run({ insert: 'orders', documents: [{ _id: 2 }], lsid, txnNumber, autocommit: false });
-    expect(late).toMatchObject({ ok: 0, code: 251, codeName: 'NoSuchTransaction', errorLabels: ['TransientTransactionError'] });
+    expect(late).toMatchObject({
+      ok: 0,
+      code: 251,
+      codeName: 'NoSuchTransaction',
+      errorLabels: ['TransientTransactionError'],
+    });
     const abort = await raw.command({ abortTransaction: 1, lsid, txnNumber, autocommit: false, $db: 'admin' });
     expect(abort).toMatchObject({ ok: 0, code: 256, codeName: 'TransactionCommitted' });
     expect(await count('orders')).toBe(1);
@@ -68,9 +84,24 @@ describe('replica-set mode', () => {
     freshDb();
     const lsid = newLsid();
     const txnNumber = Long.fromNumber(7);
-    await run({ insert: 'orders', documents: [{ _id: 1 }], lsid, txnNumber, startTransaction: true, autocommit: false });
-    await run({ update: 'orders', updates: [{ q: { _id: 1 }, u: { $set: { paid: true } } }], lsid, txnNumber, autocommit: false });
-    expect(await raw.command({ abortTransaction: 1, lsid, txnNumber, autocommit: false, $db: 'admin' })).toMatchObject({ ok: 1 });
+    await run({
+      insert: 'orders',
+      documents: [{ _id: 1 }],
+      lsid,
+      txnNumber,
+      startTransaction: true,
+      autocommit: false,
+    });
+    await run({
+      update: 'orders',
+      updates: [{ q: { _id: 1 }, u: { $set: { paid: true } } }],
+      lsid,
+      txnNumber,
+      autocommit: false,
+    });
+    expect(await raw.command({ abortTransaction: 1, lsid, txnNumber, autocommit: false, $db: 'admin' })).toMatchObject({
+      ok: 1,
+    });
     expect(await count('orders')).toBe(0);
     const commit = await raw.command({ commitTransaction: 1, lsid, txnNumber, autocommit: false, $db: 'admin' });
     expect(commit).toMatchObject({ ok: 0, code: 251, errorLabels: ['TransientTransactionError'] });
@@ -81,13 +112,45 @@ describe('replica-set mode', () => {
   it('refuses an older txnNumber with TransactionTooOld and an unknown one with NoSuchTransaction', async () => {
     freshDb();
     const lsid = newLsid();
-    await run({ insert: 'orders', documents: [{ _id: 1 }], lsid, txnNumber: Long.fromNumber(5), startTransaction: true, autocommit: false });
-    const old = await run({ insert: 'orders', documents: [{ _id: 2 }], lsid, txnNumber: Long.fromNumber(4), startTransaction: true, autocommit: false });
+    await run({
+      insert: 'orders',
+      documents: [{ _id: 1 }],
+      lsid,
+      txnNumber: Long.fromNumber(5),
+      startTransaction: true,
+      autocommit: false,
+    });
+    const old = await run({
+      insert: 'orders',
+      documents: [{ _id: 2 }],
+      lsid,
+      txnNumber: Long.fromNumber(4),
+      startTransaction: true,
+      autocommit: false,
+    });
     expect(old).toMatchObject({ ok: 0, code: 225, codeName: 'TransactionTooOld' });
-    const unknown = await raw.command({ abortTransaction: 1, lsid, txnNumber: Long.fromNumber(9), autocommit: false, $db: 'admin' });
-    expect(unknown).toMatchObject({ ok: 0, code: 251, codeName: 'NoSuchTransaction', errorLabels: ['TransientTransactionError'] });
+    const unknown = await raw.command({
+      abortTransaction: 1,
+      lsid,
+      txnNumber: Long.fromNumber(9),
+      autocommit: false,
+      $db: 'admin',
+    });
+    expect(unknown).toMatchObject({
+      ok: 0,
+      code: 251,
+      codeName: 'NoSuchTransaction',
+      errorLabels: ['TransientTransactionError'],
+    });
     // Starting a newer transaction aborts the open one.
-    await run({ insert: 'orders', documents: [{ _id: 3 }], lsid, txnNumber: Long.fromNumber(6), startTransaction: true, autocommit: false });
+    await run({
+      insert: 'orders',
+      documents: [{ _id: 3 }],
+      lsid,
+      txnNumber: Long.fromNumber(6),
+      startTransaction: true,
+      autocommit: false,
+    });
     await raw.command({ commitTransaction: 1, lsid, txnNumber: Long.fromNumber(6), autocommit: false, $db: 'admin' });
     expect((await run({ find: 'orders', filter: {} })).cursor.firstBatch).toEqual([{ _id: 3 }]);
   });
@@ -98,8 +161,21 @@ describe('replica-set mode', () => {
     await run({ insert: 'customers', documents: [{ email: 'a@example.com' }] });
     const lsid = newLsid();
     const txnNumber = Long.fromNumber(1);
-    await run({ insert: 'outbox', documents: [{ type: 'x' }], lsid, txnNumber, startTransaction: true, autocommit: false });
-    const dup = await run({ insert: 'customers', documents: [{ email: 'a@example.com' }], lsid, txnNumber, autocommit: false });
+    await run({
+      insert: 'outbox',
+      documents: [{ type: 'x' }],
+      lsid,
+      txnNumber,
+      startTransaction: true,
+      autocommit: false,
+    });
+    const dup = await run({
+      insert: 'customers',
+      documents: [{ email: 'a@example.com' }],
+      lsid,
+      txnNumber,
+      autocommit: false,
+    });
     expect(dup).toMatchObject({ ok: 0, code: 11000, keyValue: { email: 'a@example.com' } });
     const commit = await raw.command({ commitTransaction: 1, lsid, txnNumber, autocommit: false, $db: 'admin' });
     expect(commit).toMatchObject({ ok: 0, code: 251 });
@@ -115,18 +191,35 @@ describe('replica-set mode', () => {
   it('applies a retried write once and answers with the recorded result', async () => {
     freshDb();
     const lsid = newLsid();
-    const insert = { insert: 'payments', documents: [{ ref: 'pay_1', amount: 1299 }], lsid, txnNumber: Long.fromNumber(1) };
+    const insert = {
+      insert: 'payments',
+      documents: [{ ref: 'pay_1', amount: 1299 }],
+      lsid,
+      txnNumber: Long.fromNumber(1),
+    };
     expect(await run(insert)).toMatchObject({ ok: 1, n: 1 });
     expect(await run(insert)).toMatchObject({ ok: 1, n: 1 });
     expect(await count('payments')).toBe(1);
 
-    const inc = { update: 'payments', updates: [{ q: { ref: 'pay_1' }, u: { $inc: { attempts: 1 } } }], lsid, txnNumber: Long.fromNumber(2) };
+    const inc = {
+      update: 'payments',
+      updates: [{ q: { ref: 'pay_1' }, u: { $inc: { attempts: 1 } } }],
+      lsid,
+      txnNumber: Long.fromNumber(2),
+    };
     expect(await run(inc)).toMatchObject({ ok: 1, n: 1, nModified: 1 });
     expect(await run(inc)).toMatchObject({ ok: 1, n: 1, nModified: 1 });
     const [doc] = (await run({ find: 'payments', filter: {} })).cursor.firstBatch;
     expect(doc.attempts).toBe(1);
 
-    const fam = { findAndModify: 'payments', query: { ref: 'pay_1' }, update: { $inc: { attempts: 1 } }, new: true, lsid, txnNumber: Long.fromNumber(3) };
+    const fam = {
+      findAndModify: 'payments',
+      query: { ref: 'pay_1' },
+      update: { $inc: { attempts: 1 } },
+      new: true,
+      lsid,
+      txnNumber: Long.fromNumber(3),
+    };
     expect((await run(fam)).value.attempts).toBe(2);
     expect((await run(fam)).value.attempts).toBe(2);
 
@@ -141,7 +234,14 @@ describe('replica-set mode', () => {
     await run({ insert: 'items', documents: Array.from({ length: 20 }, (_, i) => ({ _id: i })) });
     const lsid = newLsid();
     const found = await run({ find: 'items', batchSize: 2, lsid });
-    await run({ insert: 'items', documents: [{ _id: 'tx' }], lsid, txnNumber: Long.fromNumber(1), startTransaction: true, autocommit: false });
+    await run({
+      insert: 'items',
+      documents: [{ _id: 'tx' }],
+      lsid,
+      txnNumber: Long.fromNumber(1),
+      startTransaction: true,
+      autocommit: false,
+    });
     expect(await raw.command({ endSessions: [lsid], $db: 'admin' })).toMatchObject({ ok: 1 });
     const more = await run({ getMore: found.cursor.id, collection: 'items', lsid });
     expect(more).toMatchObject({ ok: 0, code: 43 });
@@ -172,7 +272,13 @@ describe('standalone mode', () => {
     expect(hello.setName).toBeUndefined();
     expect(hello.$clusterTime).toBeUndefined();
     const refused = await raw.command({
-      insert: 'orders', documents: [{ a: 1 }], lsid: newLsid(), txnNumber: Long.fromNumber(1), startTransaction: true, autocommit: false, $db: 'shop',
+      insert: 'orders',
+      documents: [{ a: 1 }],
+      lsid: newLsid(),
+      txnNumber: Long.fromNumber(1),
+      startTransaction: true,
+      autocommit: false,
+      $db: 'shop',
     });
     expect(refused).toMatchObject({
       ok: 0,
@@ -198,7 +304,9 @@ describe('standalone mode', () => {
       // Exactly what the driver makes of a real standalone mongod's refusal.
       expect(error).toBeInstanceOf(MongoServerError);
       expect((error as Error).message).toMatch(/does not support retryable writes/);
-      expect(error).toMatchObject({ originalError: { code: 20, message: 'Transaction numbers are only allowed on a replica set member or mongos' } });
+      expect(error).toMatchObject({
+        originalError: { code: 20, message: 'Transaction numbers are only allowed on a replica set member or mongos' },
+      });
       expect(await orders.countDocuments()).toBe(0);
       // Plain writes work (the driver does not send txnNumber to a standalone).
       await orders.insertOne({ sku: 'COIN' });
@@ -213,7 +321,9 @@ describe('start-up', () => {
   it('says clearly when the port is taken', async () => {
     const first = await startEmbeddedMongo({ port: 0 });
     try {
-      await expect(startEmbeddedMongo({ port: first.port })).rejects.toThrow(`port ${first.port} on 127.0.0.1 is already in use`);
+      await expect(startEmbeddedMongo({ port: first.port })).rejects.toThrow(
+        `port ${first.port} on 127.0.0.1 is already in use`,
+      );
     } finally {
       await first.stop();
     }

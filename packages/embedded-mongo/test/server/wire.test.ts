@@ -12,7 +12,11 @@ beforeAll(async () => {
   mongo = await startEmbeddedMongo({ port: 0 });
   port = mongo.port;
   const client = await RawClient.connect(port);
-  await client.command({ insert: 'coins', documents: Array.from({ length: 250 }, (_, i) => ({ _id: i })), $db: 'shop' });
+  await client.command({
+    insert: 'coins',
+    documents: Array.from({ length: 250 }, (_, i) => ({ _id: i })),
+    $db: 'shop',
+  });
   client.close();
 });
 
@@ -34,13 +38,22 @@ describe('framing', () => {
 
   it('answers several messages coalesced into one packet, in order', async () => {
     const client = await RawClient.connect(port);
-    const messages = [opMsg({ ping: 1, $db: 'admin' }), opMsg({ buildInfo: 1, $db: 'admin' }), opMsg({ nope: 1, $db: 'admin' })];
+    const messages = [
+      opMsg({ ping: 1, $db: 'admin' }),
+      opMsg({ buildInfo: 1, $db: 'admin' }),
+      opMsg({ nope: 1, $db: 'admin' }),
+    ];
     client.send(Buffer.concat(messages));
     const replies = [await client.next(), await client.next(), await client.next()];
     expect(replies.map((reply) => reply.responseTo)).toEqual(messages.map((m) => m.readInt32LE(4)));
     expect(replies[0].doc.ok).toBe(1);
     expect(replies[1].doc.version).toBe('7.0.0');
-    expect(replies[2].doc).toMatchObject({ ok: 0, code: 59, codeName: 'CommandNotFound', errmsg: "no such command: 'nope'" });
+    expect(replies[2].doc).toMatchObject({
+      ok: 0,
+      code: 59,
+      codeName: 'CommandNotFound',
+      errmsg: "no such command: 'nope'",
+    });
     client.close();
   });
 
@@ -72,15 +85,41 @@ describe('OP_MSG', () => {
     const client = await RawClient.connect(port);
     const reply = await client.command(
       { insert: 'patches', ordered: false, $db: 'shop' },
-      { sequences: [['documents', [{ _id: 1, name: 'Eagle' }, { _id: 2, name: 'Anchor' }, { _id: 1, name: 'Dup' }, { _id: 3, name: 'Skull' }]]] },
+      {
+        sequences: [
+          [
+            'documents',
+            [
+              { _id: 1, name: 'Eagle' },
+              { _id: 2, name: 'Anchor' },
+              { _id: 1, name: 'Dup' },
+              { _id: 3, name: 'Skull' },
+            ],
+          ],
+        ],
+      },
     );
     // ordered:false from the body applies to the sequence: the duplicate fails alone.
     expect(reply).toMatchObject({ n: 3, ok: 1, writeErrors: [{ index: 2, code: 11000 }] });
     const found = await client.command({ find: 'patches', filter: {}, sort: { _id: 1 }, $db: 'shop' });
-    expect(found.cursor.firstBatch).toEqual([{ _id: 1, name: 'Eagle' }, { _id: 2, name: 'Anchor' }, { _id: 3, name: 'Skull' }]);
+    expect(found.cursor.firstBatch).toEqual([
+      { _id: 1, name: 'Eagle' },
+      { _id: 2, name: 'Anchor' },
+      { _id: 3, name: 'Skull' },
+    ]);
     const updated = await client.command(
       { update: 'patches', $db: 'shop' },
-      { sequences: [['updates', [{ q: { _id: 1 }, u: { $set: { qty: 5 } } }, { q: { _id: 2 }, u: { $set: { qty: 7 } } }]]] },
+      {
+        sequences: [
+          [
+            'updates',
+            [
+              { q: { _id: 1 }, u: { $set: { qty: 5 } } },
+              { q: { _id: 2 }, u: { $set: { qty: 7 } } },
+            ],
+          ],
+        ],
+      },
     );
     expect(updated).toMatchObject({ n: 2, nModified: 2, ok: 1 });
     client.close();
@@ -97,7 +136,12 @@ describe('OP_MSG', () => {
 
   it('sends no reply when the client sets moreToCome, and keeps reading', async () => {
     const client = await RawClient.connect(port);
-    client.send(opMsg({ insert: 'unacknowledged', documents: [{ _id: 'w0' }], writeConcern: { w: 0 }, $db: 'shop' }, { flagBits: 2 }));
+    client.send(
+      opMsg(
+        { insert: 'unacknowledged', documents: [{ _id: 'w0' }], writeConcern: { w: 0 }, $db: 'shop' },
+        { flagBits: 2 },
+      ),
+    );
     const reply = await client.command({ find: 'unacknowledged', filter: {}, $db: 'shop' });
     expect(reply.cursor.firstBatch).toEqual([{ _id: 'w0' }]);
     client.close();
@@ -160,7 +204,10 @@ describe('awaitable hello', () => {
   it('streams replies with moreToCome when the client allows exhaust', async () => {
     const client = await RawClient.connect(port);
     const first = await client.command({ hello: 1, $db: 'admin' });
-    const request = opMsg({ hello: 1, topologyVersion: first.topologyVersion, maxAwaitTimeMS: 100, $db: 'admin' }, { flagBits: 1 << 16 });
+    const request = opMsg(
+      { hello: 1, topologyVersion: first.topologyVersion, maxAwaitTimeMS: 100, $db: 'admin' },
+      { flagBits: 1 << 16 },
+    );
     client.send(request);
     const a = await client.next();
     const b = await client.next();
@@ -205,7 +252,11 @@ describe('cursors', () => {
   it('answers killCursors with the four lists', async () => {
     const client = await RawClient.connect(port);
     const first = await client.command({ find: 'coins', batchSize: 1, $db: 'shop' });
-    const reply = await client.command({ killCursors: 'coins', cursors: [first.cursor.id, Long.fromNumber(12345)], $db: 'shop' });
+    const reply = await client.command({
+      killCursors: 'coins',
+      cursors: [first.cursor.id, Long.fromNumber(12345)],
+      $db: 'shop',
+    });
     expect(reply.cursorsKilled).toEqual([first.cursor.id]);
     expect(reply.cursorsNotFound).toEqual([Long.fromNumber(12345)]);
     expect(reply.cursorsAlive).toEqual([]);

@@ -40,7 +40,13 @@ export class EventBus {
     this.log = options.log.child({ component: 'bus' });
     this.outbox = outboxModel(options.connection);
     this.processed = processedEventModel(options.connection);
-    this.relay = new OutboxRelay(this.outbox, () => this.js, () => this.isUp(), this.log, options.relay);
+    this.relay = new OutboxRelay(
+      this.outbox,
+      () => this.js,
+      () => this.isUp(),
+      this.log,
+      options.relay,
+    );
   }
 
   /** True while the client holds a live connection to a NATS server. */
@@ -126,7 +132,12 @@ export class EventBus {
    * and published right after it (or as soon as NATS is reachable again).
    */
   async withOutbox<R>(work: OutboxWork<R>): Promise<R> {
-    const { result, events } = await runInOutboxTransaction(this.options.connection, this.outbox, this.options.service, work);
+    const { result, events } = await runInOutboxTransaction(
+      this.options.connection,
+      this.outbox,
+      this.options.service,
+      work,
+    );
     if (events > 0) this.relay.wake();
     return result;
   }

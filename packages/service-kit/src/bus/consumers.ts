@@ -73,7 +73,8 @@ export class ConsumerRunner {
     const seen = new Set<string>();
     for (const c of consumers) {
       // processed_events is keyed by event id alone, so one handler per event type per service.
-      if (seen.has(c.event)) throw new Error(`Two consumers of "${c.event}" in ${deps.service}: merge them into one handler`);
+      if (seen.has(c.event))
+        throw new Error(`Two consumers of "${c.event}" in ${deps.service}: merge them into one handler`);
       seen.add(c.event);
     }
   }
@@ -108,7 +109,8 @@ export class ConsumerRunner {
     };
     try {
       const info = await jsm.consumers.info(stream, durable);
-      if (info.config.filter_subject !== c.event) await jsm.consumers.update(stream, durable, { filter_subject: c.event });
+      if (info.config.filter_subject !== c.event)
+        await jsm.consumers.update(stream, durable, { filter_subject: c.event });
     } catch (err) {
       if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.ConsumerNotFound)) throw err;
       await jsm.consumers.add(stream, config);
@@ -150,7 +152,14 @@ export class ConsumerRunner {
     await context.with(parent, () =>
       tracer.startActiveSpan(
         `${c.event} process`,
-        { kind: SpanKind.CONSUMER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': m.subject, 'messaging.consumer.group.name': durable } },
+        {
+          kind: SpanKind.CONSUMER,
+          attributes: {
+            'messaging.system': 'nats',
+            'messaging.destination.name': m.subject,
+            'messaging.consumer.group.name': durable,
+          },
+        },
         async (span) => {
           const log = this.deps.log.child({ event: c.event, consumer: durable });
           try {
@@ -173,8 +182,16 @@ export class ConsumerRunner {
               async (session, outbox) => {
                 const seen = await this.deps.processed.findById(event.id).session(session).lean();
                 if (seen) return false;
-                await c.handle(event, { session, outbox, log: log.child({ eventId: event.id }), deliveryCount: m.info.deliveryCount });
-                await this.deps.processed.create([{ _id: event.id, type: event.type, consumer: durable, processedAt: new Date() }], { session });
+                await c.handle(event, {
+                  session,
+                  outbox,
+                  log: log.child({ eventId: event.id }),
+                  deliveryCount: m.info.deliveryCount,
+                });
+                await this.deps.processed.create(
+                  [{ _id: event.id, type: event.type, consumer: durable, processedAt: new Date() }],
+                  { session },
+                );
                 return true;
               },
             );
@@ -183,7 +200,10 @@ export class ConsumerRunner {
             log.debug({ eventId: event.id, acted }, acted ? 'event handled' : 'event already handled; skipped');
           } catch (err) {
             const delay = Math.min(maxNakDelayMs, 1000 * 2 ** Math.max(0, m.info.deliveryCount - 1));
-            log.error({ err, seq: m.seq, deliveryCount: m.info.deliveryCount, retryInMs: delay }, 'event handler failed; will retry');
+            log.error(
+              { err, seq: m.seq, deliveryCount: m.info.deliveryCount, retryInMs: delay },
+              'event handler failed; will retry',
+            );
             span.recordException(err as Error);
             span.setStatus({ code: SpanStatusCode.ERROR });
             m.nak(delay);

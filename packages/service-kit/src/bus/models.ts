@@ -61,7 +61,9 @@ const processedSchema = new Schema<ProcessedEventDoc>(
 processedSchema.index({ processedAt: 1 }, { expireAfterSeconds: processedRetentionSeconds });
 
 export function outboxModel(connection: Connection): Model<OutboxDoc> {
-  return (connection.models.OutboxEvent as Model<OutboxDoc>) ?? connection.model<OutboxDoc>('OutboxEvent', outboxSchema);
+  return (
+    (connection.models.OutboxEvent as Model<OutboxDoc>) ?? connection.model<OutboxDoc>('OutboxEvent', outboxSchema)
+  );
 }
 
 export function processedEventModel(connection: Connection): Model<ProcessedEventDoc> {

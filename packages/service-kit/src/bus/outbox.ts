@@ -165,7 +165,11 @@ export class OutboxRelay {
       const filter: Record<string, unknown> = force
         ? { status: 'pending' }
         : { status: 'pending', nextAttemptAt: { $lte: new Date() } };
-      docs = await this.model.find(filter as never).sort({ createdAt: 1 }).limit(this.batchSize).lean<OutboxDoc[]>();
+      docs = await this.model
+        .find(filter as never)
+        .sort({ createdAt: 1 })
+        .limit(this.batchSize)
+        .lean<OutboxDoc[]>();
     } catch (err) {
       this.log.warn({ err }, 'outbox relay could not read pending events');
       return false;
@@ -187,10 +191,19 @@ export class OutboxRelay {
         await this.model
           .updateOne(
             { _id: doc._id },
-            { $set: { attempts, lastError: String((err as Error).message ?? err), nextAttemptAt: new Date(Date.now() + delay) } },
+            {
+              $set: {
+                attempts,
+                lastError: String((err as Error).message ?? err),
+                nextAttemptAt: new Date(Date.now() + delay),
+              },
+            },
           )
           .catch(() => undefined);
-        this.log.warn({ err, eventId: doc._id, type: doc.type, attempts, retryInMs: delay }, 'event publish failed; will retry');
+        this.log.warn(
+          { err, eventId: doc._id, type: doc.type, attempts, retryInMs: delay },
+          'event publish failed; will retry',
+        );
         // Keep order: stop this round at the first failure.
         return false;
       }

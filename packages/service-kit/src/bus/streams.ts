@@ -32,13 +32,25 @@ export async function ensureStream(jsm: JetStreamManager, name: StreamName, log:
   try {
     const info = await jsm.streams.info(name);
     const sameSubjects =
-      info.config.subjects.length === config.subjects.length && config.subjects.every((s) => info.config.subjects.includes(s));
+      info.config.subjects.length === config.subjects.length &&
+      config.subjects.every((s) => info.config.subjects.includes(s));
     const sameMaxAge = info.config.max_age === config.max_age;
     const sameReplicas = replicas === undefined || info.config.num_replicas === replicas;
     if (!sameSubjects || !sameMaxAge || !sameReplicas) {
-      await jsm.streams.update(name, { ...info.config, subjects: config.subjects, max_age: config.max_age, num_replicas: replicas ?? info.config.num_replicas });
+      await jsm.streams.update(name, {
+        ...info.config,
+        subjects: config.subjects,
+        max_age: config.max_age,
+        num_replicas: replicas ?? info.config.num_replicas,
+      });
       log.info(
-        { stream: name, subjects: config.subjects, maxAgeMs: def.maxAgeMs, previousMaxAgeMs: info.config.max_age / 1e6, replicas: replicas ?? info.config.num_replicas },
+        {
+          stream: name,
+          subjects: config.subjects,
+          maxAgeMs: def.maxAgeMs,
+          previousMaxAgeMs: info.config.max_age / 1e6,
+          replicas: replicas ?? info.config.num_replicas,
+        },
         'stream updated to its definition',
       );
     }

@@ -5,7 +5,14 @@ import type { CustomerStatus, ItemType, OrderStatus } from '@shop/contracts';
 import { itemTypes } from '@shop/contracts';
 
 /** Paid or later and not cancelled: the order's total counts as spent. */
-export const spentStatuses: ReadonlySet<OrderStatus> = new Set<OrderStatus>(['paid', 'in_progress', 'design_review', 'production', 'shipped', 'completed']);
+export const spentStatuses: ReadonlySet<OrderStatus> = new Set<OrderStatus>([
+  'paid',
+  'in_progress',
+  'design_review',
+  'production',
+  'shipped',
+  'completed',
+]);
 export const countsAsSpent = (status: OrderStatus) => spentStatuses.has(status);
 
 export interface OrderFacts {
@@ -89,7 +96,11 @@ export function activeSince(now: Date, t: Pick<StatusThresholds, 'activeWithinMo
 }
 
 /** vip, else active with an order in the last activeWithinMonths months, else inactive. */
-export function customerStatusOf(c: { vip: boolean; lastOrderDate: Date | null }, now: Date, t: StatusThresholds): CustomerStatus {
+export function customerStatusOf(
+  c: { vip: boolean; lastOrderDate: Date | null },
+  now: Date,
+  t: StatusThresholds,
+): CustomerStatus {
   if (c.vip) return 'vip';
   return c.lastOrderDate && c.lastOrderDate >= activeSince(now, t) ? 'active' : 'inactive';
 }

@@ -25,9 +25,15 @@ function wins(at: Date, currentAt: Date | null | undefined, tieBreak: () => bool
 }
 
 /** Stores the facts of one event about one order; answers the customer's email when the order is known to belong to one. */
-export async function recordOrderFacts(models: CustomersModels, session: ClientSession, update: OrderFactUpdate): Promise<string | null> {
+export async function recordOrderFacts(
+  models: CustomersModels,
+  session: ClientSession,
+  update: OrderFactUpdate,
+): Promise<string | null> {
   const { CustomerOrder } = models;
-  const existing = await CustomerOrder.findById(update.orderId).session(session).lean<CustomerOrderDoc & { _id: string }>();
+  const existing = await CustomerOrder.findById(update.orderId)
+    .session(session)
+    .lean<CustomerOrderDoc & { _id: string }>();
   const set: Record<string, unknown> = { orderNumber: update.orderNumber, itemType: update.itemType };
   if (update.created) {
     // The customer it belongs to is fixed at its first order.created.
@@ -36,7 +42,14 @@ export async function recordOrderFacts(models: CustomersModels, session: ClientS
     set.submittedDate = update.created.submittedDate;
   }
   const { status, total } = update;
-  if (status && wins(status.at, existing?.statusAt, () => orderStatuses.indexOf(status.value) > orderStatuses.indexOf(existing!.status))) {
+  if (
+    status &&
+    wins(
+      status.at,
+      existing?.statusAt,
+      () => orderStatuses.indexOf(status.value) > orderStatuses.indexOf(existing!.status),
+    )
+  ) {
     set.status = status.value;
     set.statusAt = status.at;
   }
@@ -50,11 +63,16 @@ export async function recordOrderFacts(models: CustomersModels, session: ClientS
     set.statusAt = null;
   }
   await CustomerOrder.updateOne({ _id: update.orderId }, { $set: set }, { session, upsert: true });
-  return (existing?.customerEmail) ?? update.created?.customerEmail ?? null;
+  return existing?.customerEmail ?? update.created?.customerEmail ?? null;
 }
 
 /** Derives the customer's figures again from every order of theirs (orders not yet created are left out). */
-export async function refreshCustomer(models: CustomersModels, session: ClientSession, email: string, thresholds: StatusSettings): Promise<void> {
+export async function refreshCustomer(
+  models: CustomersModels,
+  session: ClientSession,
+  email: string,
+  thresholds: StatusSettings,
+): Promise<void> {
   const { Customer, CustomerOrder } = models;
   const customer = await Customer.findOne({ email }).session(session);
   if (!customer) return; // order.created has not arrived yet: it refreshes the customer when it does.
@@ -69,7 +87,10 @@ export async function refreshCustomer(models: CustomersModels, session: ClientSe
     submittedDate: o.submittedDate as Date,
   }));
   const f = deriveFigures(facts);
-  const newest = orders.reduce<(typeof orders)[number] | null>((best, o) => (!best || (o.submittedDate as Date) > (best.submittedDate as Date) ? o : best), null);
+  const newest = orders.reduce<(typeof orders)[number] | null>(
+    (best, o) => (!best || (o.submittedDate as Date) > (best.submittedDate as Date) ? o : best),
+    null,
+  );
   customer.set({
     orderCount: f.totalOrders,
     spentOrders: f.spentOrders,
@@ -83,12 +104,20 @@ export async function refreshCustomer(models: CustomersModels, session: ClientSe
     ...(f.lastOrderDate ? { lastOrderAt: f.lastOrderDate } : {}),
     ...(newest ? { lastOrderId: newest._id, lastOrderNumber: newest.orderNumber } : {}),
   });
-  customer.set(searchFieldsOf({ customerName: customer.customerName, email: customer.email, phone: customer.phone }, orders.map((o) => o.orderNumber)));
+  customer.set(
+    searchFieldsOf(
+      { customerName: customer.customerName, email: customer.email, phone: customer.phone },
+      orders.map((o) => o.orderNumber),
+    ),
+  );
   await customer.save({ session });
 }
 
 /** nameKey (sorting) and searchText (the search box: name, email, phone, order numbers), lower-cased. */
-export function searchFieldsOf(c: { customerName: string; email: string; phone: string }, orderNumbers: readonly string[]) {
+export function searchFieldsOf(
+  c: { customerName: string; email: string; phone: string },
+  orderNumbers: readonly string[],
+) {
   return {
     nameKey: c.customerName.trim().toLowerCase(),
     searchText: [c.customerName, c.email, c.phone, ...orderNumbers].join(' ').toLowerCase(),
@@ -99,11 +128,17 @@ export function searchFieldsOf(c: { customerName: string; email: string; phone: 
  * Brings every stored vip flag in line with the configured thresholds (run at start): a changed
  * VIP_MIN_SPENT or VIP_MIN_ORDERS applies to every customer at once, not only at their next order.
  */
-export async function applyVipThresholds(models: CustomersModels, t: StatusSettings): Promise<{ promoted: number; demoted: number }> {
+export async function applyVipThresholds(
+  models: CustomersModels,
+  t: StatusSettings,
+): Promise<{ promoted: number; demoted: number }> {
   const qualifies = [{ totalSpent: { $gte: t.vipMinSpent } }, { spentOrders: { $gte: t.vipMinOrders } }];
   const [up, down] = await Promise.all([
     models.Customer.updateMany({ vip: false, $or: qualifies }, { $set: { vip: true } }),
-    models.Customer.updateMany({ vip: true, totalSpent: { $lt: t.vipMinSpent }, spentOrders: { $lt: t.vipMinOrders } }, { $set: { vip: false } }),
+    models.Customer.updateMany(
+      { vip: true, totalSpent: { $lt: t.vipMinSpent }, spentOrders: { $lt: t.vipMinOrders } },
+      { $set: { vip: false } },
+    ),
   ]);
   return { promoted: up.modifiedCount, demoted: down.modifiedCount };
 }

@@ -26,7 +26,11 @@ export async function eraseCustomerProfile(
   const { Customer, CustomerOrder, VerificationCode, RateCounter } = models;
   const customer = await Customer.findById(data.customerId).session(session);
   if (!customer || customer.erasedAt) return false;
-  await CustomerOrder.updateMany({ customerEmail: data.email }, { $set: { customerEmail: data.anonymisedEmail } }, { session });
+  await CustomerOrder.updateMany(
+    { customerEmail: data.email },
+    { $set: { customerEmail: data.anonymisedEmail } },
+    { session },
+  );
   customer.set({
     email: data.anonymisedEmail,
     customerName: erasedName,
@@ -46,6 +50,9 @@ export async function eraseCustomerProfile(
 export function erasureRequestedConsumer(models: CustomersModels, thresholds: StatusSettings, clock: () => Date) {
   return consumeEvent('privacy.erasure_requested', async (event, { session, log }) => {
     const erased = await eraseCustomerProfile(models, session, event.data, thresholds, clock());
-    log.info({ erasureId: event.data.erasureId, customerId: event.data.customerId, erased }, erased ? 'customer erased' : 'customer already erased; nothing to do');
+    log.info(
+      { erasureId: event.data.erasureId, customerId: event.data.customerId, erased },
+      erased ? 'customer erased' : 'customer already erased; nothing to do',
+    );
   });
 }

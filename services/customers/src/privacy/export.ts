@@ -54,18 +54,27 @@ export async function gatherCustomerExport(
     phones: customer.phone ? [customer.phone] : [],
   };
   const answers = await Promise.allSettled(
-    privacyExportServices.map((service) => ctx.bus.request(privacyExportSubject(service), question, { schema: privacyExportPartSchema, timeout: exportTimeoutMs })),
+    privacyExportServices.map((service) =>
+      ctx.bus.request(privacyExportSubject(service), question, {
+        schema: privacyExportPartSchema,
+        timeout: exportTimeoutMs,
+      }),
+    ),
   );
   const missing = privacyExportServices.filter((_, i) => answers[i].status === 'rejected');
   if (missing.length) {
     for (const [i, a] of answers.entries()) {
-      if (a.status === 'rejected') ctx.log.warn({ err: a.reason, service: privacyExportServices[i] }, 'privacy export: a service did not answer');
+      if (a.status === 'rejected')
+        ctx.log.warn({ err: a.reason, service: privacyExportServices[i] }, 'privacy export: a service did not answer');
     }
     const first = answers.find((a): a is PromiseRejectedResult => a.status === 'rejected')!.reason;
     const detail = first instanceof AppError ? ` (${first.message})` : '';
-    throw serviceUnavailable(`The export needs every service's part, and ${missing.join(', ')} did not answer${detail}. Nothing was exported; please try again in a moment.`);
+    throw serviceUnavailable(
+      `The export needs every service's part, and ${missing.join(', ')} did not answer${detail}. Nothing was exported; please try again in a moment.`,
+    );
   }
   const services: Record<string, PrivacyExportPart> = { customers: own };
-  for (const [i, service] of privacyExportServices.entries()) services[service] = (answers[i] as PromiseFulfilledResult<PrivacyExportPart>).value;
+  for (const [i, service] of privacyExportServices.entries())
+    services[service] = (answers[i] as PromiseFulfilledResult<PrivacyExportPart>).value;
   return { success: true, exportedAt: now.toISOString(), exportedBy, customerId: customer._id.toString(), services };
 }

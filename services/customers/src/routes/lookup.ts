@@ -52,7 +52,10 @@ function firstIssue(schema: z.ZodType, body: unknown): { field: string; message:
   const parsed = schema.safeParse(body ?? {});
   if (parsed.success) return undefined;
   const issue = parsed.error.issues[0];
-  return { field: issue.path.map(String).join('.') || 'input', message: issue.message.startsWith('Invalid input') ? messages.emailRequired : issue.message };
+  return {
+    field: issue.path.map(String).join('.') || 'input',
+    message: issue.message.startsWith('Invalid input') ? messages.emailRequired : issue.message,
+  };
 }
 
 const minutes = (seconds: number) => Math.max(1, Math.ceil(seconds / 60));
@@ -100,19 +103,44 @@ export function lookupRoutes(app: ServiceApp, ctx: ServiceContext<CustomersModel
     },
     async (request, reply) => {
       const problem = firstIssue(customerLookupRequestSchema, request.body);
-      if (problem) return refuse(request, reply, 400, codes.validation, problem.message, { field: problem.field }, { verificationSent: false });
+      if (problem)
+        return refuse(
+          request,
+          reply,
+          400,
+          codes.validation,
+          problem.message,
+          { field: problem.field },
+          { verificationSent: false },
+        );
       const email = normalizeEmail(request.body.email);
       const now = clock();
 
       const byIp = await hitRateLimit(RateCounter, 'lookup-ip', request.ip, settings.perIp, settings.windowMs, now);
       if (!byIp.allowed) {
         const message = lookupMessage(messages.tooManyLookupsFromAddress, { minutes: minutes(byIp.retryAfterSeconds) });
-        return refuse(request, reply, 429, codes.rateLimited, message, { retryAfterSeconds: byIp.retryAfterSeconds }, { verificationSent: false });
+        return refuse(
+          request,
+          reply,
+          429,
+          codes.rateLimited,
+          message,
+          { retryAfterSeconds: byIp.retryAfterSeconds },
+          { verificationSent: false },
+        );
       }
       const byEmail = await hitRateLimit(RateCounter, 'lookup-email', email, settings.perEmail, settings.windowMs, now);
       if (!byEmail.allowed) {
         const message = lookupMessage(messages.tooManyLookupsForEmail, { minutes: minutes(byEmail.retryAfterSeconds) });
-        return refuse(request, reply, 429, codes.rateLimited, message, { retryAfterSeconds: byEmail.retryAfterSeconds }, { verificationSent: false });
+        return refuse(
+          request,
+          reply,
+          429,
+          codes.rateLimited,
+          message,
+          { retryAfterSeconds: byEmail.retryAfterSeconds },
+          { verificationSent: false },
+        );
       }
 
       const profile = await Customer.findOne({ email }).lean();
@@ -123,7 +151,9 @@ export function lookupRoutes(app: ServiceApp, ctx: ServiceContext<CustomersModel
       const expiresAt = new Date(now.getTime() + codeTtlMs);
       await ctx.withOutbox(async (session, outbox) => {
         // One live code per address: a new request retires the older ones.
-        await VerificationCode.updateMany({ email, status: 'active' }, { $set: { status: 'superseded' } }).session(session);
+        await VerificationCode.updateMany({ email, status: 'active' }, { $set: { status: 'superseded' } }).session(
+          session,
+        );
         await VerificationCode.create(
           [
             {
@@ -168,19 +198,30 @@ export function lookupRoutes(app: ServiceApp, ctx: ServiceContext<CustomersModel
       const code = request.body.verificationCode.trim();
       const now = clock();
 
-      const byIp = await hitRateLimit(RateCounter, 'verify-ip', request.ip, settings.verifyPerIp, settings.windowMs, now);
+      const byIp = await hitRateLimit(
+        RateCounter,
+        'verify-ip',
+        request.ip,
+        settings.verifyPerIp,
+        settings.windowMs,
+        now,
+      );
       if (!byIp.allowed) {
         const message = lookupMessage(messages.tooManyVerifications, { minutes: minutes(byIp.retryAfterSeconds) });
         return refuse(request, reply, 429, codes.rateLimited, message, { retryAfterSeconds: byIp.retryAfterSeconds });
       }
 
       // The newest code that was not replaced by a later request.
-      const record = await VerificationCode.findOne({ email, status: { $ne: 'superseded' } }).sort({ createdAt: -1 }).lean();
-      if (!record || record.status === 'used') return refuse(request, reply, 400, codes.noPendingCode, messages.noPendingCode);
+      const record = await VerificationCode.findOne({ email, status: { $ne: 'superseded' } })
+        .sort({ createdAt: -1 })
+        .lean();
+      if (!record || record.status === 'used')
+        return refuse(request, reply, 400, codes.noPendingCode, messages.noPendingCode);
       if (record.status === 'locked' || record.attempts >= verificationMaxAttempts) {
         return refuse(request, reply, 429, codes.codeLocked, messages.codeLocked, { remainingAttempts: 0 });
       }
-      if (record.expiresAt.getTime() <= now.getTime()) return refuse(request, reply, 400, codes.codeExpired, messages.codeExpired);
+      if (record.expiresAt.getTime() <= now.getTime())
+        return refuse(request, reply, 400, codes.codeExpired, messages.codeExpired);
 
       if (codeMatches(settings.secret, record.salt, email, code, record.codeHash)) {
         // Conditional update: of two requests racing with the right code, only one gets the details.
@@ -208,10 +249,14 @@ export function lookupRoutes(app: ServiceApp, ctx: ServiceContext<CustomersModel
       const remaining = verificationMaxAttempts - counted.attempts;
       if (remaining <= 0) {
         await VerificationCode.updateOne({ _id: record._id, status: 'active' }, { $set: { status: 'locked' } });
-        return refuse(request, reply, 429, codes.codeLocked, `Invalid verification code. ${messages.codeLocked}`, { remainingAttempts: 0 });
+        return refuse(request, reply, 429, codes.codeLocked, `Invalid verification code. ${messages.codeLocked}`, {
+          remainingAttempts: 0,
+        });
       }
       const left = `You have ${remaining} attempt${remaining === 1 ? '' : 's'} left.`;
-      return refuse(request, reply, 400, codes.invalidCode, `${messages.invalidCode} ${left}`, { remainingAttempts: remaining });
+      return refuse(request, reply, 400, codes.invalidCode, `${messages.invalidCode} ${left}`, {
+        remainingAttempts: remaining,
+      });
     },
   );
 }

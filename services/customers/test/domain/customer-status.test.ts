@@ -1,18 +1,34 @@
 // The customer figures and status rule alone (no I/O): which orders count as spent, the averages, the
 // preferred item, and vip / active / inactive with the thresholds.
 import { describe, expect, it } from 'vitest';
-import { activeSince, countsAsSpent, customerStatusOf, deriveFigures, isVip, type OrderFacts } from '../../src/domain/customer-status.js';
+import {
+  activeSince,
+  countsAsSpent,
+  customerStatusOf,
+  deriveFigures,
+  isVip,
+  type OrderFacts,
+} from '../../src/domain/customer-status.js';
 
 const day = 24 * 60 * 60_000;
 const now = new Date('2026-11-20T12:00:00.000Z');
 const ago = (days: number) => new Date(now.getTime() - days * day);
-const order = (o: Partial<OrderFacts>): OrderFacts => ({ itemType: 'coin', quantity: 10, total: 100, status: 'paid', submittedDate: ago(1), ...o });
+const order = (o: Partial<OrderFacts>): OrderFacts => ({
+  itemType: 'coin',
+  quantity: 10,
+  total: 100,
+  status: 'paid',
+  submittedDate: ago(1),
+  ...o,
+});
 const thresholds = { vipMinSpent: 1000, vipMinOrders: 3, activeWithinMonths: 12 };
 
 describe('which orders count as spent', () => {
   it('paid or later, never cancelled or before payment', () => {
-    for (const s of ['paid', 'in_progress', 'design_review', 'production', 'shipped', 'completed'] as const) expect(countsAsSpent(s)).toBe(true);
-    for (const s of ['pending', 'pending_quote', 'quote_sent', 'awaiting_payment', 'cancelled'] as const) expect(countsAsSpent(s)).toBe(false);
+    for (const s of ['paid', 'in_progress', 'design_review', 'production', 'shipped', 'completed'] as const)
+      expect(countsAsSpent(s)).toBe(true);
+    for (const s of ['pending', 'pending_quote', 'quote_sent', 'awaiting_payment', 'cancelled'] as const)
+      expect(countsAsSpent(s)).toBe(false);
   });
 });
 
@@ -40,16 +56,38 @@ describe('deriveFigures', () => {
 
   it('a customer with no spent orders has zero figures, one order has no gap', () => {
     const f = deriveFigures([order({ status: 'pending', submittedDate: ago(5) })]);
-    expect(f).toMatchObject({ totalOrders: 1, spentOrders: 0, totalSpent: 0, averageOrderValue: 0, avgDaysBetweenOrders: 0, preferredItemType: 'coin' });
-    expect(deriveFigures([])).toMatchObject({ totalOrders: 0, firstOrderDate: null, lastOrderDate: null, preferredItemType: null });
+    expect(f).toMatchObject({
+      totalOrders: 1,
+      spentOrders: 0,
+      totalSpent: 0,
+      averageOrderValue: 0,
+      avgDaysBetweenOrders: 0,
+      preferredItemType: 'coin',
+    });
+    expect(deriveFigures([])).toMatchObject({
+      totalOrders: 0,
+      firstOrderDate: null,
+      lastOrderDate: null,
+      preferredItemType: null,
+    });
   });
 
   it('the item ordered most often is preferred', () => {
-    expect(deriveFigures([order({ itemType: 'shirt' }), order({ itemType: 'shirt' }), order({ itemType: 'coin', quantity: 500 })]).preferredItemType).toBe('shirt');
+    expect(
+      deriveFigures([
+        order({ itemType: 'shirt' }),
+        order({ itemType: 'shirt' }),
+        order({ itemType: 'coin', quantity: 500 }),
+      ]).preferredItemType,
+    ).toBe('shirt');
   });
 
   it('gives the same figures whatever order the facts come in', () => {
-    const facts = [order({ submittedDate: ago(3) }), order({ itemType: 'patch', submittedDate: ago(9), total: 12.34 }), order({ status: 'completed', submittedDate: ago(1) })];
+    const facts = [
+      order({ submittedDate: ago(3) }),
+      order({ itemType: 'patch', submittedDate: ago(9), total: 12.34 }),
+      order({ status: 'completed', submittedDate: ago(1) }),
+    ];
     expect(deriveFigures([...facts].reverse())).toEqual(deriveFigures(facts));
   });
 });

@@ -13,7 +13,10 @@ export function alertRaisedConsumer(deps: ConsumerDeps) {
       log.debug({ alert: event.data.type, severity: event.data.severity }, 'security alert below high: no email');
       return;
     }
-    await queueAdminNotice(deps, session, log, { ...securityAlertEmail(event.data, deps.settings.shopUrl), sourceEventId: event.id });
+    await queueAdminNotice(deps, session, log, {
+      ...securityAlertEmail(event.data, deps.settings.shopUrl),
+      sourceEventId: event.id,
+    });
     deps.queued();
   });
 }

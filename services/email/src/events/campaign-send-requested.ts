@@ -13,10 +13,16 @@ export function campaignConsumer({ models, settings, clock, queued }: ConsumerDe
     const campaign = event.data;
     const keys = campaign.recipients.map((r) => campaignDedupeKey(campaign.campaignId, r.subscriberId));
     const existing = new Set(
-      (await models.Email.find({ dedupeKey: { $in: keys } }, { dedupeKey: 1 }).session(session).lean<{ dedupeKey: string }[]>()).map((e) => e.dedupeKey),
+      (
+        await models.Email.find({ dedupeKey: { $in: keys } }, { dedupeKey: 1 })
+          .session(session)
+          .lean<{ dedupeKey: string }[]>()
+      ).map((e) => e.dedupeKey),
     );
     const now = clock();
-    const fresh = campaign.recipients.filter((r) => !existing.has(campaignDedupeKey(campaign.campaignId, r.subscriberId)));
+    const fresh = campaign.recipients.filter(
+      (r) => !existing.has(campaignDedupeKey(campaign.campaignId, r.subscriberId)),
+    );
     if (fresh.length > 0) {
       await models.Email.insertMany(
         fresh.map((recipient) => {
@@ -41,7 +47,10 @@ export function campaignConsumer({ models, settings, clock, queued }: ConsumerDe
         { session },
       );
     }
-    log.info({ campaignId: campaign.campaignId, batch: campaign.batch, queued: fresh.length, alreadyQueued: existing.size }, 'campaign batch queued');
+    log.info(
+      { campaignId: campaign.campaignId, batch: campaign.batch, queued: fresh.length, alreadyQueued: existing.size },
+      'campaign batch queued',
+    );
     queued();
   });
 }

@@ -21,13 +21,26 @@ export interface ConsumerDeps {
  * The team's copy of an event (new order, payment): to the notification address from the admin
  * settings, and only while email notifications are on.
  */
-export async function queueAdminNotice({ models, settings, clock }: ConsumerDeps, session: ClientSession, log: Logger, email: Omit<QueueRequest, 'to'>) {
+export async function queueAdminNotice(
+  { models, settings, clock }: ConsumerDeps,
+  session: ClientSession,
+  log: Logger,
+  email: Omit<QueueRequest, 'to'>,
+) {
   const admin = await currentAdminSettings(models.AdminSettings, settings, session);
   if (!admin.emailNotificationsEnabled) {
-    log.info({ orderNumber: email.orderNumber, template: email.template }, 'admin notifications are off; no team email');
+    log.info(
+      { orderNumber: email.orderNumber, template: email.template },
+      'admin notifications are off; no team email',
+    );
     return;
   }
-  await enqueueEmail(models.Email, session, { ...email, to: admin.notificationEmail }, { maxAttempts: settings.maxAttempts, now: clock() });
+  await enqueueEmail(
+    models.Email,
+    session,
+    { ...email, to: admin.notificationEmail },
+    { maxAttempts: settings.maxAttempts, now: clock() },
+  );
 }
 
 export function emailConsumers(deps: ConsumerDeps) {
@@ -37,7 +50,12 @@ export function emailConsumers(deps: ConsumerDeps) {
     consumeEvent('order.created', async (event, { session, log }) => {
       const order = event.data;
       const common = { sourceEventId: event.id, orderId: order.orderId, orderNumber: order.orderNumber };
-      await enqueueEmail(models.Email, session, { ...orderConfirmationEmail(order, settings.shopUrl), to: order.email, ...common }, options());
+      await enqueueEmail(
+        models.Email,
+        session,
+        { ...orderConfirmationEmail(order, settings.shopUrl), to: order.email, ...common },
+        options(),
+      );
       await queueAdminNotice(deps, session, log, { ...adminNewOrderEmail(order, settings.shopUrl), ...common });
       queued();
     }),
@@ -48,7 +66,12 @@ export function emailConsumers(deps: ConsumerDeps) {
         log.info({ expiresAt: event.data.expiresAt }, 'verification code already expired; no email sent');
         return;
       }
-      await enqueueEmail(models.Email, session, { ...verificationCodeEmail(event.data), to: event.data.email, sourceEventId: event.id }, options());
+      await enqueueEmail(
+        models.Email,
+        session,
+        { ...verificationCodeEmail(event.data), to: event.data.email, sourceEventId: event.id },
+        options(),
+      );
       queued();
     }),
   ];

@@ -19,21 +19,47 @@ export function supportConsumers(deps: ConsumerDeps) {
   const options = () => ({ maxAttempts: settings.maxAttempts, now: clock() });
   return [
     consumeEvent('support.message_created', async (event, { session, log }) => {
-      await enqueueEmail(models.Email, session, { ...supportConfirmationEmail(event.data, settings.shopUrl), to: event.data.email, sourceEventId: event.id }, options());
-      await queueAdminNotice(deps, session, log, { ...supportAdminNoticeEmail(event.data, settings.shopUrl), sourceEventId: event.id });
+      await enqueueEmail(
+        models.Email,
+        session,
+        { ...supportConfirmationEmail(event.data, settings.shopUrl), to: event.data.email, sourceEventId: event.id },
+        options(),
+      );
+      await queueAdminNotice(deps, session, log, {
+        ...supportAdminNoticeEmail(event.data, settings.shopUrl),
+        sourceEventId: event.id,
+      });
       queued();
     }),
     consumeEvent('support.replied', async (event, { session }) => {
-      await enqueueEmail(models.Email, session, { ...supportReplyEmail(event.data, settings.shopUrl), to: event.data.email, sourceEventId: event.id }, options());
+      await enqueueEmail(
+        models.Email,
+        session,
+        { ...supportReplyEmail(event.data, settings.shopUrl), to: event.data.email, sourceEventId: event.id },
+        options(),
+      );
       queued();
     }),
     consumeEvent('support.return_requested', async (event, { session, log }) => {
-      await enqueueEmail(models.Email, session, { ...returnConfirmationEmail(event.data, settings.shopUrl), to: event.data.email, sourceEventId: event.id }, options());
-      await queueAdminNotice(deps, session, log, { ...returnAdminNoticeEmail(event.data, settings.shopUrl), sourceEventId: event.id });
+      await enqueueEmail(
+        models.Email,
+        session,
+        { ...returnConfirmationEmail(event.data, settings.shopUrl), to: event.data.email, sourceEventId: event.id },
+        options(),
+      );
+      await queueAdminNotice(deps, session, log, {
+        ...returnAdminNoticeEmail(event.data, settings.shopUrl),
+        sourceEventId: event.id,
+      });
       queued();
     }),
     consumeEvent('support.return_status_changed', async (event, { session }) => {
-      await enqueueEmail(models.Email, session, { ...returnStatusEmail(event.data, settings.shopUrl), to: event.data.email, sourceEventId: event.id }, options());
+      await enqueueEmail(
+        models.Email,
+        session,
+        { ...returnStatusEmail(event.data, settings.shopUrl), to: event.data.email, sourceEventId: event.id },
+        options(),
+      );
       queued();
     }),
   ];

@@ -14,13 +14,37 @@ export function erasureRequestedConsumer(models: EmailModels) {
     const toCustomer = { to: sameEmailPattern(email) };
     // The admin's notices name the customer: those about their orders, and those made by the same event
     // as an email to them (order.created makes the confirmation and the admin's notice).
-    const events = (await models.Email.distinct('sourceEventId', { ...toCustomer, sourceEventId: { $ne: null } }).session(session));
-    const aboutOrders = { $or: [{ orderId: { $in: orderIds } }, { orderNumber: { $in: orderNumbers } }, { sourceEventId: { $in: events } }], subject: { $ne: erasedText } };
+    const events = await models.Email.distinct('sourceEventId', {
+      ...toCustomer,
+      sourceEventId: { $ne: null },
+    }).session(session);
+    const aboutOrders = {
+      $or: [{ orderId: { $in: orderIds } }, { orderNumber: { $in: orderNumbers } }, { sourceEventId: { $in: events } }],
+      subject: { $ne: erasedText },
+    };
     const waiting = { status: { $in: ['queued', 'sending'] as ('queued' | 'sending')[] } };
-    await models.Email.updateMany({ $and: [{ $or: [toCustomer, aboutOrders] }, waiting] }, { $set: { status: 'failed', lastError: erasedEmailError, failedAt: new Date(event.occurredAt), lockedUntil: null } }, { session });
+    await models.Email.updateMany(
+      { $and: [{ $or: [toCustomer, aboutOrders] }, waiting] },
+      {
+        $set: {
+          status: 'failed',
+          lastError: erasedEmailError,
+          failedAt: new Date(event.occurredAt),
+          lockedUntil: null,
+        },
+      },
+      { session },
+    );
     const erasedContent = { subject: erasedText, html: erasedText, text: erasedText, headers: null };
-    const mine = await models.Email.updateMany(toCustomer, { $set: { ...erasedContent, to: anonymisedEmail } }, { session });
+    const mine = await models.Email.updateMany(
+      toCustomer,
+      { $set: { ...erasedContent, to: anonymisedEmail } },
+      { session },
+    );
     const notices = await models.Email.updateMany(aboutOrders, { $set: erasedContent }, { session });
-    log.info({ erasureId, toCustomer: mine.modifiedCount, aboutTheirOrders: notices.modifiedCount }, 'email history of the customer erased');
+    log.info(
+      { erasureId, toCustomer: mine.modifiedCount, aboutTheirOrders: notices.modifiedCount },
+      'email history of the customer erased',
+    );
   });
 }

@@ -42,11 +42,38 @@ function statusUpdate(outcome: Outcome) {
   const { email } = outcome;
   switch (outcome.kind) {
     case 'sent':
-      return { $set: { status: 'sent', sentAt: outcome.at, lockedUntil: null, claimId: null, lastError: null, smtpMessageId: outcome.smtpMessageId, ...secretRemoved(email) } };
+      return {
+        $set: {
+          status: 'sent',
+          sentAt: outcome.at,
+          lockedUntil: null,
+          claimId: null,
+          lastError: null,
+          smtpMessageId: outcome.smtpMessageId,
+          ...secretRemoved(email),
+        },
+      };
     case 'failed':
-      return { $set: { status: 'failed', failedAt: outcome.at, lockedUntil: null, claimId: null, lastError: outcome.error, ...secretRemoved(email) } };
+      return {
+        $set: {
+          status: 'failed',
+          failedAt: outcome.at,
+          lockedUntil: null,
+          claimId: null,
+          lastError: outcome.error,
+          ...secretRemoved(email),
+        },
+      };
     case 'retry':
-      return { $set: { status: 'queued', nextAttemptAt: outcome.retryAt, lockedUntil: null, claimId: null, lastError: outcome.error } };
+      return {
+        $set: {
+          status: 'queued',
+          nextAttemptAt: outcome.retryAt,
+          lockedUntil: null,
+          claimId: null,
+          lastError: outcome.error,
+        },
+      };
   }
 }
 
@@ -128,7 +155,10 @@ export class OutcomeRecorder {
         // Conditional on this claim: an email put back, or taken over by another worker after a lease ran out
         // (a database outage longer than the lease), is left to whoever holds it now.
         group.map((outcome) => ({
-          updateOne: { filter: { _id: outcome.email._id, status: 'sending' as const, claimId: outcome.email.claimId }, update: statusUpdate(outcome) },
+          updateOne: {
+            filter: { _id: outcome.email._id, status: 'sending' as const, claimId: outcome.email.claimId },
+            update: statusUpdate(outcome),
+          },
         })),
         { session, ordered: false },
       );
@@ -148,9 +178,18 @@ export class OutcomeRecorder {
       }
     });
     for (const outcome of group) {
-      const at = { emailId: String(outcome.email._id), template: outcome.email.template, attempt: outcome.email.attempts, to: outcome.email.to };
+      const at = {
+        emailId: String(outcome.email._id),
+        template: outcome.email.template,
+        attempt: outcome.email.attempts,
+        to: outcome.email.to,
+      };
       if (outcome.kind === 'sent') this.log.info(at, 'email sent');
-      else if (outcome.kind === 'failed') this.log.error({ ...at, err: outcome.error }, outcome.permanent ? 'email refused by the receiving server' : 'email failed after its last attempt');
+      else if (outcome.kind === 'failed')
+        this.log.error(
+          { ...at, err: outcome.error },
+          outcome.permanent ? 'email refused by the receiving server' : 'email failed after its last attempt',
+        );
       else this.log.warn({ ...at, err: outcome.error, retryAt: outcome.retryAt }, 'email not sent; will retry');
     }
   }

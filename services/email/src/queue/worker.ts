@@ -129,7 +129,10 @@ export class EmailWorker {
     } finally {
       // Stopping (or a database error): the sends in flight finish, the rest goes back to the queue.
       await Promise.allSettled(sending);
-      if (ready.length > 0) await this.release(ready).catch((err) => this.log.warn({ err }, 'could not give claimed emails back; their lease runs out'));
+      if (ready.length > 0)
+        await this.release(ready).catch((err) =>
+          this.log.warn({ err }, 'could not give claimed emails back; their lease runs out'),
+        );
       await this.outcomes.idle(this.stopping);
     }
     return attempted;
@@ -145,7 +148,10 @@ export class EmailWorker {
         { status: 'sending' as const, lockedUntil: { $lte: now } },
       ],
     };
-    const candidates = await Email.find({ ...due, ...(this.inHand.size > 0 ? { _id: { $nin: [...this.inHand] } } : {}) }, { _id: 1 })
+    const candidates = await Email.find(
+      { ...due, ...(this.inHand.size > 0 ? { _id: { $nin: [...this.inHand] } } : {}) },
+      { _id: 1 },
+    )
       .sort({ nextAttemptAt: 1 })
       .limit(limit)
       .lean<{ _id: EmailDoc['_id'] }[]>();
@@ -155,9 +161,14 @@ export class EmailWorker {
     // Each email is moved only if it is still due: of two workers racing on one email, one gets it.
     await Email.updateMany(
       { _id: { $in: ids }, ...due },
-      { $set: { status: 'sending', claimId, lockedUntil: new Date(now.getTime() + this.leaseMs) }, $inc: { attempts: 1 } },
+      {
+        $set: { status: 'sending', claimId, lockedUntil: new Date(now.getTime() + this.leaseMs) },
+        $inc: { attempts: 1 },
+      },
     );
-    const claimed = await Email.find({ _id: { $in: ids }, claimId, status: 'sending' }).sort({ nextAttemptAt: 1 }).lean<EmailDoc[]>();
+    const claimed = await Email.find({ _id: { $in: ids }, claimId, status: 'sending' })
+      .sort({ nextAttemptAt: 1 })
+      .lean<EmailDoc[]>();
     for (const email of claimed) this.inHand.add(String(email._id));
     return claimed;
   }
@@ -165,7 +176,11 @@ export class EmailWorker {
   /** Gives claimed, unsent emails back to the queue as they were (the attempt does not count). */
   private async release(emails: EmailDoc[]) {
     await this.ctx.models.Email.updateMany(
-      { _id: { $in: emails.map((e) => e._id) }, status: 'sending', claimId: { $in: [...new Set(emails.map((e) => e.claimId ?? ''))] } },
+      {
+        _id: { $in: emails.map((e) => e._id) },
+        status: 'sending',
+        claimId: { $in: [...new Set(emails.map((e) => e.claimId ?? ''))] },
+      },
       { $set: { status: 'queued', lockedUntil: null, claimId: null }, $inc: { attempts: -1 } },
     );
     for (const email of emails) this.inHand.delete(String(email._id));
@@ -200,7 +215,13 @@ export class EmailWorker {
       outcome =
         permanent || email.attempts >= email.maxAttempts
           ? { kind: 'failed', email, at, error, permanent }
-          : { kind: 'retry', email, at, error, retryAt: new Date(at.getTime() + retryDelayMs(email.attempts, settings.retryBaseMs, settings.retryMaxMs)) };
+          : {
+              kind: 'retry',
+              email,
+              at,
+              error,
+              retryAt: new Date(at.getTime() + retryDelayMs(email.attempts, settings.retryBaseMs, settings.retryMaxMs)),
+            };
     }
     this.outcomes.add(outcome);
   }

@@ -78,18 +78,31 @@ export async function queueStats(Email: EmailModels['Email'], now = new Date()):
     failedLast24h,
     failedTotal,
     sentLastHour,
-    oldestPendingAgeSeconds: oldestAt ? Math.max(0, Math.round((now.getTime() - new Date(oldestAt).getTime()) / 1000)) : null,
+    oldestPendingAgeSeconds: oldestAt
+      ? Math.max(0, Math.round((now.getTime() - new Date(oldestAt).getTime()) / 1000))
+      : null,
   };
 }
 
 const idParams = z.object({ id: z.string().trim().min(1).max(64) });
 
-export function diagnosticsRoutes(app: ServiceApp, ctx: ServiceContext<EmailModels>, config: EmailConfig, worker: () => EmailWorker) {
+export function diagnosticsRoutes(
+  app: ServiceApp,
+  ctx: ServiceContext<EmailModels>,
+  config: EmailConfig,
+  worker: () => EmailWorker,
+) {
   const { Email } = ctx.models;
 
   app.get(
     emailDiagnosticsPaths.env,
-    { schema: { tags: ['debug'], summary: 'Outgoing email settings (transport, host, port, sender, TLS); never a password', response: { 200: debugEnvSchema } } },
+    {
+      schema: {
+        tags: ['debug'],
+        summary: 'Outgoing email settings (transport, host, port, sender, TLS); never a password',
+        response: { 200: debugEnvSchema },
+      },
+    },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');
       return { success: true as const, debug: emailEnvironment(config) };
@@ -98,7 +111,13 @@ export function diagnosticsRoutes(app: ServiceApp, ctx: ServiceContext<EmailMode
 
   app.get(
     emailDiagnosticsPaths.stats,
-    { schema: { tags: ['admin'], summary: 'Queue figures: pending, sending, sent and failed in 24 h, oldest pending age, sent in the last hour', response: { 200: emailQueueStatsReplySchema } } },
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Queue figures: pending, sending, sent and failed in 24 h, oldest pending age, sent in the last hour',
+        response: { 200: emailQueueStatsReplySchema },
+      },
+    },
     async () => ({ success: true as const, stats: await queueStats(Email), timestamp: new Date().toISOString() }),
   );
 
@@ -118,7 +137,10 @@ export function diagnosticsRoutes(app: ServiceApp, ctx: ServiceContext<EmailMode
         {
           to,
           subject,
-          html: layout(subject, `<p style="margin:0 0 12px;color:#5b5d50">${escapeHtml('Test email from the email diagnostics page.')}</p>${paragraphs(message)}`),
+          html: layout(
+            subject,
+            `<p style="margin:0 0 12px;color:#5b5d50">${escapeHtml('Test email from the email diagnostics page.')}</p>${paragraphs(message)}`,
+          ),
           text: `${message}\n\n(Test email from the email diagnostics page.)`,
           template: 'test',
           status: 'queued',
@@ -139,18 +161,41 @@ export function diagnosticsRoutes(app: ServiceApp, ctx: ServiceContext<EmailMode
       }
       const status = doc?.status ?? 'queued';
       const id = String(email._id);
-      if (status === 'sent') return { success: true, message: `Test email sent to ${to}`, emailId: id, status, error: null };
-      if (status === 'failed') return { success: false, message: `Test email to ${to} could not be sent`, emailId: id, status, error: doc?.lastError ?? null };
-      return { success: false, message: `Test email to ${to} is still waiting in the queue`, emailId: id, status, error: doc?.lastError ?? null };
+      if (status === 'sent')
+        return { success: true, message: `Test email sent to ${to}`, emailId: id, status, error: null };
+      if (status === 'failed')
+        return {
+          success: false,
+          message: `Test email to ${to} could not be sent`,
+          emailId: id,
+          status,
+          error: doc?.lastError ?? null,
+        };
+      return {
+        success: false,
+        message: `Test email to ${to} is still waiting in the queue`,
+        emailId: id,
+        status,
+        error: doc?.lastError ?? null,
+      };
     },
   );
 
   app.get(
     emailDiagnosticsPaths.failed,
-    { schema: { tags: ['admin'], summary: 'Emails that failed after their last attempt, newest first (at most 100)', response: { 200: failedEmailsReplySchema } } },
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Emails that failed after their last attempt, newest first (at most 100)',
+        response: { 200: failedEmailsReplySchema },
+      },
+    },
     async () => {
       const [docs, total] = await Promise.all([
-        Email.find({ status: 'failed' }, { to: 1, subject: 1, template: 1, attempts: 1, lastError: 1, failedAt: 1 }).sort({ failedAt: -1 }).limit(100).lean(),
+        Email.find({ status: 'failed' }, { to: 1, subject: 1, template: 1, attempts: 1, lastError: 1, failedAt: 1 })
+          .sort({ failedAt: -1 })
+          .limit(100)
+          .lean(),
         Email.countDocuments({ status: 'failed' }),
       ]);
       return {
@@ -190,7 +235,11 @@ export function diagnosticsRoutes(app: ServiceApp, ctx: ServiceContext<EmailMode
       if (!updated) {
         const exists = await Email.findById(id, { status: 1 }).lean();
         if (!exists) throw new AppError(404, 'EMAIL_NOT_FOUND', 'No email with this id.');
-        throw new AppError(409, 'EMAIL_NOT_FAILED', `This email is ${exists.status}, not failed: there is nothing to retry.`);
+        throw new AppError(
+          409,
+          'EMAIL_NOT_FAILED',
+          `This email is ${exists.status}, not failed: there is nothing to retry.`,
+        );
       }
       request.log.info({ admin: request.headers['x-admin-email'], emailId: id }, 'failed email queued again');
       worker().wake();
@@ -200,11 +249,22 @@ export function diagnosticsRoutes(app: ServiceApp, ctx: ServiceContext<EmailMode
 
   app.post(
     emailDiagnosticsPaths.process,
-    { schema: { tags: ['admin'], summary: 'Send every due email now (one queue pass); answers with the number handled', response: { 200: processQueueReplySchema } } },
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Send every due email now (one queue pass); answers with the number handled',
+        response: { 200: processQueueReplySchema },
+      },
+    },
     async () => {
       // Claims are atomic, so this pass and the worker's own never send one email twice.
       const processed = await worker().drain();
-      return { success: true as const, processed, stats: await queueStats(Email), message: processed ? `Processed ${processed} email(s)` : 'No emails were due' };
+      return {
+        success: true as const,
+        processed,
+        stats: await queueStats(Email),
+        message: processed ? `Processed ${processed} email(s)` : 'No emails were due',
+      };
     },
   );
 }

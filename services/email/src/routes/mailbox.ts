@@ -25,7 +25,11 @@ export function mailboxRoutes(app: ServiceApp, devMailboxUrl: string | undefined
     try {
       res = await fetch(`${devMailboxUrl}${path}`, { ...init, signal: AbortSignal.timeout(5000) });
     } catch {
-      throw new AppError(503, 'MAILBOX_UNREACHABLE', `The local mailbox at ${devMailboxUrl} does not answer. Is the local runner still running?`);
+      throw new AppError(
+        503,
+        'MAILBOX_UNREACHABLE',
+        `The local mailbox at ${devMailboxUrl} does not answer. Is the local runner still running?`,
+      );
     }
     if (!res.ok) throw new AppError(502, 'MAILBOX_ERROR', `The local mailbox answered ${res.status}.`);
     return res.json();

@@ -14,7 +14,11 @@ export interface CampaignEmail extends RenderedEmail {
 }
 
 /** Escapes a paragraph of text and turns its links, numbered from `start`, into tracked links. */
-function paragraphHtml(text: string, linkUrl: (index: number) => string, start: number): { html: string; links: number } {
+function paragraphHtml(
+  text: string,
+  linkUrl: (index: number) => string,
+  start: number,
+): { html: string; links: number } {
   const pattern = /https?:\/\/[^\s<>"')\]]+/gi;
   let html = '';
   let last = 0;
@@ -34,7 +38,10 @@ function paragraphHtml(text: string, linkUrl: (index: number) => string, start: 
 export function campaignEmail(campaign: Campaign, recipient: Recipient, shopUrl: string): CampaignEmail {
   const unsubscribeUrl = `${shopUrl}${marketingPaths.unsubscribe(recipient.token)}`;
   const linkUrl = (index: number) => `${shopUrl}${marketingPaths.trackClick(recipient.token, index)}`;
-  const paragraphs = campaign.content.replace(/\r\n/g, '\n').split(/\n{2,}/).filter((p) => p.trim() !== '');
+  const paragraphs = campaign.content
+    .replace(/\r\n/g, '\n')
+    .split(/\n{2,}/)
+    .filter((p) => p.trim() !== '');
   let linkIndex = 0;
   const body = paragraphs
     .map((p) => {

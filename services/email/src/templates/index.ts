@@ -1,6 +1,15 @@
 // The shop's emails as plain, self-contained HTML (inline styles: mail clients ignore style sheets) plus
 // a text part. Every value that comes from a customer or an event is escaped.
-import { catalog, countryName, customerCategory, orderStatusLabels, shopName, sizeLabel, type EventData, type EmailTemplate } from '@shop/contracts';
+import {
+  catalog,
+  countryName,
+  customerCategory,
+  orderStatusLabels,
+  shopName,
+  sizeLabel,
+  type EventData,
+  type EmailTemplate,
+} from '@shop/contracts';
 
 export { shopName };
 
@@ -35,7 +44,9 @@ export function firstName(name: string) {
 
 /** Only http(s) links go into an href; anything else is shown as text. */
 export function safeLink(url: string, label: string) {
-  return /^https?:\/\//i.test(url) ? `<a href="${escapeHtml(url)}" style="color:#7a5c12">${escapeHtml(label)}</a>` : escapeHtml(label);
+  return /^https?:\/\//i.test(url)
+    ? `<a href="${escapeHtml(url)}" style="color:#7a5c12">${escapeHtml(label)}</a>`
+    : escapeHtml(label);
 }
 
 export function layout(title: string, bodyHtml: string): string {

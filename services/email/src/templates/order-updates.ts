@@ -2,8 +2,28 @@
 // request for more information, a status update the customer should know about, and a message the
 // admin wrote. Same layout and escaping as the shop's other emails; every value is escaped and the
 // admin's own text keeps its line breaks.
-import { carrier, catalog, orderStatusLabels, orderStatusDescriptions, orderPaymentPath, type EventData } from '@shop/contracts';
-import { dateTime, escapeHtml, firstName, formatMoney, layout, taxLabel, rowsHtml, rowsText, safeLink, shopName, type RenderedEmail, type Row } from './index.js';
+import {
+  carrier,
+  catalog,
+  orderStatusLabels,
+  orderStatusDescriptions,
+  orderPaymentPath,
+  type EventData,
+} from '@shop/contracts';
+import {
+  dateTime,
+  escapeHtml,
+  firstName,
+  formatMoney,
+  layout,
+  taxLabel,
+  rowsHtml,
+  rowsText,
+  safeLink,
+  shopName,
+  type RenderedEmail,
+  type Row,
+} from './index.js';
 
 /** Text the team wrote, as escaped HTML paragraphs with its line breaks kept. */
 export const paragraphs = (text: string) =>
@@ -134,6 +154,14 @@ export function adminMessageEmail(data: EventData<'order.email_requested'>, shop
 ${paragraphs(data.message)}
 <p style="margin:12px 0;color:#5b5d50">About order <strong>${escapeHtml(data.orderNumber)}</strong> &middot; ${safeLink(trackUrl, 'track your order')}</p>`,
   );
-  const text = [`Hello ${firstName(data.customerName)},`, '', data.message.trim(), '', `About order ${data.orderNumber}. Track it: ${trackUrl}`, '', shopName].join('\n');
+  const text = [
+    `Hello ${firstName(data.customerName)},`,
+    '',
+    data.message.trim(),
+    '',
+    `About order ${data.orderNumber}. Track it: ${trackUrl}`,
+    '',
+    shopName,
+  ].join('\n');
   return { template: 'order_admin_message', subject: data.subject, html, text };
 }

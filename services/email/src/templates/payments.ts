@@ -1,7 +1,19 @@
 // Emails of a paid quote (order.paid): the customer's payment receipt and the team's notice of the
 // payment. Same layout and escaping as the shop's other emails.
 import { catalog, type EventData } from '@shop/contracts';
-import { dateTime, escapeHtml, firstName, formatMoney, layout, rowsHtml, rowsText, safeLink, shopName, type RenderedEmail, type Row } from './index.js';
+import {
+  dateTime,
+  escapeHtml,
+  firstName,
+  formatMoney,
+  layout,
+  rowsHtml,
+  rowsText,
+  safeLink,
+  shopName,
+  type RenderedEmail,
+  type Row,
+} from './index.js';
 
 type OrderPaid = EventData<'order.paid'>;
 
@@ -54,7 +66,12 @@ ${rowsHtml(rows)}
 
 export function adminPaymentEmail(data: OrderPaid, shopUrl: string): RenderedEmail {
   const subject = `Payment received ${data.orderNumber}: ${formatMoney(data.amount)} from ${data.customerName}`;
-  const rows: Row[] = [['Customer', data.customerName], ['Email', data.email], ...paymentRows(data), ['Provider', data.provider === 'stripe' ? 'Stripe' : 'Test mode (no real charge)']];
+  const rows: Row[] = [
+    ['Customer', data.customerName],
+    ['Email', data.email],
+    ...paymentRows(data),
+    ['Provider', data.provider === 'stripe' ? 'Stripe' : 'Test mode (no real charge)'],
+  ];
   const adminUrl = `${shopUrl}/admin`;
   const html = layout(
     subject,
@@ -63,6 +80,14 @@ export function adminPaymentEmail(data: OrderPaid, shopUrl: string): RenderedEma
 ${rowsHtml(rows)}
 <p style="margin:16px 0">Open it in the back office: ${safeLink(adminUrl, adminUrl)}</p>`,
   );
-  const text = [`Payment received for ${data.orderNumber}`, '', 'The customer has paid the quote; the order is now Paid and ready for work to begin.', '', rowsText(rows), '', `Back office: ${adminUrl}`].join('\n');
+  const text = [
+    `Payment received for ${data.orderNumber}`,
+    '',
+    'The customer has paid the quote; the order is now Paid and ready for work to begin.',
+    '',
+    rowsText(rows),
+    '',
+    `Back office: ${adminUrl}`,
+  ].join('\n');
   return { template: 'admin_payment_received', subject, html, text };
 }

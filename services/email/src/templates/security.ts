@@ -2,7 +2,17 @@
 // from which address, and where to look (the back office's Security view). Same layout and escaping
 // as the shop's other emails.
 import type { EventData } from '@shop/contracts';
-import { dateTime, escapeHtml, layout, rowsHtml, rowsText, safeLink, shopName, type RenderedEmail, type Row } from './index.js';
+import {
+  dateTime,
+  escapeHtml,
+  layout,
+  rowsHtml,
+  rowsText,
+  safeLink,
+  shopName,
+  type RenderedEmail,
+  type Row,
+} from './index.js';
 
 const severityLabel = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 

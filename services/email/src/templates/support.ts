@@ -9,10 +9,22 @@ import {
   supportTexts,
   type EventData,
 } from '@shop/contracts';
-import { dateTime, escapeHtml, firstName, layout, rowsHtml, rowsText, safeLink, shopName, type RenderedEmail, type Row } from './index.js';
+import {
+  dateTime,
+  escapeHtml,
+  firstName,
+  layout,
+  rowsHtml,
+  rowsText,
+  safeLink,
+  shopName,
+  type RenderedEmail,
+  type Row,
+} from './index.js';
 import { paragraphs } from './order-updates.js';
 
-const quoted = (text: string) => `<blockquote style="margin:12px 0;padding:8px 12px;border-left:3px solid #d6d0bf;color:#3b3d33">${paragraphs(text)}</blockquote>`;
+const quoted = (text: string) =>
+  `<blockquote style="margin:12px 0;padding:8px 12px;border-left:3px solid #d6d0bf;color:#3b3d33">${paragraphs(text)}</blockquote>`;
 const priorityLabel = (p: string) => p.charAt(0).toUpperCase() + p.slice(1);
 const referenceOf = (data: { reference?: string | undefined; messageId: string }) => data.reference ?? data.messageId;
 
@@ -74,7 +86,17 @@ ${rowsHtml(rows)}
 ${quoted(data.message)}
 <p style="margin:12px 0">Answer it in the back office (Support): ${safeLink(adminUrl, adminUrl)}</p>`,
   );
-  const text = ['New support message', '', rowsText(rows), '', `Subject: ${data.subject}`, '', data.message.trim(), '', `Back office: ${adminUrl}`].join('\n');
+  const text = [
+    'New support message',
+    '',
+    rowsText(rows),
+    '',
+    `Subject: ${data.subject}`,
+    '',
+    data.message.trim(),
+    '',
+    `Back office: ${adminUrl}`,
+  ].join('\n');
   return { template: 'support_admin_notice', subject, html, text };
 }
 
@@ -89,7 +111,15 @@ ${paragraphs(data.content)}
 <p style="margin:12px 0;color:#5b5d50">${escapeHtml(data.authorName)}, ${escapeHtml(shopName)} support &middot; reference ${escapeHtml(reference)}</p>
 <p style="margin:12px 0">Reply to this email or write to us again on ${safeLink(supportUrl, supportUrl)}.</p>`,
   );
-  const text = [`Hello ${firstName(data.name)},`, '', data.content.trim(), '', `${data.authorName}, ${shopName} support (reference ${reference})`, '', `Contact support: ${supportUrl}`].join('\n');
+  const text = [
+    `Hello ${firstName(data.name)},`,
+    '',
+    data.content.trim(),
+    '',
+    `${data.authorName}, ${shopName} support (reference ${reference})`,
+    '',
+    `Contact support: ${supportUrl}`,
+  ].join('\n');
   return { template: 'support_reply', subject, html, text };
 }
 
@@ -145,14 +175,24 @@ ${rowsHtml(rows)}
 ${quoted(data.description)}
 <p style="margin:12px 0">Review it and send the label within 24 hours (back office, Support): ${safeLink(adminUrl, adminUrl)}</p>`,
   );
-  const text = ['New return request', '', rowsText(rows), '', data.description.trim(), '', `Back office: ${adminUrl}`].join('\n');
+  const text = [
+    'New return request',
+    '',
+    rowsText(rows),
+    '',
+    data.description.trim(),
+    '',
+    `Back office: ${adminUrl}`,
+  ].join('\n');
   return { template: 'return_admin_notice', subject, html, text };
 }
 
 const statusLines: Record<string, string> = {
-  approved: 'Your return is approved. Your prepaid return label is on its way in a separate message from our team; pack the items securely and drop the parcel off with the carrier.',
+  approved:
+    'Your return is approved. Your prepaid return label is on its way in a separate message from our team; pack the items securely and drop the parcel off with the carrier.',
   received: 'Your returned items have arrived. We process returns within 2-3 business days.',
-  refunded: 'Your refund has been issued to your original payment method. Depending on your bank it can take a few business days to show.',
+  refunded:
+    'Your refund has been issued to your original payment method. Depending on your bank it can take a few business days to show.',
   replaced: 'Your replacement is on its way. You will get its tracking details as soon as it ships.',
   rejected: 'We could not accept this return. The note below explains why; reply to this email if you have questions.',
 };
@@ -176,6 +216,17 @@ ${rowsHtml(rows)}
 ${data.note ? `<h2 style="font-size:16px;margin:16px 0 4px">Note from our team</h2>${paragraphs(data.note)}` : ''}
 <p style="margin:12px 0">Questions? ${safeLink(supportUrl, 'Contact support')} and quote ${escapeHtml(data.reference)}.</p>`,
   );
-  const text = [`Hello ${firstName(data.customerName)},`, '', line, '', rowsText(rows), ...(data.note ? ['', 'Note from our team:', data.note] : []), '', `Contact support: ${supportUrl}`, '', shopName].join('\n');
+  const text = [
+    `Hello ${firstName(data.customerName)},`,
+    '',
+    line,
+    '',
+    rowsText(rows),
+    ...(data.note ? ['', 'Note from our team:', data.note] : []),
+    '',
+    `Contact support: ${supportUrl}`,
+    '',
+    shopName,
+  ].join('\n');
   return { template: 'return_status_update', subject, html, text };
 }

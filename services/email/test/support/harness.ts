@@ -48,9 +48,14 @@ export async function stopEmailStack(stack: EmailStack | undefined) {
   await Promise.all([stack?.nats.stop(), stack?.mongo.stop(), stack?.mailbox.stop()]);
 }
 
-
 /** Publishes one event, `copies` times under different message ids (JetStream's dedupe would hide a repeat). */
-export async function publishEvent<T extends EventType>(natsUrl: string, type: T, source: EventSource, data: EventData<T>, copies = 1) {
+export async function publishEvent<T extends EventType>(
+  natsUrl: string,
+  type: T,
+  source: EventSource,
+  data: EventData<T>,
+  copies = 1,
+) {
   const event = createEvent(type, source, data);
   const nc = await connect({ servers: natsUrl });
   try {

@@ -32,13 +32,21 @@ export interface RedeemFacts {
 }
 
 /** Why this code cannot be redeemed for this order, or null when it can (uses aside). */
-export function redeemRefusal(d: Pick<DiscountDoc, 'isActive' | 'startDate' | 'endDate' | 'minOrder' | 'category'>, facts: RedeemFacts): Refusal | null {
+export function redeemRefusal(
+  d: Pick<DiscountDoc, 'isActive' | 'startDate' | 'endDate' | 'minOrder' | 'category'>,
+  facts: RedeemFacts,
+): Refusal | null {
   const refuse = (code: string, message: string, status = 400) => ({ status, code, message });
   if (!d.isActive) return refuse('DISCOUNT_INACTIVE', discountMessages.inactive);
-  if (new Date(d.startDate).getTime() > facts.now.getTime()) return refuse('DISCOUNT_NOT_STARTED', discountMessages.notStarted);
-  if (d.endDate && new Date(d.endDate).getTime() < facts.now.getTime()) return refuse('DISCOUNT_EXPIRED', discountMessages.expired);
+  if (new Date(d.startDate).getTime() > facts.now.getTime())
+    return refuse('DISCOUNT_NOT_STARTED', discountMessages.notStarted);
+  if (d.endDate && new Date(d.endDate).getTime() < facts.now.getTime())
+    return refuse('DISCOUNT_EXPIRED', discountMessages.expired);
   if (!discountOfferedTo(facts.customerCategory, d.category)) {
-    return refuse('DISCOUNT_CATEGORY', discountMessages.category(customerCategoryLabels.labels[facts.customerCategory] ?? facts.customerCategory));
+    return refuse(
+      'DISCOUNT_CATEGORY',
+      discountMessages.category(customerCategoryLabels.labels[facts.customerCategory] ?? facts.customerCategory),
+    );
   }
   if (d.minOrder !== null && d.minOrder !== undefined && facts.orderAmountCents < Math.round(d.minOrder * 100)) {
     return refuse('DISCOUNT_MIN_ORDER', discountMessages.minOrder(formatMoney(d.minOrder)));

@@ -11,7 +11,11 @@ export function emailFailedConsumer(models: CommunicationModels) {
     if (event.data.template !== 'campaign' || !campaignId || !subscriberId) return;
     const at = new Date(failedAt);
     if (permanent) {
-      await models.Subscriber.updateOne({ _id: subscriberId }, { $set: { status: 'bounced', bouncedAt: at } }, { session });
+      await models.Subscriber.updateOne(
+        { _id: subscriberId },
+        { $set: { status: 'bounced', bouncedAt: at } },
+        { session },
+      );
       log.info({ subscriberId, error: event.data.error }, 'subscriber bounced');
     }
     const settled = await models.CampaignDelivery.updateOne(

@@ -41,7 +41,10 @@ export function orderCreatedConsumer(models: CommunicationModels, smsQueued: () 
         ],
         { session },
       );
-      log.info({ orderNumber: order.orderNumber, email: order.subscribeEmail, sms: wantsSms }, 'subscriber added from a quote request');
+      log.info(
+        { orderNumber: order.orderNumber, email: order.subscribeEmail, sms: wantsSms },
+        'subscriber added from a quote request',
+      );
     }
     const queued = await queueTriggeredSms(models, session, log, {
       eventId: event.id,

@@ -20,10 +20,22 @@ export function orderPaidConsumer(models: CommunicationModels, smsQueued: () => 
       .lean<Pick<DeliveryDoc, 'campaignId'>>();
     if (lastCampaign && !(await models.AttributedOrder.exists({ _id: paid.orderId }).session(session))) {
       await models.AttributedOrder.create(
-        [{ _id: paid.orderId, orderNumber: paid.orderNumber, email, amountCents: Math.round(paid.amount * 100), paidAt, campaignId: lastCampaign.campaignId }],
+        [
+          {
+            _id: paid.orderId,
+            orderNumber: paid.orderNumber,
+            email,
+            amountCents: Math.round(paid.amount * 100),
+            paidAt,
+            campaignId: lastCampaign.campaignId,
+          },
+        ],
         { session },
       );
-      log.info({ orderNumber: paid.orderNumber, campaignId: lastCampaign.campaignId }, 'payment attributed to a campaign');
+      log.info(
+        { orderNumber: paid.orderNumber, campaignId: lastCampaign.campaignId },
+        'payment attributed to a campaign',
+      );
     }
     const queued = await queueTriggeredSms(models, session, log, {
       eventId: event.id,

@@ -11,7 +11,11 @@ export function orderStatusChangedConsumer(models: CommunicationModels, smsQueue
       eventId: event.id,
       trigger: 'order_shipped',
       email: change.email,
-      values: { name: change.customerName, orderNumber: change.orderNumber, trackingNumber: change.tracking?.trackingNumber },
+      values: {
+        name: change.customerName,
+        orderNumber: change.orderNumber,
+        trackingNumber: change.tracking?.trackingNumber,
+      },
     });
     if (queued) smsQueued();
   });

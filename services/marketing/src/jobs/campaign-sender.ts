@@ -36,9 +36,14 @@ export class CampaignSender {
   async pass(shouldStop: () => boolean = () => false): Promise<void> {
     const { Campaign } = this.ctx.models;
     const now = this.clock();
-    const due = await Campaign.updateMany({ status: 'scheduled', scheduledDate: { $lte: now } }, { $set: { status: 'sending' } });
+    const due = await Campaign.updateMany(
+      { status: 'scheduled', scheduledDate: { $lte: now } },
+      { $set: { status: 'sending' } },
+    );
     if (due.modifiedCount > 0) this.log.info({ campaigns: due.modifiedCount }, 'scheduled campaigns started');
-    const sending = await Campaign.find({ status: 'sending', queuedAll: false }, { _id: 1 }).lean<Pick<CampaignDoc, '_id'>[]>();
+    const sending = await Campaign.find({ status: 'sending', queuedAll: false }, { _id: 1 }).lean<
+      Pick<CampaignDoc, '_id'>[]
+    >();
     for (const { _id } of sending) {
       while (!shouldStop() && (await this.nextBatch(_id))) {
         // keep going until the campaign has been handed over completely
@@ -50,7 +55,9 @@ export class CampaignSender {
   async nextBatch(campaignId: string): Promise<boolean> {
     const { Campaign, CampaignDelivery, Subscriber } = this.ctx.models;
     return this.ctx.withOutbox(async (session, outbox) => {
-      const campaign = await Campaign.findOne({ _id: campaignId, status: 'sending', queuedAll: false }).session(session).lean<CampaignDoc>();
+      const campaign = await Campaign.findOne({ _id: campaignId, status: 'sending', queuedAll: false })
+        .session(session)
+        .lean<CampaignDoc>();
       if (!campaign) return false;
       const filter = campaign.cursor ? { ...emailAudience, _id: { $gt: campaign.cursor } } : { ...emailAudience };
       const subscribers = await Subscriber.find(filter, { _id: 1, email: 1, name: 1 })
@@ -69,7 +76,12 @@ export class CampaignSender {
         this.log.info({ campaignId, recipients: campaign.recipients }, 'campaign handed over to the email service');
         return false;
       }
-      const recipients = subscribers.map((s) => ({ subscriberId: s._id, email: s.email, name: s.name, token: randomBytes(24).toString('base64url') }));
+      const recipients = subscribers.map((s) => ({
+        subscriberId: s._id,
+        email: s.email,
+        name: s.name,
+        token: randomBytes(24).toString('base64url'),
+      }));
       await CampaignDelivery.insertMany(
         recipients.map((r) => ({
           _id: deliveryId(campaignId, r.subscriberId),
@@ -106,10 +118,22 @@ export class CampaignSender {
 }
 
 /** Marks a campaign sent once it is fully handed over and every delivery is settled (sent or failed). */
-export async function settleIfDone(models: CommunicationModels, campaignId: string, now: Date, session: import('mongoose').ClientSession) {
-  const campaign = await models.Campaign.findOne({ _id: campaignId, status: 'sending', queuedAll: true }, { sent: 1, failed: 1, recipients: 1 })
+export async function settleIfDone(
+  models: CommunicationModels,
+  campaignId: string,
+  now: Date,
+  session: import('mongoose').ClientSession,
+) {
+  const campaign = await models.Campaign.findOne(
+    { _id: campaignId, status: 'sending', queuedAll: true },
+    { sent: 1, failed: 1, recipients: 1 },
+  )
     .session(session)
     .lean<Pick<CampaignDoc, 'sent' | 'failed' | 'recipients'>>();
   if (!campaign || campaign.sent + campaign.failed < campaign.recipients) return;
-  await models.Campaign.updateOne({ _id: campaignId, status: 'sending' }, { $set: { status: 'sent', sentDate: now } }, { session });
+  await models.Campaign.updateOne(
+    { _id: campaignId, status: 'sending' },
+    { $set: { status: 'sent', sentDate: now } },
+    { session },
+  );
 }

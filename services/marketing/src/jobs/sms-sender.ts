@@ -32,7 +32,16 @@ export class SmsSender {
         const result = await this.provider.send(message.to, message.body);
         await SmsMessage.updateOne(
           { _id: message._id, status: 'sending' },
-          { $set: { status: 'sent', sentAt: new Date(), lockedUntil: null, provider: result.provider, providerId: result.providerId, error: null } },
+          {
+            $set: {
+              status: 'sent',
+              sentAt: new Date(),
+              lockedUntil: null,
+              provider: result.provider,
+              providerId: result.providerId,
+              error: null,
+            },
+          },
         );
         await SmsTemplate.updateOne({ _id: message.templateId }, { $inc: { usageCount: 1 } });
         this.log.info({ smsId: message._id, provider: result.provider, trigger: message.trigger }, 'SMS sent');

@@ -5,7 +5,14 @@
 // event delivered twice or a second click never counts twice.
 import { randomUUID } from 'node:crypto';
 import { Schema, type Connection } from 'mongoose';
-import { campaignStatuses, campaignTypes, ratePercent, type Campaign, type CampaignStatus, type CampaignType } from '@shop/contracts';
+import {
+  campaignStatuses,
+  campaignTypes,
+  ratePercent,
+  type Campaign,
+  type CampaignStatus,
+  type CampaignType,
+} from '@shop/contracts';
 
 export interface CampaignDoc {
   _id: string;

@@ -3,7 +3,13 @@
 // give back: above 0), and a redemption's _id is code id + order id, so one order counts once.
 import { randomUUID } from 'node:crypto';
 import { Schema, type Connection } from 'mongoose';
-import { discountCategories, discountTypes, type DiscountCategory, type DiscountCode, type DiscountType } from '@shop/contracts';
+import {
+  discountCategories,
+  discountTypes,
+  type DiscountCategory,
+  type DiscountCode,
+  type DiscountType,
+} from '@shop/contracts';
 
 export interface DiscountDoc {
   _id: string;

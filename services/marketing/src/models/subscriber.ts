@@ -3,7 +3,13 @@
 // (a permanent delivery failure reported by the email service).
 import { randomUUID } from 'node:crypto';
 import { Schema, type Connection } from 'mongoose';
-import { customerCategories, subscriberStatuses, type CustomerCategory, type Subscriber, type SubscriberStatus } from '@shop/contracts';
+import {
+  customerCategories,
+  subscriberStatuses,
+  type CustomerCategory,
+  type Subscriber,
+  type SubscriberStatus,
+} from '@shop/contracts';
 
 export interface SubscriberDoc {
   _id: string;

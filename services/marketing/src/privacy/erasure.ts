@@ -15,7 +15,9 @@ export function erasureRequestedConsumer(models: CommunicationModels, clock: () 
     const { email, anonymisedEmail, phones, erasureId } = event.data;
     const now = clock();
     const subscriber = await models.Subscriber.findOne({ email: email.toLowerCase() }).session(session).lean();
-    const numbers = [...new Set([...phones, subscriber?.phone ?? ''].map((p) => e164(p)).filter((p): p is string => Boolean(p)))];
+    const numbers = [
+      ...new Set([...phones, subscriber?.phone ?? ''].map((p) => e164(p)).filter((p): p is string => Boolean(p))),
+    ];
     if (subscriber) {
       await models.Subscriber.updateOne(
         { _id: subscriber._id },
@@ -33,8 +35,16 @@ export function erasureRequestedConsumer(models: CommunicationModels, clock: () 
         { session },
       );
     }
-    const deliveries = await models.CampaignDelivery.updateMany({ email: sameEmailPattern(email) }, { $set: { email: anonymisedEmail } }, { session });
-    const attributed = await models.AttributedOrder.updateMany({ email: sameEmailPattern(email) }, { $set: { email: anonymisedEmail } }, { session });
+    const deliveries = await models.CampaignDelivery.updateMany(
+      { email: sameEmailPattern(email) },
+      { $set: { email: anonymisedEmail } },
+      { session },
+    );
+    const attributed = await models.AttributedOrder.updateMany(
+      { email: sameEmailPattern(email) },
+      { $set: { email: anonymisedEmail } },
+      { session },
+    );
     let sms = 0;
     if (numbers.length) {
       await models.SmsMessage.updateMany(
@@ -42,8 +52,23 @@ export function erasureRequestedConsumer(models: CommunicationModels, clock: () 
         { $set: { status: 'failed', error: erasedSmsError, lockedUntil: null } },
         { session },
       );
-      sms = (await models.SmsMessage.updateMany({ to: { $in: numbers } }, { $set: { to: 'erased', body: erasedText } }, { session })).modifiedCount;
+      sms = (
+        await models.SmsMessage.updateMany(
+          { to: { $in: numbers } },
+          { $set: { to: 'erased', body: erasedText } },
+          { session },
+        )
+      ).modifiedCount;
     }
-    log.info({ erasureId, subscriber: Boolean(subscriber), deliveries: deliveries.modifiedCount, attributedOrders: attributed.modifiedCount, sms }, 'marketing data of the customer erased');
+    log.info(
+      {
+        erasureId,
+        subscriber: Boolean(subscriber),
+        deliveries: deliveries.modifiedCount,
+        attributedOrders: attributed.modifiedCount,
+        sms,
+      },
+      'marketing data of the customer erased',
+    );
   });
 }

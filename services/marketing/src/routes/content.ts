@@ -15,7 +15,13 @@ import {
   type SiteContent,
 } from '@shop/contracts';
 import { conflict, notFound, type ServiceApp, type ServiceContext } from '@shop/service-kit';
-import { contentVersionView, siteContentId, type ContentModels, type ContentVersionDoc, type SiteContentDoc } from '../models/content.js';
+import {
+  contentVersionView,
+  siteContentId,
+  type ContentModels,
+  type ContentVersionDoc,
+  type SiteContentDoc,
+} from '../models/content.js';
 import { adminOf, errors } from './admin/common.js';
 
 const tags = ['site content'];
@@ -29,7 +35,13 @@ export function registerContentRoutes(app: ServiceApp, ctx: ServiceContext<Conte
   async function current() {
     const doc = await SiteContent.findById(siteContentId).lean<SiteContentDoc>();
     return doc
-      ? { success: true as const, content: doc.content, version: doc.version, updatedAt: doc.updatedAt.toISOString(), updatedBy: doc.updatedBy }
+      ? {
+          success: true as const,
+          content: doc.content,
+          version: doc.version,
+          updatedAt: doc.updatedAt.toISOString(),
+          updatedBy: doc.updatedBy,
+        }
       : { success: true as const, content: defaultSiteContent, version: 0, updatedAt: null, updatedBy: null };
   }
 
@@ -45,34 +57,65 @@ export function registerContentRoutes(app: ServiceApp, ctx: ServiceContext<Conte
           { $set: { content, version, updatedAt: now, updatedBy: by } },
           { session },
         );
-        if (moved.modifiedCount !== 1) throw conflict('The content was changed by someone else at the same moment: reload it and try again.');
+        if (moved.modifiedCount !== 1)
+          throw conflict('The content was changed by someone else at the same moment: reload it and try again.');
       } else {
-        await SiteContent.create([{ _id: siteContentId, content, version, updatedAt: now, updatedBy: by }], { session });
+        await SiteContent.create([{ _id: siteContentId, content, version, updatedAt: now, updatedBy: by }], {
+          session,
+        });
       }
       await ContentVersion.create([{ version, action, restoredFrom, content, savedBy: by, savedAt: now }], { session });
-      outbox.add('content.changed', { version, prices: priceListOf(content), features: content.features, changedBy: by, changedAt: now.toISOString() });
+      outbox.add('content.changed', {
+        version,
+        prices: priceListOf(content),
+        features: content.features,
+        changedBy: by,
+        changedAt: now.toISOString(),
+      });
       return { version, now };
     });
     ctx.log.info({ version: saved.version, action, admin: by, restoredFrom }, 'site content changed');
-    return { success: true as const, content, version: saved.version, updatedAt: saved.now.toISOString(), updatedBy: by };
+    return {
+      success: true as const,
+      content,
+      version: saved.version,
+      updatedAt: saved.now.toISOString(),
+      updatedBy: by,
+    };
   }
 
   app.get(
     contentPaths.public,
-    { schema: { tags, summary: 'The site content the storefront renders (public; ETag, cached for a few seconds)', response: { 200: contentResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: 'The site content the storefront renders (public; ETag, cached for a few seconds)',
+        response: { 200: contentResponseSchema, ...errors },
+      },
+    },
     async (request, reply) => {
       const answer = await current();
-      const etag = `"${createHash('sha256').update(JSON.stringify([answer.version, answer.content])).digest('base64url').slice(0, 27)}"`;
+      const etag = `"${createHash('sha256')
+        .update(JSON.stringify([answer.version, answer.content]))
+        .digest('base64url')
+        .slice(0, 27)}"`;
       reply.header('etag', etag).header('cache-control', publicCacheControl);
       const asked = request.headers['if-none-match'];
-      if (asked && asked.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) return reply.status(304).send(undefined as never); // a 304 has no body (the typed reply expects the 200 one)
+      if (asked && asked.split(',').some((t) => t.trim().replace(/^W\//, '') === etag))
+        return reply.status(304).send(undefined as never); // a 304 has no body (the typed reply expects the 200 one)
       return answer;
     },
   );
 
   app.get(
     contentPaths.admin,
-    { schema: { tags, summary: 'The site content to edit (the defaults until the first save)', response: { 200: contentResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: 'The site content to edit (the defaults until the first save)',
+        response: { 200: contentResponseSchema, ...errors },
+      },
+    },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');
       return current();
@@ -84,7 +127,8 @@ export function registerContentRoutes(app: ServiceApp, ctx: ServiceContext<Conte
     {
       schema: {
         tags,
-        summary: 'Save the whole content object (validated); kept as a new version with who and when; answers the saved content',
+        summary:
+          'Save the whole content object (validated); kept as a new version with who and when; answers the saved content',
         body: siteContentSchema,
         response: { 200: contentResponseSchema, ...errors },
       },
@@ -94,15 +138,30 @@ export function registerContentRoutes(app: ServiceApp, ctx: ServiceContext<Conte
 
   app.post(
     contentPaths.reset,
-    { schema: { tags, summary: "Replace the content with the server's defaults (kept as a new version)", response: { 200: contentResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: "Replace the content with the server's defaults (kept as a new version)",
+        response: { 200: contentResponseSchema, ...errors },
+      },
+    },
     async (request) => write(defaultSiteContent, 'reset', adminOf(request.headers)),
   );
 
   app.get(
     contentPaths.versions,
-    { schema: { tags, summary: `The last ${versionsShown} versions, newest first`, response: { 200: contentVersionsResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: `The last ${versionsShown} versions, newest first`,
+        response: { 200: contentVersionsResponseSchema, ...errors },
+      },
+    },
     async () => {
-      const versions = await ContentVersion.find({}, { content: 0 }).sort({ version: -1 }).limit(versionsShown).lean<ContentVersionDoc[]>();
+      const versions = await ContentVersion.find({}, { content: 0 })
+        .sort({ version: -1 })
+        .limit(versionsShown)
+        .lean<ContentVersionDoc[]>();
       return { success: true as const, versions: versions.map(contentVersionView) };
     },
   );

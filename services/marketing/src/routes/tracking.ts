@@ -11,7 +11,11 @@ import type { CommunicationModels } from '../models/index.js';
 
 /** A transparent 1x1 GIF. */
 const pixel = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
-const token = z.string().min(16).max(64).regex(/^[A-Za-z0-9_-]+$/);
+const token = z
+  .string()
+  .min(16)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/);
 
 export function registerTrackingRoutes(app: ServiceApp, ctx: ServiceContext<CommunicationModels>) {
   const { Campaign, CampaignDelivery, Subscriber } = ctx.models;
@@ -25,9 +29,19 @@ export function registerTrackingRoutes(app: ServiceApp, ctx: ServiceContext<Comm
 
   app.get(
     '/api/marketing/track/open/:token',
-    { schema: { tags: ['marketing public'], summary: 'Open-tracking image of a campaign email', params: z.object({ token }) }, logLevel: 'warn' },
+    {
+      schema: {
+        tags: ['marketing public'],
+        summary: 'Open-tracking image of a campaign email',
+        params: z.object({ token }),
+      },
+      logLevel: 'warn',
+    },
     async (request, reply) => {
-      const delivery = await CampaignDelivery.findOne({ token: request.params.token }, { campaignId: 1, subscriberId: 1 }).lean<DeliveryDoc>();
+      const delivery = await CampaignDelivery.findOne(
+        { token: request.params.token },
+        { campaignId: 1, subscriberId: 1 },
+      ).lean<DeliveryDoc>();
       if (delivery) await countOpen(delivery, new Date());
       // The image answers the same either way: a token guesser learns nothing.
       return reply.header('cache-control', 'no-store, max-age=0').type('image/gif').send(pixel);
@@ -44,13 +58,22 @@ export function registerTrackingRoutes(app: ServiceApp, ctx: ServiceContext<Comm
       },
     },
     async (request, reply) => {
-      const delivery = await CampaignDelivery.findOne({ token: request.params.token }, { campaignId: 1, subscriberId: 1 }).lean<DeliveryDoc>();
-      const campaign = delivery ? await Campaign.findById(delivery.campaignId, { content: 1 }).lean<Pick<CampaignDoc, 'content'>>() : null;
+      const delivery = await CampaignDelivery.findOne(
+        { token: request.params.token },
+        { campaignId: 1, subscriberId: 1 },
+      ).lean<DeliveryDoc>();
+      const campaign = delivery
+        ? await Campaign.findById(delivery.campaignId, { content: 1 }).lean<Pick<CampaignDoc, 'content'>>()
+        : null;
       const target = campaign ? campaignLinks(campaign.content)[request.params.link] : undefined;
-      if (!delivery || !target) return reply.status(404).send({ error: 'This link is not valid.', code: 'NOT_FOUND', requestId: request.id });
+      if (!delivery || !target)
+        return reply.status(404).send({ error: 'This link is not valid.', code: 'NOT_FOUND', requestId: request.id });
       const now = new Date();
       await countOpen(delivery, now);
-      const first = await CampaignDelivery.updateOne({ _id: delivery._id, clickedAt: null }, { $set: { clickedAt: now } });
+      const first = await CampaignDelivery.updateOne(
+        { _id: delivery._id, clickedAt: null },
+        { $set: { clickedAt: now } },
+      );
       if (first.modifiedCount === 1) await Campaign.updateOne({ _id: delivery.campaignId }, { $inc: { clicks: 1 } });
       return reply.header('cache-control', 'no-store').redirect(target, 302);
     },

@@ -15,9 +15,15 @@ export async function queueTriggeredSms(
   log: Logger,
   request: { eventId: string; trigger: SmsTrigger; email: string; phone?: string | undefined; values: SmsValues },
 ): Promise<boolean> {
-  const template = await models.SmsTemplate.findOne({ trigger: request.trigger, isActive: true }).sort({ updatedAt: -1 }).session(session).lean<SmsTemplateDoc>();
+  const template = await models.SmsTemplate.findOne({ trigger: request.trigger, isActive: true })
+    .sort({ updatedAt: -1 })
+    .session(session)
+    .lean<SmsTemplateDoc>();
   if (!template) return false;
-  const subscriber = await models.Subscriber.findOne({ email: request.email.toLowerCase() }, { smsSubscribed: 1, phone: 1, status: 1 })
+  const subscriber = await models.Subscriber.findOne(
+    { email: request.email.toLowerCase() },
+    { smsSubscribed: 1, phone: 1, status: 1 },
+  )
     .session(session)
     .lean<Pick<SubscriberDoc, 'smsSubscribed' | 'phone' | 'status'>>();
   if (!subscriber?.smsSubscribed || subscriber.status === 'unsubscribed') return false;
@@ -29,7 +35,17 @@ export async function queueTriggeredSms(
   const dedupeKey = `${request.eventId}:${template._id}`;
   if (await models.SmsMessage.exists({ dedupeKey }).session(session)) return false;
   await models.SmsMessage.create(
-    [{ dedupeKey, templateId: template._id, templateName: template.name, trigger: request.trigger, to, body: renderSms(template.content, request.values), status: 'queued' }],
+    [
+      {
+        dedupeKey,
+        templateId: template._id,
+        templateName: template.name,
+        trigger: request.trigger,
+        to,
+        body: renderSms(template.content, request.values),
+        status: 'queued',
+      },
+    ],
     { session },
   );
   return true;

@@ -22,9 +22,20 @@ export async function startInfra() {
   return { mongo, nats };
 }
 
-export async function startMarketing(infra: { mongo: StartedMongo; nats: StartedNats }, env: RawMarketingEnv = {}, hooks: MarketingTestHooks = {}) {
+export async function startMarketing(
+  infra: { mongo: StartedMongo; nats: StartedNats },
+  env: RawMarketingEnv = {},
+  hooks: MarketingTestHooks = {},
+) {
   const service = await buildApp(
-    loadConfig({ PORT: '0', MONGO_URL: infra.mongo.uri, NATS_URL: infra.nats.url, LOG_LEVEL: 'silent', MARKETING_JOB_INTERVAL_MS: '200', ...env }),
+    loadConfig({
+      PORT: '0',
+      MONGO_URL: infra.mongo.uri,
+      NATS_URL: infra.nats.url,
+      LOG_LEVEL: 'silent',
+      MARKETING_JOB_INTERVAL_MS: '200',
+      ...env,
+    }),
     { relay: { sweepIntervalMs: 200 }, ...hooks },
   );
   await service.start();
@@ -33,7 +44,15 @@ export async function startMarketing(infra: { mongo: StartedMongo; nats: Started
 
 export async function startEmail(infra: { mongo: StartedMongo; nats: StartedNats }, env: RawEmailEnv) {
   const service = await buildEmailApp(
-    loadEmailConfig({ PORT: '0', MONGO_URL: infra.mongo.uri, NATS_URL: infra.nats.url, LOG_LEVEL: 'silent', SHOP_URL: shopUrl, EMAIL_POLL_INTERVAL_MS: '100', ...env }),
+    loadEmailConfig({
+      PORT: '0',
+      MONGO_URL: infra.mongo.uri,
+      NATS_URL: infra.nats.url,
+      LOG_LEVEL: 'silent',
+      SHOP_URL: shopUrl,
+      EMAIL_POLL_INTERVAL_MS: '100',
+      ...env,
+    }),
     { relay: { sweepIntervalMs: 200 } },
   );
   await service.start();
@@ -41,18 +60,32 @@ export async function startEmail(infra: { mongo: StartedMongo; nats: StartedNats
 }
 
 /** An admin call, as the gateway forwards it. */
-export async function call(service: MarketingService, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown) {
+export async function call(
+  service: MarketingService,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: unknown,
+) {
   const res = await service.app.inject({
     method,
     url,
     ...(payload !== undefined ? { payload: payload as object } : {}),
     headers: adminHeaders('ops@shop.local'),
   });
-  return { status: res.statusCode, body: res.body && res.headers['content-type']?.includes('json') ? res.json() : res.body, headers: res.headers };
+  return {
+    status: res.statusCode,
+    body: res.body && res.headers['content-type']?.includes('json') ? res.json() : res.body,
+    headers: res.headers,
+  };
 }
 
 /** Publishes one event the way another service's outbox relay does. */
-export async function publishEvent<T extends EventType>(natsUrl: string, type: T, source: EventSource, data: EventData<T>) {
+export async function publishEvent<T extends EventType>(
+  natsUrl: string,
+  type: T,
+  source: EventSource,
+  data: EventData<T>,
+) {
   const event = createEvent(type, source, data);
   const nc = await connect({ servers: natsUrl });
   try {
@@ -66,7 +99,9 @@ export async function publishEvent<T extends EventType>(natsUrl: string, type: T
 /** Waits until the marketing consumer of `type` has acknowledged everything published so far. */
 export async function consumed(service: MarketingService, stream: string, type: string) {
   await eventually(async () => {
-    const info = await (await jetstreamManager(service.ctx.bus.connection!)).consumers.info(stream, `marketing--${type.replace(/\./g, '-')}`);
+    const info = await (
+      await jetstreamManager(service.ctx.bus.connection!)
+    ).consumers.info(stream, `marketing--${type.replace(/\./g, '-')}`);
     return info.num_pending === 0 && info.num_ack_pending === 0;
   });
 }
@@ -105,7 +140,11 @@ export async function startCapturingSmtp() {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as import('node:net').AddressInfo).port;
-  return { url: `smtp://127.0.0.1:${port}`, mails, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    mails,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 let seq = 0;

@@ -40,7 +40,8 @@ export function imagePrompt(prompt: string, itemType: ItemType, style: string): 
   ].join('\n');
 }
 
-const unavailable = (reason: string) => new AppError(503, errorCodes.SERVICE_UNAVAILABLE, `${aiUnavailableMessage.replace(/\.$/, '')}: ${reason}.`);
+const unavailable = (reason: string) =>
+  new AppError(503, errorCodes.SERVICE_UNAVAILABLE, `${aiUnavailableMessage.replace(/\.$/, '')}: ${reason}.`);
 
 /** Maps an SDK error to the answer the storefront understands. */
 export function mapProviderError(err: unknown, log: Logger): AppError {
@@ -54,7 +55,11 @@ export function mapProviderError(err: unknown, log: Logger): AppError {
     }
     if (err.status === 429) return unavailable('the image service is busy');
     if (err.status === 400) {
-      return new AppError(400, errorCodes.BAD_REQUEST, 'The image service could not use this description. Please describe the design differently.');
+      return new AppError(
+        400,
+        errorCodes.BAD_REQUEST,
+        'The image service could not use this description. Please describe the design differently.',
+      );
     }
     if (err.status === 401 || err.status === 403) {
       log.error({ status: err.status }, 'image provider rejected the API key');

@@ -28,7 +28,8 @@ const dayMs = 24 * 60 * 60 * 1000;
 /** A date-only end date includes that whole day (the dashboard's date pickers send YYYY-MM-DD). */
 export function dateRange(startDate?: string, endDate?: string): { $gte?: Date; $lte?: Date } | null {
   const range: { $gte?: Date; $lte?: Date } = {};
-  if (startDate) range.$gte = new Date(/^\d{4}-\d{2}-\d{2}$/.test(startDate) ? `${startDate}T00:00:00.000Z` : startDate);
+  if (startDate)
+    range.$gte = new Date(/^\d{4}-\d{2}-\d{2}$/.test(startDate) ? `${startDate}T00:00:00.000Z` : startDate);
   if (endDate) {
     range.$lte = /^\d{4}-\d{2}-\d{2}$/.test(endDate)
       ? new Date(new Date(`${endDate}T00:00:00.000Z`).getTime() + dayMs - 1)
@@ -38,7 +39,9 @@ export function dateRange(startDate?: string, endDate?: string): { $gte?: Date; 
 }
 
 /** Everything but the status tab: the tab counts are computed over this. */
-export function baseFilter(query: Pick<ParsedAdminOrderListQuery, 'search' | 'itemType' | 'startDate' | 'endDate'>): Record<string, unknown> {
+export function baseFilter(
+  query: Pick<ParsedAdminOrderListQuery, 'search' | 'itemType' | 'startDate' | 'endDate'>,
+): Record<string, unknown> {
   const filter: Record<string, unknown> = {};
   if (query.itemType && query.itemType !== 'all') filter.itemType = query.itemType;
   const range = dateRange(query.startDate, query.endDate);
@@ -46,7 +49,11 @@ export function baseFilter(query: Pick<ParsedAdminOrderListQuery, 'search' | 'it
   const search = query.search?.trim();
   if (search) {
     const pattern = new RegExp(escapeRegex(search), 'i');
-    filter.$or = [{ orderNumber: pattern }, { customerName: pattern }, { emailKey: new RegExp(escapeRegex(search.toLowerCase())) }];
+    filter.$or = [
+      { orderNumber: pattern },
+      { customerName: pattern },
+      { emailKey: new RegExp(escapeRegex(search.toLowerCase())) },
+    ];
   }
   return filter;
 }
@@ -79,12 +86,19 @@ const iso = (d: Date | string | undefined | null) => (d ? new Date(d).toISOStrin
 
 /** The order's total (orderTotalOf): the quote's final amount (with tax, less discount) once quoted, else the estimate less its discount. */
 export function orderTotal(order: Pick<OrderDoc, 'estimatedTotal' | 'quote' | 'discount'>): number {
-  return orderTotalOf({ estimatedTotal: order.estimatedTotal, finalAmount: order.quote?.finalAmount ?? null, discountAmount: order.discount?.amount ?? 0 });
+  return orderTotalOf({
+    estimatedTotal: order.estimatedTotal,
+    finalAmount: order.quote?.finalAmount ?? null,
+    discountAmount: order.discount?.amount ?? 0,
+  });
 }
 
 /** The same total inside a MongoDB aggregation (a `quote: null` or a missing quote falls back to the estimate less its discount). */
 export const orderTotalExpression = {
-  $ifNull: ['$quote.finalAmount', { $max: [0, { $subtract: ['$estimatedTotal', { $ifNull: ['$discount.amount', 0] }] }] }],
+  $ifNull: [
+    '$quote.finalAmount',
+    { $max: [0, { $subtract: ['$estimatedTotal', { $ifNull: ['$discount.amount', 0] }] }] },
+  ],
 } as const;
 
 export function adminRow(order: OrderDoc): AdminOrderRow {
@@ -106,7 +120,11 @@ export function adminRow(order: OrderDoc): AdminOrderRow {
     aiGenerated: order.aiGenerated,
     customerCategory: order.customerCategory,
     tracking: order.tracking?.trackingNumber
-      ? { carrier: order.tracking.carrier, trackingNumber: order.tracking.trackingNumber, estimatedDelivery: iso(order.tracking.estimatedDelivery) }
+      ? {
+          carrier: order.tracking.carrier,
+          trackingNumber: order.tracking.trackingNumber,
+          estimatedDelivery: iso(order.tracking.estimatedDelivery),
+        }
       : null,
     submittedDate: new Date(order.createdAt).toISOString(),
     lastUpdate: new Date(order.updatedAt).toISOString(),
@@ -114,19 +132,21 @@ export function adminRow(order: OrderDoc): AdminOrderRow {
 }
 
 export function emailHistoryView(order: OrderDoc): AdminEmailHistoryEntry[] {
-  return [...(order.emailHistory ?? [])]
-    // Newest first by when it went out (or was asked for, while still queued).
-    .sort((a, b) => new Date(b.sentAt ?? b.timestamp).getTime() - new Date(a.sentAt ?? a.timestamp).getTime())
-    .map((e) => ({
-      id: e.id,
-      subject: e.subject,
-      to: e.to,
-      type: e.type,
-      preview: e.preview,
-      status: e.status,
-      timestamp: new Date(e.timestamp).toISOString(),
-      sentAt: iso(e.sentAt),
-    }));
+  return (
+    [...(order.emailHistory ?? [])]
+      // Newest first by when it went out (or was asked for, while still queued).
+      .sort((a, b) => new Date(b.sentAt ?? b.timestamp).getTime() - new Date(a.sentAt ?? a.timestamp).getTime())
+      .map((e) => ({
+        id: e.id,
+        subject: e.subject,
+        to: e.to,
+        type: e.type,
+        preview: e.preview,
+        status: e.status,
+        timestamp: new Date(e.timestamp).toISOString(),
+        sentAt: iso(e.sentAt),
+      }))
+  );
 }
 
 const addressRecord = (a: OrderDoc['shippingAddress']) =>
@@ -143,7 +163,12 @@ export function adminDetail(order: OrderDoc): AdminOrderDetail {
     shape: order.shape ?? null,
     edge: order.edge ?? null,
     features: order.features ?? [],
-    files: (order.files ?? []).map((f) => ({ originalName: f.originalName, size: f.size, mimetype: f.mimetype, url: f.url })),
+    files: (order.files ?? []).map((f) => ({
+      originalName: f.originalName,
+      size: f.size,
+      mimetype: f.mimetype,
+      url: f.url,
+    })),
     aiDesignId: order.aiDesignId ?? null,
     shippingAddress: addressRecord(order.shippingAddress),
     billingAddress: addressRecord(order.billingAddress),
@@ -211,7 +236,10 @@ export function csvRecord(order: OrderDoc): (string | number)[] {
 }
 
 /** The analytics period [from, to) and the one before it of the same length (null for all time). */
-export function periodRange(period: AnalyticsPeriod, now: Date): { from: Date | null; to: Date; previousFrom: Date | null } {
+export function periodRange(
+  period: AnalyticsPeriod,
+  now: Date,
+): { from: Date | null; to: Date; previousFrom: Date | null } {
   if (period === 'total') return { from: null, to: now, previousFrom: null };
   const from = new Date(now);
   if (period === '7d') from.setTime(now.getTime() - 7 * dayMs);
@@ -293,7 +321,12 @@ export function summaryOf(groups: StatusGroup[]): AdminOrderSummary {
     }
     if (g._id === 'pending' || !(orderStatuses as readonly string[]).includes(g._id)) pendingReview += g.n;
   }
-  return { totalOrders, completedRevenue: round2(completedRevenue), averageOrderValue: activeCount > 0 ? round2(activeTotal / activeCount) : 0, pendingReview };
+  return {
+    totalOrders,
+    completedRevenue: round2(completedRevenue),
+    averageOrderValue: activeCount > 0 ? round2(activeTotal / activeCount) : 0,
+    pendingReview,
+  };
 }
 
 export const knownStatuses = orderStatuses;

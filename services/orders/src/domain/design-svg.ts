@@ -100,7 +100,8 @@ export function textFromPrompt(prompt: string): { main: string; second: string |
   const quoted = [...prompt.matchAll(/"([^"]{1,60})"|“([^”]{1,60})”|'([^']{2,60})'/g)]
     .map((m) => (m[1] ?? m[2] ?? m[3] ?? '').trim())
     .filter(Boolean);
-  if (quoted.length > 0) return { main: clip(quoted[0].toUpperCase()), second: quoted[1] ? clip(quoted[1].toUpperCase()) : null };
+  if (quoted.length > 0)
+    return { main: clip(quoted[0].toUpperCase()), second: quoted[1] ? clip(quoted[1].toUpperCase()) : null };
   // Words written in capitals (unit names like "3RD BATTALION"), at least two capital letters each.
   const upper = [...prompt.matchAll(/(?<![A-Za-z0-9])[A-Z0-9][A-Z0-9.&'-]+(?![A-Za-z0-9])/g)]
     .map((m) => m[0])
@@ -137,7 +138,10 @@ export function emblemFromPrompt(prompt: string, seed: number): Emblem {
 // Drawing helpers
 // ---------------------------------------------------------------------------------------------
 export function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+  return text.replace(
+    /[<>&"']/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!,
+  );
 }
 
 function shade(hex: string, amount: number): string {
@@ -199,7 +203,10 @@ function emblemSvg(emblem: Emblem, fill: string, stroke: string): string {
       ].join('');
     case 'chevrons':
       return [0, 1, 2]
-        .map((i) => `<path d="M -80 ${-50 + i * 42} L 0 ${-90 + i * 42} L 80 ${-50 + i * 42} L 80 ${-28 + i * 42} L 0 ${-68 + i * 42} L -80 ${-28 + i * 42} Z" ${s}/>`)
+        .map(
+          (i) =>
+            `<path d="M -80 ${-50 + i * 42} L 0 ${-90 + i * 42} L 80 ${-50 + i * 42} L 80 ${-28 + i * 42} L 0 ${-68 + i * 42} L -80 ${-28 + i * 42} Z" ${s}/>`,
+        )
         .join('');
     case 'cross':
       return [
@@ -322,7 +329,14 @@ export function drawOfflineDesign(prompt: string, itemType: ItemType): OfflineDe
   const defaults = defaultPalettes[itemType];
   const palette = [...named, ...defaults.filter((c) => !named.includes(c))];
   const [primary, secondary, accent] = [palette[0], palette[1], palette[2]];
-  const look: Look = { primary, secondary, accent, text: textFromPrompt(prompt), emblem: emblemFromPrompt(prompt, seed), seed };
+  const look: Look = {
+    primary,
+    secondary,
+    accent,
+    text: textFromPrompt(prompt),
+    emblem: emblemFromPrompt(prompt, seed),
+    seed,
+  };
   const art = itemType === 'coin' ? coin(look) : itemType === 'patch' ? patch(look) : shirt(look);
   const svg = [
     `<?xml version="1.0" encoding="UTF-8"?>`,

@@ -2,7 +2,14 @@
 // 2 decimals"; issue 13): the discount applies to the quote once there is one, else to the estimate;
 // it never exceeds that amount (so no total goes negative); tax is taken on the discounted amount; a
 // paid order keeps what it was paid with. No I/O here, so the tests can pin them.
-import { alreadyPaidStatuses, discountCents, formatMoney, toCents, type CustomerCategory, type DiscountType } from '@shop/contracts';
+import {
+  alreadyPaidStatuses,
+  discountCents,
+  formatMoney,
+  toCents,
+  type CustomerCategory,
+  type DiscountType,
+} from '@shop/contracts';
 import type { OrderDoc } from '../models/order.js';
 import { quoteFigures } from './payment.js';
 
@@ -29,7 +36,10 @@ export function discountBase(order: Pick<OrderDoc, 'quote' | 'estimatedTotal'>):
 }
 
 /** A held discount recomputed on a new amount (Apply Quote after the code): a percentage follows the amount, a fixed sum is capped by it. */
-export function discountOn(discount: Pick<OrderDiscount, 'amount' | 'type' | 'value'> | null | undefined, amount: number): number {
+export function discountOn(
+  discount: Pick<OrderDiscount, 'amount' | 'type' | 'value'> | null | undefined,
+  amount: number,
+): number {
   if (!discount) return 0;
   if (!discount.type || discount.value === undefined) return Math.min(discount.amount, amount);
   return discountCents(discount.type, discount.value, toCents(amount)) / 100;
@@ -53,7 +63,11 @@ export function totalAfter(order: Pick<OrderDoc, 'quote' | 'estimatedTotal'>, di
 
 export const discountEmailSubject = (orderNumber: string) => `A discount was applied to your order #${orderNumber}`;
 
-export function discountEmailMessage(order: Pick<OrderDoc, 'quote' | 'estimatedTotal'>, code: string, discountAmount: number): string {
+export function discountEmailMessage(
+  order: Pick<OrderDoc, 'quote' | 'estimatedTotal'>,
+  code: string,
+  discountAmount: number,
+): string {
   const total = totalAfter(order, discountAmount);
   const what = order.quote ? 'Your new total, tax included, is' : 'Your new estimated total is';
   const pay = order.quote ? ' The payment link in your quote email charges the new total.' : '';

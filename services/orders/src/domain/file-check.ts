@@ -31,13 +31,19 @@ export function looksLikeSvg(data: Buffer): boolean {
   const head = data.subarray(0, 4096);
   if (head.includes(0)) return false;
   const text = head.toString('utf8').replace(/^\uFEFF/, '');
-  return /^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>/]/i.test(text);
+  return /^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>/]/i.test(
+    text,
+  );
 }
 
 /** PostScript header of an EPS: "%!PS-Adobe-3.0 EPSF-3.0" on the first line. */
 function isEpsText(data: Buffer): boolean {
   if (!startsWith(data, '%!PS-Adobe')) return false;
-  const firstLine = data.subarray(0, 128).toString('latin1').split(/\r\n|\r|\n/, 1)[0] ?? '';
+  const firstLine =
+    data
+      .subarray(0, 128)
+      .toString('latin1')
+      .split(/\r\n|\r|\n/, 1)[0] ?? '';
   return /EPSF/.test(firstLine);
 }
 
@@ -87,5 +93,4 @@ export async function checkUpload(originalName: string, data: Buffer): Promise<F
   return { ok: true, extension: ext, mimetype: uploadMimeTypes[ext] };
 }
 
-export const tooLargeMessage = (name: string) =>
-  `"${name}" is larger than 10 MB. Each file can be at most 10 MB.`;
+export const tooLargeMessage = (name: string) => `"${name}" is larger than 10 MB. Each file can be at most 10 MB.`;

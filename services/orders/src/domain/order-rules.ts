@@ -17,7 +17,9 @@ import {
  * characters, else (uploads with files only; the schema refuses the rest) one naming the files,
  * worded as the browser words it.
  */
-export function orderDescription(body: Pick<ParsedOrderRequest, 'description' | 'designMethod' | 'files' | 'itemType'>): string {
+export function orderDescription(
+  body: Pick<ParsedOrderRequest, 'description' | 'designMethod' | 'files' | 'itemType'>,
+): string {
   const text = body.description.trim();
   if (text.length >= limits.descriptionMin) return text;
   const item = catalog[body.itemType].cardTitle;
@@ -32,10 +34,19 @@ export function orderDescription(body: Pick<ParsedOrderRequest, 'description' | 
  * Guided flow: base price x quantity less the volume discount, whole dollars. Customizer: its own price
  * rule. The base price is the price list in force (site content, src/models/site-settings.ts) when given.
  */
-export function serverEstimate(body: Pick<ParsedOrderRequest, 'itemType' | 'finish' | 'size' | 'quantity'>, prices?: PriceList): number {
+export function serverEstimate(
+  body: Pick<ParsedOrderRequest, 'itemType' | 'finish' | 'size' | 'quantity'>,
+  prices?: PriceList,
+): number {
   const basePrice = prices?.[body.itemType];
   if (isCustomizerOrder(body)) {
-    return customizerPrice({ itemType: body.itemType, size: body.size ?? '', material: body.finish, quantity: body.quantity, basePrice });
+    return customizerPrice({
+      itemType: body.itemType,
+      size: body.size ?? '',
+      material: body.finish,
+      quantity: body.quantity,
+      basePrice,
+    });
   }
   return estimatedTotal(body.itemType, body.quantity, basePrice);
 }
@@ -56,7 +67,8 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** Fingerprint of a parsed order body (after trimming and defaults). */
-export const bodyFingerprint = (body: ParsedOrderRequest) => createHash('sha256').update(canonicalJson(body)).digest('hex');
+export const bodyFingerprint = (body: ParsedOrderRequest) =>
+  createHash('sha256').update(canonicalJson(body)).digest('hex');
 
 /** An Idempotency-Key is an opaque token from the browser: printable ASCII, at most 200 characters. */
 export const idempotencyKeyPattern = /^[\x21-\x7e]{1,200}$/;

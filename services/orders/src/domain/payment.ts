@@ -13,7 +13,10 @@ export function quoteFigures(amount: number, discount: number, taxRate: number) 
 }
 
 /** Where the quote's tax is taken from: the shipping state, else the billing state; none without address. */
-export function taxPlaceOf(order: Pick<OrderDoc, 'shippingAddress' | 'billingAddress'>): { state?: string; country?: string } {
+export function taxPlaceOf(order: Pick<OrderDoc, 'shippingAddress' | 'billingAddress'>): {
+  state?: string;
+  country?: string;
+} {
   const address = order.shippingAddress ?? order.billingAddress;
   return address ? { state: address.state, country: address.country } : {};
 }
@@ -38,7 +41,9 @@ export function paymentQuoteOf(order: OrderDoc): OrderPaymentQuote {
           expiresAt: iso(order.quote.expiresAt),
         }
       : null,
-    payment: order.payment ? { paymentIntentId: order.payment.paymentIntentId, paidAt: iso(order.payment.paidAt) } : null,
+    payment: order.payment
+      ? { paymentIntentId: order.payment.paymentIntentId, paidAt: iso(order.payment.paidAt) }
+      : null,
   };
 }
 

@@ -70,7 +70,9 @@ export function trackedView(order: OrderDoc): TrackedOrder {
       ? {
           carrier: order.tracking.carrier,
           trackingNumber: order.tracking.trackingNumber,
-          estimatedDelivery: order.tracking.estimatedDelivery ? new Date(order.tracking.estimatedDelivery).toISOString() : null,
+          estimatedDelivery: order.tracking.estimatedDelivery
+            ? new Date(order.tracking.estimatedDelivery).toISOString()
+            : null,
         }
       : null,
   };

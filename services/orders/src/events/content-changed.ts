@@ -9,10 +9,13 @@ export function contentChangedConsumer(connection: Connection) {
   const SiteSettings = siteSettingsModel(connection);
   return consumeEvent('content.changed', async (event, { session }) => {
     const { version, prices, features, changedAt } = event.data;
-    const held = await SiteSettings.findById(siteSettingsId, { version: 1 }).session(session).lean<{ version: number }>();
+    const held = await SiteSettings.findById(siteSettingsId, { version: 1 })
+      .session(session)
+      .lean<{ version: number }>();
     if (held && held.version >= version) return;
     const fields = { version, prices, features, changedAt: new Date(changedAt) };
-    if (held) await SiteSettings.updateOne({ _id: siteSettingsId, version: held.version }, { $set: fields }, { session });
+    if (held)
+      await SiteSettings.updateOne({ _id: siteSettingsId, version: held.version }, { $set: fields }, { session });
     else await SiteSettings.create([{ _id: siteSettingsId, ...fields }], { session });
   });
 }

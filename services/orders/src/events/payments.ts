@@ -38,7 +38,8 @@ export interface ReceivedPayment {
  * What marking paid did: `paid` now; `already` paid with this same intent (a repeated event or the page
  * after the webhook); `other` paid with another intent; `missing` no such order.
  */
-export type MarkPaidOutcome = { outcome: 'paid' | 'already' | 'other'; order: OrderDoc } | { outcome: 'missing'; order: null };
+export type MarkPaidOutcome =
+  { outcome: 'paid' | 'already' | 'other'; order: OrderDoc } | { outcome: 'missing'; order: null };
 
 /** Who changed the status, in status history and order.status_changed: the email service reads the prefix. */
 export const paymentChangedBy = (provider: PaymentMode) => `payment:${provider}`;
@@ -50,7 +51,11 @@ export const paymentChangedBy = (provider: PaymentMode) => `payment:${provider}`
  * customer's one email about the payment is the receipt. An amount other than the quote's total is still
  * recorded (the money was taken) and the note says so.
  */
-export async function markOrderPaid(ctx: ServiceContext<OrderModels>, payment: ReceivedPayment, tx?: { session: ClientSession; outbox: Outbox }): Promise<MarkPaidOutcome> {
+export async function markOrderPaid(
+  ctx: ServiceContext<OrderModels>,
+  payment: ReceivedPayment,
+  tx?: { session: ClientSession; outbox: Outbox },
+): Promise<MarkPaidOutcome> {
   const { Order } = ctx.models;
   // Inside a consumer's transaction (with its processed-event record), else in a transaction of its own.
   const inTransaction = (work: (session: ClientSession, outbox: Outbox) => Promise<MarkPaidOutcome>) =>
@@ -58,7 +63,8 @@ export async function markOrderPaid(ctx: ServiceContext<OrderModels>, payment: R
   const result = await inTransaction(async (session, outbox) => {
     const order = await Order.findById(payment.orderId).session(session).lean<OrderDoc>();
     if (!order) return { outcome: 'missing', order: null };
-    if (order.payment) return { outcome: order.payment.paymentIntentId === payment.paymentIntentId ? 'already' : 'other', order };
+    if (order.payment)
+      return { outcome: order.payment.paymentIntentId === payment.paymentIntentId ? 'already' : 'other', order };
     const now = new Date();
     const changedBy = paymentChangedBy(payment.provider);
     const note = paidNote(payment.paidAt, payment.paymentIntentId, payment.amount, order.quote?.finalAmount ?? null);
@@ -72,7 +78,12 @@ export async function markOrderPaid(ctx: ServiceContext<OrderModels>, payment: R
       status: 'queued',
       timestamp: now,
     };
-    const recorded = { paymentIntentId: payment.paymentIntentId, paidAt: payment.paidAt, amount: payment.amount, provider: payment.provider };
+    const recorded = {
+      paymentIntentId: payment.paymentIntentId,
+      paidAt: payment.paidAt,
+      amount: payment.amount,
+      provider: payment.provider,
+    };
     const update = await Order.updateOne(
       { _id: order._id, payment: null },
       {
@@ -98,12 +109,24 @@ export async function markOrderPaid(ctx: ServiceContext<OrderModels>, payment: R
       paidAt,
       emailRecordId: receipt.id,
     });
-    outbox.add('order.status_changed', statusChangedData(order, { status: 'paid', changedBy, note, total: payment.amount, at: now }));
+    outbox.add(
+      'order.status_changed',
+      statusChangedData(order, { status: 'paid', changedBy, note, total: payment.amount, at: now }),
+    );
     return { outcome: 'paid', order: { ...order, status: 'paid', payment: recorded } };
   });
-  const log = { orderId: payment.orderId, paymentIntentId: payment.paymentIntentId, provider: payment.provider, amount: payment.amount };
+  const log = {
+    orderId: payment.orderId,
+    paymentIntentId: payment.paymentIntentId,
+    provider: payment.provider,
+    amount: payment.amount,
+  };
   if (result.outcome === 'paid') ctx.log.info(log, 'order paid');
-  else if (result.outcome === 'other') ctx.log.warn({ ...log, recordedIntent: result.order.payment?.paymentIntentId }, 'order already paid with another payment intent');
+  else if (result.outcome === 'other')
+    ctx.log.warn(
+      { ...log, recordedIntent: result.order.payment?.paymentIntentId },
+      'order already paid with another payment intent',
+    );
   else if (result.outcome === 'missing') ctx.log.warn(log, 'payment for an unknown order');
   return result;
 }
@@ -115,10 +138,20 @@ export function paymentConsumers(ctx: ServiceContext<OrderModels>) {
       const data = event.data;
       const result = await markOrderPaid(
         ctx,
-        { orderId: data.orderId, paymentIntentId: data.paymentIntentId, paidAt: new Date(data.paidAt), amount: data.amount / 100, provider: data.provider },
+        {
+          orderId: data.orderId,
+          paymentIntentId: data.paymentIntentId,
+          paidAt: new Date(data.paidAt),
+          amount: data.amount / 100,
+          provider: data.provider,
+        },
         { session, outbox },
       );
-      if (result.outcome === 'other') log.error({ orderId: data.orderId, paymentIntentId: data.paymentIntentId }, 'a second payment succeeded for an order already paid: refund it in the provider dashboard');
+      if (result.outcome === 'other')
+        log.error(
+          { orderId: data.orderId, paymentIntentId: data.paymentIntentId },
+          'a second payment succeeded for an order already paid: refund it in the provider dashboard',
+        );
     }),
   ];
 }

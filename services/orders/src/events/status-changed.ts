@@ -30,7 +30,9 @@ export function statusChangedData(order: OrderDoc, change: StatusChange): EventD
           tracking: {
             carrier: tracking.carrier,
             trackingNumber: tracking.trackingNumber,
-            ...(tracking.estimatedDelivery ? { estimatedDelivery: new Date(tracking.estimatedDelivery).toISOString() } : {}),
+            ...(tracking.estimatedDelivery
+              ? { estimatedDelivery: new Date(tracking.estimatedDelivery).toISOString() }
+              : {}),
           },
         }
       : {}),

@@ -46,12 +46,20 @@ type FileRow = Pick<StoredFile, '_id' | 'length' | 'metadata'>;
  * first (the orders' _id index), and only for the rest in the orders themselves (`files.fileId` for
  * uploads, `aiDesignId` for designs).
  */
-async function referencingOrders(models: OrderModels, bucket: BucketName, files: FileRow[]): Promise<Map<string, string>> {
+async function referencingOrders(
+  models: OrderModels,
+  bucket: BucketName,
+  files: FileRow[],
+): Promise<Map<string, string>> {
   const { Order } = models;
   const used = new Map<string, string>();
-  const recorded = [...new Set(files.map((f) => f.metadata?.orderId).filter((id): id is string => typeof id === 'string'))];
+  const recorded = [
+    ...new Set(files.map((f) => f.metadata?.orderId).filter((id): id is string => typeof id === 'string')),
+  ];
   const existing = new Set(
-    recorded.length === 0 ? [] : (await Order.find({ _id: { $in: recorded } }, { _id: 1 }).lean()).map((o) => String(o._id)),
+    recorded.length === 0
+      ? []
+      : (await Order.find({ _id: { $in: recorded } }, { _id: 1 }).lean()).map((o) => String(o._id)),
   );
   const rest: FileRow[] = [];
   for (const file of files) {
@@ -62,14 +70,18 @@ async function referencingOrders(models: OrderModels, bucket: BucketName, files:
   if (rest.length === 0) return used;
   if (bucket === 'uploads') {
     const ids = rest.map((f) => f._id);
-    const orders = await Order.find({ 'files.fileId': { $in: ids } }, { 'files.fileId': 1 }).lean<{ _id: string; files?: { fileId?: string }[] }[]>();
+    const orders = await Order.find({ 'files.fileId': { $in: ids } }, { 'files.fileId': 1 }).lean<
+      { _id: string; files?: { fileId?: string }[] }[]
+    >();
     const wanted = new Set(ids);
     for (const order of orders) {
       for (const f of order.files ?? []) if (f.fileId && wanted.has(f.fileId)) used.set(f.fileId, String(order._id));
     }
   } else {
     const designIdOf = new Map(rest.map((f) => [f.metadata?.designId ?? f._id, f._id]));
-    const orders = await Order.find({ aiDesignId: { $in: [...designIdOf.keys()] } }, { aiDesignId: 1 }).lean<{ _id: string; aiDesignId?: string }[]>();
+    const orders = await Order.find({ aiDesignId: { $in: [...designIdOf.keys()] } }, { aiDesignId: 1 }).lean<
+      { _id: string; aiDesignId?: string }[]
+    >();
     for (const order of orders) {
       const fileId = order.aiDesignId ? designIdOf.get(order.aiDesignId) : undefined;
       if (fileId) used.set(fileId, String(order._id));
@@ -153,7 +165,10 @@ async function markUnused(
       if (orderId) {
         // Recorded so the next sweeps find the order by its id instead of searching the orders.
         if (file.metadata?.orderId !== orderId) {
-          await files.updateOne({ _id: file._id, 'metadata.orderId': sameOrderId(file) }, { $set: { 'metadata.orderId': orderId } });
+          await files.updateOne(
+            { _id: file._id, 'metadata.orderId': sameOrderId(file) },
+            { $set: { 'metadata.orderId': orderId } },
+          );
         }
         continue;
       }
@@ -170,7 +185,12 @@ async function markUnused(
 export async function sweepUnusedFiles(ctx: ServiceContext<OrderModels>, options: SweepOptions): Promise<SweepResult> {
   const now = options.now ?? new Date();
   const graceMs = options.graceMs ?? defaultGraceMs;
-  const result: SweepResult = { marked: { uploads: 0, designs: 0 }, deleted: { uploads: 0, designs: 0 }, bytes: 0, kept: 0 };
+  const result: SweepResult = {
+    marked: { uploads: 0, designs: 0 },
+    deleted: { uploads: 0, designs: 0 },
+    bytes: 0,
+    kept: 0,
+  };
   for (const bucket of buckets) {
     await deleteMarked(ctx.connection, ctx.models, bucket, new Date(now.getTime() - graceMs), result);
     await markUnused(ctx.connection, ctx.models, bucket, now, new Date(now.getTime() - options.retentionMs), result);
@@ -179,7 +199,13 @@ export async function sweepUnusedFiles(ctx: ServiceContext<OrderModels>, options
   const marked = result.marked.uploads + result.marked.designs;
   if (deleted > 0 || marked > 0 || result.kept > 0) {
     ctx.log.info(
-      { deletedUploads: result.deleted.uploads, deletedDesigns: result.deleted.designs, bytes: result.bytes, marked: result.marked, kept: result.kept },
+      {
+        deletedUploads: result.deleted.uploads,
+        deletedDesigns: result.deleted.designs,
+        bytes: result.bytes,
+        marked: result.marked,
+        kept: result.kept,
+      },
       `unused files swept: ${deleted} deleted (${result.bytes} bytes), ${marked} marked for deletion`,
     );
   }

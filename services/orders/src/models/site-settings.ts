@@ -28,11 +28,16 @@ export const siteSettingsId = 'content';
 
 /** The model on this connection (made once; routes and the consumer share it). */
 export function siteSettingsModel(connection: Connection): Model<SiteSettingsDoc> {
-  return (connection.models.SiteSettings as Model<SiteSettingsDoc> | undefined) ?? connection.model<SiteSettingsDoc>('SiteSettings', siteSettingsSchema);
+  return (
+    (connection.models.SiteSettings as Model<SiteSettingsDoc> | undefined) ??
+    connection.model<SiteSettingsDoc>('SiteSettings', siteSettingsSchema)
+  );
 }
 
 /** The price list and switches in force now. */
-export async function currentSiteSettings(connection: Connection): Promise<{ prices: PriceList; features: FeatureSwitches }> {
+export async function currentSiteSettings(
+  connection: Connection,
+): Promise<{ prices: PriceList; features: FeatureSwitches }> {
   const doc = await siteSettingsModel(connection).findById(siteSettingsId).lean<SiteSettingsDoc>();
   return {
     prices: { ...defaultPriceList, ...doc?.prices },

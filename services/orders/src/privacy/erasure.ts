@@ -27,7 +27,11 @@ export function erasureRequestedConsumer(models: OrderModels) {
             customerName: erasedName,
             email: anonymisedEmail,
             emailKey: anonymisedEmail,
-            emailHistory: (order.emailHistory ?? []).map((entry) => ({ ...entry, to: anonymisedEmail, preview: erasedText })),
+            emailHistory: (order.emailHistory ?? []).map((entry) => ({
+              ...entry,
+              to: anonymisedEmail,
+              preview: erasedText,
+            })),
           },
           $unset: { phone: 1, shippingAddress: 1, billingAddress: 1 },
         },
@@ -37,7 +41,8 @@ export function erasureRequestedConsumer(models: OrderModels) {
     }
     // The address a design was generated from is personal data too; the design itself stays with the order.
     const designIds = orders.map((o) => o.aiDesignId).filter((id): id is string => Boolean(id));
-    if (designIds.length) await models.Design.updateMany({ _id: { $in: designIds } }, { $unset: { ip: 1 } }, { session });
+    if (designIds.length)
+      await models.Design.updateMany({ _id: { $in: designIds } }, { $unset: { ip: 1 } }, { session });
     log.info({ erasureId, orders: orders.length, erased }, erased ? 'orders anonymised' : 'orders already anonymised');
   });
 }

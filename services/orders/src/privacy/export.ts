@@ -7,12 +7,16 @@ import type { OrderModels } from '../models/order.js';
 const plain = (doc: object): Record<string, unknown> => JSON.parse(JSON.stringify(doc)) as Record<string, unknown>;
 
 export function privacyExportReply(models: OrderModels) {
-  return replyTo(privacyExportSubject('orders'), privacyExportRequestSchema, async ({ email, orderIds }): Promise<PrivacyExportPart> => {
-    const orders = await models.Order.find({ $or: [{ emailKey: email.toLowerCase() }, { _id: { $in: orderIds } }] })
-      .sort({ createdAt: -1 })
-      .lean();
-    const designIds = orders.map((o) => o.aiDesignId).filter((id): id is string => Boolean(id));
-    const designs = designIds.length ? await models.Design.find({ _id: { $in: designIds } }).lean() : [];
-    return { service: 'orders', collections: { orders: orders.map(plain), designs: designs.map(plain) } };
-  });
+  return replyTo(
+    privacyExportSubject('orders'),
+    privacyExportRequestSchema,
+    async ({ email, orderIds }): Promise<PrivacyExportPart> => {
+      const orders = await models.Order.find({ $or: [{ emailKey: email.toLowerCase() }, { _id: { $in: orderIds } }] })
+        .sort({ createdAt: -1 })
+        .lean();
+      const designIds = orders.map((o) => o.aiDesignId).filter((id): id is string => Boolean(id));
+      const designs = designIds.length ? await models.Design.find({ _id: { $in: designIds } }).lean() : [];
+      return { service: 'orders', collections: { orders: orders.map(plain), designs: designs.map(plain) } };
+    },
+  );
 }

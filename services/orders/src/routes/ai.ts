@@ -65,7 +65,14 @@ export async function registerAiRoutes(
         }
         if (request.validationError) {
           // The browser turns this exact text into its "Please check your input..." alert (§8).
-          return fail(request, reply, 400, errorCodes.VALIDATION_FAILED, aiInvalidParametersMessage, validationIssues(request));
+          return fail(
+            request,
+            reply,
+            400,
+            errorCodes.VALIDATION_FAILED,
+            aiInvalidParametersMessage,
+            validationIssues(request),
+          );
         }
         const { prompt, itemType, style } = request.body;
         let image;
@@ -119,7 +126,9 @@ export async function registerAiRoutes(
         },
       },
       async (request, reply) =>
-        sendStoredFile(ctx.connection, 'designs', request.params.id, reply, { missing: 'No design image has this address.' }),
+        sendStoredFile(ctx.connection, 'designs', request.params.id, reply, {
+          missing: 'No design image has this address.',
+        }),
     );
   });
 }

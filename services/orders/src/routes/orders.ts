@@ -16,7 +16,13 @@ import {
 import { AppError, badRequest, conflict, serviceUnavailable, type ServiceContext } from '@shop/service-kit';
 import { z } from 'zod';
 import { currentSiteSettings } from '../models/site-settings.js';
-import { bodyFingerprint, idempotencyKeyPattern, isTaxExempt, orderDescription, serverEstimate } from '../domain/order-rules.js';
+import {
+  bodyFingerprint,
+  idempotencyKeyPattern,
+  isTaxExempt,
+  orderDescription,
+  serverEstimate,
+} from '../domain/order-rules.js';
 import { newOrderNumber } from '../domain/order-number.js';
 import { orderCreatedData } from '../events/order-created.js';
 import { newOrderId, type OrderDoc, type OrderFile, type OrderModels } from '../models/order.js';
@@ -102,18 +108,41 @@ export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderMod
         summary: 'Submit a quote request (storefront §7)',
         headers: z.looseObject({ [idempotencyKeyHeader]: z.string().optional() }),
         body: orderRequestSchema,
-        response: { 200: createOrderResponseSchema, 201: createOrderResponseSchema, '4xx': failureResponse, '5xx': failureResponse },
+        response: {
+          200: createOrderResponseSchema,
+          201: createOrderResponseSchema,
+          '4xx': failureResponse,
+          '5xx': failureResponse,
+        },
       },
     },
     async (request, reply) => {
       if (request.validationError) {
         const issues = validationIssues(request);
-        return fail(request, reply, 400, 'VALIDATION_FAILED', `Please check your order: ${issues.map((i) => i.message).join('; ')}`, issues);
+        return fail(
+          request,
+          reply,
+          400,
+          'VALIDATION_FAILED',
+          `Please check your order: ${issues.map((i) => i.message).join('; ')}`,
+          issues,
+        );
       }
       const rawKey: unknown = request.headers[idempotencyKeyHeader];
-      const key = typeof rawKey === 'string' ? rawKey : Array.isArray(rawKey) && typeof rawKey[0] === 'string' ? rawKey[0] : undefined;
+      const key =
+        typeof rawKey === 'string'
+          ? rawKey
+          : Array.isArray(rawKey) && typeof rawKey[0] === 'string'
+            ? rawKey[0]
+            : undefined;
       if (key !== undefined && !idempotencyKeyPattern.test(key)) {
-        return fail(request, reply, 400, 'BAD_REQUEST', 'The Idempotency-Key header must be 1 to 200 printable characters.');
+        return fail(
+          request,
+          reply,
+          400,
+          'BAD_REQUEST',
+          'The Idempotency-Key header must be 1 to 200 printable characters.',
+        );
       }
       const body = request.body;
       const fingerprint = bodyFingerprint(body);
@@ -124,7 +153,9 @@ export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderMod
         }
         const files = await resolveFiles(ctx, body);
         if (body.aiDesignId && !(await Design.exists({ _id: body.aiDesignId }))) {
-          throw badRequest('The AI design this order refers to was not found.', [{ field: 'aiDesignId', message: 'Unknown design' }]);
+          throw badRequest('The AI design this order refers to was not found.', [
+            { field: 'aiDesignId', message: 'Unknown design' },
+          ]);
         }
         const customizer = isCustomizerOrder(body);
         // The price list in force now; a later change never touches this order's estimate.
@@ -145,7 +176,11 @@ export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderMod
             description,
             quantity: body.quantity,
             ...(body.itemType === 'shirt' && !customizer
-              ? { sizeBreakdown: Object.fromEntries(Object.entries(body.sizeBreakdown ?? {}).filter(([, n]) => (n ?? 0) > 0)) }
+              ? {
+                  sizeBreakdown: Object.fromEntries(
+                    Object.entries(body.sizeBreakdown ?? {}).filter(([, n]) => (n ?? 0) > 0),
+                  ),
+                }
               : { size: body.size }),
             colors: body.colors,
             finish: body.finish,
@@ -165,7 +200,9 @@ export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderMod
             estimatedTotal: serverEstimate(body, prices),
             ...(body.estimatedTotal !== undefined ? { browserEstimatedTotal: body.estimatedTotal } : {}),
             status: 'pending_quote',
-            statusHistory: [{ status: 'pending_quote', date: now, changedBy: 'customer', note: 'Quote request submitted' }],
+            statusHistory: [
+              { status: 'pending_quote', date: now, changedBy: 'customer', note: 'Quote request submitted' },
+            ],
             quote: null,
             discount: null,
             tracking: null,
@@ -177,7 +214,10 @@ export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderMod
           try {
             await ctx.withOutbox(async (session, outbox) => {
               await Order.create([order], { session });
-              if (key) await IdempotencyKey.create([{ _id: key, bodyHash: fingerprint, orderId: order._id, createdAt: now }], { session });
+              if (key)
+                await IdempotencyKey.create([{ _id: key, bodyHash: fingerprint, orderId: order._id, createdAt: now }], {
+                  session,
+                });
               // Claim the files in the same transaction, and only while the unused-file sweep has not
               // marked them for deletion: a file it marked meanwhile fails the order instead of vanishing.
               if (files.length > 0) {
@@ -187,7 +227,9 @@ export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderMod
                   { session },
                 );
                 if (claimed.matchedCount !== files.length) {
-                  throw badRequest('One of your uploaded files has expired. Please upload it again.', [{ field: 'files', message: 'Expired upload' }]);
+                  throw badRequest('One of your uploaded files has expired. Please upload it again.', [
+                    { field: 'files', message: 'Expired upload' },
+                  ]);
                 }
               }
               if (body.aiDesignId) {
@@ -197,14 +239,17 @@ export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderMod
                   { session },
                 );
                 if (claimed.matchedCount !== 1) {
-                  throw badRequest('The AI design this order refers to was not found.', [{ field: 'aiDesignId', message: 'Unknown design' }]);
+                  throw badRequest('The AI design this order refers to was not found.', [
+                    { field: 'aiDesignId', message: 'Unknown design' },
+                  ]);
                 }
               }
               outbox.add('order.created', orderCreatedData(order));
             });
           } catch (err) {
             const duplicate = duplicateKeyOf(err);
-            if (duplicate?.keyPattern?.orderNumber !== undefined || /orderNumber/.test(duplicate?.message ?? '')) continue;
+            if (duplicate?.keyPattern?.orderNumber !== undefined || /orderNumber/.test(duplicate?.message ?? ''))
+              continue;
             if (key && duplicate && /idempotency_keys/.test(duplicate.message ?? '')) {
               // The same key raced us from another request: answer as a retry would be answered.
               const previous = await replay(key, fingerprint);
@@ -218,7 +263,10 @@ export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderMod
               'browser estimate differs from the server estimate; the server estimate is kept',
             );
           }
-          request.log.info({ orderId: order._id, orderNumber: order.orderNumber, itemType: order.itemType }, 'quote request stored');
+          request.log.info(
+            { orderId: order._id, orderNumber: order.orderNumber, itemType: order.itemType },
+            'quote request stored',
+          );
           return reply.status(201).send({ success: true as const, order: createdView(order) });
         }
         throw serviceUnavailable('Could not assign an order number right now. Please try again.');

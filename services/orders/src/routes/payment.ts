@@ -32,9 +32,11 @@ export function registerPaymentRoutes(app: OrdersApp, ctx: ServiceContext<OrderM
    * The order; null for an unknown one; 'no-route' for a segment that cannot be an order id, answered
    * like any unknown path (so `/api/orders/anything` stays "No route") without asking the database.
    */
-  const find = async (id: string) => (orderIdPattern.test(id) ? Order.findById(id).lean<OrderDoc>() : ('no-route' as const));
+  const find = async (id: string) =>
+    orderIdPattern.test(id) ? Order.findById(id).lean<OrderDoc>() : ('no-route' as const);
 
-  const notFound = (request: FastifyRequest, reply: FastifyReply) => fail(request, reply, 404, 'NOT_FOUND', paymentMessages.orderNotFound);
+  const notFound = (request: FastifyRequest, reply: FastifyReply) =>
+    fail(request, reply, 404, 'NOT_FOUND', paymentMessages.orderNotFound);
 
   const view = (order: OrderDoc) => ({ success: true as const, order: paymentViewOf(order) });
 
@@ -58,7 +60,11 @@ export function registerPaymentRoutes(app: OrdersApp, ctx: ServiceContext<OrderM
   /** The provider's answer for this intent; a refusal by payments counts as not verified. */
   async function verify(orderId: string, paymentIntentId: string): Promise<PaymentVerifyResult | AppError> {
     try {
-      return await ctx.bus.request(paymentVerifySubject, { orderId, paymentIntentId }, { schema: paymentVerifyResultSchema });
+      return await ctx.bus.request(
+        paymentVerifySubject,
+        { orderId, paymentIntentId },
+        { schema: paymentVerifyResultSchema },
+      );
     } catch (err) {
       if (err instanceof AppError) return err;
       throw err;
@@ -71,7 +77,8 @@ export function registerPaymentRoutes(app: OrdersApp, ctx: ServiceContext<OrderM
       attachValidation: true,
       schema: {
         tags: ['payment'],
-        summary: "The payment page's confirmation: only 'paid', with a payment intent the provider confirms for this order and amount",
+        summary:
+          "The payment page's confirmation: only 'paid', with a payment intent the provider confirms for this order and amount",
         params,
         body: orderPaymentConfirmBodySchema,
         response: { 200: orderPaymentViewResponseSchema, ...errors },
@@ -80,7 +87,14 @@ export function registerPaymentRoutes(app: OrdersApp, ctx: ServiceContext<OrderM
     async (request, reply) => {
       if (request.validationError) {
         const issues = validationIssues(request);
-        return fail(request, reply, 400, 'VALIDATION_FAILED', `Invalid request: ${issues.map((i) => i.message).join('; ')}`, issues);
+        return fail(
+          request,
+          reply,
+          400,
+          'VALIDATION_FAILED',
+          `Invalid request: ${issues.map((i) => i.message).join('; ')}`,
+          issues,
+        );
       }
       const { status, paymentIntentId } = request.body;
       const order = await find(request.params.id);
@@ -91,10 +105,16 @@ export function registerPaymentRoutes(app: OrdersApp, ctx: ServiceContext<OrderM
         request.log.warn(log, 'public status change refused');
         return fail(request, reply, 403, 'FORBIDDEN', paymentMessages.publicStatusRefused);
       }
-      if (!paymentIntentId) return fail(request, reply, 400, 'VALIDATION_FAILED', paymentMessages.paymentIdRequired, [{ field: 'paymentIntentId', message: paymentMessages.paymentIdRequired }]);
+      if (!paymentIntentId)
+        return fail(request, reply, 400, 'VALIDATION_FAILED', paymentMessages.paymentIdRequired, [
+          { field: 'paymentIntentId', message: paymentMessages.paymentIdRequired },
+        ]);
       if (order.payment) {
         if (order.payment.paymentIntentId === paymentIntentId) return view(order);
-        request.log.warn({ ...log, recordedIntent: order.payment.paymentIntentId }, 'confirmation with another intent for a paid order');
+        request.log.warn(
+          { ...log, recordedIntent: order.payment.paymentIntentId },
+          'confirmation with another intent for a paid order',
+        );
         return fail(request, reply, 409, 'CONFLICT', paymentMessages.alreadyPaid);
       }
       if (!order.quote) return fail(request, reply, 409, 'CONFLICT', paymentMessages.noQuote);
@@ -103,22 +123,37 @@ export function registerPaymentRoutes(app: OrdersApp, ctx: ServiceContext<OrderM
       if (result instanceof AppError) {
         if (result.statusCode >= 500) {
           request.log.warn({ ...log, err: result }, 'payments did not answer the verification');
-          return fail(request, reply, 503, 'SERVICE_UNAVAILABLE', 'The payment could not be checked right now. It will be confirmed as soon as the payment provider tells us; please do not pay again.');
+          return fail(
+            request,
+            reply,
+            503,
+            'SERVICE_UNAVAILABLE',
+            'The payment could not be checked right now. It will be confirmed as soon as the payment provider tells us; please do not pay again.',
+          );
         }
         request.log.warn({ ...log, refusal: result.message }, 'payment not verified: payments refused the intent');
         return fail(request, reply, 402, 'PAYMENT_NOT_VERIFIED', paymentMessages.paymentNotVerified);
       }
       const expected = toCents(order.quote.finalAmount);
       if (!result.verified) {
-        request.log.warn({ ...log, status: result.status, reason: result.reason }, 'payment not verified: the intent did not succeed');
+        request.log.warn(
+          { ...log, status: result.status, reason: result.reason },
+          'payment not verified: the intent did not succeed',
+        );
         return fail(request, reply, 402, 'PAYMENT_NOT_VERIFIED', paymentMessages.paymentNotVerified);
       }
       if (result.orderId !== order._id) {
-        request.log.warn({ ...log, intentOrderId: result.orderId }, 'payment not verified: the intent belongs to another order');
+        request.log.warn(
+          { ...log, intentOrderId: result.orderId },
+          'payment not verified: the intent belongs to another order',
+        );
         return fail(request, reply, 409, 'PAYMENT_NOT_VERIFIED', paymentMessages.paymentNotVerified);
       }
       if (result.amount !== expected) {
-        request.log.warn({ ...log, charged: result.amount, expected }, 'payment not verified: the intent is for another amount');
+        request.log.warn(
+          { ...log, charged: result.amount, expected },
+          'payment not verified: the intent is for another amount',
+        );
         return fail(request, reply, 409, 'PAYMENT_NOT_VERIFIED', paymentMessages.paymentNotVerified);
       }
       const marked = await markOrderPaid(ctx, {

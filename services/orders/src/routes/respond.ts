@@ -16,9 +16,13 @@ export function fail(
   error: string,
   details?: unknown,
 ) {
-  return reply
-    .status(status)
-    .send({ success: false as const, error, code, ...(details !== undefined ? { details } : {}), requestId: request.id });
+  return reply.status(status).send({
+    success: false as const,
+    error,
+    code,
+    ...(details !== undefined ? { details } : {}),
+    requestId: request.id,
+  });
 }
 
 export function failWith(request: FastifyRequest, reply: FastifyReply, err: AppError) {

@@ -18,7 +18,11 @@ import type { OrdersApp } from '../app.js';
 import { fail, failureResponse } from './respond.js';
 
 /** The order when `orderNumber` and `email` belong together, else null (same outcome for both misses). */
-async function provenOrder(ctx: ServiceContext<OrderModels>, orderNumber: string, email: string): Promise<OrderDoc | null> {
+async function provenOrder(
+  ctx: ServiceContext<OrderModels>,
+  orderNumber: string,
+  email: string,
+): Promise<OrderDoc | null> {
   const order = await ctx.models.Order.findOne({ orderNumber: orderNumber.trim().toUpperCase() }).lean<OrderDoc>();
   if (!order || order.emailKey !== email.trim().toLowerCase()) return null;
   return order;
@@ -55,7 +59,7 @@ export function registerTrackingRoutes(app: OrdersApp, ctx: ServiceContext<Order
       attachValidation: true,
       schema: {
         tags: ['tracking'],
-        summary: "The other orders of an email, for someone who has just proven one of them",
+        summary: 'The other orders of an email, for someone who has just proven one of them',
         body: historyRequestSchema,
         response: { 200: historyResponseSchema, '4xx': failureResponse },
       },
@@ -63,7 +67,9 @@ export function registerTrackingRoutes(app: OrdersApp, ctx: ServiceContext<Order
     async (request, reply) => {
       const body = request.validationError ? undefined : request.body;
       if (!body?.email) {
-        return fail(request, reply, 400, 'VALIDATION_FAILED', 'Email is required.', [{ field: 'email', message: 'Email is required' }]);
+        return fail(request, reply, 400, 'VALIDATION_FAILED', 'Email is required.', [
+          { field: 'email', message: 'Email is required' },
+        ]);
       }
       if (!body.orderNumber) {
         return fail(

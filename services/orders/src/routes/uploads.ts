@@ -24,7 +24,10 @@ import { contentMessages } from '@shop/contracts';
 /** The name as the customer's computer had it, without any folder part or control characters. */
 export function cleanFileName(name: string | undefined): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  const clean = base.replace(/\p{Cc}/gu, '').trim().slice(0, 255);
+  const clean = base
+    .replace(/\p{Cc}/gu, '')
+    .trim()
+    .slice(0, 255);
   return clean || 'file';
 }
 
@@ -43,7 +46,13 @@ async function readingBody<T>(read: () => Promise<T>): Promise<T> {
     return await read();
   } catch (err) {
     if (err instanceof AppError || limitErrorCodes.has((err as { code?: string }).code ?? '')) throw err;
-    throw new AppError(400, errorCodes.BAD_REQUEST, unreadableUploadMessage, [{ field: 'files', message: unreadableUploadMessage }], { cause: err });
+    throw new AppError(
+      400,
+      errorCodes.BAD_REQUEST,
+      unreadableUploadMessage,
+      [{ field: 'files', message: unreadableUploadMessage }],
+      { cause: err },
+    );
   }
 }
 
@@ -77,7 +86,15 @@ export async function registerUploadRoutes(app: OrdersApp, ctx: ServiceContext<O
           return failWith(request, reply, new AppError(403, 'FEATURE_DISABLED', contentMessages.uploadDisabled));
         }
         if (!request.isMultipart()) {
-          return failWith(request, reply, new AppError(415, errorCodes.UNSUPPORTED_MEDIA_TYPE, 'Send the files as multipart/form-data in the "files" field.'));
+          return failWith(
+            request,
+            reply,
+            new AppError(
+              415,
+              errorCodes.UNSUPPORTED_MEDIA_TYPE,
+              'Send the files as multipart/form-data in the "files" field.',
+            ),
+          );
         }
         const stored: string[] = [];
         const files: UploadedFile[] = [];
@@ -102,7 +119,9 @@ export async function registerUploadRoutes(app: OrdersApp, ctx: ServiceContext<O
               const data = await readingBody(() => part.toBuffer());
               const verdict = await checkUpload(originalName, data);
               if (!verdict.ok) {
-                throw new AppError(415, errorCodes.UNSUPPORTED_MEDIA_TYPE, verdict.message, [{ field: 'files', message: verdict.message }]);
+                throw new AppError(415, errorCodes.UNSUPPORTED_MEDIA_TYPE, verdict.message, [
+                  { field: 'files', message: verdict.message },
+                ]);
               }
               const id = newFileId();
               const filename = `${id}.${verdict.extension}`;
@@ -125,13 +144,33 @@ export async function registerUploadRoutes(app: OrdersApp, ctx: ServiceContext<O
           const code = (err as { code?: string }).code;
           if (code === 'FST_REQ_FILE_TOO_LARGE') {
             const message = tooLargeMessage(current || 'A file');
-            return failWith(request, reply, new AppError(413, errorCodes.PAYLOAD_TOO_LARGE, message, [{ field: 'files', message }]));
+            return failWith(
+              request,
+              reply,
+              new AppError(413, errorCodes.PAYLOAD_TOO_LARGE, message, [{ field: 'files', message }]),
+            );
           }
           if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') {
-            return failWith(request, reply, new AppError(413, errorCodes.PAYLOAD_TOO_LARGE, `At most ${uploadMaxFilesPerRequest} files can be uploaded at once.`));
+            return failWith(
+              request,
+              reply,
+              new AppError(
+                413,
+                errorCodes.PAYLOAD_TOO_LARGE,
+                `At most ${uploadMaxFilesPerRequest} files can be uploaded at once.`,
+              ),
+            );
           }
           if (code === 'FST_FIELDS_LIMIT') {
-            return failWith(request, reply, new AppError(413, errorCodes.PAYLOAD_TOO_LARGE, 'Too many form fields: send only the files, in the "files" field.'));
+            return failWith(
+              request,
+              reply,
+              new AppError(
+                413,
+                errorCodes.PAYLOAD_TOO_LARGE,
+                'Too many form fields: send only the files, in the "files" field.',
+              ),
+            );
           }
           if (err instanceof AppError && err.statusCode < 500) return failWith(request, reply, err);
           throw err;
@@ -154,7 +193,9 @@ export async function registerUploadRoutes(app: OrdersApp, ctx: ServiceContext<O
         },
       },
       async (request, reply) =>
-        sendStoredFile(ctx.connection, 'uploads', request.params.id, reply, { missing: 'No uploaded file has this address.' }),
+        sendStoredFile(ctx.connection, 'uploads', request.params.id, reply, {
+          missing: 'No uploaded file has this address.',
+        }),
     );
   });
 }

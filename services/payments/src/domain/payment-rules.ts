@@ -28,8 +28,14 @@ export const testModeOffMessage = 'Test mode is off: this shop takes card paymen
  * What to charge for an order's quote, in cents, or why it cannot be paid. The figure is always the
  * server's (quote - discount + tax as orders computed it), never the browser's.
  */
-export function payableAmount(order: OrderPaymentQuote, now: Date): { ok: true; amount: number } | { ok: false; refusal: Refusal } {
-  const refuse = (status: number, code: string, message: string) => ({ ok: false as const, refusal: { status, code, message } });
+export function payableAmount(
+  order: OrderPaymentQuote,
+  now: Date,
+): { ok: true; amount: number } | { ok: false; refusal: Refusal } {
+  const refuse = (status: number, code: string, message: string) => ({
+    ok: false as const,
+    refusal: { status, code, message },
+  });
   if (order.payment || (alreadyPaidStatuses as readonly string[]).includes(order.status)) {
     return refuse(409, 'ALREADY_PAID', paymentMessages.alreadyPaid);
   }
@@ -38,7 +44,8 @@ export function payableAmount(order: OrderPaymentQuote, now: Date): { ok: true; 
     return refuse(409, 'NOT_AWAITING_PAYMENT', paymentMessages.notAwaitingPayment);
   }
   // Storefront §4: expired when quoteExpiresAt is earlier than now.
-  if (Date.parse(order.quote.expiresAt) < now.getTime()) return refuse(410, 'QUOTE_EXPIRED', paymentMessages.quoteExpired);
+  if (Date.parse(order.quote.expiresAt) < now.getTime())
+    return refuse(410, 'QUOTE_EXPIRED', paymentMessages.quoteExpired);
   const amount = toCents(order.quote.finalAmount);
   if (amount <= 0) return refuse(409, 'NOTHING_TO_PAY', nothingToPayMessage);
   return { ok: true, amount };
@@ -53,12 +60,19 @@ export const refundDueMessage = 'This payment does not pay the order and is due 
  * for another amount than the order's current total (made before a discount was applied or removed),
  * for an order already paid another way, or for an order without a quote is kept for a refund instead.
  */
-export function paymentMisfit(order: OrderPaymentQuote | null, paymentIntentId: string, amountCents: number): string | null {
+export function paymentMisfit(
+  order: OrderPaymentQuote | null,
+  paymentIntentId: string,
+  amountCents: number,
+): string | null {
   if (!order) return 'The order no longer exists.';
   if (order.payment) {
-    return order.payment.paymentIntentId === paymentIntentId ? null : `The order was already paid with another payment (${order.payment.paymentIntentId}).`;
+    return order.payment.paymentIntentId === paymentIntentId
+      ? null
+      : `The order was already paid with another payment (${order.payment.paymentIntentId}).`;
   }
-  if ((alreadyPaidStatuses as readonly string[]).includes(order.status)) return `The order is already marked paid (status ${order.status}).`;
+  if ((alreadyPaidStatuses as readonly string[]).includes(order.status))
+    return `The order is already marked paid (status ${order.status}).`;
   if (!order.quote) return 'The order has no quote.';
   const total = toCents(order.quote.finalAmount);
   if (total !== amountCents) {
@@ -80,14 +94,20 @@ export type TestCardOutcome =
  * declined, a card past its expiry month is declined as expired; any other number is not a test card
  * (refused before it counts as a payment attempt).
  */
-export function testCardOutcome(card: { number: string; expMonth: number; expYear: number }, now: Date): TestCardOutcome {
+export function testCardOutcome(
+  card: { number: string; expMonth: number; expYear: number },
+  now: Date,
+): TestCardOutcome {
   if (card.number !== testModeCards.succeeds && card.number !== testModeCards.declined) {
     return { outcome: 'refused', message: paymentMessages.testCardUnknown };
   }
   // A card is valid through the last day of its expiry month.
-  const expired = card.expYear < now.getUTCFullYear() || (card.expYear === now.getUTCFullYear() && card.expMonth < now.getUTCMonth() + 1);
+  const expired =
+    card.expYear < now.getUTCFullYear() ||
+    (card.expYear === now.getUTCFullYear() && card.expMonth < now.getUTCMonth() + 1);
   if (expired) return { outcome: 'declined', declineCode: 'expired_card', message: paymentMessages.cardExpired };
-  if (card.number === testModeCards.declined) return { outcome: 'declined', declineCode: 'card_declined', message: paymentMessages.cardDeclined };
+  if (card.number === testModeCards.declined)
+    return { outcome: 'declined', declineCode: 'card_declined', message: paymentMessages.cardDeclined };
   return { outcome: 'succeeded' };
 }
 
@@ -102,7 +122,11 @@ export interface ProviderIntentFacts {
 }
 
 /** Verified only when the provider says the intent succeeded AND it carries this order's id. */
-export function verifyIntent(askedOrderId: string, intent: ProviderIntentFacts, provider: PaymentMode): PaymentVerifyResult {
+export function verifyIntent(
+  askedOrderId: string,
+  intent: ProviderIntentFacts,
+  provider: PaymentMode,
+): PaymentVerifyResult {
   const base = {
     paymentIntentId: intent.id,
     orderId: intent.orderId,
@@ -111,12 +135,21 @@ export function verifyIntent(askedOrderId: string, intent: ProviderIntentFacts, 
     provider,
     ...(intent.paidAt ? { paidAt: intent.paidAt.toISOString() } : {}),
   };
-  if (intent.status !== 'succeeded') return { ...base, verified: false, reason: `The payment has not succeeded (status ${intent.status}).` };
+  if (intent.status !== 'succeeded')
+    return { ...base, verified: false, reason: `The payment has not succeeded (status ${intent.status}).` };
   if (intent.orderId !== askedOrderId) return { ...base, verified: false, reason: paymentMessages.orderMismatch };
   return { ...base, verified: true };
 }
 
 /** The answer when the provider does not know the intent at all. */
 export function unknownIntent(paymentIntentId: string, provider: PaymentMode): PaymentVerifyResult {
-  return { verified: false, paymentIntentId, orderId: null, amount: 0, status: 'not_found', provider, reason: paymentMessages.intentNotFound };
+  return {
+    verified: false,
+    paymentIntentId,
+    orderId: null,
+    amount: 0,
+    status: 'not_found',
+    provider,
+    reason: paymentMessages.intentNotFound,
+  };
 }

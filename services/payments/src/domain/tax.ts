@@ -64,9 +64,16 @@ export const stateSalesTaxRates = {
 export type TaxStateCode = keyof typeof stateSalesTaxRates;
 
 /** APO/FPO/DPO "states": Armed Forces Americas, Europe, Pacific. Orders shipped there pay no state sales tax. */
-export const militaryPostStates = { AA: 'Armed Forces Americas', AE: 'Armed Forces Europe', AP: 'Armed Forces Pacific' } as const;
+export const militaryPostStates = {
+  AA: 'Armed Forces Americas',
+  AE: 'Armed Forces Europe',
+  AP: 'Armed Forces Pacific',
+} as const;
 
-const stateNames: Record<string, string> = { ...Object.fromEntries(usStates.map((s) => [s.code, s.name])), DC: 'District of Columbia' };
+const stateNames: Record<string, string> = {
+  ...Object.fromEntries(usStates.map((s) => [s.code, s.name])),
+  DC: 'District of Columbia',
+};
 const codeByName = new Map(Object.entries(stateNames).map(([code, name]) => [name.toLowerCase(), code]));
 codeByName.set('washington dc', 'DC');
 codeByName.set('washington d.c.', 'DC');
@@ -85,7 +92,9 @@ export function stateCodeOf(state: string): string | undefined {
 /** "US", "USA", "United States" (any case) and no country at all (the form's default) are the US. */
 function isUnitedStates(country: string | undefined): boolean {
   if (country === undefined || country.trim() === '') return true;
-  return ['us', 'usa', 'u.s.', 'u.s.a.', 'united states', 'united states of america'].includes(country.trim().toLowerCase());
+  return ['us', 'usa', 'u.s.', 'u.s.a.', 'united states', 'united states of america'].includes(
+    country.trim().toLowerCase(),
+  );
 }
 
 const percent = (rate: number) => `${Number((rate * 100).toFixed(4))}%`;
@@ -100,12 +109,17 @@ export interface TaxQuestion {
 export function taxRateFor({ state, country, taxExempt }: TaxQuestion): TaxRateResult {
   if (taxExempt) return { taxRate: 0, basis: 'Tax-exempt military order' };
   // Countries come as ISO codes ("CA" is Canada here, not California): the basis names the country.
-  if (!isUnitedStates(country)) return { taxRate: 0, basis: `Shipped outside the US (${countryName(country)}): no US sales tax` };
-  if (!state || state.trim() === '') return { taxRate: 0, basis: 'No shipping state on the order: no sales tax applied' };
+  if (!isUnitedStates(country))
+    return { taxRate: 0, basis: `Shipped outside the US (${countryName(country)}): no US sales tax` };
+  if (!state || state.trim() === '')
+    return { taxRate: 0, basis: 'No shipping state on the order: no sales tax applied' };
   const code = stateCodeOf(state);
   if (!code) return { taxRate: 0, basis: `Unknown state "${state.trim()}": no sales tax applied` };
   if (code in militaryPostStates) {
-    return { taxRate: 0, basis: `APO/FPO military address (${code}, ${militaryPostStates[code as keyof typeof militaryPostStates]}): no state sales tax` };
+    return {
+      taxRate: 0,
+      basis: `APO/FPO military address (${code}, ${militaryPostStates[code as keyof typeof militaryPostStates]}): no state sales tax`,
+    };
   }
   const rate: number = stateSalesTaxRates[code as TaxStateCode];
   if (rate === 0) return { taxRate: 0, basis: `${stateNames[code]} (${code}) has no state sales tax` };

@@ -10,7 +10,12 @@ import { cancelStaleIntents, chargeableAmount, hasOpenIntents } from '../provide
 import { quoteOf } from '../routes/intents.js';
 
 /** Cancels the order's open intents for any amount but the one it may be charged now. */
-export async function cancelIntentsForOldTotals(ctx: ServiceContext<PaymentModels>, provider: Provider, orderId: string, log: Logger) {
+export async function cancelIntentsForOldTotals(
+  ctx: ServiceContext<PaymentModels>,
+  provider: Provider,
+  orderId: string,
+  log: Logger,
+) {
   // Most orders have no open intent (none yet, or paid): nothing to ask orders about.
   if (!(await hasOpenIntents(ctx.models.PaymentIntent, orderId))) return [];
   let order: OrderPaymentQuote | null;

@@ -28,12 +28,19 @@ const schema = new Schema<BusinessConfigDoc>(
 );
 
 export function businessConfigModel(connection: Connection): Model<BusinessConfigDoc> {
-  return (connection.models.BusinessConfig as Model<BusinessConfigDoc>) ?? connection.model<BusinessConfigDoc>('BusinessConfig', schema);
+  return (
+    (connection.models.BusinessConfig as Model<BusinessConfigDoc>) ??
+    connection.model<BusinessConfigDoc>('BusinessConfig', schema)
+  );
 }
 
 export async function currentBusinessConfig(BusinessConfigModel: Model<BusinessConfigDoc>): Promise<BusinessConfig> {
   const saved = await BusinessConfigModel.findById(businessConfigId).lean();
-  const { _id, updatedBy: _updatedBy, ...fields } = (saved ?? {}) as Partial<BusinessConfigDoc> & Record<string, unknown>;
+  const {
+    _id,
+    updatedBy: _updatedBy,
+    ...fields
+  } = (saved ?? {}) as Partial<BusinessConfigDoc> & Record<string, unknown>;
   delete fields.createdAt;
   delete fields.updatedAt;
   return businessConfigSchema.parse(fields);

@@ -54,10 +54,16 @@ export async function cancelStaleIntents(
     const status = now?.status ?? canceledStatus;
     if (status === canceledStatus) {
       // Test mode's cancel wrote this already; for Stripe it is our copy of Stripe's status.
-      await intents.updateOne({ _id: record._id, status: { $nin: settledStatuses } }, { $set: { status, lastError: intentCanceledNote } });
+      await intents.updateOne(
+        { _id: record._id, status: { $nin: settledStatuses } },
+        { $set: { status, lastError: intentCanceledNote } },
+      );
       log.info({ orderId, paymentIntentId: record._id, amount: record.amount, keep }, 'stale payment intent canceled');
     } else {
-      log.warn({ orderId, paymentIntentId: record._id, amount: record.amount, status }, 'stale payment intent could not be canceled: the provider already settled it');
+      log.warn(
+        { orderId, paymentIntentId: record._id, amount: record.amount, status },
+        'stale payment intent could not be canceled: the provider already settled it',
+      );
     }
     done.push({ id: record._id, amount: record.amount, status });
   }

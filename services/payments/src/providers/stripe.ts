@@ -36,8 +36,22 @@ const isMissing = (err: unknown) =>
   err instanceof Stripe.errors.StripeError && (err.statusCode === 404 || err.code === 'resource_missing');
 
 /** A Stripe failure as the customer reads it; the detail goes to the log. */
-function providerError(log: Logger, err: unknown, what: string, message: string = paymentMessages.createFailed): AppError {
-  log.error({ err, stripe: err instanceof Stripe.errors.StripeError ? { type: err.type, code: err.code, statusCode: err.statusCode, requestId: err.requestId } : undefined }, `Stripe ${what} failed`);
+function providerError(
+  log: Logger,
+  err: unknown,
+  what: string,
+  message: string = paymentMessages.createFailed,
+): AppError {
+  log.error(
+    {
+      err,
+      stripe:
+        err instanceof Stripe.errors.StripeError
+          ? { type: err.type, code: err.code, statusCode: err.statusCode, requestId: err.requestId }
+          : undefined,
+    },
+    `Stripe ${what} failed`,
+  );
   return new AppError(502, 'PAYMENT_PROVIDER_ERROR', message, undefined, { cause: err });
 }
 
@@ -100,7 +114,8 @@ export class StripeProvider implements PaymentProvider {
       if (isMissing(err)) return null;
       // Already succeeded (the card went through first) or canceled before: Stripe refuses to cancel;
       // its current state says which.
-      if (err instanceof Stripe.errors.StripeError && err.code === 'payment_intent_unexpected_state') return this.retrieve(record._id);
+      if (err instanceof Stripe.errors.StripeError && err.code === 'payment_intent_unexpected_state')
+        return this.retrieve(record._id);
       throw providerError(this.log, err, 'payment intent cancellation', providerUnreachable);
     }
   }

@@ -20,9 +20,11 @@ import type { PaymentIntentDoc, PaymentModels } from '../models/payments.js';
 import type { Provider, ProviderIntent } from '../providers/index.js';
 import { cancelStaleIntents } from '../providers/stale-intents.js';
 
-export const orderUnavailableMessage = 'We could not load your order to take the payment. Please try again in a few minutes.';
+export const orderUnavailableMessage =
+  'We could not load your order to take the payment. Please try again in a few minutes.';
 
-const isDuplicateKey = (err: unknown) => (err as { code?: number })?.code === 11000 || (err as { cause?: { code?: number } })?.cause?.code === 11000;
+const isDuplicateKey = (err: unknown) =>
+  (err as { code?: number })?.code === 11000 || (err as { cause?: { code?: number } })?.cause?.code === 11000;
 
 /** The order's quote from the orders service; its "not found" is said in the payment page's words. */
 export async function quoteOf(ctx: ServiceContext<PaymentModels>, orderId: string): Promise<OrderPaymentQuote> {
@@ -43,20 +45,34 @@ function view(mode: Provider['mode'], intent: ProviderIntent): CreateIntentRespo
   return {
     success: true,
     mode,
-    paymentIntent: { id: intent.id, client_secret: intent.clientSecret, amount: intent.amount, currency: 'usd', status: intent.status },
+    paymentIntent: {
+      id: intent.id,
+      client_secret: intent.clientSecret,
+      amount: intent.amount,
+      currency: 'usd',
+      status: intent.status,
+    },
   };
 }
 
 export function registerIntentRoutes(app: ServiceApp, ctx: ServiceContext<PaymentModels>, provider: Provider) {
   const { PaymentIntent } = ctx.models;
-  const errors = { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema, 410: errorEnvelopeSchema, 502: errorEnvelopeSchema, 503: errorEnvelopeSchema, 504: errorEnvelopeSchema };
+  const errors = {
+    400: errorEnvelopeSchema,
+    404: errorEnvelopeSchema,
+    409: errorEnvelopeSchema,
+    410: errorEnvelopeSchema,
+    502: errorEnvelopeSchema,
+    503: errorEnvelopeSchema,
+    504: errorEnvelopeSchema,
+  };
 
   app.get(
     paymentPaths.config,
     {
       schema: {
         tags: ['payments'],
-        summary: 'Which payment provider the page uses (stripe or test_mode), and Stripe\'s publishable key',
+        summary: "Which payment provider the page uses (stripe or test_mode), and Stripe's publishable key",
         response: { 200: paymentConfigResponseSchema },
       },
     },
@@ -72,7 +88,8 @@ export function registerIntentRoutes(app: ServiceApp, ctx: ServiceContext<Paymen
     {
       schema: {
         tags: ['payments'],
-        summary: "Payment intent for an order's quote: charges the server's total (quote - discount + tax), one intent per order and amount",
+        summary:
+          "Payment intent for an order's quote: charges the server's total (quote - discount + tax), one intent per order and amount",
         body: createIntentBodySchema,
         response: { 200: createIntentResponseSchema, ...errors },
       },
@@ -88,7 +105,10 @@ export function registerIntentRoutes(app: ServiceApp, ctx: ServiceContext<Paymen
       const { amount } = payable;
       if (request.body.amount !== undefined && request.body.amount !== amount) {
         // The browser's figure is only a hint; a difference means a stale page or a tampered request.
-        request.log.warn({ orderId, browserAmount: request.body.amount, amount }, 'browser amount differs from the quote; charging the quote');
+        request.log.warn(
+          { orderId, browserAmount: request.body.amount, amount },
+          'browser amount differs from the quote; charging the quote',
+        );
       }
 
       const idempotencyKey = idempotencyKeyOf(orderId, amount);
@@ -106,7 +126,10 @@ export function registerIntentRoutes(app: ServiceApp, ctx: ServiceContext<Paymen
           { $set: { idempotencyKey: `${idempotencyKey}:canceled:${existing._id}`, status: 'canceled' } },
         );
         providerKey = `${idempotencyKey}:after:${existing._id}`;
-        request.log.info({ orderId, canceledIntent: existing._id }, 'stored payment intent was canceled at the provider; creating a new one');
+        request.log.info(
+          { orderId, canceledIntent: existing._id },
+          'stored payment intent was canceled at the provider; creating a new one',
+        );
       }
 
       const intent = await provider.create({
@@ -140,7 +163,10 @@ export function registerIntentRoutes(app: ServiceApp, ctx: ServiceContext<Paymen
         if (!winner) throw err;
         return view(provider.mode, await provider.resume(winner));
       }
-      request.log.info({ orderId, paymentIntentId: intent.id, amount, provider: provider.mode }, 'payment intent created');
+      request.log.info(
+        { orderId, paymentIntentId: intent.id, amount, provider: provider.mode },
+        'payment intent created',
+      );
       // A new intent means the order's older open ones (made for a total that changed) must never be
       // charged: canceled at the provider now, whatever page still holds them.
       try {

@@ -21,12 +21,16 @@ export const webhookResponseSchema = z.object({
   outcome: z.string(),
 });
 
-const isDuplicateKey = (err: unknown) => (err as { code?: number })?.code === 11000 || (err as { cause?: { code?: number } })?.cause?.code === 11000;
+const isDuplicateKey = (err: unknown) =>
+  (err as { code?: number })?.code === 11000 || (err as { cause?: { code?: number } })?.cause?.code === 11000;
 
 const handledTypes = new Set(['payment_intent.succeeded', 'payment_intent.payment_failed']);
 
 /** The order a succeeded payment is for, as orders has it now (null: no such order); undefined when not needed. */
-async function orderOfPayment(ctx: ServiceContext<PaymentModels>, event: Stripe.Event): Promise<OrderPaymentQuote | null | undefined> {
+async function orderOfPayment(
+  ctx: ServiceContext<PaymentModels>,
+  event: Stripe.Event,
+): Promise<OrderPaymentQuote | null | undefined> {
   if (event.type !== 'payment_intent.succeeded') return undefined;
   const orderId = event.data.object.metadata?.orderId;
   if (!orderId) return undefined;
@@ -51,7 +55,8 @@ async function handleEvent(
   outbox: Outbox,
 ): Promise<{ duplicate: boolean; outcome: string; orderId?: string; paymentIntentId?: string }> {
   const { PaymentIntent, WebhookEvent } = ctx.models;
-  if (await WebhookEvent.exists({ _id: event.id }).session(session)) return { duplicate: true, outcome: 'already handled' };
+  if (await WebhookEvent.exists({ _id: event.id }).session(session))
+    return { duplicate: true, outcome: 'already handled' };
 
   const now = new Date();
   const at = new Date(event.created * 1000);
@@ -66,7 +71,8 @@ async function handleEvent(
     const record = await PaymentIntent.findById(intent.id).session(session).lean<PaymentIntentDoc>();
     const orderNumber = intent.metadata?.orderNumber || record?.orderNumber;
     const amount = intent.amount_received > 0 ? intent.amount_received : intent.amount;
-    const misfit = event.type === 'payment_intent.succeeded' && order !== undefined ? paymentMisfit(order, intent.id, amount) : null;
+    const misfit =
+      event.type === 'payment_intent.succeeded' && order !== undefined ? paymentMisfit(order, intent.id, amount) : null;
     if (!orderId) {
       outcome = 'no orderId in the payment intent metadata: no event';
     } else if (!orderNumber) {
@@ -77,32 +83,76 @@ async function handleEvent(
       // The money was taken but does not pay the order (its total changed after the page was opened,
       // or it was paid another way): the order is not marked paid; the payment is kept for a refund.
       outcome = `refund due: ${misfit}`;
-      const refundDue = { reason: misfit, amount, orderTotal: order?.quote && !order.payment ? toCents(order.quote.finalAmount) : null, stripeEventId: event.id, recordedAt: now };
+      const refundDue = {
+        reason: misfit,
+        amount,
+        orderTotal: order?.quote && !order.payment ? toCents(order.quote.finalAmount) : null,
+        stripeEventId: event.id,
+        recordedAt: now,
+      };
       await PaymentIntent.updateOne(
         { _id: intent.id },
         {
           $set: { status: 'succeeded', succeededAt: at, refundDue },
           // An intent made outside the shop (e.g. in Stripe's dashboard) gets a record too, to be refunded.
-          $setOnInsert: { provider: 'stripe', idempotencyKey: `external:${intent.id}`, orderId, orderNumber, amount: intent.amount, currency: 'usd', attempts: [] },
+          $setOnInsert: {
+            provider: 'stripe',
+            idempotencyKey: `external:${intent.id}`,
+            orderId,
+            orderNumber,
+            amount: intent.amount,
+            currency: 'usd',
+            attempts: [],
+          },
         },
         { session, upsert: true },
       );
     } else if (event.type === 'payment_intent.succeeded') {
-      outbox.add('payment.succeeded', { orderId, orderNumber, paymentIntentId, amount, currency: 'usd', provider: 'stripe', paidAt: at.toISOString() });
+      outbox.add('payment.succeeded', {
+        orderId,
+        orderNumber,
+        paymentIntentId,
+        amount,
+        currency: 'usd',
+        provider: 'stripe',
+        paidAt: at.toISOString(),
+      });
       outcome = 'payment.succeeded';
       if (record) {
-        await PaymentIntent.updateOne({ _id: intent.id }, { $set: { status: 'succeeded', succeededAt: at }, $unset: { lastError: 1 } }, { session });
+        await PaymentIntent.updateOne(
+          { _id: intent.id },
+          { $set: { status: 'succeeded', succeededAt: at }, $unset: { lastError: 1 } },
+          { session },
+        );
       }
     } else {
       const reason = intent.last_payment_error?.message || paymentMessages.cardFailed;
-      outbox.add('payment.failed', { orderId, orderNumber, paymentIntentId, amount, currency: 'usd', provider: 'stripe', reason, failedAt: at.toISOString() });
+      outbox.add('payment.failed', {
+        orderId,
+        orderNumber,
+        paymentIntentId,
+        amount,
+        currency: 'usd',
+        provider: 'stripe',
+        reason,
+        failedAt: at.toISOString(),
+      });
       outcome = 'payment.failed';
       if (record && record.status !== 'succeeded') {
         await PaymentIntent.updateOne(
           { _id: intent.id },
           {
             $set: { status: intent.status, lastError: reason },
-            $push: { attempts: { outcome: 'declined', message: reason, ...(intent.last_payment_error?.decline_code ? { declineCode: intent.last_payment_error.decline_code } : {}), at } },
+            $push: {
+              attempts: {
+                outcome: 'declined',
+                message: reason,
+                ...(intent.last_payment_error?.decline_code
+                  ? { declineCode: intent.last_payment_error.decline_code }
+                  : {}),
+                at,
+              },
+            },
           },
           { session },
         );
@@ -111,10 +161,25 @@ async function handleEvent(
   }
 
   await WebhookEvent.create(
-    [{ _id: event.id, type: event.type, ...(paymentIntentId ? { paymentIntentId } : {}), ...(orderId ? { orderId } : {}), outcome, createdAt: at, receivedAt: now }],
+    [
+      {
+        _id: event.id,
+        type: event.type,
+        ...(paymentIntentId ? { paymentIntentId } : {}),
+        ...(orderId ? { orderId } : {}),
+        outcome,
+        createdAt: at,
+        receivedAt: now,
+      },
+    ],
     { session },
   );
-  return { duplicate: false, outcome, ...(orderId ? { orderId } : {}), ...(paymentIntentId ? { paymentIntentId } : {}) };
+  return {
+    duplicate: false,
+    outcome,
+    ...(orderId ? { orderId } : {}),
+    ...(paymentIntentId ? { paymentIntentId } : {}),
+  };
 }
 
 export async function registerWebhookRoute(app: ServiceApp, ctx: ServiceContext<PaymentModels>, provider: Provider) {
@@ -128,15 +193,23 @@ export async function registerWebhookRoute(app: ServiceApp, ctx: ServiceContext<
       {
         schema: {
           tags: ['payments'],
-          summary: "Stripe's webhook: signature-checked raw body; payment_intent.succeeded / payment_failed become payment.succeeded / payment.failed, once per event id",
-          response: { 200: webhookResponseSchema, 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 503: errorEnvelopeSchema, 504: errorEnvelopeSchema },
+          summary:
+            "Stripe's webhook: signature-checked raw body; payment_intent.succeeded / payment_failed become payment.succeeded / payment.failed, once per event id",
+          response: {
+            200: webhookResponseSchema,
+            400: errorEnvelopeSchema,
+            404: errorEnvelopeSchema,
+            503: errorEnvelopeSchema,
+            504: errorEnvelopeSchema,
+          },
         },
       },
       async (request) => {
         if (provider.mode !== 'stripe') throw notFound(paymentMessages.stripeNotConfigured);
         const signature = request.headers['stripe-signature'];
         const raw = request.body;
-        if (typeof signature !== 'string' || !signature || !Buffer.isBuffer(raw)) throw badRequest(paymentMessages.badSignature);
+        if (typeof signature !== 'string' || !signature || !Buffer.isBuffer(raw))
+          throw badRequest(paymentMessages.badSignature);
         let event: Stripe.Event;
         try {
           event = provider.constructEvent(raw, signature);
@@ -155,7 +228,8 @@ export async function registerWebhookRoute(app: ServiceApp, ctx: ServiceContext<
           result = { duplicate: true, outcome: 'already handled' };
         }
         const log = { stripeEventId: event.id, type: event.type, ...result };
-        if (result.outcome.startsWith('refund due')) request.log.error(log, 'payment received that does not pay its order: refund due');
+        if (result.outcome.startsWith('refund due'))
+          request.log.error(log, 'payment received that does not pay its order: refund due');
         else if (result.outcome.includes('no event')) request.log.warn(log, 'Stripe webhook recorded without an event');
         else request.log.info(log, 'Stripe webhook handled');
         return { received: true as const, duplicate: result.duplicate, outcome: result.outcome };

@@ -24,7 +24,12 @@ export interface FakeStripe {
   requests: FakeRequest[];
   intents: Map<string, Stripe.PaymentIntent>;
   /** What happens at Stripe when a card is confirmed (or an amount changed behind our back). */
-  setIntent(id: string, change: Partial<Pick<Stripe.PaymentIntent, 'status' | 'amount' | 'amount_received' | 'metadata' | 'last_payment_error'>>): Stripe.PaymentIntent;
+  setIntent(
+    id: string,
+    change: Partial<
+      Pick<Stripe.PaymentIntent, 'status' | 'amount' | 'amount_received' | 'metadata' | 'last_payment_error'>
+    >,
+  ): Stripe.PaymentIntent;
   /**
    * What Stripe.js does when the customer pays on the page: the card goes through, unless Stripe no
    * longer lets the intent be confirmed (canceled or already succeeded), as Stripe refuses it.
@@ -67,7 +72,13 @@ function stripeError(res: ServerResponse, status: number, error: Record<string, 
 }
 
 /** Stripe cancels an intent only in these statuses (a succeeded or canceled one is refused). */
-const cancelableStatuses = new Set(['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_action', 'processing']);
+const cancelableStatuses = new Set([
+  'requires_payment_method',
+  'requires_capture',
+  'requires_confirmation',
+  'requires_action',
+  'processing',
+]);
 
 const unexpectedState = (action: 'cancel' | 'confirm', intent: Stripe.PaymentIntent) => ({
   type: 'invalid_request_error',
@@ -80,7 +91,12 @@ const unexpectedState = (action: 'cancel' | 'confirm', intent: Stripe.PaymentInt
 });
 
 const missing = (res: ServerResponse, id: string) =>
-  stripeError(res, 404, { type: 'invalid_request_error', code: 'resource_missing', param: 'intent', message: `No such payment_intent: '${id}'` });
+  stripeError(res, 404, {
+    type: 'invalid_request_error',
+    code: 'resource_missing',
+    param: 'intent',
+    message: `No such payment_intent: '${id}'`,
+  });
 
 function send(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}) {
   res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${random(14)}`, ...extra });
@@ -127,7 +143,10 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
     const body = req.method === 'GET' ? Object.fromEntries(url.searchParams) : parseStripeForm(rawBody);
     requests.push({ method: req.method ?? '', path: url.pathname, idempotencyKey, authorization, body });
 
-    if (!authorization?.startsWith('Bearer ') || (options.secretKey && authorization !== `Bearer ${options.secretKey}`)) {
+    if (
+      !authorization?.startsWith('Bearer ') ||
+      (options.secretKey && authorization !== `Bearer ${options.secretKey}`)
+    ) {
       return stripeError(res, 401, { type: 'invalid_request_error', message: 'Invalid API Key provided' });
     }
     if (failures > 0) {
@@ -149,7 +168,12 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       }
       const amount = Number(body.amount);
       if (!Number.isInteger(amount) || amount < 50) {
-        return stripeError(res, 400, { type: 'invalid_request_error', code: 'amount_too_small', param: 'amount', message: 'Amount must be at least $0.50 usd' });
+        return stripeError(res, 400, {
+          type: 'invalid_request_error',
+          code: 'amount_too_small',
+          param: 'amount',
+          message: 'Amount must be at least $0.50 usd',
+        });
       }
       const intent = newIntent({
         amount,
@@ -157,7 +181,9 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
         metadata: (body.metadata as Record<string, string>) ?? {},
         description: (body.description as string) ?? null,
         receipt_email: (body.receipt_email as string) ?? null,
-        ...(Array.isArray(body.allowed_payment_method_types) ? { allowed_payment_method_types: body.allowed_payment_method_types as never } : {}),
+        ...(Array.isArray(body.allowed_payment_method_types)
+          ? { allowed_payment_method_types: body.allowed_payment_method_types as never }
+          : {}),
       });
       if (idempotencyKey) replays.set(idempotencyKey, { rawBody, status: 200, body: intent });
       return send(res, 200, intent);
@@ -169,7 +195,10 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       const intent = intents.get(id);
       if (!intent) return missing(res, id);
       // The SDK retries with the same key; Stripe answers a replay with the first answer.
-      if (idempotencyKey && replays.has(idempotencyKey)) return send(res, replays.get(idempotencyKey)!.status, replays.get(idempotencyKey)!.body, { 'idempotent-replayed': 'true' });
+      if (idempotencyKey && replays.has(idempotencyKey))
+        return send(res, replays.get(idempotencyKey)!.status, replays.get(idempotencyKey)!.body, {
+          'idempotent-replayed': 'true',
+        });
       if (!cancelableStatuses.has(intent.status)) return stripeError(res, 400, unexpectedState('cancel', intent));
       Object.assign(intent, {
         status: 'canceled',
@@ -186,7 +215,10 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
       if (!intent) return missing(res, match[1]);
       return send(res, 200, intent);
     }
-    return stripeError(res, 404, { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${url.pathname}).` });
+    return stripeError(res, 404, {
+      type: 'invalid_request_error',
+      message: `Unrecognized request URL (${req.method}: ${url.pathname}).`,
+    });
   }
 
   const server: Server = createServer((req, res) => {

@@ -58,7 +58,10 @@ export interface Harness {
 /** Orders' configuration for the tests (its loadConfig is not exported; the AI part is the offline one). */
 function ordersConfig(mongoUri: string, natsUrl: string): Parameters<typeof buildOrders>[0] {
   return {
-    ...loadServiceConfig({ PORT: '0', MONGO_URL: mongoUri, NATS_URL: natsUrl, LOG_LEVEL: 'silent', NODE_ENV: 'test' }, { port: 0 }),
+    ...loadServiceConfig(
+      { PORT: '0', MONGO_URL: mongoUri, NATS_URL: natsUrl, LOG_LEVEL: 'silent', NODE_ENV: 'test' },
+      { port: 0 },
+    ),
     ai: { apiKey: undefined, baseUrl: undefined, imageModel: 'gpt-image-1' },
     // Orders' default (UPLOAD_RETENTION_HOURS unset); these tests upload nothing.
     uploadRetentionHours: 24,
@@ -88,15 +91,29 @@ export async function startHarness(options: { stripe?: FakeStripe; env?: RawPaym
   const [mongo, nats] = await Promise.all([startMongo(), startNats()]);
   const stripeEnv: RawPaymentsEnv = options.stripe ? { ...stripeKeys, STRIPE_API_URL: options.stripe.url } : {};
   const payments = await buildApp(
-    loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...stripeEnv, ...options.env }),
+    loadConfig({
+      PORT: '0',
+      MONGO_URL: mongo.uri,
+      NATS_URL: nats.url,
+      LOG_LEVEL: 'silent',
+      NODE_ENV: 'test',
+      ...stripeEnv,
+      ...options.env,
+    }),
     { relay: { sweepIntervalMs: 200, maxBackoffMs: 500 } },
   );
   const paymentsUrl = await payments.start();
-  const orders = await buildOrders(ordersConfig(mongo.uri, nats.url), { relay: { sweepIntervalMs: 200, maxBackoffMs: 500 } });
+  const orders = await buildOrders(ordersConfig(mongo.uri, nats.url), {
+    relay: { sweepIntervalMs: 200, maxBackoffMs: 500 },
+  });
   const ordersUrl = await orders.start();
 
   const nc = await connect({ servers: nats.url });
-  const paymentEvents = await streamEventsReader(nc, { stream: 'PAYMENTS', subject: 'payment.>', durable: 'payments-test-payments' });
+  const paymentEvents = await streamEventsReader(nc, {
+    stream: 'PAYMENTS',
+    subject: 'payment.>',
+    durable: 'payments-test-payments',
+  });
   const orderEvents = await orderEventsReader(nc, 'payments-test-orders');
 
   return {
@@ -119,7 +136,12 @@ export async function startHarness(options: { stripe?: FakeStripe; env?: RawPaym
 }
 
 /** One HTTP call; the body typed as the caller says the route answers (unknown unless told). */
-export async function send<Body = unknown>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Body }> {
+export async function send<Body = unknown>(
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Body }> {
   const res = await fetch(url, {
     method,
     headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
@@ -130,17 +152,26 @@ export async function send<Body = unknown>(method: string, url: string, body?: u
 }
 
 /** A customer's quote request through the real orders service; its id and number. */
-export async function placeOrder(h: Harness, overrides: Partial<OrderRequest> = {}): Promise<{ id: string; orderNumber: string }> {
+export async function placeOrder(
+  h: Harness,
+  overrides: Partial<OrderRequest> = {},
+): Promise<{ id: string; orderNumber: string }> {
   // The payments tests' customer does not subscribe to emails (the shared body does).
   const res = await send('POST', `${h.ordersUrl}/api/orders`, coinOrder({ subscribeEmail: false, ...overrides }));
-  if (res.status !== 200 && res.status !== 201) throw new Error(`order refused: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200 && res.status !== 201)
+    throw new Error(`order refused: ${res.status} ${JSON.stringify(res.body)}`);
   const { order } = createOrderResponseSchema.parse(res.body);
   return { id: order.id, orderNumber: order.orderNumber };
 }
 
 /** The admin's Apply Quote (orders asks payments for the tax rate); the order as orders answers it. */
 export async function applyQuote(h: Harness, orderId: string, quoteAmount: number) {
-  const res = await send<AdminOrderResponse>('POST', `${h.ordersUrl}/api/orders/${orderId}/generate-quote`, { quoteAmount, quoteNotes: 'Includes rush' }, admin);
+  const res = await send<AdminOrderResponse>(
+    'POST',
+    `${h.ordersUrl}/api/orders/${orderId}/generate-quote`,
+    { quoteAmount, quoteNotes: 'Includes rush' },
+    admin,
+  );
   if (res.status !== 200) throw new Error(`quote refused: ${res.status} ${JSON.stringify(res.body)}`);
   const { quote } = res.body.order;
   if (!quote) throw new Error(`quote missing from the answer: ${JSON.stringify(res.body)}`);

@@ -30,7 +30,8 @@ export const alertRules: readonly AlertRule[] = [
     threshold: 5,
     windowMs: 15 * 60_000,
     severity: 'high',
-    describe: (ip, hits, w) => `Verification code guessing: ${hits} wrong or refused order-lookup codes from ${ip} within ${minutes(w)}`,
+    describe: (ip, hits, w) =>
+      `Verification code guessing: ${hits} wrong or refused order-lookup codes from ${ip} within ${minutes(w)}`,
   },
   {
     type: 'not_found_burst',
@@ -54,7 +55,8 @@ export const alertRules: readonly AlertRule[] = [
     threshold: 20,
     windowMs: 5 * 60_000,
     severity: 'medium',
-    describe: (ip, hits, w) => `Rate-limit storm: ${hits} requests from ${ip} refused by the rate limit within ${minutes(w)}`,
+    describe: (ip, hits, w) =>
+      `Rate-limit storm: ${hits} requests from ${ip} refused by the rate limit within ${minutes(w)}`,
   },
   {
     type: 'banned_ip_retry',
@@ -75,7 +77,9 @@ export const droppedLogsRule = {
 };
 
 /** Per rule and address: how many entries of this batch count towards it. */
-export function countRuleHits(entries: readonly RequestLogEntry[]): Map<string, { rule: AlertRule; ip: string; hits: number; lastAt: string }> {
+export function countRuleHits(
+  entries: readonly RequestLogEntry[],
+): Map<string, { rule: AlertRule; ip: string; hits: number; lastAt: string }> {
   const hits = new Map<string, { rule: AlertRule; ip: string; hits: number; lastAt: string }>();
   for (const entry of entries) {
     for (const rule of alertRules) {

@@ -36,5 +36,7 @@ export function renewedExpiry(session: SessionTimes, now: Date): Date | undefine
 }
 
 export function isExpired(session: Pick<SessionTimes, 'expiresAt' | 'createdAt'>, now: Date): boolean {
-  return session.expiresAt.getTime() <= now.getTime() || now.getTime() >= session.createdAt.getTime() + SESSION_ABSOLUTE_MS;
+  return (
+    session.expiresAt.getTime() <= now.getTime() || now.getTime() >= session.createdAt.getTime() + SESSION_ABSOLUTE_MS
+  );
 }

@@ -23,7 +23,12 @@ export interface AlertToRaise {
  * Opens the alert, or counts `count` more on the open one of the same rule and address. Publishes
  * `alert.raised` only when it opens. Answers true when it opened one.
  */
-export async function raiseOrRepeat(models: MonitoringModels, session: ClientSession, outbox: Outbox, alert: AlertToRaise): Promise<boolean> {
+export async function raiseOrRepeat(
+  models: MonitoringModels,
+  session: ClientSession,
+  outbox: Outbox,
+  alert: AlertToRaise,
+): Promise<boolean> {
   const repeated = await models.Alert.updateOne(
     { type: alert.type, ip: alert.ip, resolved: false },
     { $inc: { count: alert.count }, $max: { lastSeenAt: alert.at } },
@@ -109,7 +114,13 @@ export function hourlyIncrements(entries: readonly RequestLogEntry[], dropped: n
   };
 }
 
-async function countHourly(models: MonitoringModels, session: ClientSession, entries: readonly RequestLogEntry[], dropped: number, now: Date) {
+async function countHourly(
+  models: MonitoringModels,
+  session: ClientSession,
+  entries: readonly RequestLogEntry[],
+  dropped: number,
+  now: Date,
+) {
   const { hourly, addresses } = hourlyIncrements(entries, dropped, now);
   if (hourly.length) await models.HourlyStats.bulkWrite(hourly, { session, ordered: true });
   if (addresses.length) await models.AddressHour.bulkWrite(addresses, { session, ordered: true });
@@ -142,7 +153,11 @@ export function requestsLoggedConsumer(models: MonitoringModels, now: () => Date
     for (const { rule, ip, hits, lastAt } of countRuleHits(entries).values()) {
       const at = new Date(lastAt);
       // An alert already open for this rule and address counts the repeat, whatever the window.
-      const repeated = await models.Alert.updateOne({ type: rule.type, ip, resolved: false }, { $inc: { count: hits }, $max: { lastSeenAt: at } }, { session });
+      const repeated = await models.Alert.updateOne(
+        { type: rule.type, ip, resolved: false },
+        { $inc: { count: hits }, $max: { lastSeenAt: at } },
+        { session },
+      );
       if (repeated.matchedCount > 0) continue;
       const windowStart = Math.floor(at.getTime() / rule.windowMs) * rule.windowMs;
       const counter = await models.RateCounter.findOneAndUpdate(
@@ -152,7 +167,14 @@ export function requestsLoggedConsumer(models: MonitoringModels, now: () => Date
       );
       const count = counter?.count ?? hits;
       if (count < rule.threshold) continue;
-      const opened = await raiseOrRepeat(models, session, outbox, { type: rule.type, ip, severity: rule.severity, description: rule.describe(ip, count, rule.windowMs), at, count });
+      const opened = await raiseOrRepeat(models, session, outbox, {
+        type: rule.type,
+        ip,
+        severity: rule.severity,
+        description: rule.describe(ip, count, rule.windowMs),
+        at,
+        count,
+      });
       if (opened) log.warn({ alert: rule.type, ip, count }, 'security alert raised');
     }
 

@@ -33,7 +33,10 @@ const alertSchema = new Schema<AlertDoc>(
   },
   { collection: 'security_alerts', versionKey: false, _id: false },
 );
-alertSchema.index({ type: 1, ip: 1 }, { unique: true, partialFilterExpression: { resolved: false }, name: 'one_open_alert_per_rule_and_address' });
+alertSchema.index(
+  { type: 1, ip: 1 },
+  { unique: true, partialFilterExpression: { resolved: false }, name: 'one_open_alert_per_rule_and_address' },
+);
 alertSchema.index({ resolved: 1, timestamp: -1 });
 alertSchema.index({ timestamp: -1 });
 

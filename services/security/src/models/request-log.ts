@@ -56,6 +56,9 @@ export async function ensureLogRetention(model: ReturnType<typeof requestLogMode
   if (!current) {
     await model.collection.createIndex({ timestamp: 1 }, { name: retentionIndexName, expireAfterSeconds: seconds });
   } else if (current.expireAfterSeconds !== seconds) {
-    await model.db.db!.command({ collMod: model.collection.collectionName, index: { name: retentionIndexName, expireAfterSeconds: seconds } });
+    await model.db.db!.command({
+      collMod: model.collection.collectionName,
+      index: { name: retentionIndexName, expireAfterSeconds: seconds },
+    });
   }
 }

@@ -24,13 +24,23 @@ function clientOf(request: FastifyRequest): ClientInfo {
   return { ip: request.ip, userAgent: request.headers['user-agent'], requestId: request.id };
 }
 
-const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 429: errorEnvelopeSchema, 500: errorEnvelopeSchema };
+const errors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  429: errorEnvelopeSchema,
+  500: errorEnvelopeSchema,
+};
 
 /** `auth` is read per request: the service is assembled after its routes are registered. */
 export function authRoutes(app: ServiceApp, getAuth: () => AuthService, options: { cookieSecure: boolean }) {
   const setSession = (reply: FastifyReply, sessionId: string, expiresAt?: Date) => {
-    const maxAge = expiresAt ? Math.max(1, Math.floor((expiresAt.getTime() - getAuth().now().getTime()) / 1000)) : SESSION_IDLE_MS / 1000;
-    reply.header('set-cookie', sessionCookie(sessionId, options.cookieSecure, Math.min(maxAge, SESSION_IDLE_MS / 1000)));
+    const maxAge = expiresAt
+      ? Math.max(1, Math.floor((expiresAt.getTime() - getAuth().now().getTime()) / 1000))
+      : SESSION_IDLE_MS / 1000;
+    reply.header(
+      'set-cookie',
+      sessionCookie(sessionId, options.cookieSecure, Math.min(maxAge, SESSION_IDLE_MS / 1000)),
+    );
   };
   const clearSession = (reply: FastifyReply) => reply.header('set-cookie', sessionCookie('', options.cookieSecure, 0));
 

@@ -20,5 +20,10 @@ export async function checkPhoto(name: string, data: Buffer): Promise<PhotoVerdi
 /** The name as the customer's computer had it, without folders or control characters. */
 export function cleanFileName(name: string | undefined): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  return base.replace(/\p{Cc}/gu, '').trim().slice(0, 255) || 'photo';
+  return (
+    base
+      .replace(/\p{Cc}/gu, '')
+      .trim()
+      .slice(0, 255) || 'photo'
+  );
 }

@@ -8,7 +8,22 @@ import { supportResponseHours } from '@shop/contracts';
 const hour = 60 * 60_000;
 
 /** US zone abbreviations an admin may write, as UTC offsets in hours (standard time; DST is ignored). */
-const zoneOffsets: Record<string, number> = { ET: -5, EST: -5, EDT: -4, CT: -6, CST: -6, CDT: -5, MT: -7, MST: -7, MDT: -6, PT: -8, PST: -8, PDT: -7, UTC: 0, GMT: 0 };
+const zoneOffsets: Record<string, number> = {
+  ET: -5,
+  EST: -5,
+  EDT: -4,
+  CT: -6,
+  CST: -6,
+  CDT: -5,
+  MT: -7,
+  MST: -7,
+  MDT: -6,
+  PT: -8,
+  PST: -8,
+  PDT: -7,
+  UTC: 0,
+  GMT: 0,
+};
 
 export interface BusinessWindow {
   /** Opening and closing, minutes after local midnight. */
@@ -31,7 +46,11 @@ export function parseBusinessWindow(text: string): BusinessWindow | undefined {
   const match = /(\d{1,2})(?::(\d{2}))?\s*(am|pm)?\s*(?:-|–|to)\s*(\d{1,2})(?::(\d{2}))?\s*(am|pm)?/i.exec(text);
   if (!match) return undefined;
   const [, h1, m1, mer1, h2, m2, mer2] = match;
-  const open = minutesOf(h1, m1, mer1 ?? (mer2?.toLowerCase() === 'pm' && Number(h1) < Number(h2) ? 'pm' : mer2 ? 'am' : undefined));
+  const open = minutesOf(
+    h1,
+    m1,
+    mer1 ?? (mer2?.toLowerCase() === 'pm' && Number(h1) < Number(h2) ? 'pm' : mer2 ? 'am' : undefined),
+  );
   const close = minutesOf(h2, m2, mer2);
   if (!(open >= 0 && close <= 24 * 60 && open < close)) return undefined;
   const zone = /\b(E[SD]?T|C[SD]?T|M[SD]?T|P[SD]?T|UTC|GMT)\b/.exec(text)?.[1];

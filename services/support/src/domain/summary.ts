@@ -10,7 +10,11 @@ export interface DeadlineFields {
 export const unansweredStatuses = ['open', 'in_progress'] as const;
 
 export function isOverdue(message: DeadlineFields, now: Date): boolean {
-  return (unansweredStatuses as readonly string[]).includes(message.status) && !message.firstResponseAt && message.respondBy.getTime() < now.getTime();
+  return (
+    (unansweredStatuses as readonly string[]).includes(message.status) &&
+    !message.firstResponseAt &&
+    message.respondBy.getTime() < now.getTime()
+  );
 }
 
 /** The MongoDB filter of the same rule, for counting and filtering on the server. */

@@ -21,10 +21,19 @@ export function messageView(doc: Lean<SupportMessageFields>, now: Date): Support
     submittedDate: doc.submittedDate.toISOString(),
     lastUpdate: doc.lastUpdate.toISOString(),
     adminNotes: doc.adminNotes ?? '',
-    responses: (doc.responses ?? []).map((r) => ({ id: r._id, content: r.content, isFromAdmin: r.isFromAdmin, authorName: r.authorName, timestamp: r.timestamp.toISOString() })),
+    responses: (doc.responses ?? []).map((r) => ({
+      id: r._id,
+      content: r.content,
+      isFromAdmin: r.isFromAdmin,
+      authorName: r.authorName,
+      timestamp: r.timestamp.toISOString(),
+    })),
     respondBy: doc.respondBy.toISOString(),
     firstResponseAt: doc.firstResponseAt ? doc.firstResponseAt.toISOString() : null,
-    overdue: isOverdue({ status: doc.status, respondBy: doc.respondBy, firstResponseAt: doc.firstResponseAt ?? null }, now),
+    overdue: isOverdue(
+      { status: doc.status, respondBy: doc.respondBy, firstResponseAt: doc.firstResponseAt ?? null },
+      now,
+    ),
   };
 }
 
@@ -39,9 +48,20 @@ export function returnView(doc: Lean<ReturnRequestFields>): ReturnRecord {
     reason: doc.reason,
     itemCondition: doc.itemCondition,
     description: doc.description,
-    photos: (doc.photos ?? []).map((p) => ({ id: p._id, filename: p.filename, mimetype: p.mimetype, size: p.size, url: supportPaths.returnPhoto(id, p._id) })),
+    photos: (doc.photos ?? []).map((p) => ({
+      id: p._id,
+      filename: p.filename,
+      mimetype: p.mimetype,
+      size: p.size,
+      url: supportPaths.returnPhoto(id, p._id),
+    })),
     status: doc.status,
-    history: (doc.history ?? []).map((h) => ({ status: h.status, at: h.at.toISOString(), by: h.by, ...(h.note ? { note: h.note } : {}) })),
+    history: (doc.history ?? []).map((h) => ({
+      status: h.status,
+      at: h.at.toISOString(),
+      by: h.by,
+      ...(h.note ? { note: h.note } : {}),
+    })),
     requestedAt: doc.requestedAt.toISOString(),
     lastUpdate: doc.lastUpdate.toISOString(),
   };

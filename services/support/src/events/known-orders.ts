@@ -14,9 +14,16 @@ export interface OrderFacts {
   at: Date;
 }
 
-export async function applyOrderFacts(KnownOrder: SupportModels['KnownOrder'], session: ClientSession, facts: OrderFacts) {
+export async function applyOrderFacts(
+  KnownOrder: SupportModels['KnownOrder'],
+  session: ClientSession,
+  facts: OrderFacts,
+) {
   const current = await KnownOrder.findById(facts.orderId).session(session).lean();
-  const shippedAt = shippedStatuses.has(facts.status) && (!current?.shippedAt || current.shippedAt > facts.at) ? facts.at : current?.shippedAt ?? null;
+  const shippedAt =
+    shippedStatuses.has(facts.status) && (!current?.shippedAt || current.shippedAt > facts.at)
+      ? facts.at
+      : (current?.shippedAt ?? null);
   const newer = !current || current.updatedAt.getTime() <= facts.at.getTime();
   await KnownOrder.updateOne(
     { _id: facts.orderId },

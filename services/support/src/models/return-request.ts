@@ -5,11 +5,21 @@ import { Schema, type InferSchemaType } from 'mongoose';
 import { returnConditions, returnReasons, returnStatuses } from '@shop/contracts';
 
 const photoSchema = new Schema(
-  { _id: { type: String, required: true }, filename: { type: String, required: true }, mimetype: { type: String, required: true }, size: { type: Number, required: true } },
+  {
+    _id: { type: String, required: true },
+    filename: { type: String, required: true },
+    mimetype: { type: String, required: true },
+    size: { type: Number, required: true },
+  },
   { _id: false },
 );
 const historySchema = new Schema(
-  { status: { type: String, enum: returnStatuses, required: true }, at: { type: Date, required: true }, by: { type: String, required: true }, note: String },
+  {
+    status: { type: String, enum: returnStatuses, required: true },
+    at: { type: Date, required: true },
+    by: { type: String, required: true },
+    note: String,
+  },
   { _id: false },
 );
 

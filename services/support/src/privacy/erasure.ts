@@ -25,7 +25,11 @@ export function erasureRequestedConsumer(models: SupportModels) {
             subject: erasedText,
             message: erasedText,
             adminNotes: '',
-            responses: (m.responses ?? []).map((r) => ({ ...r, content: erasedText, authorName: r.isFromAdmin ? r.authorName : erasedName })),
+            responses: (m.responses ?? []).map((r) => ({
+              ...r,
+              content: erasedText,
+              authorName: r.isFromAdmin ? r.authorName : erasedName,
+            })),
           },
         },
         { session },
@@ -43,7 +47,14 @@ export function erasureRequestedConsumer(models: SupportModels) {
       );
     }
 
-    const known = await models.KnownOrder.updateMany(mine, { $set: { email: anonymisedEmail, customerName: erasedName } }, { session });
-    log.info({ erasureId, messages: messages.length, returns: returns.length, knownOrders: known.modifiedCount }, 'support data of the customer erased');
+    const known = await models.KnownOrder.updateMany(
+      mine,
+      { $set: { email: anonymisedEmail, customerName: erasedName } },
+      { session },
+    );
+    log.info(
+      { erasureId, messages: messages.length, returns: returns.length, knownOrders: known.modifiedCount },
+      'support data of the customer erased',
+    );
   });
 }

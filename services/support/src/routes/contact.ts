@@ -1,7 +1,14 @@
 // The contact config: GET /api/config/contact/public for the public pages (storefront §7), and
 // GET/POST /api/config/contact for the back office (admin §7). The gateway lets only a signed-in admin
 // reach the last two (its admin rule for /api/config/**); the public route is open.
-import { contactConfigPaths, contactConfigSavedSchema, contactConfigSchema, errorEnvelopeSchema, publicContactConfig, publicContactConfigSchema } from '@shop/contracts';
+import {
+  contactConfigPaths,
+  contactConfigSavedSchema,
+  contactConfigSchema,
+  errorEnvelopeSchema,
+  publicContactConfig,
+  publicContactConfigSchema,
+} from '@shop/contracts';
 import type { ServiceApp, ServiceContext } from '@shop/service-kit';
 import type { ContactDefaults } from '../config.js';
 import { currentContactConfig, saveContactConfig } from '../contact.js';
@@ -44,7 +51,11 @@ export function contactRoutes(app: ServiceApp, ctx: ServiceContext<SupportModels
     },
     async (request) => {
       const admin = request.headers['x-admin-email'];
-      const saved = await saveContactConfig(ctx.models.ContactConfig, request.body, typeof admin === 'string' ? admin : null);
+      const saved = await saveContactConfig(
+        ctx.models.ContactConfig,
+        request.body,
+        typeof admin === 'string' ? admin : null,
+      );
       request.log.info({ admin: admin ?? null, config: saved }, 'contact config changed');
       return { success: true as const, config: saved };
     },

@@ -5,8 +5,23 @@
 // support.return_requested event in one transaction; if that fails the photos are removed again.
 import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
-import { errorCodes, errorEnvelopeSchema, returnCreatedSchema, returnRequestSchema, returnRules, supportPaths } from '@shop/contracts';
-import { AppError, badRequest, fieldIssuesFromZod, validationFailed, validationMessage, type ServiceApp, type ServiceContext } from '@shop/service-kit';
+import {
+  errorCodes,
+  errorEnvelopeSchema,
+  returnCreatedSchema,
+  returnRequestSchema,
+  returnRules,
+  supportPaths,
+} from '@shop/contracts';
+import {
+  AppError,
+  badRequest,
+  fieldIssuesFromZod,
+  validationFailed,
+  validationMessage,
+  type ServiceApp,
+  type ServiceContext,
+} from '@shop/service-kit';
 import { checkPhoto, cleanFileName } from '../domain/photo-check.js';
 import { returnEligibility } from '../domain/return-window.js';
 import type { SupportModels } from '../models/index.js';
@@ -34,14 +49,19 @@ export async function returnRoutes(app: ServiceApp, ctx: ServiceContext<SupportM
       {
         schema: {
           tags: ['public'],
-          summary: 'Request a return (multipart: orderNumber, email, reason, itemCondition, description, up to 5 `photos`)',
+          summary:
+            'Request a return (multipart: orderNumber, email, reason, itemCondition, description, up to 5 `photos`)',
           consumes: ['multipart/form-data'],
           response: { 201: returnCreatedSchema, '4xx': errorEnvelopeSchema },
         },
       },
       async (request, reply) => {
         if (!request.isMultipart()) {
-          throw new AppError(415, errorCodes.UNSUPPORTED_MEDIA_TYPE, 'Send the return request as multipart/form-data (photos in the "photos" field).');
+          throw new AppError(
+            415,
+            errorCodes.UNSUPPORTED_MEDIA_TYPE,
+            'Send the return request as multipart/form-data (photos in the "photos" field).',
+          );
         }
         const fields: Record<string, string> = {};
         const photos: { id: string; filename: string; mimetype: string; size: number; data: Buffer }[] = [];
@@ -49,10 +69,16 @@ export async function returnRoutes(app: ServiceApp, ctx: ServiceContext<SupportM
           for await (const part of request.parts()) {
             if (part.type === 'file') {
               const name = cleanFileName(part.filename);
-              if (part.fieldname !== 'photos') throw badRequest(`Unexpected file field "${part.fieldname}": send photos in the "photos" field.`);
+              if (part.fieldname !== 'photos')
+                throw badRequest(`Unexpected file field "${part.fieldname}": send photos in the "photos" field.`);
               const data = await part.toBuffer();
               const verdict = await checkPhoto(name, data);
-              if (!verdict.ok) throw new AppError(verdict.message.includes('10 MB') ? 413 : 415, verdict.message.includes('10 MB') ? errorCodes.PAYLOAD_TOO_LARGE : errorCodes.UNSUPPORTED_MEDIA_TYPE, verdict.message);
+              if (!verdict.ok)
+                throw new AppError(
+                  verdict.message.includes('10 MB') ? 413 : 415,
+                  verdict.message.includes('10 MB') ? errorCodes.PAYLOAD_TOO_LARGE : errorCodes.UNSUPPORTED_MEDIA_TYPE,
+                  verdict.message,
+                );
               photos.push({ id: randomUUID(), filename: name, mimetype: verdict.mimetype, size: data.length, data });
             } else if ((textFields as readonly string[]).includes(part.fieldname)) {
               fields[part.fieldname] = typeof part.value === 'string' ? part.value : '';
@@ -70,7 +96,12 @@ export async function returnRoutes(app: ServiceApp, ctx: ServiceContext<SupportM
         const now = new Date();
         const order = await KnownOrder.findOne({ orderNumber: body.orderNumber }).lean();
         const eligible = returnEligibility(order, body.email, now);
-        if (!eligible.ok) throw new AppError(eligible.status, eligible.status === 404 ? errorCodes.NOT_FOUND : errorCodes.VALIDATION_FAILED, eligible.message);
+        if (!eligible.ok)
+          throw new AppError(
+            eligible.status,
+            eligible.status === 404 ? errorCodes.NOT_FOUND : errorCodes.VALIDATION_FAILED,
+            eligible.message,
+          );
 
         const returnId = randomUUID().replace(/-/g, '').slice(0, 24);
         if (photos.length) await ReturnPhoto.insertMany(photos.map(({ id, ...p }) => ({ _id: id, returnId, ...p })));
@@ -86,7 +117,12 @@ export async function returnRoutes(app: ServiceApp, ctx: ServiceContext<SupportM
                     // The order's own address (the form's may differ in case): the emails go there.
                     email: order!.email,
                     customerName: order!.customerName,
-                    photos: photos.map((p) => ({ _id: p.id, filename: p.filename, mimetype: p.mimetype, size: p.size })),
+                    photos: photos.map((p) => ({
+                      _id: p.id,
+                      filename: p.filename,
+                      mimetype: p.mimetype,
+                      size: p.size,
+                    })),
                     status: 'requested',
                     history: [{ status: 'requested', at: now, by: body.email }],
                     requestedAt: now,
@@ -110,7 +146,10 @@ export async function returnRoutes(app: ServiceApp, ctx: ServiceContext<SupportM
               return { reference };
             }),
           );
-          request.log.info({ reference: saved.reference, orderNumber: body.orderNumber, photos: photos.length }, 'return requested');
+          request.log.info(
+            { reference: saved.reference, orderNumber: body.orderNumber, photos: photos.length },
+            'return requested',
+          );
           return reply.status(201).send({ success: true as const, reference: saved.reference, photos: photos.length });
         } catch (err) {
           await ReturnPhoto.deleteMany({ returnId }).catch(() => undefined);
@@ -125,9 +164,15 @@ export async function returnRoutes(app: ServiceApp, ctx: ServiceContext<SupportM
 function photoLimitError(err: unknown): AppError | undefined {
   const code = (err as { code?: string })?.code;
   if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') {
-    return new AppError(413, errorCodes.PAYLOAD_TOO_LARGE, `At most ${returnRules.photosMax} photos can be attached to a return.`);
+    return new AppError(
+      413,
+      errorCodes.PAYLOAD_TOO_LARGE,
+      `At most ${returnRules.photosMax} photos can be attached to a return.`,
+    );
   }
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return new AppError(413, errorCodes.PAYLOAD_TOO_LARGE, 'Each photo can be at most 10 MB.');
-  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return new AppError(415, errorCodes.UNSUPPORTED_MEDIA_TYPE, 'Send the return request as multipart/form-data.');
+  if (code === 'FST_REQ_FILE_TOO_LARGE')
+    return new AppError(413, errorCodes.PAYLOAD_TOO_LARGE, 'Each photo can be at most 10 MB.');
+  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
+    return new AppError(415, errorCodes.UNSUPPORTED_MEDIA_TYPE, 'Send the return request as multipart/form-data.');
   return undefined;
 }

@@ -2,7 +2,12 @@
 // stored with a server-made MSG- reference and its respond-by deadline, and announced as
 // support.message_created in the same transaction (the email service sends the visitor's confirmation
 // and, while notifications are on, the team's notice).
-import { errorEnvelopeSchema, supportMessageCreatedSchema, supportMessageRequestSchema, supportPaths } from '@shop/contracts';
+import {
+  errorEnvelopeSchema,
+  supportMessageCreatedSchema,
+  supportMessageRequestSchema,
+  supportPaths,
+} from '@shop/contracts';
 import type { ServiceApp, ServiceContext } from '@shop/service-kit';
 import type { ContactDefaults } from '../config.js';
 import { currentContactConfig } from '../contact.js';
@@ -30,7 +35,17 @@ export function supportRoutes(app: ServiceApp, ctx: ServiceContext<SupportModels
       const saved = await insertWithReference('MSG', now, (reference) =>
         ctx.withOutbox(async (session, outbox) => {
           const [doc] = await SupportMessage.create(
-            [{ reference, ...body, orderNumber: body.orderNumber ?? null, status: 'open', submittedDate: now, lastUpdate: now, respondBy: due }],
+            [
+              {
+                reference,
+                ...body,
+                orderNumber: body.orderNumber ?? null,
+                status: 'open',
+                submittedDate: now,
+                lastUpdate: now,
+                respondBy: due,
+              },
+            ],
             { session },
           );
           outbox.add('support.message_created', {
@@ -49,7 +64,9 @@ export function supportRoutes(app: ServiceApp, ctx: ServiceContext<SupportModels
         }),
       );
       request.log.info({ reference: saved.reference, priority: saved.priority }, 'support message received');
-      return reply.status(201).send({ success: true as const, reference: saved.reference, respondBy: due.toISOString() });
+      return reply
+        .status(201)
+        .send({ success: true as const, reference: saved.reference, respondBy: due.toISOString() });
     },
   );
 }

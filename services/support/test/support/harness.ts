@@ -4,7 +4,15 @@
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { createEvent, type EventData, type EventType } from '@shop/contracts';
-import { eventually, startMongo, startNats, streamEventsReader, type EventReader, type StartedMongo, type StartedNats } from '@shop/test-support';
+import {
+  eventually,
+  startMongo,
+  startNats,
+  streamEventsReader,
+  type EventReader,
+  type StartedMongo,
+  type StartedNats,
+} from '@shop/test-support';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type RawSupportEnv } from '../../src/config.js';
 import { adminHeaders } from '@shop/service-kit/testing';
@@ -23,10 +31,17 @@ export interface SupportStack {
 
 export async function startSupportStack(env: RawSupportEnv = {}): Promise<SupportStack> {
   const [mongo, nats] = await Promise.all([startMongo(), startNats()]);
-  const service = await buildApp(loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent', ...env }), {});
+  const service = await buildApp(
+    loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent', ...env }),
+    {},
+  );
   const url = await service.start();
   await eventually(() => service.ctx.bus.connection !== undefined && service.ctx.bus.connection !== null);
-  const supportEvents = await streamEventsReader(service.ctx.bus.connection!, { stream: 'SUPPORT', subject: 'support.>', durable: `test-${Date.now()}` });
+  const supportEvents = await streamEventsReader(service.ctx.bus.connection!, {
+    stream: 'SUPPORT',
+    subject: 'support.>',
+    durable: `test-${Date.now()}`,
+  });
   return { mongo, nats, service, url, supportEvents };
 }
 
@@ -48,11 +63,18 @@ export async function publishOrderEvent<T extends EventType>(natsUrl: string, ty
 }
 
 /** The answer's status and parsed body; callers name the body's type from @shop/contracts (unknown until they do). */
-export async function json<T = unknown>(url: string, init: RequestInit & { json?: unknown } = {}): Promise<{ status: number; body: T }> {
+export async function json<T = unknown>(
+  url: string,
+  init: RequestInit & { json?: unknown } = {},
+): Promise<{ status: number; body: T }> {
   const { json: body, headers, ...rest } = init;
   const res = await fetch(url, {
     ...rest,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...adminHeaders('admin@shop.local'), ...headers },
+    headers: {
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...adminHeaders('admin@shop.local'),
+      ...headers,
+    },
     body: body !== undefined ? JSON.stringify(body) : rest.body,
   });
   return { status: res.status, body: (await res.json()) as T };

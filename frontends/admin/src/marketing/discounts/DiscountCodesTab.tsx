@@ -33,7 +33,16 @@ interface CreateValues {
   minOrder: string;
 }
 
-const emptyForm: CreateValues = { code: '', category: 'general', description: '', type: 'percentage', value: '', maxUses: '', endDate: '', minOrder: '' };
+const emptyForm: CreateValues = {
+  code: '',
+  category: 'general',
+  description: '',
+  type: 'percentage',
+  value: '',
+  maxUses: '',
+  endDate: '',
+  minOrder: '',
+};
 
 /** react-hook-form checks with the contracts' zod schema: the browser and the server say the same thing. */
 const createResolver: Resolver<CreateValues> = async (values) => {
@@ -47,10 +56,18 @@ const createResolver: Resolver<CreateValues> = async (values) => {
   return { values: {}, errors };
 };
 
-export const valueText = (d: Pick<DiscountCode, 'type' | 'value'>) => (d.type === 'percentage' ? `${d.value}%` : formatMoney(d.value));
+export const valueText = (d: Pick<DiscountCode, 'type' | 'value'>) =>
+  d.type === 'percentage' ? `${d.value}%` : formatMoney(d.value);
 export const usesText = (d: Pick<DiscountCode, 'usedCount' | 'maxUses'>) => `${d.usedCount} / ${d.maxUses ?? '∞'}`;
 export const expiryText = (d: Pick<DiscountCode, 'endDate'>) =>
-  d.endDate ? new Date(d.endDate).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }) : 'Never expires';
+  d.endDate
+    ? new Date(d.endDate).toLocaleDateString('en-US', {
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        timeZone: 'UTC',
+      })
+    : 'Never expires';
 
 function CreateDiscountModal({ onClose, onCreated }: { onClose: () => void; onCreated: (d: DiscountCode) => void }) {
   const [serverError, setServerError] = useState<string | undefined>();
@@ -78,7 +95,10 @@ function CreateDiscountModal({ onClose, onCreated }: { onClose: () => void; onCr
       onCreated(await createDiscount(body));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      const field = error instanceof AdminApiError && Array.isArray(error.details) ? (error.details[0] as { field?: string })?.field : undefined;
+      const field =
+        error instanceof AdminApiError && Array.isArray(error.details)
+          ? (error.details[0] as { field?: string })?.field
+          : undefined;
       if (field && field in emptyForm) setError(field as keyof CreateValues, { type: 'server', message });
       else setServerError(message);
       console.error('discount creation failed', error);
@@ -148,7 +168,15 @@ function CreateDiscountModal({ onClose, onCreated }: { onClose: () => void; onCr
   );
 }
 
-function DeleteDiscountModal({ discount, onClose, onDeleted }: { discount: DiscountCode; onClose: () => void; onDeleted: () => void }) {
+function DeleteDiscountModal({
+  discount,
+  onClose,
+  onDeleted,
+}: {
+  discount: DiscountCode;
+  onClose: () => void;
+  onDeleted: () => void;
+}) {
   const [busy, setBusy] = useState(false);
   async function confirm() {
     setBusy(true);
@@ -227,7 +255,11 @@ export function DiscountCodesTab({ startCreating = false }: { startCreating?: bo
           <Skeleton className="h-12" />
         </div>
       ) : discounts.isError ? (
-        <ErrorState title="Discount codes could not be loaded" message={discounts.error.message} onRetry={() => void discounts.refetch()} />
+        <ErrorState
+          title="Discount codes could not be loaded"
+          message={discounts.error.message}
+          onRetry={() => void discounts.refetch()}
+        />
       ) : discounts.data.length === 0 ? (
         <div className="rounded-lg border border-dashed border-olive-600 p-8 text-center text-khaki-300">
           <p>No discount codes yet.</p>
@@ -240,14 +272,30 @@ export function DiscountCodesTab({ startCreating = false }: { startCreating?: bo
           <table className="w-full min-w-[760px] text-left text-sm">
             <thead className="bg-olive-800 text-xs uppercase tracking-wide text-khaki-300">
               <tr>
-                <th scope="col" className="px-3 py-2">Code</th>
-                <th scope="col" className="px-3 py-2">Category</th>
-                <th scope="col" className="px-3 py-2">Discount</th>
-                <th scope="col" className="px-3 py-2">Uses</th>
-                <th scope="col" className="px-3 py-2">Min order</th>
-                <th scope="col" className="px-3 py-2">Expires</th>
-                <th scope="col" className="px-3 py-2">Active</th>
-                <th scope="col" className="px-3 py-2"><span className="sr-only">Actions</span></th>
+                <th scope="col" className="px-3 py-2">
+                  Code
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Category
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Discount
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Uses
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Min order
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Expires
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Active
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-olive-800">
@@ -261,9 +309,13 @@ export function DiscountCodesTab({ startCreating = false }: { startCreating?: bo
                     <Badge tone="neutral">{discountCategoryLabels[d.category]}</Badge>
                   </td>
                   <td className="px-3 py-2 text-khaki-100">{valueText(d)}</td>
-                  <td className="px-3 py-2 text-khaki-100" data-testid="discount-uses">{usesText(d)}</td>
+                  <td className="px-3 py-2 text-khaki-100" data-testid="discount-uses">
+                    {usesText(d)}
+                  </td>
                   <td className="px-3 py-2 text-khaki-100">{d.minOrder !== null ? formatMoney(d.minOrder) : '—'}</td>
-                  <td className="px-3 py-2 text-khaki-100" data-testid="discount-expires">{expiryText(d)}</td>
+                  <td className="px-3 py-2 text-khaki-100" data-testid="discount-expires">
+                    {expiryText(d)}
+                  </td>
                   <td className="px-3 py-2">
                     <Switch.Root
                       checked={d.isActive}

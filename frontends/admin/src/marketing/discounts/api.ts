@@ -21,11 +21,14 @@ export async function fetchDiscounts(signal?: AbortSignal): Promise<DiscountCode
 }
 
 export async function createDiscount(body: DiscountCreate): Promise<DiscountCode> {
-  return discountResponseSchema.parse(await adminFetch(marketingDiscountPaths.list, { method: 'POST', json: body })).discount;
+  return discountResponseSchema.parse(await adminFetch(marketingDiscountPaths.list, { method: 'POST', json: body }))
+    .discount;
 }
 
 export async function setDiscountActive(id: string, isActive: boolean): Promise<DiscountCode> {
-  return discountResponseSchema.parse(await adminFetch(marketingDiscountPaths.one(id), { method: 'PATCH', json: { isActive } })).discount;
+  return discountResponseSchema.parse(
+    await adminFetch(marketingDiscountPaths.one(id), { method: 'PATCH', json: { isActive } }),
+  ).discount;
 }
 
 export async function deleteDiscount(id: string): Promise<void> {
@@ -43,7 +46,10 @@ export type { OrderDiscountApply };
  * error, message or details of the answer; an answer that is not JSON gives 'Invalid response format';
  * a network failure 'Network error'. The caller prefixes 'Failed to apply discount: '.
  */
-export async function applyOrderDiscount(orderId: string, body: OrderDiscountApply): Promise<{ ok: true; order: AdminOrderDetail } | { ok: false; message: string }> {
+export async function applyOrderDiscount(
+  orderId: string,
+  body: OrderDiscountApply,
+): Promise<{ ok: true; order: AdminOrderDetail } | { ok: false; message: string }> {
   let response: Response;
   try {
     response = await fetch(orderDiscountPath(orderId), {
@@ -69,5 +75,7 @@ export async function applyOrderDiscount(orderId: string, body: OrderDiscountApp
     return { ok: false, message: text ?? `HTTP ${response.status}` };
   }
   const parsed = adminOrderResponseSchema.safeParse(answer);
-  return parsed.success ? { ok: true, order: parsed.data.order } : { ok: false, message: discountMessages.invalidResponse };
+  return parsed.success
+    ? { ok: true, order: parsed.data.order }
+    : { ok: false, message: discountMessages.invalidResponse };
 }

@@ -83,8 +83,12 @@ function buildInfo(): Document {
 const parameterOverrides = new WeakMap<ServerState, Map<string, unknown>>();
 /** Parameters mongod lets setParameter change at runtime, of those getParameter reports. */
 const RUNTIME_PARAMETERS = new Set([
-  'transactionLifetimeLimitSeconds', 'maxTransactionLockRequestTimeoutMillis', 'logLevel', 'cursorTimeoutMillis',
-  'internalQueryMaxBlockingSortMemoryUsageBytes', 'quiet',
+  'transactionLifetimeLimitSeconds',
+  'maxTransactionLockRequestTimeoutMillis',
+  'logLevel',
+  'cursorTimeoutMillis',
+  'internalQueryMaxBlockingSortMemoryUsageBytes',
+  'quiet',
 ]);
 
 function serverParameters(state: ServerState): Record<string, unknown> {
@@ -111,12 +115,20 @@ const getParameter: CommandHandler = (ctx) => {
   const params = serverParameters(ctx.state);
   const selector = ctx.body.getParameter;
   const showDetails = typeof selector === 'object' && selector !== null && Boolean((selector as Document).showDetails);
-  const allParameters = selector === '*' || (typeof selector === 'object' && selector !== null && Boolean((selector as Document).allParameters));
-  const wanted = allParameters ? Object.keys(params) : Object.keys(ctx.body).filter((key) => key !== 'getParameter' && !key.startsWith('$') && key !== 'lsid' && key !== 'comment');
+  const allParameters =
+    selector === '*' ||
+    (typeof selector === 'object' && selector !== null && Boolean((selector as Document).allParameters));
+  const wanted = allParameters
+    ? Object.keys(params)
+    : Object.keys(ctx.body).filter(
+        (key) => key !== 'getParameter' && !key.startsWith('$') && key !== 'lsid' && key !== 'comment',
+      );
   const reply: Document = {};
   for (const name of wanted) {
     if (!(name in params)) continue;
-    reply[name] = showDetails ? { value: params[name], settableAtRuntime: false, settableAtStartup: false } : params[name];
+    reply[name] = showDetails
+      ? { value: params[name], settableAtRuntime: false, settableAtStartup: false }
+      : params[name];
   }
   if (Object.keys(reply).length === 0) throw commandError(ErrorCodes.InvalidOptions, 'no option found to get');
   return { ...reply, ok: 1 };
@@ -127,15 +139,33 @@ const getParameter: CommandHandler = (ctx) => {
  * InvalidOptions for an unknown one or one that can only be set at startup.
  */
 const setParameter: CommandHandler = (ctx) => {
-  const names = Object.keys(ctx.body).filter((key) => key !== 'setParameter' && !key.startsWith('$') && !['lsid', 'comment', 'apiVersion', 'apiStrict', 'apiDeprecationErrors'].includes(key));
-  if (names.length === 0) throw commandError(ErrorCodes.InvalidOptions, 'no option found to set, use help:true to see options ');
+  const names = Object.keys(ctx.body).filter(
+    (key) =>
+      key !== 'setParameter' &&
+      !key.startsWith('$') &&
+      !['lsid', 'comment', 'apiVersion', 'apiStrict', 'apiDeprecationErrors'].includes(key),
+  );
+  if (names.length === 0)
+    throw commandError(ErrorCodes.InvalidOptions, 'no option found to set, use help:true to see options ');
   const params = serverParameters(ctx.state);
   for (const name of names) {
-    if (!Object.hasOwn(params, name)) throw commandError(ErrorCodes.InvalidOptions, `attempted to set unrecognized parameter [${name}], use help:true to see options `);
-    if (!RUNTIME_PARAMETERS.has(name)) throw commandError(ErrorCodes.InvalidOptions, `not allowed to change [${name}] at runtime`);
+    if (!Object.hasOwn(params, name))
+      throw commandError(
+        ErrorCodes.InvalidOptions,
+        `attempted to set unrecognized parameter [${name}], use help:true to see options `,
+      );
+    if (!RUNTIME_PARAMETERS.has(name))
+      throw commandError(ErrorCodes.InvalidOptions, `not allowed to change [${name}] at runtime`);
     const previous = params[name];
     const value = ctx.body[name];
-    if (typeof previous !== typeof value && !(typeof previous === 'number' || typeof value === 'number' || (previous as { _bsontype?: string })?._bsontype === 'Long')) {
+    if (
+      typeof previous !== typeof value &&
+      !(
+        typeof previous === 'number' ||
+        typeof value === 'number' ||
+        (previous as { _bsontype?: string })?._bsontype === 'Long'
+      )
+    ) {
       throw commandError(ErrorCodes.BadValue, `Invalid value for parameter ${name}: ${String(value)}`);
     }
   }
@@ -166,7 +196,12 @@ const serverStatus: CommandHandler = (ctx) => {
       active: state.connections.current,
     },
     opcounters: { ...state.opcounters },
-    mem: { bits: 64, resident: Math.round(memory.rss / 1048576), virtual: Math.round(memory.heapTotal / 1048576), supported: true },
+    mem: {
+      bits: 64,
+      resident: Math.round(memory.rss / 1048576),
+      virtual: Math.round(memory.heapTotal / 1048576),
+      supported: true,
+    },
     metrics: { cursor: { open: { total: Long.fromNumber(state.cursors.size) } } },
     logicalSessionRecordCache: { activeSessionsCount: state.sessions.size },
     storageEngine: { name: 'embedded', supportsCommittedReads: true, persistent: Boolean(state.options.dbPath) },
@@ -244,18 +279,20 @@ const replSetGetStatus: CommandHandler = (ctx) => {
     term: Long.ONE,
     heartbeatIntervalMillis: Long.fromNumber(2000),
     optimes: { lastCommittedOpTime: optime, appliedOpTime: optime, durableOpTime: optime },
-    members: [{
-      _id: 0,
-      name: state.address,
-      health: 1,
-      state: 1,
-      stateStr: 'PRIMARY',
-      uptime: Math.floor((Date.now() - state.startedAt.getTime()) / 1000),
-      optime,
-      optimeDate: new Date(opTime.high * 1000),
-      electionId: state.electionId,
-      self: true,
-    }],
+    members: [
+      {
+        _id: 0,
+        name: state.address,
+        health: 1,
+        state: 1,
+        stateStr: 'PRIMARY',
+        uptime: Math.floor((Date.now() - state.startedAt.getTime()) / 1000),
+        optime,
+        optimeDate: new Date(opTime.high * 1000),
+        electionId: state.electionId,
+        self: true,
+      },
+    ],
     ok: 1,
   };
 };
@@ -283,7 +320,8 @@ const startSession: CommandHandler = () => ({
 
 const endSessions: CommandHandler = (ctx) => {
   const ids = ctx.body[ctx.name];
-  if (!Array.isArray(ids)) throw commandError(ErrorCodes.TypeMismatch, `BSON field '${ctx.name}' is the wrong type, expected type 'array'`);
+  if (!Array.isArray(ids))
+    throw commandError(ErrorCodes.TypeMismatch, `BSON field '${ctx.name}' is the wrong type, expected type 'array'`);
   ctx.state.sessions.end(ids);
   return { ok: 1 };
 };

@@ -8,8 +8,18 @@ import type { CommandContext } from '../context.js';
 import { commandError, ErrorCodes } from '../errors.js';
 
 const BSON_TYPE_NAMES: Record<string, string> = {
-  ObjectId: 'objectId', ObjectID: 'objectId', Decimal128: 'decimal', Long: 'long', Int32: 'int', Double: 'double',
-  Binary: 'binData', Timestamp: 'timestamp', BSONRegExp: 'regex', MinKey: 'minKey', MaxKey: 'maxKey', Code: 'javascript',
+  ObjectId: 'objectId',
+  ObjectID: 'objectId',
+  Decimal128: 'decimal',
+  Long: 'long',
+  Int32: 'int',
+  Double: 'double',
+  Binary: 'binData',
+  Timestamp: 'timestamp',
+  BSONRegExp: 'regex',
+  MinKey: 'minKey',
+  MaxKey: 'maxKey',
+  Code: 'javascript',
 };
 
 export function typeName(value: unknown): string {
@@ -19,25 +29,42 @@ export function typeName(value: unknown): string {
   if (value instanceof Date) return 'date';
   if (value instanceof RegExp) return 'regex';
   switch (typeof value) {
-    case 'string': return 'string';
-    case 'boolean': return 'bool';
-    case 'number': return Number.isInteger(value) ? 'int' : 'double';
-    case 'bigint': return 'long';
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'bool';
+    case 'number':
+      return Number.isInteger(value) ? 'int' : 'double';
+    case 'bigint':
+      return 'long';
   }
   const bsontype = (value as { _bsontype?: string })._bsontype;
   return (bsontype && BSON_TYPE_NAMES[bsontype]) || 'object';
 }
 
 function wrongType(ctx: CommandContext, field: string, value: unknown, expected: string) {
-  return commandError(ErrorCodes.TypeMismatch, `BSON field '${ctx.name}.${field}' is the wrong type '${typeName(value)}', expected type '${expected}'`);
+  return commandError(
+    ErrorCodes.TypeMismatch,
+    `BSON field '${ctx.name}.${field}' is the wrong type '${typeName(value)}', expected type '${expected}'`,
+  );
 }
 
 export function isPlainObject(value: unknown): value is Document {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date) && !(value instanceof RegExp)
-    && (value as { _bsontype?: string })._bsontype === undefined;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !(value instanceof Date) &&
+    !(value instanceof RegExp) &&
+    (value as { _bsontype?: string })._bsontype === undefined
+  );
 }
 
-export function optionalDocument(ctx: CommandContext, field: string, source: Document = ctx.body): Document | undefined {
+export function optionalDocument(
+  ctx: CommandContext,
+  field: string,
+  source: Document = ctx.body,
+): Document | undefined {
   const value = source[field];
   if (value === undefined || value === null) return undefined;
   if (!isPlainObject(value)) throw wrongType(ctx, field, value, 'object');
@@ -46,13 +73,15 @@ export function optionalDocument(ctx: CommandContext, field: string, source: Doc
 
 export function requiredDocument(ctx: CommandContext, field: string, source: Document = ctx.body): Document {
   const value = optionalDocument(ctx, field, source);
-  if (value === undefined) throw commandError(40414, `BSON field '${ctx.name}.${field}' is missing but a required field`);
+  if (value === undefined)
+    throw commandError(40414, `BSON field '${ctx.name}.${field}' is missing but a required field`);
   return value;
 }
 
 export function requiredArray(ctx: CommandContext, field: string): unknown[] {
   const value = ctx.body[field];
-  if (value === undefined) throw commandError(40414, `BSON field '${ctx.name}.${field}' is missing but a required field`);
+  if (value === undefined)
+    throw commandError(40414, `BSON field '${ctx.name}.${field}' is missing but a required field`);
   if (!Array.isArray(value)) throw wrongType(ctx, field, value, 'array');
   return value;
 }
@@ -90,7 +119,8 @@ export function toLong(value: unknown): Long | undefined {
   if (typeof value === 'number' && Number.isInteger(value)) return Long.fromNumber(value);
   if (typeof value === 'bigint') return Long.fromBigInt(value);
   const v = value as { _bsontype?: string; low?: number; high?: number };
-  if (v?._bsontype === 'Long' && typeof v.low === 'number' && typeof v.high === 'number') return Long.fromBits(v.low, v.high);
+  if (v?._bsontype === 'Long' && typeof v.low === 'number' && typeof v.high === 'number')
+    return Long.fromBits(v.low, v.high);
   return undefined;
 }
 
@@ -98,8 +128,10 @@ export function toLong(value: unknown): Long | undefined {
 const INVALID_DB_CHARS = /[/\\. "$*<>:|?\0]/;
 
 export function validateDbName(db: string): void {
-  if (typeof db !== 'string' || db.length === 0) throw commandError(ErrorCodes.InvalidNamespace, 'Invalid database name: empty');
-  if (db.length >= 64) throw commandError(ErrorCodes.InvalidNamespace, `Invalid database name: '${db}' is longer than 63 characters`);
+  if (typeof db !== 'string' || db.length === 0)
+    throw commandError(ErrorCodes.InvalidNamespace, 'Invalid database name: empty');
+  if (db.length >= 64)
+    throw commandError(ErrorCodes.InvalidNamespace, `Invalid database name: '${db}' is longer than 63 characters`);
   if (INVALID_DB_CHARS.test(db)) throw commandError(ErrorCodes.InvalidNamespace, `Invalid database name: '${db}'`);
 }
 
@@ -112,7 +144,10 @@ export function validateCollectionName(db: string, coll: unknown, command: strin
     throw commandError(ErrorCodes.InvalidNamespace, `Invalid namespace specified '${full}'`);
   }
   if (Buffer.byteLength(full) > 255) {
-    throw commandError(ErrorCodes.InvalidNamespace, `Fully qualified namespace is too long. Namespace: ${full} Max: 255`);
+    throw commandError(
+      ErrorCodes.InvalidNamespace,
+      `Fully qualified namespace is too long. Namespace: ${full} Max: 255`,
+    );
   }
   void command;
   return coll;
@@ -126,7 +161,8 @@ export function collectionNs(ctx: CommandContext, field = ctx.name): Ns {
 
 /** Writes to system collections are refused, as mongod does for user clients. */
 export function assertWritable(ns: Ns): void {
-  if (ns.coll.startsWith('system.')) throw commandError(ErrorCodes.InvalidNamespace, `cannot write to '${ns.db}.${ns.coll}'`);
+  if (ns.coll.startsWith('system.'))
+    throw commandError(ErrorCodes.InvalidNamespace, `cannot write to '${ns.db}.${ns.coll}'`);
 }
 
 const UNSUPPORTED_OPERATORS: Record<string, string> = {
@@ -149,7 +185,8 @@ const UNSUPPORTED_STAGES: Record<string, string> = {
   $vectorSearch: 'Atlas Vector Search ($vectorSearch)',
 };
 
-export const LIMIT_SUFFIX = 'is not supported by the embedded MongoDB server (@shop/embedded-mongo); use a real MongoDB for it';
+export const LIMIT_SUFFIX =
+  'is not supported by the embedded MongoDB server (@shop/embedded-mongo); use a real MongoDB for it';
 
 /** Refuses queries that use a declared limit ($text, geo, $where, server-side JS), wherever they are nested. */
 export function assertSupportedQuery(value: unknown, depth = 0): void {
@@ -171,7 +208,11 @@ export function assertSupportedPipeline(pipeline: unknown[]): void {
     if (!isPlainObject(stage)) continue;
     for (const key of Object.keys(stage)) {
       const what = Object.hasOwn(UNSUPPORTED_STAGES, key) ? UNSUPPORTED_STAGES[key] : undefined;
-      if (what) throw commandError(key === '$changeStream' ? ErrorCodes.CommandNotSupported : ErrorCodes.BadValue, `${what} ${LIMIT_SUFFIX}`);
+      if (what)
+        throw commandError(
+          key === '$changeStream' ? ErrorCodes.CommandNotSupported : ErrorCodes.BadValue,
+          `${what} ${LIMIT_SUFFIX}`,
+        );
     }
   }
   assertSupportedQuery(pipeline);
@@ -179,8 +220,22 @@ export function assertSupportedPipeline(pipeline: unknown[]): void {
 
 /** Fields every command may carry (sessions, concerns, API version...), which are not command options. */
 const GENERIC_FIELDS = new Set([
-  '$db', 'lsid', '$clusterTime', 'txnNumber', 'autocommit', 'startTransaction', 'writeConcern', 'readConcern',
-  '$readPreference', 'comment', 'apiVersion', 'apiStrict', 'apiDeprecationErrors', 'maxTimeMS', '$client', '$audit',
+  '$db',
+  'lsid',
+  '$clusterTime',
+  'txnNumber',
+  'autocommit',
+  'startTransaction',
+  'writeConcern',
+  'readConcern',
+  '$readPreference',
+  'comment',
+  'apiVersion',
+  'apiStrict',
+  'apiDeprecationErrors',
+  'maxTimeMS',
+  '$client',
+  '$audit',
 ]);
 
 /** The command's own options: the body without its name and the generic fields. */

@@ -8,8 +8,21 @@ import { codeName, commandError, ErrorCodes } from '../errors.js';
 import { MAX_WRITE_BATCH_SIZE } from '../wire.js';
 import { SERVER_VERSION } from './admin.js';
 import {
-  assertSupportedPipeline, assertSupportedQuery, assertWritable, LIMIT_SUFFIX, collectionNs, isPlainObject, optionalBoolean,
-  optionalDocument, optionalInteger, requiredArray, toLong, toNumber, typeName, validateCollectionName, validateDbName,
+  assertSupportedPipeline,
+  assertSupportedQuery,
+  assertWritable,
+  LIMIT_SUFFIX,
+  collectionNs,
+  isPlainObject,
+  optionalBoolean,
+  optionalDocument,
+  optionalInteger,
+  requiredArray,
+  toLong,
+  toNumber,
+  typeName,
+  validateCollectionName,
+  validateDbName,
 } from './args.js';
 
 const nsString = (ns: Ns) => `${ns.db}.${ns.coll}`;
@@ -46,7 +59,10 @@ function cursorReply(ns: string, batch: Document[], id: Long, key: 'firstBatch' 
 const find: CommandHandler = (ctx) => {
   const ns = collectionNs(ctx);
   if (optionalBoolean(ctx, 'tailable')) {
-    throw commandError(ErrorCodes.BadValue, 'tailable cursors are not supported by the embedded MongoDB server (@shop/embedded-mongo)');
+    throw commandError(
+      ErrorCodes.BadValue,
+      'tailable cursors are not supported by the embedded MongoDB server (@shop/embedded-mongo)',
+    );
   }
   // Options that would change the result's shape or range: refused rather than silently ignored.
   for (const option of ['min', 'max', 'returnKey', 'showRecordId'] as const) {
@@ -70,16 +86,24 @@ const find: CommandHandler = (ctx) => {
   const batchSize = nonNegative(ctx, 'batchSize');
   const collation = optionalDocument(ctx, 'collation');
   ctx.state.opcounters.query++;
-  const docs = ctx.state.engine.find(ns, {
-    filter,
-    sort,
-    projection,
-    skip: skip || undefined,
-    limit: limit || undefined,
-    hint: hintOf(ctx),
-    collation,
-  }, ctx.txn);
-  const { batch, id } = ctx.state.cursors.open(nsString(ns), docs, { batchSize, singleBatch, sessionKey: ctx.session?.key });
+  const docs = ctx.state.engine.find(
+    ns,
+    {
+      filter,
+      sort,
+      projection,
+      skip: skip || undefined,
+      limit: limit || undefined,
+      hint: hintOf(ctx),
+      collation,
+    },
+    ctx.txn,
+  );
+  const { batch, id } = ctx.state.cursors.open(nsString(ns), docs, {
+    batchSize,
+    singleBatch,
+    sessionKey: ctx.session?.key,
+  });
   return cursorReply(nsString(ns), batch, id, 'firstBatch');
 };
 
@@ -92,7 +116,11 @@ function cursorCollection(ctx: CommandContext, coll: unknown): string {
 
 const getMore: CommandHandler = (ctx) => {
   const id = toLong(ctx.body.getMore);
-  if (!id) throw commandError(ErrorCodes.TypeMismatch, `BSON field 'getMore.getMore' is the wrong type '${typeName(ctx.body.getMore)}', expected type 'long'`);
+  if (!id)
+    throw commandError(
+      ErrorCodes.TypeMismatch,
+      `BSON field 'getMore.getMore' is the wrong type '${typeName(ctx.body.getMore)}', expected type 'long'`,
+    );
   const coll = cursorCollection(ctx, ctx.body.collection);
   const batchSize = nonNegative(ctx, 'batchSize');
   ctx.state.opcounters.getmore++;
@@ -105,7 +133,11 @@ const killCursors: CommandHandler = (ctx) => {
   const ns = { db: ctx.db, coll: cursorCollection(ctx, ctx.body.killCursors) };
   const ids = requiredArray(ctx, 'cursors').map((value) => {
     const id = toLong(value);
-    if (!id) throw commandError(ErrorCodes.TypeMismatch, `BSON field 'killCursors.cursors' has an element of type '${typeName(value)}', expected type 'long'`);
+    if (!id)
+      throw commandError(
+        ErrorCodes.TypeMismatch,
+        `BSON field 'killCursors.cursors' has an element of type '${typeName(value)}', expected type 'long'`,
+      );
     return id;
   });
   return { ...ctx.state.cursors.kill(nsString(ns), ids), ok: 1 };
@@ -114,11 +146,17 @@ const killCursors: CommandHandler = (ctx) => {
 function writeBatch(ctx: CommandContext, field: string): Document[] {
   const items = requiredArray(ctx, field);
   if (items.length === 0 || items.length > MAX_WRITE_BATCH_SIZE) {
-    throw commandError(ErrorCodes.InvalidLength, `Write batch sizes must be between 1 and ${MAX_WRITE_BATCH_SIZE}. Got ${items.length} operations.`);
+    throw commandError(
+      ErrorCodes.InvalidLength,
+      `Write batch sizes must be between 1 and ${MAX_WRITE_BATCH_SIZE}. Got ${items.length} operations.`,
+    );
   }
   items.forEach((item, index) => {
     if (!isPlainObject(item)) {
-      throw commandError(ErrorCodes.TypeMismatch, `BSON field '${ctx.name}.${field}.${index}' is the wrong type '${typeName(item)}', expected type 'object'`);
+      throw commandError(
+        ErrorCodes.TypeMismatch,
+        `BSON field '${ctx.name}.${field}.${index}' is the wrong type '${typeName(item)}', expected type 'object'`,
+      );
     }
   });
   return items as Document[];
@@ -159,14 +197,24 @@ const update: CommandHandler = async (ctx) => {
     const at = `updates.${index}`;
     const q = stmt.q;
     const u = stmt.u;
-    if (!isPlainObject(q)) throw commandError(ErrorCodes.TypeMismatch, `BSON field 'update.${at}.q' is the wrong type '${typeName(q)}', expected type 'object'`);
+    if (!isPlainObject(q))
+      throw commandError(
+        ErrorCodes.TypeMismatch,
+        `BSON field 'update.${at}.q' is the wrong type '${typeName(q)}', expected type 'object'`,
+      );
     if (!isPlainObject(u) && !Array.isArray(u)) {
-      throw commandError(ErrorCodes.FailedToParse, `Update argument must be either an object or an array, got ${typeName(u)}`);
+      throw commandError(
+        ErrorCodes.FailedToParse,
+        `Update argument must be either an object or an array, got ${typeName(u)}`,
+      );
     }
     assertSupportedQuery(q);
     if (Array.isArray(u)) assertSupportedPipeline(u);
     if (stmt.arrayFilters !== undefined && !Array.isArray(stmt.arrayFilters)) {
-      throw commandError(ErrorCodes.TypeMismatch, `BSON field 'update.${at}.arrayFilters' is the wrong type '${typeName(stmt.arrayFilters)}', expected type 'array'`);
+      throw commandError(
+        ErrorCodes.TypeMismatch,
+        `BSON field 'update.${at}.arrayFilters' is the wrong type '${typeName(stmt.arrayFilters)}', expected type 'array'`,
+      );
     }
     return {
       q,
@@ -193,12 +241,24 @@ const remove: CommandHandler = async (ctx) => {
   assertWritable(ns);
   const statements: DeleteStatement[] = writeBatch(ctx, 'deletes').map((stmt, index) => {
     if (!isPlainObject(stmt.q)) {
-      throw commandError(ErrorCodes.TypeMismatch, `BSON field 'delete.deletes.${index}.q' is the wrong type '${typeName(stmt.q)}', expected type 'object'`);
+      throw commandError(
+        ErrorCodes.TypeMismatch,
+        `BSON field 'delete.deletes.${index}.q' is the wrong type '${typeName(stmt.q)}', expected type 'object'`,
+      );
     }
     assertSupportedQuery(stmt.q);
     const limit = toNumber(stmt.limit ?? 0);
-    if (limit !== 0 && limit !== 1) throw commandError(ErrorCodes.FailedToParse, `The limit field in delete objects must be 0 or 1. Got ${String(stmt.limit)}`);
-    return { q: stmt.q, limit, hint: hintOf(ctx, stmt), collation: isPlainObject(stmt.collation) ? stmt.collation : undefined };
+    if (limit !== 0 && limit !== 1)
+      throw commandError(
+        ErrorCodes.FailedToParse,
+        `The limit field in delete objects must be 0 or 1. Got ${String(stmt.limit)}`,
+      );
+    return {
+      q: stmt.q,
+      limit,
+      hint: hintOf(ctx, stmt),
+      collation: isPlainObject(stmt.collation) ? stmt.collation : undefined,
+    };
   });
   const ordered = optionalBoolean(ctx, 'ordered') ?? true;
   const result = await ctx.state.engine.delete(ns, statements, { ordered }, ctx.txn);
@@ -217,32 +277,48 @@ const findAndModify: CommandHandler = async (ctx) => {
   const upsert = optionalBoolean(ctx, 'upsert') ?? false;
   const updateSpec = ctx.body.update;
   if (updateSpec !== undefined && updateSpec !== null && !isPlainObject(updateSpec) && !Array.isArray(updateSpec)) {
-    throw commandError(ErrorCodes.FailedToParse, `Update argument must be either an object or an array, got ${typeName(updateSpec)}`);
+    throw commandError(
+      ErrorCodes.FailedToParse,
+      `Update argument must be either an object or an array, got ${typeName(updateSpec)}`,
+    );
   }
   const hasUpdate = updateSpec !== undefined && updateSpec !== null;
-  if (removeDoc && hasUpdate) throw commandError(ErrorCodes.FailedToParse, 'Cannot specify both an update and remove=true');
-  if (!removeDoc && !hasUpdate) throw commandError(ErrorCodes.FailedToParse, 'Either an update or remove=true must be specified');
-  if (removeDoc && upsert) throw commandError(ErrorCodes.FailedToParse, 'Cannot specify both upsert=true and remove=true');
+  if (removeDoc && hasUpdate)
+    throw commandError(ErrorCodes.FailedToParse, 'Cannot specify both an update and remove=true');
+  if (!removeDoc && !hasUpdate)
+    throw commandError(ErrorCodes.FailedToParse, 'Either an update or remove=true must be specified');
+  if (removeDoc && upsert)
+    throw commandError(ErrorCodes.FailedToParse, 'Cannot specify both upsert=true and remove=true');
   if (removeDoc && returnNew) {
-    throw commandError(ErrorCodes.FailedToParse, "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document");
+    throw commandError(
+      ErrorCodes.FailedToParse,
+      "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document",
+    );
   }
   if (Array.isArray(updateSpec)) assertSupportedPipeline(updateSpec);
   const arrayFilters = ctx.body.arrayFilters;
   if (arrayFilters !== undefined && !Array.isArray(arrayFilters)) {
-    throw commandError(ErrorCodes.TypeMismatch, `BSON field 'findAndModify.arrayFilters' is the wrong type '${typeName(arrayFilters)}', expected type 'array'`);
+    throw commandError(
+      ErrorCodes.TypeMismatch,
+      `BSON field 'findAndModify.arrayFilters' is the wrong type '${typeName(arrayFilters)}', expected type 'array'`,
+    );
   }
-  const result = await ctx.state.engine.findAndModify(ns, {
-    bypassDocumentValidation: optionalBoolean(ctx, 'bypassDocumentValidation') ?? false,
-    collation: optionalDocument(ctx, 'collation'),
-    query,
-    sort: optionalDocument(ctx, 'sort'),
-    update: hasUpdate ? (updateSpec as Document | Document[]) : undefined,
-    remove: removeDoc,
-    new: returnNew,
-    upsert,
-    fields: optionalDocument(ctx, 'fields'),
-    arrayFilters: arrayFilters as Document[] | undefined,
-  }, ctx.txn);
+  const result = await ctx.state.engine.findAndModify(
+    ns,
+    {
+      bypassDocumentValidation: optionalBoolean(ctx, 'bypassDocumentValidation') ?? false,
+      collation: optionalDocument(ctx, 'collation'),
+      query,
+      sort: optionalDocument(ctx, 'sort'),
+      update: hasUpdate ? (updateSpec as Document | Document[]) : undefined,
+      remove: removeDoc,
+      new: returnNew,
+      upsert,
+      fields: optionalDocument(ctx, 'fields'),
+      arrayFilters: arrayFilters as Document[] | undefined,
+    },
+    ctx.txn,
+  );
   if (removeDoc) ctx.state.opcounters.delete++;
   else ctx.state.opcounters.update++;
   return { lastErrorObject: result.lastErrorObject, value: result.value, ok: 1 };
@@ -252,9 +328,13 @@ const findAndModify: CommandHandler = async (ctx) => {
 function aggregateTarget(ctx: CommandContext): { coll: string | null; ns: string } {
   validateDbName(ctx.db);
   const target = ctx.body.aggregate;
-  if (target === 1 || (typeof target === 'number' && target === 1)) return { coll: null, ns: `${ctx.db}.$cmd.aggregate` };
+  if (target === 1 || (typeof target === 'number' && target === 1))
+    return { coll: null, ns: `${ctx.db}.$cmd.aggregate` };
   if (typeof target !== 'string') {
-    throw commandError(ErrorCodes.InvalidNamespace, `Invalid database/collection name: aggregate must be a collection name or 1, got ${typeName(target)}`);
+    throw commandError(
+      ErrorCodes.InvalidNamespace,
+      `Invalid database/collection name: aggregate must be a collection name or 1, got ${typeName(target)}`,
+    );
   }
   const coll = validateCollectionName(ctx.db, target, 'aggregate');
   return { coll, ns: `${ctx.db}.${coll}` };
@@ -264,9 +344,13 @@ function pipelineOf(ctx: CommandContext): Document[] {
   const pipeline = requiredArray(ctx, 'pipeline');
   pipeline.forEach((stage, index) => {
     if (!isPlainObject(stage)) {
-      throw commandError(ErrorCodes.TypeMismatch, `Each element of the 'pipeline' array must be an object, element ${index} is a ${typeName(stage)}`);
+      throw commandError(
+        ErrorCodes.TypeMismatch,
+        `Each element of the 'pipeline' array must be an object, element ${index} is a ${typeName(stage)}`,
+      );
     }
-    if (Object.keys(stage).length !== 1) throw commandError(40323, 'A pipeline stage specification object must contain exactly one field.');
+    if (Object.keys(stage).length !== 1)
+      throw commandError(40323, 'A pipeline stage specification object must contain exactly one field.');
   });
   assertSupportedPipeline(pipeline);
   return pipeline as Document[];
@@ -280,7 +364,10 @@ const aggregate: CommandHandler = async (ctx) => {
   const explain = optionalBoolean(ctx, 'explain') ?? false;
   if (explain) return explainReply(ctx, ns, ctx.body, { stages: pipeline });
   if (ctx.body.cursor === undefined) {
-    throw commandError(ErrorCodes.FailedToParse, "The 'cursor' option is required, except for aggregate with the explain argument");
+    throw commandError(
+      ErrorCodes.FailedToParse,
+      "The 'cursor' option is required, except for aggregate with the explain argument",
+    );
   }
   const batchSize = cursorBatchSize(ctx);
   const options: Document = {};
@@ -303,7 +390,12 @@ const count: CommandHandler = (ctx) => {
   if (limit !== undefined && limit < 0) limit = -limit; // count treats a negative limit as its absolute value
   ctx.state.opcounters.command++;
   const collation = optionalDocument(ctx, 'collation');
-  const n = ctx.state.engine.count(ns, query, { skip: skip || undefined, limit: limit || undefined, ...(collation ? { collation } : {}) }, ctx.txn);
+  const n = ctx.state.engine.count(
+    ns,
+    query,
+    { skip: skip || undefined, limit: limit || undefined, ...(collation ? { collation } : {}) },
+    ctx.txn,
+  );
   return { n, ok: 1 };
 };
 
@@ -311,7 +403,10 @@ const distinct: CommandHandler = (ctx) => {
   const ns = collectionNs(ctx);
   const key = ctx.body.key;
   if (typeof key !== 'string') {
-    throw commandError(ErrorCodes.TypeMismatch, `BSON field 'distinct.key' is the wrong type '${typeName(key)}', expected type 'string'`);
+    throw commandError(
+      ErrorCodes.TypeMismatch,
+      `BSON field 'distinct.key' is the wrong type '${typeName(key)}', expected type 'string'`,
+    );
   }
   const query = optionalDocument(ctx, 'query') ?? {};
   assertSupportedQuery(query);
@@ -334,12 +429,26 @@ function explainReply(ctx: CommandContext, ns: string, command: Document, planne
       ...planner,
     },
     command,
-    serverInfo: { host: ctx.state.options.host, port: ctx.state.options.port, version: SERVER_VERSION, gitVersion: 'embedded-mongo' },
+    serverInfo: {
+      host: ctx.state.options.host,
+      port: ctx.state.options.port,
+      version: SERVER_VERSION,
+      gitVersion: 'embedded-mongo',
+    },
     ok: 1,
   };
 }
 
-const EXPLAINABLE = new Set(['find', 'aggregate', 'count', 'distinct', 'update', 'delete', 'findAndModify', 'findandmodify']);
+const EXPLAINABLE = new Set([
+  'find',
+  'aggregate',
+  'count',
+  'distinct',
+  'update',
+  'delete',
+  'findAndModify',
+  'findandmodify',
+]);
 
 const explain: CommandHandler = (ctx) => {
   const inner = optionalDocument(ctx, 'explain');
@@ -349,7 +458,10 @@ const explain: CommandHandler = (ctx) => {
     throw commandError(ErrorCodes.CommandNotFound, `Explain failed due to unknown command: ${innerName ?? '<empty>'}`);
   }
   const target = inner[innerName];
-  const ns = typeof target === 'string' ? `${ctx.db}.${validateCollectionName(ctx.db, target, innerName)}` : `${ctx.db}.$cmd.aggregate`;
+  const ns =
+    typeof target === 'string'
+      ? `${ctx.db}.${validateCollectionName(ctx.db, target, innerName)}`
+      : `${ctx.db}.$cmd.aggregate`;
   const innerCtx: CommandContext = { ...ctx, name: innerName, body: inner };
   if (innerName === 'aggregate') return explainReply(innerCtx, ns, inner, { stages: pipelineOf(innerCtx) });
   assertSupportedQuery(inner);

@@ -5,8 +5,16 @@ import type { IndexSpec } from '../../engine/types.js';
 import type { CommandHandler } from '../context.js';
 import { commandError, ErrorCodes } from '../errors.js';
 import {
-  assertWritable, collectionNs, commandOptions, isPlainObject, optionalBoolean, optionalDocument, requiredArray, typeName,
-  validateCollectionName, validateDbName,
+  assertWritable,
+  collectionNs,
+  commandOptions,
+  isPlainObject,
+  optionalBoolean,
+  optionalDocument,
+  requiredArray,
+  typeName,
+  validateCollectionName,
+  validateDbName,
 } from './args.js';
 
 const listDatabases: CommandHandler = (ctx) => {
@@ -42,10 +50,16 @@ const create: CommandHandler = async (ctx) => {
   assertWritable(ns);
   const options = commandOptions(ctx);
   if (options.viewOn !== undefined || options.pipeline !== undefined) {
-    throw commandError(ErrorCodes.CommandNotSupported, 'views are not supported by the embedded MongoDB server (@shop/embedded-mongo)');
+    throw commandError(
+      ErrorCodes.CommandNotSupported,
+      'views are not supported by the embedded MongoDB server (@shop/embedded-mongo)',
+    );
   }
   if (options.timeseries !== undefined) {
-    throw commandError(ErrorCodes.CommandNotSupported, 'time series collections are not supported by the embedded MongoDB server (@shop/embedded-mongo)');
+    throw commandError(
+      ErrorCodes.CommandNotSupported,
+      'time series collections are not supported by the embedded MongoDB server (@shop/embedded-mongo)',
+    );
   }
   await ctx.state.engine.createCollection(ns, options);
   return { ok: 1 };
@@ -84,17 +98,29 @@ const createIndexes: CommandHandler = async (ctx) => {
   if (indexes.length === 0) throw commandError(ErrorCodes.BadValue, 'Must specify at least one index to create');
   const specs = indexes.map((spec, index) => {
     if (!isPlainObject(spec)) {
-      throw commandError(ErrorCodes.TypeMismatch, `BSON field 'createIndexes.indexes.${index}' is the wrong type '${typeName(spec)}', expected type 'object'`);
+      throw commandError(
+        ErrorCodes.TypeMismatch,
+        `BSON field 'createIndexes.indexes.${index}' is the wrong type '${typeName(spec)}', expected type 'object'`,
+      );
     }
     if (!isPlainObject(spec.key) || Object.keys(spec.key).length === 0) {
-      throw commandError(ErrorCodes.BadValue, `Error in specification ${JSON.stringify(spec)} :: caused by :: The 'key' field must be a non-empty object`);
+      throw commandError(
+        ErrorCodes.BadValue,
+        `Error in specification ${JSON.stringify(spec)} :: caused by :: The 'key' field must be a non-empty object`,
+      );
     }
     if (typeof spec.name !== 'string' || spec.name.length === 0) {
-      throw commandError(ErrorCodes.BadValue, `Error in specification { key: ${JSON.stringify(spec.key)} } :: caused by :: The 'name' field is a required property of an index specification`);
+      throw commandError(
+        ErrorCodes.BadValue,
+        `Error in specification { key: ${JSON.stringify(spec.key)} } :: caused by :: The 'name' field is a required property of an index specification`,
+      );
     }
     for (const [field, kind] of Object.entries(spec.key)) {
       if (kind === 'text' || kind === '2d' || kind === '2dsphere' || kind === 'geoHaystack') {
-        throw commandError(ErrorCodes.CommandNotSupported, `${kind} indexes (on '${field}') are not supported by the embedded MongoDB server (@shop/embedded-mongo)`);
+        throw commandError(
+          ErrorCodes.CommandNotSupported,
+          `${kind} indexes (on '${field}') are not supported by the embedded MongoDB server (@shop/embedded-mongo)`,
+        );
       }
     }
     return spec as IndexSpec;
@@ -109,7 +135,11 @@ const listIndexes: CommandHandler = (ctx) => {
   const cursor = optionalDocument(ctx, 'cursor');
   const batchSize = cursor?.batchSize === undefined ? undefined : Number(cursor.batchSize);
   const name = `${ns.db}.${ns.coll}`;
-  const { batch, id } = ctx.state.cursors.open(name, specs.map((spec) => ({ ...spec })), { batchSize, sessionKey: ctx.session?.key });
+  const { batch, id } = ctx.state.cursors.open(
+    name,
+    specs.map((spec) => ({ ...spec })),
+    { batchSize, sessionKey: ctx.session?.key },
+  );
   return { cursor: { id, ns: name, firstBatch: batch }, ok: 1 };
 };
 
@@ -117,7 +147,10 @@ const dropIndexes: CommandHandler = async (ctx) => {
   const ns = collectionNs(ctx);
   const index = ctx.body.index;
   if (typeof index !== 'string' && !Array.isArray(index) && !isPlainObject(index)) {
-    throw commandError(ErrorCodes.TypeMismatch, `BSON field 'dropIndexes.index' is the wrong type '${typeName(index)}', expected types '[string, object, array]'`);
+    throw commandError(
+      ErrorCodes.TypeMismatch,
+      `BSON field 'dropIndexes.index' is the wrong type '${typeName(index)}', expected types '[string, object, array]'`,
+    );
   }
   const result = await ctx.state.engine.dropIndexes(ns, index as string | string[] | Document);
   return { ...result, ok: 1 };
@@ -140,12 +173,14 @@ const renameCollection: CommandHandler = async (ctx) => {
   assertWritable(target);
   const { engine } = ctx.state;
   const exists = (db: string, coll: string) => engine.listCollections(db, { name: coll }).length > 0;
-  if (!exists(source.db, source.coll)) throw commandError(ErrorCodes.NamespaceNotFound, 'Source collection does not exist');
+  if (!exists(source.db, source.coll))
+    throw commandError(ErrorCodes.NamespaceNotFound, 'Source collection does not exist');
   if (source.db === target.db && source.coll === target.coll) {
     throw commandError(ErrorCodes.IllegalOperation, "Can't rename a collection to itself");
   }
   if (exists(target.db, target.coll)) {
-    if (!(optionalBoolean(ctx, 'dropTarget') ?? false)) throw commandError(ErrorCodes.NamespaceExists, 'target namespace exists');
+    if (!(optionalBoolean(ctx, 'dropTarget') ?? false))
+      throw commandError(ErrorCodes.NamespaceExists, 'target namespace exists');
     await engine.dropCollection(target);
   }
   const options = engine.listCollections(source.db, { name: source.coll })[0]?.options ?? {};
@@ -157,7 +192,10 @@ const renameCollection: CommandHandler = async (ctx) => {
     const result = await engine.insert(target, docs, { ordered: true });
     if (result.writeErrors.length > 0) {
       await engine.dropCollection(target);
-      throw commandError(result.writeErrors[0].code, `renameCollection failed while copying: ${result.writeErrors[0].errmsg}`);
+      throw commandError(
+        result.writeErrors[0].code,
+        `renameCollection failed while copying: ${result.writeErrors[0].errmsg}`,
+      );
     }
   }
   await engine.dropCollection(source);

@@ -44,9 +44,16 @@ type StoredCustomer = CustomerDoc & { _id: { toString(): string } };
 const smallMatchSet = 250;
 
 /** One page of customers sorted like the index would (the field, then _id), for a small match set. */
-function sortedPage(docs: StoredCustomer[], field: string, dir: 1 | -1, page: number, pageSize: number): StoredCustomer[] {
+function sortedPage(
+  docs: StoredCustomer[],
+  field: string,
+  dir: 1 | -1,
+  page: number,
+  pageSize: number,
+): StoredCustomer[] {
   const key = (d: StoredCustomer) => (d as unknown as Record<string, unknown>)[field];
-  const cmp = (a: unknown, b: unknown) => (a instanceof Date && b instanceof Date ? a.getTime() - b.getTime() : a! < b! ? -1 : a! > b! ? 1 : 0);
+  const cmp = (a: unknown, b: unknown) =>
+    a instanceof Date && b instanceof Date ? a.getTime() - b.getTime() : a! < b! ? -1 : a! > b! ? 1 : 0;
   docs.sort((a, b) => dir * (cmp(key(a), key(b)) || cmp(a._id.toString(), b._id.toString())));
   return docs.slice((page - 1) * pageSize, page * pageSize);
 }
@@ -64,7 +71,7 @@ export function customerView(c: StoredCustomer, now: Date, thresholds: StatusSet
     averageOrderValue: c.averageOrderValue,
     firstOrderDate: iso(c.firstOrderAt),
     lastOrderDate: iso(c.lastOrderAt),
-    preferredItemType: (c.preferredItemType) ?? null,
+    preferredItemType: c.preferredItemType ?? null,
     lifetimeStats: { completedOrders: c.completedOrders, avgDaysBetweenOrders: c.avgDaysBetweenOrders },
     ...(c.erasedAt ? { erasedAt: new Date(c.erasedAt).toISOString() } : {}),
   };
@@ -89,7 +96,11 @@ export async function loadCustomer(models: CustomersModels, id: string): Promise
   return doc;
 }
 
-export function adminCustomerRoutes(app: ServiceApp, ctx: ServiceContext<CustomersModels>, options: { thresholds: StatusSettings; clock: () => Date }) {
+export function adminCustomerRoutes(
+  app: ServiceApp,
+  ctx: ServiceContext<CustomersModels>,
+  options: { thresholds: StatusSettings; clock: () => Date },
+) {
   const { Customer, CustomerOrder } = ctx.models;
   const { thresholds, clock } = options;
 
@@ -125,12 +136,19 @@ export function adminCustomerRoutes(app: ServiceApp, ctx: ServiceContext<Custome
       const now = clock();
       const filter: Record<string, unknown> = {};
       if (status === 'vip') filter.vip = true;
-      else if (status === 'active') Object.assign(filter, { lastOrderAt: { $gte: activeSince(now, thresholds) }, vip: false });
-      else if (status === 'inactive') Object.assign(filter, { lastOrderAt: { $lt: activeSince(now, thresholds) }, vip: false });
+      else if (status === 'active')
+        Object.assign(filter, { lastOrderAt: { $gte: activeSince(now, thresholds) }, vip: false });
+      else if (status === 'inactive')
+        Object.assign(filter, { lastOrderAt: { $lt: activeSince(now, thresholds) }, vip: false });
       if (search) filter.searchText = new RegExp(search.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
       const dir = sortDir === 'asc' ? 1 : -1;
       const sort: Record<string, 1 | -1> = { [sortFields[sortBy]]: dir, _id: dir };
-      const pageOf = () => Customer.find(filter).sort(sort).skip((page - 1) * pageSize).limit(pageSize).lean<StoredCustomer[]>();
+      const pageOf = () =>
+        Customer.find(filter)
+          .sort(sort)
+          .skip((page - 1) * pageSize)
+          .limit(pageSize)
+          .lean<StoredCustomer[]>();
       let docs: StoredCustomer[];
       let total: number;
       let counts: CustomerSummary;
@@ -139,7 +157,12 @@ export function adminCustomerRoutes(app: ServiceApp, ctx: ServiceContext<Custome
         // text is only known to match by reading each customer): one scan collects up to a small match
         // set, sorted here; only a search matching more takes the index (load-tests/RESULTS.md).
         let matches: StoredCustomer[];
-        [matches, counts] = await Promise.all([Customer.find(filter).limit(smallMatchSet + 1).lean<StoredCustomer[]>(), summary()]);
+        [matches, counts] = await Promise.all([
+          Customer.find(filter)
+            .limit(smallMatchSet + 1)
+            .lean<StoredCustomer[]>(),
+          summary(),
+        ]);
         if (matches.length <= smallMatchSet) {
           total = matches.length;
           docs = sortedPage(matches, sortFields[sortBy], dir, page, pageSize);
@@ -163,13 +186,23 @@ export function adminCustomerRoutes(app: ServiceApp, ctx: ServiceContext<Custome
 
   app.get(
     customerIdPath(),
-    { schema: { tags: ['admin customers'], summary: 'One customer with figures and the order history (newest first)', params: idParams, response: { 200: customerDetailSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['admin customers'],
+        summary: 'One customer with figures and the order history (newest first)',
+        params: idParams,
+        response: { 200: customerDetailSchema, ...errors },
+      },
+    },
     async (request) => {
       const customer = await loadCustomer(ctx.models, request.params.id);
       const orders = await CustomerOrder.find({ customerEmail: customer.email, submittedDate: { $ne: null } })
         .sort({ submittedDate: -1, _id: -1 })
         .lean<(CustomerOrderDoc & { _id: string })[]>();
-      return { success: true as const, customer: { ...customerView(customer, clock(), thresholds), orders: orders.map(orderView) } };
+      return {
+        success: true as const,
+        customer: { ...customerView(customer, clock(), thresholds), orders: orders.map(orderView) },
+      };
     },
   );
 }

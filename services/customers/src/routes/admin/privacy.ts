@@ -40,7 +40,11 @@ const auditView = (a: PrivacyRequestDoc & { _id: string }): CustomerErasureAudit
   reason: a.reason ?? '',
 });
 
-export function customerPrivacyRoutes(app: ServiceApp, ctx: ServiceContext<CustomersModels>, options: { thresholds: StatusSettings; clock: () => Date }) {
+export function customerPrivacyRoutes(
+  app: ServiceApp,
+  ctx: ServiceContext<CustomersModels>,
+  options: { thresholds: StatusSettings; clock: () => Date },
+) {
   const { PrivacyRequest, CustomerOrder } = ctx.models;
   const { thresholds, clock } = options;
 
@@ -59,7 +63,13 @@ export function customerPrivacyRoutes(app: ServiceApp, ctx: ServiceContext<Custo
       const now = clock();
       const by = adminOf(request);
       const document = await gatherCustomerExport(ctx, customer, by, now);
-      await PrivacyRequest.create({ _id: randomUUID(), kind: 'export', customerId: document.customerId, requestedBy: by, requestedAt: now });
+      await PrivacyRequest.create({
+        _id: randomUUID(),
+        kind: 'export',
+        customerId: document.customerId,
+        requestedBy: by,
+        requestedAt: now,
+      });
       request.log.info({ customerId: document.customerId, admin: by }, 'customer data exported');
       reply.header('content-disposition', `attachment; filename="${customerExportFileName(document.customerId, now)}"`);
       reply.header('cache-control', 'no-store');
@@ -82,14 +92,24 @@ export function customerPrivacyRoutes(app: ServiceApp, ctx: ServiceContext<Custo
       const customer = await loadCustomer(ctx.models, request.params.id);
       const customerId = customer._id.toString();
       if (customer.erasedAt) {
-        const first = await PrivacyRequest.findOne({ customerId, kind: 'erasure' }).lean<PrivacyRequestDoc & { _id: string }>();
+        const first = await PrivacyRequest.findOne({ customerId, kind: 'erasure' }).lean<
+          PrivacyRequestDoc & { _id: string }
+        >();
         const when = new Date(customer.erasedAt).toISOString().slice(0, 10);
         return {
           success: true as const,
           erased: false,
           alreadyErased: true,
           message: `This customer was already erased on ${when}${first ? ` (requested by ${first.requestedBy})` : ''}. Nothing changed.`,
-          erasure: first ? auditView(first) : { erasureId: customer.erasureId ?? '', customerId, requestedBy: 'unknown', requestedAt: new Date(customer.erasedAt).toISOString(), reason: '' },
+          erasure: first
+            ? auditView(first)
+            : {
+                erasureId: customer.erasureId ?? '',
+                customerId,
+                requestedBy: 'unknown',
+                requestedAt: new Date(customer.erasedAt).toISOString(),
+                reason: '',
+              },
         };
       }
       const { confirmEmail, reason } = request.body;
@@ -99,7 +119,9 @@ export function customerPrivacyRoutes(app: ServiceApp, ctx: ServiceContext<Custo
       const now = clock();
       const erasureId = randomUUID();
       const requestedBy = adminOf(request);
-      const orders = await CustomerOrder.find({ customerEmail: customer.email }, { orderNumber: 1 }).lean<(CustomerOrderDoc & { _id: string })[]>();
+      const orders = await CustomerOrder.find({ customerEmail: customer.email }, { orderNumber: 1 }).lean<
+        (CustomerOrderDoc & { _id: string })[]
+      >();
       const data: CustomerErasureRequested = {
         erasureId,
         customerId,
@@ -115,7 +137,18 @@ export function customerPrivacyRoutes(app: ServiceApp, ctx: ServiceContext<Custo
         // Checked again inside the transaction: of two admins erasing at once, one erases.
         if (!(await eraseCustomerProfile(ctx.models, session, data, thresholds, now))) return false;
         await PrivacyRequest.create(
-          [{ _id: erasureId, kind: 'erasure', customerId, requestedBy, requestedAt: now, reason, emailHash: createHash('sha256').update(customer.email).digest('hex'), anonymisedEmail: data.anonymisedEmail }],
+          [
+            {
+              _id: erasureId,
+              kind: 'erasure',
+              customerId,
+              requestedBy,
+              requestedAt: now,
+              reason,
+              emailHash: createHash('sha256').update(customer.email).digest('hex'),
+              anonymisedEmail: data.anonymisedEmail,
+            },
+          ],
           { session },
         );
         outbox.add('privacy.erasure_requested', data);
@@ -123,8 +156,15 @@ export function customerPrivacyRoutes(app: ServiceApp, ctx: ServiceContext<Custo
       });
       const audit = erased
         ? { erasureId, customerId, requestedBy, requestedAt: now.toISOString(), reason }
-        : auditView((await PrivacyRequest.findOne({ customerId, kind: 'erasure' }).lean<PrivacyRequestDoc & { _id: string }>())!);
-      request.log.info({ customerId, erasureId: audit.erasureId, admin: requestedBy, orders: orders.length, erased }, erased ? 'customer erasure requested' : 'customer already erased');
+        : auditView(
+            (await PrivacyRequest.findOne({ customerId, kind: 'erasure' }).lean<
+              PrivacyRequestDoc & { _id: string }
+            >())!,
+          );
+      request.log.info(
+        { customerId, erasureId: audit.erasureId, admin: requestedBy, orders: orders.length, erased },
+        erased ? 'customer erasure requested' : 'customer already erased',
+      );
       return {
         success: true as const,
         erased,

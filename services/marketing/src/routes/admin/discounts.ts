@@ -20,7 +20,13 @@ export function registerAdminDiscountRoutes(app: ServiceApp, ctx: ServiceContext
 
   app.get(
     marketingDiscountPaths.list,
-    { schema: { tags: ['marketing discounts'], summary: 'Every discount code, newest first (the tab and the Apply Discount picker)', response: { 200: discountListResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['marketing discounts'],
+        summary: 'Every discount code, newest first (the tab and the Apply Discount picker)',
+        response: { 200: discountListResponseSchema, ...errors },
+      },
+    },
     async () => {
       const discounts = await Discount.find().sort({ createdAt: -1, _id: -1 }).lean<DiscountDoc[]>();
       return { success: true as const, discounts: discounts.map(discountView) };
@@ -32,7 +38,8 @@ export function registerAdminDiscountRoutes(app: ServiceApp, ctx: ServiceContext
     {
       schema: {
         tags: ['marketing discounts'],
-        summary: 'Create a discount code: active, used 0 times, starting now; the code is stored upper case and unique regardless of case',
+        summary:
+          'Create a discount code: active, used 0 times, starting now; the code is stored upper case and unique regardless of case',
         body: discountCreateSchema,
         response: { 201: discountResponseSchema, ...errors },
       },
@@ -59,10 +66,16 @@ export function registerAdminDiscountRoutes(app: ServiceApp, ctx: ServiceContext
         });
         created = doc.toObject();
       } catch (err) {
-        if (isDuplicateKey(err)) throw conflict(discountMessages.codeTaken(body.code), [{ field: 'code', message: discountMessages.codeTaken(body.code) }]);
+        if (isDuplicateKey(err))
+          throw conflict(discountMessages.codeTaken(body.code), [
+            { field: 'code', message: discountMessages.codeTaken(body.code) },
+          ]);
         throw err;
       }
-      request.log.info({ discountId: created._id, code: created.code, admin: adminOf(request.headers) }, 'discount code created');
+      request.log.info(
+        { discountId: created._id, code: created.code, admin: adminOf(request.headers) },
+        'discount code created',
+      );
       return reply.status(201).send({ success: true as const, discount: discountView(created) });
     },
   );
@@ -79,16 +92,30 @@ export function registerAdminDiscountRoutes(app: ServiceApp, ctx: ServiceContext
       },
     },
     async (request) => {
-      const updated = await Discount.findByIdAndUpdate(request.params.id, { $set: { isActive: request.body.isActive } }, { returnDocument: 'after' }).lean<DiscountDoc>();
+      const updated = await Discount.findByIdAndUpdate(
+        request.params.id,
+        { $set: { isActive: request.body.isActive } },
+        { returnDocument: 'after' },
+      ).lean<DiscountDoc>();
       if (!updated) throw notFound(discountMessages.notFound);
-      request.log.info({ discountId: updated._id, isActive: updated.isActive, admin: adminOf(request.headers) }, 'discount code toggled');
+      request.log.info(
+        { discountId: updated._id, isActive: updated.isActive, admin: adminOf(request.headers) },
+        'discount code toggled',
+      );
       return { success: true as const, discount: discountView(updated) };
     },
   );
 
   app.delete(
     one,
-    { schema: { tags: ['marketing discounts'], summary: 'Delete a discount code (orders keep the discount they already have)', params: idParams, response: { 200: discountDeleteResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['marketing discounts'],
+        summary: 'Delete a discount code (orders keep the discount they already have)',
+        params: idParams,
+        response: { 200: discountDeleteResponseSchema, ...errors },
+      },
+    },
     async (request) => {
       const { deletedCount } = await Discount.deleteOne({ _id: request.params.id });
       if (deletedCount === 0) throw notFound(discountMessages.notFound);

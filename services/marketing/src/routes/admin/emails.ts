@@ -1,13 +1,7 @@
 // Email Campaigns tab (back office part B §2.4, §4 campaign states, §5, §7): list, create (a draft, or
 // scheduled with a scheduledDate), edit a draft, Send Now a draft. Sending only moves the campaign to
 // `sending`; the campaign sender job hands it to the email service batch by batch (jobs/campaign-sender.ts).
-import {
-  badRequest,
-  conflict,
-  notFound,
-  type ServiceApp,
-  type ServiceContext,
-} from '@shop/service-kit';
+import { badRequest, conflict, notFound, type ServiceApp, type ServiceContext } from '@shop/service-kit';
 import {
   campaignCreateSchema,
   campaignDraftSchema,
@@ -21,13 +15,23 @@ import { campaignView, type CampaignDoc } from '../../models/campaign.js';
 import type { CommunicationModels } from '../../models/index.js';
 import { adminOf, errors, idParams } from './common.js';
 
-export function registerAdminEmailRoutes(app: ServiceApp, ctx: ServiceContext<CommunicationModels>, onSendRequested: () => void) {
+export function registerAdminEmailRoutes(
+  app: ServiceApp,
+  ctx: ServiceContext<CommunicationModels>,
+  onSendRequested: () => void,
+) {
   const { Campaign } = ctx.models;
   const one = `${marketingPaths.emails}/:id`;
 
   app.get(
     marketingPaths.emails,
-    { schema: { tags: ['marketing emails'], summary: 'Every email campaign, newest first, with open and click rates', response: { 200: campaignListResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['marketing emails'],
+        summary: 'Every email campaign, newest first, with open and click rates',
+        response: { 200: campaignListResponseSchema, ...errors },
+      },
+    },
     async () => {
       const docs = await Campaign.find().sort({ createdAt: -1, _id: -1 }).lean<CampaignDoc[]>();
       return { campaigns: docs.map(campaignView) };
@@ -39,7 +43,8 @@ export function registerAdminEmailRoutes(app: ServiceApp, ctx: ServiceContext<Co
     {
       schema: {
         tags: ['marketing emails'],
-        summary: 'Create Campaign: a draft (recipients, sent, opens, clicks 0; tags empty), or scheduled when scheduledDate is given',
+        summary:
+          'Create Campaign: a draft (recipients, sent, opens, clicks 0; tags empty), or scheduled when scheduledDate is given',
         body: campaignCreateSchema,
         response: { 201: campaignResponseSchema, ...errors },
       },
@@ -49,7 +54,13 @@ export function registerAdminEmailRoutes(app: ServiceApp, ctx: ServiceContext<Co
       const when = scheduledDate ? new Date(scheduledDate) : null;
       if (when && when.getTime() <= Date.now()) throw badRequest('The scheduled date must be in the future');
       const [doc] = await Campaign.create([
-        { ...draft, status: when ? 'scheduled' : 'draft', scheduledDate: when, tags: [], createdBy: adminOf(request.headers) },
+        {
+          ...draft,
+          status: when ? 'scheduled' : 'draft',
+          scheduledDate: when,
+          tags: [],
+          createdBy: adminOf(request.headers),
+        },
       ]);
       return reply.status(201).send({ success: true as const, campaign: campaignView(doc.toObject()) });
     },
@@ -67,7 +78,11 @@ export function registerAdminEmailRoutes(app: ServiceApp, ctx: ServiceContext<Co
       },
     },
     async (request) => {
-      const doc = await Campaign.findOneAndUpdate({ _id: request.params.id, status: 'draft' }, { $set: request.body }, { returnDocument: 'after' }).lean<CampaignDoc>();
+      const doc = await Campaign.findOneAndUpdate(
+        { _id: request.params.id, status: 'draft' },
+        { $set: request.body },
+        { returnDocument: 'after' },
+      ).lean<CampaignDoc>();
       if (!doc) {
         if (await Campaign.exists({ _id: request.params.id })) throw conflict(marketingMessages.onlyDraftsEditable);
         throw notFound(marketingMessages.campaignNotFound);

@@ -23,12 +23,21 @@ export function registerAdminSmsRoutes(app: ServiceApp, ctx: ServiceContext<Comm
 
   /** One active template per trigger: the others of `trigger` are switched off. */
   async function onlyActive(id: string, trigger: string) {
-    await SmsTemplate.updateMany({ trigger: trigger as SmsTemplateDoc['trigger'], isActive: true, _id: { $ne: id } }, { $set: { isActive: false } });
+    await SmsTemplate.updateMany(
+      { trigger: trigger as SmsTemplateDoc['trigger'], isActive: true, _id: { $ne: id } },
+      { $set: { isActive: false } },
+    );
   }
 
   app.get(
     marketingPaths.sms,
-    { schema: { tags: ['marketing sms'], summary: 'Every SMS template', response: { 200: smsTemplateListResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['marketing sms'],
+        summary: 'Every SMS template',
+        response: { 200: smsTemplateListResponseSchema, ...errors },
+      },
+    },
     async () => {
       const docs = await SmsTemplate.find().sort({ createdAt: -1, _id: -1 }).lean<SmsTemplateDoc[]>();
       return { templates: docs.map(smsTemplateView) };
@@ -57,7 +66,8 @@ export function registerAdminSmsRoutes(app: ServiceApp, ctx: ServiceContext<Comm
     {
       schema: {
         tags: ['marketing sms'],
-        summary: 'Create an SMS template: name, message (placeholders {name} {orderNumber} {amount} {trackingNumber}), trigger',
+        summary:
+          'Create an SMS template: name, message (placeholders {name} {orderNumber} {amount} {trackingNumber}), trigger',
         body: smsTemplateCreateSchema,
         response: { 201: smsTemplateResponseSchema, ...errors },
       },
@@ -81,7 +91,11 @@ export function registerAdminSmsRoutes(app: ServiceApp, ctx: ServiceContext<Comm
       },
     },
     async (request) => {
-      const doc = await SmsTemplate.findByIdAndUpdate(request.params.id, { $set: request.body }, { returnDocument: 'after' }).lean<SmsTemplateDoc>();
+      const doc = await SmsTemplate.findByIdAndUpdate(
+        request.params.id,
+        { $set: request.body },
+        { returnDocument: 'after' },
+      ).lean<SmsTemplateDoc>();
       if (!doc) throw notFound(marketingMessages.smsTemplateNotFound);
       if (doc.isActive) await onlyActive(doc._id, doc.trigger);
       return { success: true as const, template: smsTemplateView(doc) };

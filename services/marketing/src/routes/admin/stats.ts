@@ -16,27 +16,47 @@ export function registerAdminStatsRoutes(app: ServiceApp, ctx: ServiceContext<Co
 
   async function sumCents(from?: Date, to?: Date) {
     const match = from || to ? { paidAt: { ...(from ? { $gte: from } : {}), ...(to ? { $lt: to } : {}) } } : {};
-    const [row] = await AttributedOrder.aggregate<{ total: number }>([{ $match: match }, { $group: { _id: null, total: { $sum: '$amountCents' } } }]);
+    const [row] = await AttributedOrder.aggregate<{ total: number }>([
+      { $match: match },
+      { $group: { _id: null, total: { $sum: '$amountCents' } } },
+    ]);
     return row?.total ?? 0;
   }
 
   app.get(
     marketingPaths.stats,
-    { schema: { tags: ['marketing stats'], summary: 'Marketing stats: emails, SMS, discounts, rates, revenue from marketing', response: { 200: marketingStatsResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['marketing stats'],
+        summary: 'Marketing stats: emails, SMS, discounts, rates, revenue from marketing',
+        response: { 200: marketingStatsResponseSchema, ...errors },
+      },
+    },
     async () => {
       const now = new Date();
       const [campaignTotals] = await Campaign.aggregate<{ sent: number; opens: number }>([
         { $group: { _id: null, sent: { $sum: '$sent' }, opens: { $sum: '$opens' } } },
       ]);
-      const [smsSent, smsFailed] = await Promise.all([SmsMessage.countDocuments({ status: 'sent' }), SmsMessage.countDocuments({ status: 'failed' })]);
+      const [smsSent, smsFailed] = await Promise.all([
+        SmsMessage.countDocuments({ status: 'sent' }),
+        SmsMessage.countDocuments({ status: 'failed' }),
+      ]);
       // The discount codes live beside us (models/discount.ts, the Discount Codes tab); read as stored.
       const discounts = ctx.connection.collection('discounts');
       const [activeDiscounts, usage] = await Promise.all([
-        discounts.countDocuments({ isActive: true, startDate: { $lte: now }, $or: [{ endDate: null }, { endDate: { $gt: now } }] }),
+        discounts.countDocuments({
+          isActive: true,
+          startDate: { $lte: now },
+          $or: [{ endDate: null }, { endDate: { $gt: now } }],
+        }),
         discounts.aggregate<{ used: number }>([{ $group: { _id: null, used: { $sum: '$usedCount' } } }]).toArray(),
       ]);
       const { currentStart, previousStart } = periods(now);
-      const [revenueCents, currentCents, previousCents] = await Promise.all([sumCents(), sumCents(currentStart), sumCents(previousStart, currentStart)]);
+      const [revenueCents, currentCents, previousCents] = await Promise.all([
+        sumCents(),
+        sumCents(currentStart),
+        sumCents(previousStart, currentStart),
+      ]);
 
       // Growth: active subscribers at the end of each of the last 30 days (those who joined by then and
       // are still active; someone who left is not counted on any day, as we keep no history of leaving).
@@ -57,7 +77,10 @@ export function registerAdminStatsRoutes(app: ServiceApp, ctx: ServiceContext<Co
         return { date, subscribers: running };
       });
 
-      const recent = await SmsMessage.find({ status: { $in: ['sent', 'failed'] } }).sort({ createdAt: -1 }).limit(marketingLimits.recentCampaigns).lean<SmsMessageDoc[]>();
+      const recent = await SmsMessage.find({ status: { $in: ['sent', 'failed'] } })
+        .sort({ createdAt: -1 })
+        .limit(marketingLimits.recentCampaigns)
+        .lean<SmsMessageDoc[]>();
       return {
         stats: {
           totalEmails: campaignTotals?.sent ?? 0,

@@ -20,7 +20,13 @@ export function registerAdminSubscriberRoutes(app: ServiceApp, ctx: ServiceConte
 
   app.get(
     marketingPaths.subscribers,
-    { schema: { tags: ['marketing subscribers'], summary: 'Every subscriber, newest first', response: { 200: subscriberListResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['marketing subscribers'],
+        summary: 'Every subscriber, newest first',
+        response: { 200: subscriberListResponseSchema, ...errors },
+      },
+    },
     async () => {
       const docs = await Subscriber.find().sort({ createdAt: -1, _id: -1 }).lean<SubscriberDoc[]>();
       return { subscribers: docs.map(subscriberView) };
@@ -78,7 +84,11 @@ export function registerAdminSubscriberRoutes(app: ServiceApp, ctx: ServiceConte
       // An administrator turning email back on for someone who unsubscribed re-activates them; a
       // bounced address stays bounced (it cannot receive mail).
       if (patch.emailSubscribed === true && current.status === 'unsubscribed') set.status = 'active';
-      const doc = await Subscriber.findByIdAndUpdate(request.params.id, { $set: set }, { returnDocument: 'after', lean: true }).lean<SubscriberDoc>();
+      const doc = await Subscriber.findByIdAndUpdate(
+        request.params.id,
+        { $set: set },
+        { returnDocument: 'after', lean: true },
+      ).lean<SubscriberDoc>();
       if (!doc) throw notFound(marketingMessages.subscriberNotFound);
       return { success: true as const, subscriber: subscriberView(doc) };
     },

@@ -15,7 +15,15 @@ import {
   type OrderStatus,
 } from '@shop/contracts';
 import type { ServiceContext } from '@shop/service-kit';
-import { adminRow, orderTotalExpression, percentChange, periodFigures, periodRange, round2, type PeriodGroup } from '../../domain/admin-orders.js';
+import {
+  adminRow,
+  orderTotalExpression,
+  percentChange,
+  periodFigures,
+  periodRange,
+  round2,
+  type PeriodGroup,
+} from '../../domain/admin-orders.js';
 import type { OrderDoc, OrderModels } from '../../models/order.js';
 import type { OrdersApp } from '../../app.js';
 import { failureResponse } from '../respond.js';
@@ -27,7 +35,12 @@ export function registerAdminAnalyticsRoutes(app: OrdersApp, ctx: ServiceContext
 
   async function groups(from: Date | null, to: Date): Promise<PeriodGroup[]> {
     const createdAt = from ? { $gte: from, $lt: to } : { $lt: to };
-    const rows = await Order.aggregate<{ _id: { status: string; itemType: string }; count: number; total: number; quantity: number }>([
+    const rows = await Order.aggregate<{
+      _id: { status: string; itemType: string };
+      count: number;
+      total: number;
+      quantity: number;
+    }>([
       { $match: { createdAt } },
       {
         $group: {
@@ -38,7 +51,13 @@ export function registerAdminAnalyticsRoutes(app: OrdersApp, ctx: ServiceContext
         },
       },
     ]);
-    return rows.map((r) => ({ status: r._id.status, itemType: r._id.itemType, count: r.count, total: r.total, quantity: r.quantity }));
+    return rows.map((r) => ({
+      status: r._id.status,
+      itemType: r._id.itemType,
+      count: r.count,
+      total: r.total,
+      quantity: r.quantity,
+    }));
   }
 
   app.get(
@@ -59,14 +78,21 @@ export function registerAdminAnalyticsRoutes(app: OrdersApp, ctx: ServiceContext
         groups(from, to),
         from && previousFrom ? groups(previousFrom, from) : Promise.resolve(null),
         Order.find({}).sort({ updatedAt: -1, _id: -1 }).limit(recentActivityCount).lean<OrderDoc[]>(),
-        from ? Promise.resolve([null]) : Order.find({}, { createdAt: 1 }).sort({ createdAt: 1 }).limit(1).lean<{ createdAt: Date }[]>(),
+        from
+          ? Promise.resolve([null])
+          : Order.find({}, { createdAt: 1 }).sort({ createdAt: 1 }).limit(1).lean<{ createdAt: Date }[]>(),
       ]);
       const figures = periodFigures(current);
       const before = previous ? periodFigures(previous) : null;
       // Orders per 30 days: over the period's length, or since the first order for all time (at least 30 days).
-      const spanDays = from ? (to.getTime() - from.getTime()) / dayMs : Math.max(30, first ? (to.getTime() - new Date(first.createdAt).getTime()) / dayMs : 30);
+      const spanDays = from
+        ? (to.getTime() - from.getTime()) / dayMs
+        : Math.max(30, first ? (to.getTime() - new Date(first.createdAt).getTime()) / dayMs : 30);
       const byStatus = new Map<string, number>();
-      const byItem = new Map<string, { orders: number; quantity: number; revenue: number; activeCount: number; activeTotal: number }>();
+      const byItem = new Map<
+        string,
+        { orders: number; quantity: number; revenue: number; activeCount: number; activeTotal: number }
+      >();
       for (const g of current) {
         const status = (orderStatuses as readonly string[]).includes(g.status) ? g.status : 'pending';
         byStatus.set(status, (byStatus.get(status) ?? 0) + g.count);
@@ -99,7 +125,12 @@ export function registerAdminAnalyticsRoutes(app: OrdersApp, ctx: ServiceContext
             .filter((s) => (byStatus.get(s) ?? 0) > 0)
             .map((status: OrderStatus) => {
               const count = byStatus.get(status) ?? 0;
-              return { status, label: orderStatusLabels[status], count, percent: figures.orders > 0 ? Math.round((count / figures.orders) * 1000) / 10 : 0 };
+              return {
+                status,
+                label: orderStatusLabels[status],
+                count,
+                percent: figures.orders > 0 ? Math.round((count / figures.orders) * 1000) / 10 : 0,
+              };
             }),
           itemTypePerformance: itemTypes.map((itemType) => {
             const item = byItem.get(itemType) ?? { orders: 0, quantity: 0, revenue: 0, activeCount: 0, activeTotal: 0 };

@@ -19,10 +19,25 @@ import {
   toCents,
   type DiscountRedeemResult,
 } from '@shop/contracts';
-import { AppError, badRequest, conflict, notFound, serviceUnavailable, type Outbox, type ServiceContext } from '@shop/service-kit';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  notFound,
+  serviceUnavailable,
+  type Outbox,
+  type ServiceContext,
+} from '@shop/service-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import { adminDetail } from '../../domain/admin-orders.js';
-import { discountBase, discountEmailMessage, discountEmailSubject, isPaidOrder, quoteWithDiscount, type OrderDiscount } from '../../domain/discount.js';
+import {
+  discountBase,
+  discountEmailMessage,
+  discountEmailSubject,
+  isPaidOrder,
+  quoteWithDiscount,
+  type OrderDiscount,
+} from '../../domain/discount.js';
 import type { OrderDoc, OrderModels } from '../../models/order.js';
 import type { OrdersApp } from '../../app.js';
 import { failureResponse } from '../respond.js';
@@ -44,7 +59,14 @@ const unpaid = (order: OrderDoc) => ({
  * open payment intents made for another amount: a payment page opened before cannot charge the old
  * total. Nothing to tell before a quote (no payment can be started) or when the total stayed the same.
  */
-function totalChanged(outbox: Outbox, order: OrderDoc, discount: OrderDiscount | null, reason: 'discount_applied' | 'discount_removed', admin: string, at: Date) {
+function totalChanged(
+  outbox: Outbox,
+  order: OrderDoc,
+  discount: OrderDiscount | null,
+  reason: 'discount_applied' | 'discount_removed',
+  admin: string,
+  at: Date,
+) {
   const quote = quoteWithDiscount(order.quote, discount?.amount ?? 0);
   if (!quote || quote.finalAmount === order.quote?.finalAmount) return;
   outbox.add('order.total_changed', {
@@ -70,7 +92,12 @@ export function registerAdminDiscountRoutes(app: OrdersApp, ctx: ServiceContext<
   }
 
   /** Marketing's refusals (4xx) pass on with their own words; silence is a 503 the admin can retry. */
-  async function askMarketing<T>(subject: string, data: unknown, schema: z.ZodType<T>, log: FastifyBaseLogger): Promise<T> {
+  async function askMarketing<T>(
+    subject: string,
+    data: unknown,
+    schema: z.ZodType<T>,
+    log: FastifyBaseLogger,
+  ): Promise<T> {
     try {
       return await ctx.bus.request(subject, data, { schema, timeout: 10_000 });
     } catch (err) {
@@ -94,7 +121,8 @@ export function registerAdminDiscountRoutes(app: OrdersApp, ctx: ServiceContext<
     {
       schema: {
         tags: ['admin orders'],
-        summary: 'Apply Discount: marketing redeems the code for this order; the quote (or the estimate) is discounted, tax recomputed, the customer emailed',
+        summary:
+          'Apply Discount: marketing redeems the code for this order; the quote (or the estimate) is discounted, tax recomputed, the customer emailed',
         params: idParams,
         body: orderDiscountApplySchema,
         response: { 200: adminOrderResponseSchema, ...errors },
@@ -129,7 +157,15 @@ export function registerAdminDiscountRoutes(app: OrdersApp, ctx: ServiceContext<
       };
 
       const changed = await ctx.withOutbox(async (session, outbox) => {
-        const entry = sameAsBefore ? null : queuedEntry(order, discountEmailSubject(order.orderNumber), discountEmailMessage(order, discount.code, amount), 'status_update', now);
+        const entry = sameAsBefore
+          ? null
+          : queuedEntry(
+              order,
+              discountEmailSubject(order.orderNumber),
+              discountEmailMessage(order, discount.code, amount),
+              'status_update',
+              now,
+            );
         const result = await Order.updateOne(
           unpaid(order),
           {
@@ -159,11 +195,16 @@ export function registerAdminDiscountRoutes(app: OrdersApp, ctx: ServiceContext<
         // Paid (or changed by another admin) between the read and the write: nothing applied.
         if (redeemed.newlyRedeemed) await release(order._id, redeemed.discount.code, request.log);
         const now = await load(order._id);
-        throw conflict(isPaidOrder(now) ? discountMessages.orderPaid : 'The order changed meanwhile. Please try again.');
+        throw conflict(
+          isPaidOrder(now) ? discountMessages.orderPaid : 'The order changed meanwhile. Please try again.',
+        );
       }
       // The code it replaces gives its use back.
       if (previous && previous.code !== discount.code) await release(order._id, previous.code, request.log);
-      request.log.info({ orderId: order._id, code: discount.code, amount, admin, replaced: previous?.code }, 'discount applied');
+      request.log.info(
+        { orderId: order._id, code: discount.code, amount, admin, replaced: previous?.code },
+        'discount applied',
+      );
       return { success: true as const, order: adminDetail(await load(order._id)) };
     },
   );
@@ -173,7 +214,8 @@ export function registerAdminDiscountRoutes(app: OrdersApp, ctx: ServiceContext<
     {
       schema: {
         tags: ['admin orders'],
-        summary: 'Remove the discount: the quote (or the estimate) is back to full price, and marketing gets the use back',
+        summary:
+          'Remove the discount: the quote (or the estimate) is back to full price, and marketing gets the use back',
         params: idParams,
         response: { 200: adminOrderResponseSchema, ...errors },
       },
@@ -196,7 +238,9 @@ export function registerAdminDiscountRoutes(app: OrdersApp, ctx: ServiceContext<
       });
       if (!removed) {
         const now = await load(order._id);
-        throw conflict(isPaidOrder(now) ? discountMessages.orderPaid : 'The order changed meanwhile. Please try again.');
+        throw conflict(
+          isPaidOrder(now) ? discountMessages.orderPaid : 'The order changed meanwhile. Please try again.',
+        );
       }
       await release(order._id, order.discount.code, request.log);
       request.log.info({ orderId: order._id, code: order.discount.code, admin }, 'discount removed');

@@ -7,12 +7,17 @@
 // browser holds only one page of the table, and fetching every page to rebuild it would be slow at
 // 100,000 orders and a second place that decides what a row and its total are.
 import { stringify } from 'csv-stringify';
-import { adminCsvColumns, adminCsvFileName, adminCsvProduct, adminOrderListQuerySchema, ordersAdminPaths } from '@shop/contracts';
+import {
+  adminCsvColumns,
+  adminCsvFileName,
+  adminCsvProduct,
+  adminOrderListQuerySchema,
+  ordersAdminPaths,
+} from '@shop/contracts';
 import type { ServiceContext } from '@shop/service-kit';
 import { csvRecord, listFilter, listSort } from '../../domain/admin-orders.js';
 import type { OrderDoc, OrderModels } from '../../models/order.js';
 import type { OrdersApp } from '../../app.js';
-
 
 export function registerAdminExportRoutes(app: OrdersApp, ctx: ServiceContext<OrderModels>) {
   app.get(
@@ -26,7 +31,10 @@ export function registerAdminExportRoutes(app: OrdersApp, ctx: ServiceContext<Or
     },
     async (request, reply) => {
       const query = { ...request.query, page: 1, pageSize: 1 };
-      const cursor = ctx.models.Order.find(listFilter(query)).sort(listSort(query.sortBy, query.sortDir)).lean<OrderDoc[]>().cursor();
+      const cursor = ctx.models.Order.find(listFilter(query))
+        .sort(listSort(query.sortBy, query.sortDir))
+        .lean<OrderDoc[]>()
+        .cursor();
       const csv = stringify({ header: true, columns: [...adminCsvColumns] });
       // Pump the cursor into the stringifier with back-pressure; a failure mid-way ends the download.
       void (async () => {

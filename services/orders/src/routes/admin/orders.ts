@@ -42,7 +42,19 @@ import {
   type OrderStatus,
 } from '@shop/contracts';
 import { notFound, serviceUnavailable, type ServiceContext } from '@shop/service-kit';
-import { adminDetail, adminRow, baseFilter, emailHistoryView, listFilter, listSort, orderTotal, orderTotalExpression, round2, summaryOf, type StatusGroup } from '../../domain/admin-orders.js';
+import {
+  adminDetail,
+  adminRow,
+  baseFilter,
+  emailHistoryView,
+  listFilter,
+  listSort,
+  orderTotal,
+  orderTotalExpression,
+  round2,
+  summaryOf,
+  type StatusGroup,
+} from '../../domain/admin-orders.js';
 import { quoteFigures, taxPlaceOf } from '../../domain/payment.js';
 import { discountOn } from '../../domain/discount.js';
 import { statusChangedData } from '../../events/status-changed.js';
@@ -65,8 +77,22 @@ export function adminOf(request: FastifyRequest): string {
 
 const previewOf = (text: string) => (text.length > 300 ? `${text.slice(0, 297)}...` : text);
 
-export function queuedEntry(order: OrderDoc, subject: string, message: string, type: EmailHistoryType, now: Date): EmailHistoryEntry {
-  return { id: randomUUID(), subject, to: order.email, type, preview: previewOf(message), status: 'queued', timestamp: now };
+export function queuedEntry(
+  order: OrderDoc,
+  subject: string,
+  message: string,
+  type: EmailHistoryType,
+  now: Date,
+): EmailHistoryEntry {
+  return {
+    id: randomUUID(),
+    subject,
+    to: order.email,
+    type,
+    preview: previewOf(message),
+    status: 'queued',
+    timestamp: now,
+  };
 }
 
 export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderModels>) {
@@ -111,7 +137,14 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
 
   app.get(
     base,
-    { schema: { tags: ['admin orders'], summary: 'Orders table: paging, tab counts, search, filters, sort, summary cards', querystring: adminOrderListQuerySchema, response: { 200: adminOrderListResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['admin orders'],
+        summary: 'Orders table: paging, tab counts, search, filters, sort, summary cards',
+        querystring: adminOrderListQuerySchema,
+        response: { 200: adminOrderListResponseSchema, ...errors },
+      },
+    },
     async (request) => {
       const query = request.query;
       const filter = listFilter(query);
@@ -145,7 +178,14 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
 
   app.get(
     `${base}/:id/details`,
-    { schema: { tags: ['admin orders'], summary: 'One order with every section of the details view', params: idParams, response: { 200: adminOrderResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['admin orders'],
+        summary: 'One order with every section of the details view',
+        params: idParams,
+        response: { 200: adminOrderResponseSchema, ...errors },
+      },
+    },
     async (request) => ({ success: true as const, order: adminDetail(await load(request.params.id)) }),
   );
 
@@ -154,7 +194,8 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
     {
       schema: {
         tags: ['admin orders'],
-        summary: 'Edit an order: partial fields (notes, quantity whole number, total decimal; invalid values become 0), admin notes',
+        summary:
+          'Edit an order: partial fields (notes, quantity whole number, total decimal; invalid values become 0), admin notes',
         params: idParams,
         body: adminOrderEditSchema,
         response: { 200: adminOrderResponseSchema, ...errors },
@@ -173,9 +214,18 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
       if (edit.total !== undefined) set.estimatedTotal = edit.total;
       if (edit.description !== undefined) set.description = edit.description;
       if (edit.notes !== undefined) set.notes = edit.notes;
-      if (edit.adminNotes !== undefined) Object.assign(set, { adminNotes: edit.adminNotes, adminNotesUpdatedBy: adminOf(request), adminNotesUpdatedAt: new Date() });
+      if (edit.adminNotes !== undefined)
+        Object.assign(set, {
+          adminNotes: edit.adminNotes,
+          adminNotesUpdatedBy: adminOf(request),
+          adminNotesUpdatedAt: new Date(),
+        });
       if (edit.customerCategory !== undefined) set.customerCategory = edit.customerCategory;
-      const order = await Order.findByIdAndUpdate(request.params.id, { $set: set }, { returnDocument: 'after', runValidators: true }).lean<OrderDoc>();
+      const order = await Order.findByIdAndUpdate(
+        request.params.id,
+        { $set: set },
+        { returnDocument: 'after', runValidators: true },
+      ).lean<OrderDoc>();
       if (!order) throw notFound(adminOrderMessages.orderNotFound);
       request.log.info({ orderId: order._id, fields: Object.keys(set), admin: adminOf(request) }, 'order edited');
       return { success: true as const, order: adminDetail(order) };
@@ -186,11 +236,25 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
    * Sets a status inside the caller's transaction: history entry, and order.status_changed (with an
    * email-history entry when the customer is emailed about it). Returns false when nothing changed.
    */
-  async function setStatus(session: ClientSession, outbox: Parameters<Parameters<typeof ctx.withOutbox>[0]>[1], order: OrderDoc, status: OrderStatus, changedBy: string, note: string | undefined, now: Date) {
+  async function setStatus(
+    session: ClientSession,
+    outbox: Parameters<Parameters<typeof ctx.withOutbox>[0]>[1],
+    order: OrderDoc,
+    status: OrderStatus,
+    changedBy: string,
+    note: string | undefined,
+    now: Date,
+  ) {
     if (order.status === status) return false;
     const notify = isCustomerNotifiedStatus(status);
     const entry = notify
-      ? queuedEntry(order, `Order #${order.orderNumber}: ${orderStatusLabels[status]}`, note ?? `Your order is now ${orderStatusLabels[status]}.`, 'status_update', now)
+      ? queuedEntry(
+          order,
+          `Order #${order.orderNumber}: ${orderStatusLabels[status]}`,
+          note ?? `Your order is now ${orderStatusLabels[status]}.`,
+          'status_update',
+          now,
+        )
       : null;
     await Order.updateOne(
       { _id: order._id },
@@ -203,13 +267,31 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
       },
       { session, timestamps: false },
     );
-    outbox.add('order.status_changed', statusChangedData(order, { status, changedBy, note, total: orderTotal(order), at: now, emailRecordId: entry?.id }));
+    outbox.add(
+      'order.status_changed',
+      statusChangedData(order, {
+        status,
+        changedBy,
+        note,
+        total: orderTotal(order),
+        at: now,
+        emailRecordId: entry?.id,
+      }),
+    );
     return true;
   }
 
   app.put(
     `${base}/:id/status`,
-    { schema: { tags: ['admin orders'], summary: 'Set any of the eleven statuses', params: idParams, body: adminStatusChangeSchema, response: { 200: adminOrderResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['admin orders'],
+        summary: 'Set any of the eleven statuses',
+        params: idParams,
+        body: adminStatusChangeSchema,
+        response: { 200: adminOrderResponseSchema, ...errors },
+      },
+    },
     async (request) => {
       const admin = adminOf(request);
       await ctx.withOutbox(async (session, outbox) => {
@@ -222,15 +304,25 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
 
   app.post(
     `${base}/bulk/status`,
-    { schema: { tags: ['admin orders'], summary: 'Set one status on many orders (not pending or cancelled)', body: adminBulkStatusSchema, response: { 200: adminBulkResultSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['admin orders'],
+        summary: 'Set one status on many orders (not pending or cancelled)',
+        body: adminBulkStatusSchema,
+        response: { 200: adminBulkResultSchema, ...errors },
+      },
+    },
     async (request) => {
       const admin = adminOf(request);
       const ids = [...new Set(request.body.orderIds)];
       const result = await ctx.withOutbox(async (session, outbox) => {
-        const orders = await Order.find({ _id: { $in: ids } }).session(session).lean<OrderDoc[]>();
+        const orders = await Order.find({ _id: { $in: ids } })
+          .session(session)
+          .lean<OrderDoc[]>();
         const now = new Date();
         let updated = 0;
-        for (const order of orders) if (await setStatus(session, outbox, order, request.body.status, admin, undefined, now)) updated++;
+        for (const order of orders)
+          if (await setStatus(session, outbox, order, request.body.status, admin, undefined, now)) updated++;
         const found = new Set(orders.map((o) => o._id));
         return { updated, notFound: ids.filter((id) => !found.has(id)) };
       });
@@ -241,7 +333,14 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
 
   app.post(
     `${base}/bulk/delete`,
-    { schema: { tags: ['admin orders'], summary: 'Delete many orders', body: adminBulkDeleteSchema, response: { 200: adminBulkResultSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['admin orders'],
+        summary: 'Delete many orders',
+        body: adminBulkDeleteSchema,
+        response: { 200: adminBulkResultSchema, ...errors },
+      },
+    },
     async (request) => {
       const ids = [...new Set(request.body.orderIds)];
       const existing = await Order.find({ _id: { $in: ids } }, { _id: 1 }).lean<{ _id: string }[]>();
@@ -254,7 +353,14 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
 
   app.delete(
     `${base}/:id`,
-    { schema: { tags: ['admin orders'], summary: 'Delete one order', params: idParams, response: { 200: adminDeleteResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['admin orders'],
+        summary: 'Delete one order',
+        params: idParams,
+        response: { 200: adminDeleteResponseSchema, ...errors },
+      },
+    },
     async (request) => {
       const { deletedCount } = await Order.deleteOne({ _id: request.params.id });
       if (deletedCount === 0) throw notFound(adminOrderMessages.orderNotFound);
@@ -265,12 +371,28 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
 
   app.put(
     `${base}/:id/tracking`,
-    { schema: { tags: ['admin orders'], summary: 'Tracking (carrier, number, optional estimated delivery); the customer sees it on /track', params: idParams, body: adminTrackingUpdateSchema, response: { 200: adminOrderResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['admin orders'],
+        summary: 'Tracking (carrier, number, optional estimated delivery); the customer sees it on /track',
+        params: idParams,
+        body: adminTrackingUpdateSchema,
+        response: { 200: adminOrderResponseSchema, ...errors },
+      },
+    },
     async (request) => {
       const { carrier, trackingNumber, estimatedDelivery } = request.body;
       const order = await Order.findByIdAndUpdate(
         request.params.id,
-        { $set: { tracking: { carrier, trackingNumber, ...(estimatedDelivery ? { estimatedDelivery: new Date(estimatedDelivery) } : {}) } } },
+        {
+          $set: {
+            tracking: {
+              carrier,
+              trackingNumber,
+              ...(estimatedDelivery ? { estimatedDelivery: new Date(estimatedDelivery) } : {}),
+            },
+          },
+        },
         { returnDocument: 'after' },
       ).lean<OrderDoc>();
       if (!order) throw notFound(adminOrderMessages.orderNotFound);
@@ -284,7 +406,8 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
     {
       schema: {
         tags: ['admin orders'],
-        summary: 'Apply Quote: status quote_sent, quoted amount, expiry in 30 days; emails the payment link (sendEmail is always true)',
+        summary:
+          'Apply Quote: status quote_sent, quoted amount, expiry in 30 days; emails the payment link (sendEmail is always true)',
         params: idParams,
         body: adminQuoteSchema,
         response: { 200: adminOrderResponseSchema, ...errors },
@@ -305,14 +428,44 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
         // A discount applied before the quote follows the quoted amount (a percentage of it, a fixed sum capped by it).
         const discountAmount = discountOn(order.discount, amount);
         const { taxAmount, finalAmount } = quoteFigures(amount, discountAmount, tax.taxRate);
-        const quote = { amount, ...(notes ? { notes } : {}), taxRate: tax.taxRate, taxBasis: tax.basis, taxAmount, finalAmount, expiresAt, sentAt: now };
-        const entry = queuedEntry(order, `Your quote for order #${order.orderNumber}`, notes ?? `Quote: ${formatMoney(amount)}`, 'status_update', now);
-        const taxNote = taxAmount > 0 ? ` + tax ${formatMoney(taxAmount)} (${tax.basis}) = ${formatMoney(finalAmount)}` : '';
+        const quote = {
+          amount,
+          ...(notes ? { notes } : {}),
+          taxRate: tax.taxRate,
+          taxBasis: tax.basis,
+          taxAmount,
+          finalAmount,
+          expiresAt,
+          sentAt: now,
+        };
+        const entry = queuedEntry(
+          order,
+          `Your quote for order #${order.orderNumber}`,
+          notes ?? `Quote: ${formatMoney(amount)}`,
+          'status_update',
+          now,
+        );
+        const taxNote =
+          taxAmount > 0 ? ` + tax ${formatMoney(taxAmount)} (${tax.basis}) = ${formatMoney(finalAmount)}` : '';
         await Order.updateOne(
           { _id: order._id },
           {
-            $set: { quote, estimatedTotal: amount, status: 'quote_sent', updatedAt: now, ...(order.discount ? { 'discount.amount': discountAmount } : {}) },
-            $push: { statusHistory: { status: 'quote_sent', date: now, changedBy: admin, note: `Quote sent: ${formatMoney(amount)}${taxNote}` }, emailHistory: entry },
+            $set: {
+              quote,
+              estimatedTotal: amount,
+              status: 'quote_sent',
+              updatedAt: now,
+              ...(order.discount ? { 'discount.amount': discountAmount } : {}),
+            },
+            $push: {
+              statusHistory: {
+                status: 'quote_sent',
+                date: now,
+                changedBy: admin,
+                note: `Quote sent: ${formatMoney(amount)}${taxNote}`,
+              },
+              emailHistory: entry,
+            },
           },
           { session, timestamps: false },
         );
@@ -342,7 +495,8 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
     {
       schema: {
         tags: ['admin orders'],
-        summary: "Request More Information: emailed with the subject 'Additional Information Needed - Order #{orderNumber}'",
+        summary:
+          "Request More Information: emailed with the subject 'Additional Information Needed - Order #{orderNumber}'",
         params: idParams,
         body: adminInfoRequestSchema,
         response: { 200: adminEmailQueuedResponseSchema, ...errors },
@@ -366,13 +520,25 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
         return entry;
       });
       const order = await load(request.params.id);
-      return { success: true as const, order: adminDetail(order), emailRecord: emailHistoryView(order).find((e) => e.id === entry.id)! };
+      return {
+        success: true as const,
+        order: adminDetail(order),
+        emailRecord: emailHistoryView(order).find((e) => e.id === entry.id)!,
+      };
     },
   );
 
   app.post(
     `${base}/:id/send-email`,
-    { schema: { tags: ['admin orders'], summary: 'Send Email to the customer about this order (answers the emailRecord of its history)', params: idParams, body: adminSendEmailSchema, response: { 200: adminEmailQueuedResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['admin orders'],
+        summary: 'Send Email to the customer about this order (answers the emailRecord of its history)',
+        params: idParams,
+        body: adminSendEmailSchema,
+        response: { 200: adminEmailQueuedResponseSchema, ...errors },
+      },
+    },
     async (request) => {
       const { subject, message, type } = request.body;
       const entry = await ctx.withOutbox(async (session, outbox) => {
@@ -392,7 +558,11 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
         return entry;
       });
       const order = await load(request.params.id);
-      return { success: true as const, order: adminDetail(order), emailRecord: emailHistoryView(order).find((e) => e.id === entry.id)! };
+      return {
+        success: true as const,
+        order: adminDetail(order),
+        emailRecord: emailHistoryView(order).find((e) => e.id === entry.id)!,
+      };
     },
   );
 }

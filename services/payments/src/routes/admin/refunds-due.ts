@@ -37,7 +37,8 @@ export function registerRefundsDueRoute(app: ServiceApp, ctx: ServiceContext<Pay
     {
       schema: {
         tags: ['admin'],
-        summary: 'Payments taken that did not pay their order (the total changed after the page was opened, or the order was paid another way): refund them',
+        summary:
+          'Payments taken that did not pay their order (the total changed after the page was opened, or the order was paid another way): refund them',
         response: { 200: refundsDueResponseSchema, 500: errorEnvelopeSchema },
       },
     },

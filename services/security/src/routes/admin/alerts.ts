@@ -55,7 +55,7 @@ export function alertsRoutes(app: ServiceApp, models: MonitoringModels, now: () 
     {
       schema: {
         tags: ['security'],
-        summary: 'Resolve an alert (admin); the session\'s admin is recorded as resolvedBy',
+        summary: "Resolve an alert (admin); the session's admin is recorded as resolvedBy",
         params: z.object({ id: z.string().min(1).max(64) }),
         response: {
           200: successResponseSchema.extend({ alert: securityAlertSchema }),

@@ -32,7 +32,12 @@ export function banView(d: BanDoc): BannedIp {
 }
 
 const DAY = 86_400_000;
-const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
+const errors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  404: errorEnvelopeSchema,
+  409: errorEnvelopeSchema,
+};
 
 export function bansRoutes(app: ServiceApp, ctx: ServiceContext<MonitoringModels & SecurityModels>, now: () => Date) {
   const { models } = ctx;
@@ -49,7 +54,9 @@ export function bansRoutes(app: ServiceApp, ctx: ServiceContext<MonitoringModels
     async (request) => {
       requireAdmin(request);
       const at = now();
-      const docs = await models.Ban.find({ $or: [{ expiresAt: null }, { expiresAt: { $gt: at } }] }).sort({ bannedDate: -1 }).lean();
+      const docs = await models.Ban.find({ $or: [{ expiresAt: null }, { expiresAt: { $gt: at } }] })
+        .sort({ bannedDate: -1 })
+        .lean();
       return { bannedIPs: docs.map(banView) };
     },
   );
@@ -73,7 +80,9 @@ export function bansRoutes(app: ServiceApp, ctx: ServiceContext<MonitoringModels
       const session = cookie ? await models.Session.findById(sessionHash(cookie)).lean() : null;
       const own = ownAddressesCovered(ip, [request.ip, session?.ip]);
       if (own.length) {
-        throw badRequest(`You cannot ban ${ip}: it covers your own address (${own.join(', ')}), so it would lock you out of the back office.`);
+        throw badRequest(
+          `You cannot ban ${ip}: it covers your own address (${own.join(', ')}), so it would lock you out of the back office.`,
+        );
       }
       const at = now();
       const expiresAt = banExpiry(duration, at);
@@ -126,7 +135,13 @@ export function bansRoutes(app: ServiceApp, ctx: ServiceContext<MonitoringModels
       const removed = await ctx.withOutbox(async (session, outbox) => {
         const ban = await models.Ban.findOneAndDelete({ _id: request.params.id }, { session }).lean();
         if (!ban) return null;
-        outbox.add('ban.changed', { ip: ban.ip, action: 'unbanned', expiresAt: null, changedBy: admin.email, changedAt: at.toISOString() });
+        outbox.add('ban.changed', {
+          ip: ban.ip,
+          action: 'unbanned',
+          expiresAt: null,
+          changedBy: admin.email,
+          changedAt: at.toISOString(),
+        });
         return ban;
       });
       if (!removed) throw notFound('This ban does not exist (it may have been lifted already).');

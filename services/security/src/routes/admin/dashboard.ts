@@ -17,7 +17,14 @@ export async function securityStats(models: MonitoringModels, now: Date) {
     models.HourlyStats.find({ _id: { $gte: since } }).lean(),
     models.AddressHour.aggregate<{ _id: string; count: number; suspicious: number; highRisk: number }>([
       { $match: { hour: { $gte: since }, suspicious: { $gt: 0 } } },
-      { $group: { _id: '$ip', count: { $sum: '$count' }, suspicious: { $sum: '$suspicious' }, highRisk: { $sum: '$highRisk' } } },
+      {
+        $group: {
+          _id: '$ip',
+          count: { $sum: '$count' },
+          suspicious: { $sum: '$suspicious' },
+          highRisk: { $sum: '$highRisk' },
+        },
+      },
       { $sort: { highRisk: -1, suspicious: -1, count: -1, _id: 1 } },
       { $limit: 5 },
     ]),
@@ -29,7 +36,12 @@ export async function securityStats(models: MonitoringModels, now: Date) {
   const requestTrends = Array.from({ length: 24 }, (_, i) => {
     const hour = currentHour - (23 - i) * HOUR;
     const h = byHour.get(hour);
-    return { hour: new Date(hour).toISOString(), total: h?.total ?? 0, suspicious: h?.suspicious ?? 0, errors: h?.errors ?? 0 };
+    return {
+      hour: new Date(hour).toISOString(),
+      total: h?.total ?? 0,
+      suspicious: h?.suspicious ?? 0,
+      errors: h?.errors ?? 0,
+    };
   });
   return {
     activeBans,

@@ -40,4 +40,3 @@ export function logsRoutes(app: ServiceApp, models: MonitoringModels) {
     },
   );
 }
-

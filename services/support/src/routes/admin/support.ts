@@ -56,7 +56,14 @@ export function adminSupportRoutes(app: ServiceApp, ctx: ServiceContext<SupportM
 
   app.get(
     supportPaths.messages,
-    { schema: { tags: ['admin'], summary: 'The inbox: a page of messages (newest first) and the summary over all of them', querystring: supportListQuerySchema, response: { 200: supportListSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'The inbox: a page of messages (newest first) and the summary over all of them',
+        querystring: supportListQuerySchema,
+        response: { 200: supportListSchema, ...errors },
+      },
+    },
     async (request) => {
       const { page, pageSize, search, status, priority, overdue } = request.query;
       const now = new Date();
@@ -66,10 +73,16 @@ export function adminSupportRoutes(app: ServiceApp, ctx: ServiceContext<SupportM
       if (overdue === 'true') filter.$and = [overdueFilter(now)];
       if (search) {
         const pattern = literalPattern(search);
-        filter.$or = ['name', 'email', 'subject', 'message', 'orderNumber', 'reference'].map((field) => ({ [field]: pattern }));
+        filter.$or = ['name', 'email', 'subject', 'message', 'orderNumber', 'reference'].map((field) => ({
+          [field]: pattern,
+        }));
       }
       const [docs, total, counts] = await Promise.all([
-        SupportMessage.find(filter).sort({ submittedDate: -1, _id: -1 }).skip((page - 1) * pageSize).limit(pageSize).lean(),
+        SupportMessage.find(filter)
+          .sort({ submittedDate: -1, _id: -1 })
+          .skip((page - 1) * pageSize)
+          .limit(pageSize)
+          .lean(),
         SupportMessage.countDocuments(filter),
         summary(now),
       ]);
@@ -87,7 +100,15 @@ export function adminSupportRoutes(app: ServiceApp, ctx: ServiceContext<SupportM
 
   app.patch(
     '/api/support/:id',
-    { schema: { tags: ['admin'], summary: 'Change the status (open, in_progress, resolved, closed) and/or the admin notes', params: idParams, body: supportUpdateSchema, response: { 200: supportMessageAnswerSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Change the status (open, in_progress, resolved, closed) and/or the admin notes',
+        params: idParams,
+        body: supportUpdateSchema,
+        response: { 200: supportMessageAnswerSchema, ...errors },
+      },
+    },
     async (request) => {
       const before = await load(request.params.id);
       const now = new Date();
@@ -96,14 +117,25 @@ export function adminSupportRoutes(app: ServiceApp, ctx: ServiceContext<SupportM
       if (request.body.adminNotes !== undefined) set.adminNotes = request.body.adminNotes;
       const doc = await SupportMessage.findByIdAndUpdate(before._id, { $set: set }, { returnDocument: 'after' }).lean();
       if (!doc) throw notFound(messageNotFound);
-      request.log.info({ admin: adminOf(request), reference: doc.reference, from: before.status, to: doc.status }, 'support message updated');
+      request.log.info(
+        { admin: adminOf(request), reference: doc.reference, from: before.status, to: doc.status },
+        'support message updated',
+      );
       return { success: true as const, supportMessage: messageView(doc, now) };
     },
   );
 
   app.post(
     '/api/support/:id/responses',
-    { schema: { tags: ['admin'], summary: 'Add a reply to the conversation; a reply from the shop is emailed to the visitor', params: idParams, body: supportResponseRequestSchema, response: { 200: supportMessageAnswerSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Add a reply to the conversation; a reply from the shop is emailed to the visitor',
+        params: idParams,
+        body: supportResponseRequestSchema,
+        response: { 200: supportMessageAnswerSchema, ...errors },
+      },
+    },
     async (request) => {
       const before = await load(request.params.id);
       const now = new Date();
@@ -113,7 +145,10 @@ export function adminSupportRoutes(app: ServiceApp, ctx: ServiceContext<SupportM
       const doc = await ctx.withOutbox(async (session, outbox) => {
         const updated = await SupportMessage.findByIdAndUpdate(
           before._id,
-          { $push: { responses: response }, $set: { lastUpdate: now, ...(isFromAdmin && !before.firstResponseAt ? { firstResponseAt: now } : {}) } },
+          {
+            $push: { responses: response },
+            $set: { lastUpdate: now, ...(isFromAdmin && !before.firstResponseAt ? { firstResponseAt: now } : {}) },
+          },
           { returnDocument: 'after', session },
         ).lean();
         if (!updated) throw notFound(messageNotFound);
@@ -139,7 +174,14 @@ export function adminSupportRoutes(app: ServiceApp, ctx: ServiceContext<SupportM
 
   app.delete(
     '/api/support/:id',
-    { schema: { tags: ['admin'], summary: 'Delete a message and its conversation', params: idParams, response: { 200: supportDeletedSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Delete a message and its conversation',
+        params: idParams,
+        response: { 200: supportDeletedSchema, ...errors },
+      },
+    },
     async (request) => {
       const doc = await load(request.params.id);
       await SupportMessage.deleteOne({ _id: doc._id });
