@@ -133,7 +133,7 @@ export function registerAdminAuth(app: FastifyInstance, config: GatewayConfig, c
     }
     const admin = request.admin;
     if (!admin) return;
-    const path = request.url.split('?', 1)[0]!;
+    const path = request.url.split('?', 1)[0];
     const statusCode = reply.statusCode;
     const outcome = request.refusedCrossSite ? 'refused' : statusCode < 400 ? 'success' : 'failure';
     const targetId = targetIdOf(canonicalPath(path) ?? path);

@@ -150,7 +150,7 @@ export class NatsSessionChecker implements SessionChecker {
       try {
         let js;
         while (this.pending.length && (js = this.nats.jetstream)) {
-          const { event, trace } = this.pending[0]!;
+          const { event, trace } = this.pending[0];
           await js.publish(event.type, JSON.stringify(event), {
             msgID: event.id,
             timeout: 5_000,

@@ -100,7 +100,7 @@ function bannedPage(): string {
 
 function refuse(request: FastifyRequest, reply: FastifyReply) {
   bannedRequests.add(request);
-  const path = request.url.split('?', 1)[0]!;
+  const path = request.url.split('?', 1)[0];
   const wantsPage = !path.startsWith('/api/') && (request.headers.accept ?? '').includes('text/html');
   if (wantsPage) {
     return reply

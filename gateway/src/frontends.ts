@@ -96,7 +96,7 @@ export async function registerFrontends(app: FastifyInstance, config: GatewayCon
   app.get('/*', async (request: FastifyRequest, reply: FastifyReply) => {
     let path: string;
     try {
-      path = decodeURIComponent(request.url.split('?', 1)[0]!);
+      path = decodeURIComponent(request.url.split('?', 1)[0]);
     } catch {
       throw new AppError(400, errorCodes.BAD_REQUEST, 'The address is not validly encoded.');
     }

@@ -131,7 +131,7 @@ function serviceChecks(health: ShopHealth): CheckResult[] {
 function databaseChecks(facts: Facts, errors: FactsErrors): CheckResult[] {
   const sets = SERVICE_NAMES.map((name) => [name, facts[name]?.mongo.replicaSet ?? null] as const);
   const unknown = SERVICE_NAMES.filter((name) => !facts[name]);
-  const standalone = sets.filter(([name, set]) => facts[name] && facts[name]!.mongo.up && !set).map(([name]) => name);
+  const standalone = sets.filter(([name, set]) => facts[name] && facts[name].mongo.up && !set).map(([name]) => name);
   const names = [...new Set(sets.map(([, s]) => s).filter(Boolean))];
   if (standalone.length) {
     return [
@@ -694,7 +694,7 @@ async function siteConfigChecks(
 }
 
 function telemetryCheck(config: GatewayConfig, facts: Facts): CheckResult {
-  const without = SERVICE_NAMES.filter((n) => facts[n] && !facts[n]!.telemetry.otlpEndpointSet);
+  const without = SERVICE_NAMES.filter((n) => facts[n] && !facts[n].telemetry.otlpEndpointSet);
   const parts = [...(config.otlpEndpoint ? [] : ['gateway']), ...without];
   if (!parts.length) return pass('Observability', 'Telemetry export', `Traces exported to ${config.otlpEndpoint}`);
   const all = parts.length === 1 + SERVICE_NAMES.filter((n) => facts[n]).length;

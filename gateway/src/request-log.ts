@@ -339,16 +339,16 @@ export class RequestLogBuffer {
   factsAt(n: number): RequestFactsRaw {
     const i = n % this.capacity;
     return {
-      finishedAt: this.finishedAt[i]!,
-      elapsed: this.elapsed[i]!,
-      ip: this.ip[i]!,
-      method: this.method[i]!,
-      url: this.url[i]!,
+      finishedAt: this.finishedAt[i],
+      elapsed: this.elapsed[i],
+      ip: this.ip[i],
+      method: this.method[i],
+      url: this.url[i],
       userAgent: this.userAgent[i],
-      statusCode: this.statusCode[i]!,
+      statusCode: this.statusCode[i],
       banned: this.banned[i] === 1,
-      recentNotFound: this.recentNotFound[i]!,
-      requestId: this.requestId[i]!,
+      recentNotFound: this.recentNotFound[i],
+      requestId: this.requestId[i],
     };
   }
 
@@ -428,7 +428,7 @@ export function registerRequestLog(app: FastifyInstance, buffer: RequestLogBuffe
   const notFound = new NotFoundCounter();
   app.addHook('onResponse', (request, reply, done) => {
     const url = request.url;
-    if (!(url.startsWith('/healthz') || url.startsWith('/readyz')) || !probePaths.has(url.split('?', 1)[0]!)) {
+    if (!(url.startsWith('/healthz') || url.startsWith('/readyz')) || !probePaths.has(url.split('?', 1)[0])) {
       const now = Date.now();
       const ip = clientIpOf(request);
       const status = reply.statusCode;

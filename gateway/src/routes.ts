@@ -57,6 +57,6 @@ export const ROUTES: readonly RouteRow[] = [
 
 /** The row that owns a public path, or undefined (the gateway then answers 404 itself). */
 export function routeForPath(path: string): RouteRow | undefined {
-  const pathname = path.split('?', 1)[0]!;
+  const pathname = path.split('?', 1)[0];
   return ROUTES.find((r) => pathname === r.prefix || pathname.startsWith(`${r.prefix}/`));
 }

@@ -43,7 +43,7 @@ function minutes(ms: number): string {
 
 /** Rate limits apply to the API. Health checks and static files (cheap, cacheable) are exempt. */
 function exempt(request: FastifyRequest): boolean {
-  const path = request.url.split('?', 1)[0]!;
+  const path = request.url.split('?', 1)[0];
   return !path.startsWith('/api/') || path === '/api/health';
 }
 

@@ -56,13 +56,13 @@ async function gatewayRows(
       notes.push(
         'The gateway ran from its TypeScript sources (no build): run `npx turbo run build` first to bench what ships.',
       );
-    const proxyPeer = await startProxyPeer(services.orders!);
+    const proxyPeer = await startProxyPeer(services.orders);
     children.push(proxyPeer.child);
     const nginxBinary = findNginx();
     let nginx: { url: string } | undefined;
     if (nginxBinary) {
       try {
-        const started = await startNginx(nginxBinary, services.orders!);
+        const started = await startNginx(nginxBinary, services.orders);
         children.push(started.child);
         nginx = started;
       } catch (error) {
@@ -104,7 +104,7 @@ async function gatewayRows(
       },
     ];
   } catch (error) {
-    const why = (error as Error).message.split('\n')[0]!;
+    const why = (error as Error).message.split('\n')[0];
     return [
       notMeasured('gateway proxying a read to a stand-in service', 'at least 30% of bare Fastify', why),
       notMeasured('`GET /api/health` through the gateway', 'at least 25% of bare Fastify', why),
@@ -206,7 +206,7 @@ async function frontendRows(stackUrl: string | undefined, notes: string[]): Prom
       },
     ];
   } catch (error) {
-    const why = (error as Error).message.split('\n')[0]!;
+    const why = (error as Error).message.split('\n')[0];
     return [
       notMeasured('storefront home, first load', storefrontGoal, why),
       notMeasured('admin, first load', adminGoal, why),
@@ -261,7 +261,7 @@ async function main(): Promise<void> {
       stack = await startBenchStack();
       rows.push(...stackReportRows(await measureStack(stack, standIns.urls.baseline, options, log)));
     } catch (error) {
-      const why = (error as Error).message.split('\n')[0]!;
+      const why = (error as Error).message.split('\n')[0];
       for (const [path, goal] of [
         ['`POST /api/orders/track` through the whole stack', 'at least 12% of bare Fastify, p99 under 30 ms'],
         ['`POST /api/orders` quote requests', 'at least 400 per second, p99 under 100 ms'],

@@ -139,7 +139,7 @@ async function startMongoProcess(dbPath: string) {
     },
   );
   const errors: string[] = [];
-  child.stderr!.on('data', (c: Buffer) => errors.push(c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => errors.push(c.toString('utf8')));
   for (let waited = 0; ; waited += 100) {
     if (child.exitCode !== null) throw new Error(`embedded MongoDB exited with ${child.exitCode}: ${errors.join('')}`);
     const up = await new Promise<boolean>((resolve) => {
@@ -281,7 +281,7 @@ async function main() {
     });
     const id = created.campaign.id as string;
     const loadSamples: number[] = [];
-    const sampler = setInterval(() => loadSamples.push(os.loadavg()[0]!), 5000);
+    const sampler = setInterval(() => loadSamples.push(os.loadavg()[0]), 5000);
     t = performance.now();
     await api('POST', `/api/marketing/emails/${id}/send`);
     await waitFor(

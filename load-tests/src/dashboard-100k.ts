@@ -169,7 +169,7 @@ const cases: Case[] = [
 const chosen = values.case?.length ? cases.filter((c) => values.case!.some((n) => c.name.includes(n))) : cases;
 
 const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 async function main() {
   const t0 = performance.now();
@@ -244,8 +244,8 @@ async function main() {
         name: c.name,
         p50: pct(times, 50),
         p95: pct(times, 95),
-        min: times[0]!,
-        max: times[times.length - 1]!,
+        min: times[0],
+        max: times[times.length - 1],
         cpu: (cpu.user + cpu.system) / 1000 / Math.max(1, reps),
         bytes,
         total,

@@ -97,7 +97,7 @@ async function loadOnce(browser: Browser, url: string, ready: string): Promise<P
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** The median of each figure over the runs (the first load of a run warms the services, not the browser). */
@@ -109,7 +109,7 @@ function summarise(loads: PageLoad[]): PageLoad {
     compressed: median(loads.map((l) => l.compressed)),
     encodings: [...new Set(loads.flatMap((l) => l.encodings))].sort(),
     lcpMs: median(loads.map((l) => l.lcpMs)),
-    files: loads[0]!.files,
+    files: loads[0].files,
   };
 }
 

@@ -27,8 +27,8 @@ function spawnChild(
 ): { process: ChildProcess; stderr: () => string } {
   const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  child.stdout!.resume();
+  child.stderr.on('data', (d) => (stderr += d));
+  child.stdout.resume();
   return { process: child, stderr: () => stderr };
 }
 

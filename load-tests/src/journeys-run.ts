@@ -53,8 +53,8 @@ async function send(
     const text = await response.text();
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(';');
-      const eq = pair!.indexOf('=');
-      if (eq > 0) cookies.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
+      const eq = pair.indexOf('=');
+      if (eq > 0) cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
     }
     return { status: response.status, body: text, ms: performance.now() - t0 };
   } catch (error) {

@@ -33,7 +33,7 @@ interface Child {
 function spawnChild(args: string[], cwd: string, env: NodeJS.ProcessEnv): Child {
   const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
+  child.stderr.on('data', (d) => (stderr += d));
   return { process: child, stderr: () => stderr };
 }
 
@@ -76,7 +76,7 @@ function cpuMsOf(pid: number): number {
 
 const median = (values: number[]) => {
   const s = [...values].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
 async function main() {

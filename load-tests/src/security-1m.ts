@@ -142,7 +142,7 @@ const gatewayDir = fileURLToPath(new URL('../../gateway/', import.meta.url));
 const admin = { email: 'bench@shop.test', password: 'Bench-Brass-Coin-Vault-42!' };
 
 const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 async function main() {
   const t0 = performance.now();
@@ -281,8 +281,8 @@ async function main() {
         name: c.name,
         p50: pct(times, 50),
         p95: pct(times, 95),
-        min: times[0]!,
-        max: times[times.length - 1]!,
+        min: times[0],
+        max: times[times.length - 1],
         cpu: (cpu.user + cpu.system) / 1000 / Math.max(1, reps),
         bytes,
         matched,

@@ -10,16 +10,16 @@ export function seededRandom(seed: number) {
     state >>>= 0;
     return state / 0x100000000;
   };
-  const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)]!;
+  const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)];
   /** One of `list`, each as likely as its weight. */
   const weighted = <T>(list: readonly T[], weights: readonly number[]) => {
     const sum = weights.reduce((a, b) => a + b, 0);
     let r = rand() * sum;
     for (let i = 0; i < list.length; i++) {
-      r -= weights[i]!;
-      if (r < 0) return list[i]!;
+      r -= weights[i];
+      if (r < 0) return list[i];
     }
-    return list[list.length - 1]!;
+    return list[list.length - 1];
   };
   return { rand, pick, weighted };
 }

@@ -28,7 +28,7 @@ export function formatLine(line: string): string {
   for (const [key, value] of Object.entries(record)) {
     if (SKIPPED.has(key) || value === undefined) continue;
     if (key === 'err' && value && typeof value === 'object' && 'stack' in value) {
-      parts.push(`\n${String((value as { stack: unknown }).stack)}`);
+      parts.push(`\n${String(value.stack)}`);
       continue;
     }
     parts.push(`${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`);

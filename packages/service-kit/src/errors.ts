@@ -130,7 +130,7 @@ export function sendError(
 function clientErrorMessage(error: FastifyError, request: FastifyRequest): string {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': {
-      const type = (request.headers['content-type'] ?? '').split(';', 1)[0]!.trim().slice(0, 80);
+      const type = (request.headers['content-type'] ?? '').split(';', 1)[0].trim().slice(0, 80);
       return type
         ? `This address does not accept ${type} bodies: send JSON (application/json).`
         : 'This request needs a body with a content type: send JSON (application/json).';
@@ -194,7 +194,7 @@ export function installErrorHandling(app: FastifyInstance) {
       const issues = fieldIssuesFromZod(error);
       return sendError(request, reply, 400, errorCodes.VALIDATION_FAILED, validationMessage(issues), issues);
     }
-    if (isResponseSerializationError(error as FastifyError)) {
+    if (isResponseSerializationError(error)) {
       request.log.error(
         { err: error, cause: (error as { cause?: unknown }).cause },
         'response did not match its schema',

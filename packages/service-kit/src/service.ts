@@ -188,7 +188,7 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
   if (def.routes) {
     const routes = def.routes;
     await app.register(async (scope) => {
-      await routes(scope as ServiceApp, ctx);
+      await routes(scope, ctx);
     });
   }
 

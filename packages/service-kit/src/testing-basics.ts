@@ -148,12 +148,12 @@ export function describeServiceBasics<C extends ServiceConfig>(o: ServiceBasicsO
         [gatewayHeaders({ ip: '127.0.0.1' }), /names none/],
       ];
       for (const [headers, message] of cases) {
-        const res = await call(operation!, headers);
-        expect(res.status, `${operation!.method} ${operation!.path}`).toBe(401);
+        const res = await call(operation, headers);
+        expect(res.status, `${operation.method} ${operation.path}`).toBe(401);
         expect(((await res.json()) as { error: string }).error).toMatch(message);
       }
       // The same call through the gateway (a valid identity naming an admin) gets past the check.
-      expect((await call(operation!, adminHeaders('chief@shop.test'))).status).not.toBe(401);
+      expect((await call(operation, adminHeaders('chief@shop.test'))).status).not.toBe(401);
     });
 
     it('answers an unknown path with the error envelope', async () => {

@@ -90,7 +90,7 @@ export async function spawnServiceProcess(options: {
   const logs: Record<string, unknown>[] = [];
   const stderr: string[] = [];
   let buffered = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     buffered += chunk.toString('utf8');
     const lines = buffered.split('\n');
     buffered = lines.pop() ?? '';
@@ -103,7 +103,7 @@ export async function spawnServiceProcess(options: {
       }
     }
   });
-  child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   const url = `http://127.0.0.1:${port}`;

@@ -49,7 +49,7 @@ export class OutboxWriter implements Outbox {
     this.pending.push({
       _id: event.id,
       type,
-      event: event as unknown as Record<string, unknown>,
+      event: event,
       ...(options.secret || eventsWithSecrets.has(type) ? { secret: true } : {}),
       traceHeaders: currentTraceCarrier(),
       status: 'pending',
