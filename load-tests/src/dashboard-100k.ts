@@ -13,6 +13,7 @@ import { buildApp } from '@shop/orders-service/app';
 import { adminHeaders } from '@shop/service-kit/testing';
 import { startMongo, startNats } from '@shop/test-support';
 import { firstNames, lastNames, seededRandom } from './seeded.js';
+import { timeCases } from './timed-cases.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -168,9 +169,6 @@ const cases: Case[] = [
 ];
 const chosen = values.case?.length ? cases.filter((c) => values.case!.some((n) => c.name.includes(n))) : cases;
 
-const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-
 async function main() {
   const t0 = performance.now();
   const [mongo, nats] = await Promise.all([startMongo(), startNats()]);
@@ -203,59 +201,17 @@ async function main() {
         .join(' ')}`,
     );
 
-    // --profile FILE: a CPU profile of the measured requests only (not the seed), for Chrome DevTools.
-    const inspector = values.profile ? new (await import('node:inspector/promises')).Session() : undefined;
-    if (inspector) {
-      inspector.connect();
-      await inspector.post('Profiler.enable');
-      await inspector.post('Profiler.start');
-    }
-    const rows: {
-      name: string;
-      p50: number;
-      p95: number;
-      min: number;
-      max: number;
-      cpu: number;
-      bytes: number;
-      total: unknown;
-    }[] = [];
-    for (const c of chosen) {
-      const times: number[] = [];
-      let bytes = 0;
-      let total: unknown;
-      let cpuStart = process.cpuUsage();
-      for (let r = 0; r < warmup + reps; r++) {
-        if (r === warmup) cpuStart = process.cpuUsage();
-        const start = performance.now();
-        const res = await fetch(`${url}${c.path}`, { headers: adminHeaders('bench@example.com') });
-        const text = await res.text();
-        const ms = performance.now() - start;
-        if (res.status !== 200) throw new Error(`${c.path}: ${res.status} ${text.slice(0, 300)}`);
-        if (r >= warmup) times.push(ms);
-        bytes = text.length;
+    const rows = await timeCases(chosen, {
+      baseUrl: url,
+      headers: () => adminHeaders('bench@example.com'),
+      warmup,
+      reps,
+      profileFile: values.profile,
+      describe: (text) => {
         const body = JSON.parse(text) as { total?: number; analytics?: { totalOrders: number } };
-        total = body.total ?? body.analytics?.totalOrders;
-      }
-      // CPU of this whole process (client, service and database) per request: moves less with the machine's load.
-      const cpu = process.cpuUsage(cpuStart);
-      times.sort((a, b) => a - b);
-      rows.push({
-        name: c.name,
-        p50: pct(times, 50),
-        p95: pct(times, 95),
-        min: times[0],
-        max: times[times.length - 1],
-        cpu: (cpu.user + cpu.system) / 1000 / Math.max(1, reps),
-        bytes,
-        total,
-      });
-    }
-    if (inspector) {
-      const { profile } = await inspector.post('Profiler.stop');
-      (await import('node:fs')).writeFileSync(values.profile!, JSON.stringify(profile));
-      inspector.disconnect();
-    }
+        return String(body.total ?? body.analytics?.totalOrders);
+      },
+    });
     const load = os
       .loadavg()
       .map((l) => l.toFixed(2))
@@ -267,7 +223,7 @@ async function main() {
     console.log(`|---|---:|---:|---:|---:|---:|---:|---:|`);
     for (const r of rows)
       console.log(
-        `| ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.min.toFixed(1)} | ${r.max.toFixed(1)} | ${r.cpu.toFixed(1)} | ${String(r.total)} | ${r.bytes} |`,
+        `| ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.min.toFixed(1)} | ${r.max.toFixed(1)} | ${r.cpu.toFixed(1)} | ${r.matched} | ${r.bytes} |`,
       );
   } finally {
     await service.stop();

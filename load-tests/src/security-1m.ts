@@ -19,6 +19,7 @@ import { buildApp } from '@shop/security-service/app';
 import { hourlyIncrements } from '@shop/security-service/hourly-counters';
 import { startMongo, startNats } from '@shop/test-support';
 import { seededRandom } from './seeded.js';
+import { timeCases } from './timed-cases.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -141,9 +142,6 @@ const chosen = values.case?.length ? cases.filter((c) => values.case!.some((n) =
 const gatewayDir = fileURLToPath(new URL('../../gateway/', import.meta.url));
 const admin = { email: 'bench@shop.test', password: 'Bench-Brass-Coin-Vault-42!' };
 
-const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-
 async function main() {
   const t0 = performance.now();
   const [mongo, nats] = await Promise.all([startMongo(), startNats()]);
@@ -235,64 +233,21 @@ async function main() {
         .map((c) => c.split(';')[0])
         .join('; '),
     };
-    const inspector = values.profile ? new (await import('node:inspector/promises')).Session() : undefined;
-    if (inspector) {
-      inspector.connect();
-      await inspector.post('Profiler.enable');
-      await inspector.post('Profiler.start');
-    }
-    const rows: {
-      name: string;
-      p50: number;
-      p95: number;
-      min: number;
-      max: number;
-      cpu: number;
-      bytes: number;
-      matched: string;
-    }[] = [];
-    for (const c of chosen) {
-      const times: number[] = [];
-      let bytes = 0;
-      let matched = '';
-      let cpuStart = process.cpuUsage();
-      for (let r = 0; r < warmup + reps; r++) {
-        if (r === warmup) cpuStart = process.cpuUsage();
-        const begin = performance.now();
-        const res = await fetch(`${url}${c.path}`, { headers });
-        const text = await res.text();
-        const ms = performance.now() - begin;
-        if (res.status !== 200) throw new Error(`${c.path}: ${res.status} ${text.slice(0, 300)}`);
-        if (r >= warmup) times.push(ms);
-        bytes = text.length;
+    const rows = await timeCases(chosen, {
+      baseUrl: url,
+      headers: () => headers,
+      warmup,
+      reps,
+      profileFile: values.profile,
+      describe: (text) => {
         const body = JSON.parse(text) as { stats?: { totalRequests24h: number }; logs?: unknown[] };
-        if (body.stats) {
-          // The counters must say what the seed put in the last 24 hours, or the timing means nothing.
-          if (body.stats.totalRequests24h !== last24h)
-            throw new Error(
-              `dashboard counts ${body.stats.totalRequests24h} requests in 24 h, the seed put ${last24h}`,
-            );
-          matched = `${body.stats.totalRequests24h} in 24 h`;
-        } else matched = `${body.logs?.length ?? 0} rows`;
-      }
-      const cpu = process.cpuUsage(cpuStart);
-      times.sort((a, b) => a - b);
-      rows.push({
-        name: c.name,
-        p50: pct(times, 50),
-        p95: pct(times, 95),
-        min: times[0],
-        max: times[times.length - 1],
-        cpu: (cpu.user + cpu.system) / 1000 / Math.max(1, reps),
-        bytes,
-        matched,
-      });
-    }
-    if (inspector) {
-      const { profile } = await inspector.post('Profiler.stop');
-      (await import('node:fs')).writeFileSync(values.profile!, JSON.stringify(profile));
-      inspector.disconnect();
-    }
+        if (!body.stats) return `${body.logs?.length ?? 0} rows`;
+        // The counters must say what the seed put in the last 24 hours, or the timing means nothing.
+        if (body.stats.totalRequests24h !== last24h)
+          throw new Error(`dashboard counts ${body.stats.totalRequests24h} requests in 24 h, the seed put ${last24h}`);
+        return `${body.stats.totalRequests24h} in 24 h`;
+      },
+    });
     const load = os
       .loadavg()
       .map((l) => l.toFixed(2))
