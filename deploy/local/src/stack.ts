@@ -152,7 +152,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         'stderr',
       );
       options.onRestart?.({ name, phase: 'scheduled', attempt, delayMs, at: Date.now() });
-      const timer = setTimeout(async () => {
+      const restart = async () => {
         restartTimers.delete(timer);
         if (stopped) return;
         let next: ManagedChild;
@@ -170,7 +170,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         watch(next);
         log?.(name, `runner: ${name} restarted (pid ${next.pid})`, 'stderr');
         options.onRestart?.({ name, phase: 'restarted', attempt, delayMs, pid: next.pid, at: Date.now() });
-      }, delayMs);
+      };
+      const timer = setTimeout(() => void restart(), delayMs);
       restartTimers.add(timer);
     };
     const watch = (child: ManagedChild) => {

@@ -2,7 +2,6 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-// @ts-expect-error plain ESM script without types (it must run before any install)
 import { installReason, nodeIsRecentEnough, run } from '../bin/shop.mjs';
 
 const root = mkdtempSync(join(tmpdir(), 'shop-bin-'));
