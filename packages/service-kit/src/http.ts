@@ -78,7 +78,7 @@ export function installJsonBodyParser(app: FastifyInstance) {
     try {
       done(
         null,
-        JSON.parse(text, (key, value) => {
+        JSON.parse(text, (key, value: unknown) => {
           if (forbiddenKeys.has(key)) throw badRequest(`The request body may not contain the key "${key}".`);
           return value;
         }),

@@ -1,5 +1,5 @@
 // The service's own MongoDB database through mongoose: one connection per service, `dbName` = shop_<name>.
-import type { Connection } from 'mongoose';
+import { STATES, type Connection } from 'mongoose';
 
 export function databaseName(service: string) {
   return `shop_${service}`;
@@ -7,7 +7,7 @@ export function databaseName(service: string) {
 
 /** A quick ping bounded in time, for /readyz. */
 export async function pingMongo(connection: Connection, timeoutMs = 1500): Promise<boolean> {
-  if (connection.readyState !== 1 || !connection.db) return false;
+  if (connection.readyState !== STATES.connected || !connection.db) return false;
   let timer: NodeJS.Timeout | undefined;
   try {
     const ping = connection.db

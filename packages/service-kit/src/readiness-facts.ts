@@ -2,7 +2,7 @@
 // database is a replica set, its outbox backlog, telemetry export, and the facts only it knows, such as
 // payments' Stripe mode). Internal: the gateway routes only /api/* to services, so browsers never reach
 // it; it carries counts and yes/no answers, never a secret. Each probe is bounded in time.
-import type { Connection } from 'mongoose';
+import { STATES, type Connection } from 'mongoose';
 import { readinessFactsPath, type ReadinessFacts } from '@shop/contracts';
 import type { ServiceApp, ServiceContext } from './service.js';
 import { outboxModel } from './bus/models.js';
@@ -53,7 +53,7 @@ export function registerReadinessFacts<M>(
   own: ReadinessFactsHook<M> | undefined,
 ): void {
   app.get(readinessFactsPath, { logLevel: 'warn', schema: { hide: true } }, async () => {
-    const up = ctx.connection.readyState === 1;
+    const up = ctx.connection.readyState === STATES.connected;
     const [replicaSet, outbox, extra] = await Promise.all([
       up ? replicaSetOf(ctx.connection).catch(() => null) : null,
       up

@@ -58,8 +58,8 @@ export interface ServiceDefinition<M> {
   models?: (connection: Connection) => M;
   /** The service's own routes (health, readiness, OpenAPI and the info route are always there). */
   routes?: (app: ServiceApp, ctx: ServiceContext<M>) => void | Promise<void>;
-  consumers?: (ctx: ServiceContext<M>) => EventConsumer<any>[];
-  replies?: (ctx: ServiceContext<M>) => RpcHandler<any>[];
+  consumers?: (ctx: ServiceContext<M>) => EventConsumer[];
+  replies?: (ctx: ServiceContext<M>) => RpcHandler[];
   /** Runs once MongoDB is connected and the models' indexes exist, before NATS (e.g. seed data). A throw fails start(). */
   afterConnect?: (ctx: ServiceContext<M>) => Promise<void>;
   openapi?: { title?: string; description?: string };

@@ -126,7 +126,7 @@ export function describeServiceBasics<C extends ServiceConfig>(o: ServiceBasicsO
         expect(res.status, `${operation.method} ${operation.path}`).toBe(401);
         expect(await res.json()).toMatchObject({
           code: 'UNAUTHORIZED',
-          error: expect.stringMatching(/did not come through the gateway/),
+          error: expect.stringMatching(/did not come through the gateway/) as unknown,
         });
       }
     });

@@ -97,7 +97,7 @@ export async function spawnServiceProcess(options: {
     for (const line of lines) {
       if (!line.trim()) continue;
       try {
-        logs.push(JSON.parse(line));
+        logs.push(JSON.parse(line) as Record<string, unknown>);
       } catch {
         stderr.push(line);
       }
