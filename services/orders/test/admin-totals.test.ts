@@ -113,7 +113,7 @@ describe("the order's one total", () => {
     expect(res.headers.get('content-disposition')).toBe(
       `attachment; filename="tactical-gear-co-orders-${new Date().toISOString().slice(0, 10)}.csv"`,
     );
-    const rows = parse((await res.text()).replace(/^\uFEFF/, ''), { columns: true }) as Record<string, string>[];
+    const rows = parse<Record<string, string>>((await res.text()).replace(/^\uFEFF/, ''), { columns: true });
     expect(Object.keys(rows[0])).toEqual([...adminCsvColumns]);
     const csvTotals = Object.fromEntries(rows.map((r) => [r['Order Number'], r.Total]));
     expect(csvTotals).toEqual({

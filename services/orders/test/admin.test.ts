@@ -14,6 +14,10 @@ import {
   adminOrderResponseSchema,
   createEvent,
   erasedText,
+  type AdminBulkResult,
+  type AdminEmailQueuedResponse,
+  type AdminOrderResponse,
+  type ErrorEnvelope,
   type TrackResponse,
 } from '@shop/contracts';
 import { orderEventsReader, postJson, startHarness, type Harness } from './helpers.js';
@@ -137,23 +141,25 @@ afterAll(async () => {
 });
 
 const base = () => `${h.url}/api/orders`;
-async function get(path: string) {
+/** A GET as the admin; the body parsed when JSON (else the text), typed as the caller says the route answers. */
+async function get<Body = unknown>(path: string) {
   const res = await fetch(`${base()}${path}`, { headers: admin });
   const text = await res.text();
   return {
     status: res.status,
-    body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text,
+    body: (text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text) as Body,
     headers: res.headers,
   };
 }
-async function send(method: string, path: string, body: unknown) {
+/** A JSON request as the admin; the body typed as the caller says the route answers (unknown unless told). */
+async function send<Body = unknown>(method: string, path: string, body: unknown) {
   const res = await fetch(`${base()}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...admin },
     body: JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as Body };
 }
 
 async function list(query: string) {
@@ -219,7 +225,7 @@ describe('orders list', () => {
   it('is the spec call GET /api/orders (success, orders); the old /api/orders/admin paths are gone (one path per operation)', async () => {
     const res = await fetch(`${h.url}/api/orders`, { headers: admin });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ success: true, orders: expect.any(Array), counts: { all: 6 } });
+    expect(await res.json()).toMatchObject({ success: true, orders: expect.any(Array) as unknown, counts: { all: 6 } });
     for (const [method, path] of [
       ['GET', '/api/orders/admin/orders'],
       ['GET', '/api/orders/admin/orders/o2'],
@@ -240,7 +246,7 @@ describe('orders list', () => {
   });
 
   it('refuses a page size over 100 and an unknown tab with a clear 400', async () => {
-    const big = await get('?pageSize=101');
+    const big = await get<ErrorEnvelope>('?pageSize=101');
     expect(big.status).toBe(400);
     expect(big.body.error).toMatch(/pageSize/);
     expect((await get('?status=lost')).status).toBe(400);
@@ -297,13 +303,13 @@ describe('analytics', () => {
 
 describe('CSV export', () => {
   it('streams the filtered orders with the spec columns and neutralises formulas', async () => {
-    const res = await get('/export.csv?itemType=coin&sortBy=total&sortDir=desc');
+    const res = await get<string>('/export.csv?itemType=coin&sortBy=total&sortDir=desc');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/csv/);
     expect(res.headers.get('content-disposition')).toBe(
       `attachment; filename="tactical-gear-co-orders-${new Date().toISOString().slice(0, 10)}.csv"`,
     );
-    const rows = parse(res.body as string) as string[][];
+    const rows = parse(res.body);
     expect(rows[0]).toEqual([...adminCsvColumns]);
     expect(rows.slice(1).map((r) => r[0])).toEqual(['CC-DDDD0004', 'CC-AAAA0001', 'CC-FFFF0006']);
     expect(rows[1]).toEqual([
@@ -330,15 +336,19 @@ describe('order modals', () => {
       emailHistory: [],
       adminNotes: '',
     });
-    const missing = await get('/nope/details');
+    const missing = await get<ErrorEnvelope>('/nope/details');
     expect(missing.status).toBe(404);
     expect(missing.body.error).toBe('Order not found.');
   });
 
   it('edit: quantity integer, total decimal, invalid becomes 0', async () => {
-    let res = await send('PUT', '/o6/details', { quantity: '75.9', total: '812.5', description: 'Changed' });
+    let res = await send<AdminOrderResponse>('PUT', '/o6/details', {
+      quantity: '75.9',
+      total: '812.5',
+      description: 'Changed',
+    });
     expect(res.body.order).toMatchObject({ quantity: 75, estimatedTotal: 812.5, description: 'Changed' });
-    res = await send('PUT', '/o6/details', { quantity: 'many', total: 'lots' });
+    res = await send<AdminOrderResponse>('PUT', '/o6/details', { quantity: 'many', total: 'lots' });
     expect(res.status).toBe(200);
     expect(res.body.order).toMatchObject({ quantity: 0, estimatedTotal: 0 });
     expect((await send('PUT', '/o6/details', { status: 'paid' })).status).toBe(400);
@@ -372,12 +382,12 @@ describe('order modals', () => {
   });
 
   it('notes and tracking (seen by the customer on /track)', async () => {
-    const notes = await send('PUT', '/o4/details', { adminNotes: 'Rush job' });
+    const notes = await send<AdminOrderResponse>('PUT', '/o4/details', { adminNotes: 'Rush job' });
     expect(notes.body.order).toMatchObject({ adminNotes: 'Rush job', adminNotesUpdatedBy: 'admin:boss@shop.test' });
-    const missing = await send('PUT', '/o4/tracking', { carrier: 'UPS', trackingNumber: '   ' });
+    const missing = await send<ErrorEnvelope>('PUT', '/o4/tracking', { carrier: 'UPS', trackingNumber: '   ' });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toMatch(/Tracking number is required/);
-    const ok = await send('PUT', '/o4/tracking', {
+    const ok = await send<AdminOrderResponse>('PUT', '/o4/tracking', {
       carrier: 'FEDEX',
       trackingNumber: '7712 3456',
       estimatedDelivery: '2026-12-24',
@@ -387,8 +397,8 @@ describe('order modals', () => {
       trackingNumber: '7712 3456',
       estimatedDelivery: '2026-12-24T00:00:00.000Z',
     });
-    const defaulted = await send('PUT', '/o1/tracking', { trackingNumber: '1Z999' });
-    expect(defaulted.body.order.tracking.carrier).toBe('UPS');
+    const defaulted = await send<AdminOrderResponse>('PUT', '/o1/tracking', { trackingNumber: '1Z999' });
+    expect(defaulted.body.order.tracking?.carrier).toBe('UPS');
     const tracked = await postJson<TrackResponse>(`${h.url}/api/orders/track`, {
       orderNumber: 'cc-dddd0004',
       email: 'DAN@example.com',
@@ -403,7 +413,7 @@ describe('order modals', () => {
   it('Apply Quote: amount > 0, tax from the shipping state, status quote_sent, expiry in 30 days, order.quote_sent with the payment path', async () => {
     expect((await send('POST', '/o2/generate-quote', { quoteAmount: 0 })).status).toBe(400);
     expect((await send('POST', '/o2/generate-quote', { quoteAmount: 'abc' })).status).toBe(400);
-    const silent = await send('POST', '/o2/generate-quote', { quoteAmount: 750.5, sendEmail: false });
+    const silent = await send<ErrorEnvelope>('POST', '/o2/generate-quote', { quoteAmount: 750.5, sendEmail: false });
     expect(silent.status).toBe(400);
     expect(silent.body.error).toMatch(/always emailed/);
     const res = await send('POST', '/o2/generate-quote', {
@@ -458,10 +468,10 @@ describe('order modals', () => {
         },
       },
     );
-    const exempt = await send('POST', '/o6/generate-quote', { quoteAmount: 600 });
+    const exempt = await send<AdminOrderResponse>('POST', '/o6/generate-quote', { quoteAmount: 600 });
     expect(exempt.body.order.quote).toMatchObject({ taxRate: 0, taxAmount: 0, finalAmount: 600 });
     await h.service.ctx.models.Order.updateOne({ _id: 'o6' }, { $set: { taxExempt: false } });
-    const taxed = await send('POST', '/o6/generate-quote', { quoteAmount: 600 });
+    const taxed = await send<AdminOrderResponse>('POST', '/o6/generate-quote', { quoteAmount: 600 });
     expect(taxed.body.order.quote).toMatchObject({ taxRate: 0.053, taxAmount: 31.8, finalAmount: 631.8 });
   });
 
@@ -469,7 +479,7 @@ describe('order modals', () => {
     const before = await h.service.ctx.models.Order.findById('o1').lean();
     await h.payments.answering('tax', false);
     try {
-      const res = await send('POST', '/o1/generate-quote', { quoteAmount: 900 });
+      const res = await send<ErrorEnvelope>('POST', '/o1/generate-quote', { quoteAmount: 900 });
       expect(res.status).toBe(503);
       expect(res.body.error).toBe('Tax rates are unavailable right now. Please try again in a moment.');
     } finally {
@@ -481,19 +491,19 @@ describe('order modals', () => {
 
   it('info request and send email: events, queued history, then sent when email.sent arrives (once)', async () => {
     expect((await send('POST', '/o5/info-request', { message: '  ' })).status).toBe(400);
-    const info = await send('POST', '/o5/info-request', { message: 'Which colours?' });
+    const info = await send<AdminEmailQueuedResponse>('POST', '/o5/info-request', { message: 'Which colours?' });
     expect(info.status).toBe(200);
     expect(info.body.emailRecord).toMatchObject({
       subject: 'Additional Information Needed - Order #PT-EEEE0005',
       status: 'queued',
     });
-    const mail = await send('POST', '/o5/send-email', {
+    const mail = await send<AdminEmailQueuedResponse>('POST', '/o5/send-email', {
       subject: 'Update on your order #PT-EEEE0005',
       message: 'Shipping soon',
       type: 'status_update',
     });
     expect(mail.status).toBe(200);
-    const recordId = mail.body.emailRecord.id as string;
+    const recordId = mail.body.emailRecord.id;
     const all = await readEvents(
       (e) => e.some((x) => x.type === 'order.email_requested') && e.some((x) => x.type === 'order.info_requested'),
     );
@@ -562,13 +572,16 @@ describe('order modals', () => {
   });
 
   it('bulk status (not pending/cancelled) and bulk delete, single delete', async () => {
-    const refused = await send('POST', '/bulk/status', { orderIds: ['o1'], status: 'cancelled' });
+    const refused = await send<ErrorEnvelope>('POST', '/bulk/status', { orderIds: ['o1'], status: 'cancelled' });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatch(/except Pending Review and Cancelled/);
-    const bulk = await send('POST', '/bulk/status', { orderIds: ['o1', 'o6', 'missing'], status: 'production' });
+    const bulk = await send<AdminBulkResult>('POST', '/bulk/status', {
+      orderIds: ['o1', 'o6', 'missing'],
+      status: 'production',
+    });
     expect(bulk.body).toEqual({ success: true, updated: 2, notFound: ['missing'] });
     expect((await list('?status=production')).total).toBe(2);
-    const del = await send('POST', '/bulk/delete', { orderIds: ['o1', 'o6', 'gone'] });
+    const del = await send<AdminBulkResult>('POST', '/bulk/delete', { orderIds: ['o1', 'o6', 'gone'] });
     expect(del.body).toEqual({ success: true, updated: 2, notFound: ['gone'] });
     const one = await fetch(`${base()}/o3`, { method: 'DELETE', headers: admin });
     expect(one.status).toBe(200);

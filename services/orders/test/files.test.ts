@@ -11,6 +11,7 @@ import {
   type CreateOrderResponse,
   type Failure,
   type GenerateDesignResponse,
+  type UploadResponse,
 } from '@shop/contracts';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -50,11 +51,12 @@ afterAll(async () => {
   await h?.stop();
 });
 
-async function upload(files: { name: string; data: Buffer; type?: string }[], field = 'files') {
+/** A multipart upload; the body typed as the caller says the route answers (unknown unless told). */
+async function upload<Body = unknown>(files: { name: string; data: Buffer; type?: string }[], field = 'files') {
   const form = new FormData();
   for (const f of files) form.append(field, new Blob([f.data], { type: f.type ?? 'application/octet-stream' }), f.name);
   const res = await fetch(`${h.url}/api/upload`, { method: 'POST', body: form });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
+  return { status: res.status, body: (await res.json()) as Body };
 }
 
 describe('POST /api/upload', () => {
@@ -70,10 +72,10 @@ describe('POST /api/upload', () => {
       { name: 'vector.eps', data: EPS },
       { name: 'dos.eps', data: DOS_EPS },
     ];
-    const res = await upload(files);
+    const res = await upload<UploadResponse>(files);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.success).toBe(true);
-    expect(res.body.files.map((f: { mimetype: string }) => f.mimetype)).toEqual([
+    expect(res.body.files.map((f) => f.mimetype)).toEqual([
       'image/png',
       'image/jpeg',
       'image/jpeg',
@@ -93,14 +95,14 @@ describe('POST /api/upload', () => {
   });
 
   it('rejects an exe or a text file renamed to .png, naming the file', async () => {
-    const exe = await upload([{ name: 'cat.png', data: EXE }]);
+    const exe = await upload<Failure>([{ name: 'cat.png', data: EXE }]);
     expect(exe.status).toBe(415);
     expect(exe.body.error).toMatch(/^"cat.png" is not really a PNG file \(its content is EXE\)\./);
     expect(exe.body.error).toContain(uploadRejectedMessage);
-    const text = await upload([{ name: 'notes.png', data: Buffer.from('just some text, not an image\n') }]);
+    const text = await upload<Failure>([{ name: 'notes.png', data: Buffer.from('just some text, not an image\n') }]);
     expect(text.status).toBe(415);
     expect(text.body.error).toMatch(/"notes.png" is not really a PNG file/);
-    const pngAsJpg = await upload([{ name: 'logo.jpg', data: PNG }]);
+    const pngAsJpg = await upload<Failure>([{ name: 'logo.jpg', data: PNG }]);
     expect(pngAsJpg.body.error).toMatch(/"logo.jpg" is not really a JPG file \(its content is PNG\)/);
     const fakeSvg = await upload([{ name: 'x.svg', data: Buffer.from('<html><script>alert(1)</script></html>') }]);
     expect(fakeSvg.status).toBe(415);
@@ -109,20 +111,20 @@ describe('POST /api/upload', () => {
   });
 
   it('rejects other extensions with the spec message', async () => {
-    const res = await upload([{ name: 'anim.gif', data: Buffer.from('GIF89a') }]);
+    const res = await upload<Failure>([{ name: 'anim.gif', data: Buffer.from('GIF89a') }]);
     expect(res.status).toBe(415);
     expect(res.body.error).toBe(`"anim.gif" was rejected. ${uploadRejectedMessage}`);
   });
 
   it('accepts exactly 10 MB and refuses 10 MB + 1 byte, keeping nothing of a refused request', async () => {
     const exact = Buffer.concat([PNG, Buffer.alloc(limits.uploadMaxBytes - PNG.length)]);
-    const ok = await upload([{ name: 'big.png', data: exact }]);
+    const ok = await upload<UploadResponse>([{ name: 'big.png', data: exact }]);
     expect(ok.status).toBe(200);
     expect(ok.body.files[0].size).toBe(limits.uploadMaxBytes);
 
     const before = await h.service.ctx.connection.db!.collection('uploads.files').countDocuments();
     const over = Buffer.concat([PNG, Buffer.alloc(limits.uploadMaxBytes + 1 - PNG.length)]);
-    const res = await upload([
+    const res = await upload<Failure>([
       { name: 'small.png', data: PNG },
       { name: 'too-big.png', data: over },
     ]);
@@ -133,10 +135,10 @@ describe('POST /api/upload', () => {
   });
 
   it('takes at most 10 files per request, in the files field, and at least one', async () => {
-    const eleven = await upload(Array.from({ length: 11 }, (_, i) => ({ name: `f${i}.png`, data: PNG })));
+    const eleven = await upload<Failure>(Array.from({ length: 11 }, (_, i) => ({ name: `f${i}.png`, data: PNG })));
     expect(eleven.status).toBe(413);
     expect(eleven.body.error).toBe('At most 10 files can be uploaded at once.');
-    const wrongField = await upload([{ name: 'a.png', data: PNG }], 'file');
+    const wrongField = await upload<Failure>([{ name: 'a.png', data: PNG }], 'file');
     expect(wrongField.status).toBe(400);
     expect(wrongField.body.error).toMatch(/"files" field/);
     const none = await fetch(`${h.url}/api/upload`, { method: 'POST', body: new FormData() });
@@ -178,7 +180,7 @@ describe('broken multipart bodies', () => {
         headers: { 'content-type': c.type },
         body: c.body,
       });
-      const body = (await res.json()) as Record<string, any>;
+      const body = (await res.json()) as Failure;
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(body).toMatchObject({ success: false, code: 'BAD_REQUEST' });
       expect(body.error).toMatch(/multipart\/form-data|No files were received/);
@@ -189,7 +191,7 @@ describe('broken multipart bodies', () => {
 
 describe('GET /api/upload/:id', () => {
   it('serves a raster image inline with its stored type and nosniff', async () => {
-    const { body } = await upload([{ name: 'logo.png', data: PNG }]);
+    const { body } = await upload<UploadResponse>([{ name: 'logo.png', data: PNG }]);
     const res = await fetch(`${h.url}${body.files[0].url}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
@@ -199,7 +201,7 @@ describe('GET /api/upload/:id', () => {
   });
 
   it('serves an SVG as an attachment under a CSP that stops its scripts', async () => {
-    const { body } = await upload([{ name: 'crest.svg', data: SVG }]);
+    const { body } = await upload<UploadResponse>([{ name: 'crest.svg', data: SVG }]);
     const res = await fetch(`${h.url}${body.files[0].url}`);
     expect(res.headers.get('content-type')).toBe('image/svg+xml');
     expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
@@ -219,7 +221,7 @@ describe('GET /api/upload/:id', () => {
 
 describe('orders with uploaded files', () => {
   it('names the files when the description is short, and links the uploads to the order', async () => {
-    const { body } = await upload([
+    const { body } = await upload<UploadResponse>([
       { name: 'front.png', data: PNG },
       { name: 'back.pdf', data: PDF },
     ]);
@@ -342,7 +344,7 @@ describe('POST /api/ai/generate-design (openai SDK against a local fake)', () =>
       let raw = '';
       req.on('data', (c) => (raw += c));
       req.on('end', () => {
-        const body = JSON.parse(raw || '{}');
+        const body = JSON.parse(raw || '{}') as Record<string, unknown>;
         seen.push({ path: req.url ?? '', auth: req.headers.authorization, body });
         res.setHeader('content-type', 'application/json');
         if (req.url !== '/v1/images/generations') {

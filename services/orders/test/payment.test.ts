@@ -14,6 +14,8 @@ import {
   orderPaymentViewSchema,
   type EventData,
   type CreateOrderResponse,
+  type Failure,
+  type OrderPaymentView,
 } from '@shop/contracts';
 import { coinOrder, eventually, orderEventsReader, postJson, startHarness, type Harness } from './helpers.js';
 import { adminHeaders } from '@shop/service-kit/testing';
@@ -34,15 +36,19 @@ afterAll(async () => {
   await h?.stop();
 });
 
-async function call(method: 'GET' | 'PATCH', path: string, body?: unknown) {
+/** The payment view is answered as { success, order }. */
+type PaymentViewAnswer = { success: true; order: OrderPaymentView };
+
+/** A public call; the body typed as the caller says the route answers (unknown unless told). */
+async function call<Body = unknown>(method: 'GET' | 'PATCH', path: string, body?: unknown) {
   const res = await fetch(`${h.url}${path}`, {
     method,
     ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as Body };
 }
-const confirm = (id: string, body: unknown) => call('PATCH', `/api/orders/${id}/status`, body);
+const confirm = <Body = unknown>(id: string, body: unknown) => call<Body>('PATCH', `/api/orders/${id}/status`, body);
 const stored = async (id: string) => (await h.service.ctx.models.Order.findById(id).lean())!;
 
 /** The stand-in provider's word on an intent: succeeded for `orderId` and `cents`. */
@@ -107,7 +113,7 @@ describe('the quote payments asks for (NATS)', () => {
 describe('the public payment view', () => {
   it('shows only what the payment page needs', async () => {
     const { id, orderNumber } = await quotedOrder(1000);
-    const res = await call('GET', `/api/orders/${id}`);
+    const res = await call<PaymentViewAnswer>('GET', `/api/orders/${id}`);
     expect(res.status).toBe(200);
     const view = orderPaymentViewResponseSchema.parse(res.body).order;
     expect(view).toMatchObject({
@@ -148,15 +154,15 @@ describe('the payment confirmation (PATCH status)', () => {
     const { id } = await quotedOrder(1000);
     const other = await quotedOrder(500);
     for (const status of ['completed', 'shipped', 'cancelled', 'in_progress']) {
-      const res = await confirm(id, { status, paymentIntentId: 'pi_x' });
+      const res = await confirm<Failure>(id, { status, paymentIntentId: 'pi_x' });
       expect(res.status, status).toBe(403);
       expect(res.body.error).toBe('Only a verified payment can change the status of an order here.');
     }
-    const missing = await confirm(id, { status: 'paid' });
+    const missing = await confirm<Failure>(id, { status: 'paid' });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toBe('paymentIntentId is required to mark an order paid.');
 
-    const unknown = await confirm(id, { status: 'paid', paymentIntentId: 'pi_unknown' });
+    const unknown = await confirm<Failure>(id, { status: 'paid', paymentIntentId: 'pi_unknown' });
     expect(unknown.status).toBe(402);
     expect(unknown.body.error).toBe('The payment could not be verified for this order.');
     h.payments.verified.set('pi_failed', {
@@ -170,7 +176,7 @@ describe('the payment confirmation (PATCH status)', () => {
     });
     expect((await confirm(id, { status: 'paid', paymentIntentId: 'pi_failed' })).status).toBe(402);
     succeeded('pi_other_order', other.id, 53125);
-    const wrongOrder = await confirm(id, { status: 'paid', paymentIntentId: 'pi_other_order' });
+    const wrongOrder = await confirm<Failure>(id, { status: 'paid', paymentIntentId: 'pi_other_order' });
     expect(wrongOrder.status).toBe(409);
     expect(wrongOrder.body.error).toBe('The payment could not be verified for this order.');
     succeeded('pi_wrong_amount', id, 100000);
@@ -180,7 +186,7 @@ describe('the payment confirmation (PATCH status)', () => {
     succeeded('pi_later', id, 106250);
     await h.payments.answering('verify', false);
     try {
-      const down = await confirm(id, { status: 'paid', paymentIntentId: 'pi_later' });
+      const down = await confirm<Failure>(id, { status: 'paid', paymentIntentId: 'pi_later' });
       expect(down.status).toBe(503);
       expect(down.body.error).toMatch(/could not be checked right now.*please do not pay again/);
     } finally {
@@ -204,11 +210,11 @@ describe('the payment confirmation (PATCH status)', () => {
       paidAt: '2026-11-22T10:15:00.000Z',
     });
 
-    const again = await confirm(id, { status: 'paid', paymentIntentId: 'pi_good' });
+    const again = await confirm<PaymentViewAnswer>(id, { status: 'paid', paymentIntentId: 'pi_good' });
     expect(again.status).toBe(200);
     expect(again.body.order.status).toBe('paid');
     succeeded('pi_second', id, 106250);
-    const second = await confirm(id, { status: 'paid', paymentIntentId: 'pi_second' });
+    const second = await confirm<Failure>(id, { status: 'paid', paymentIntentId: 'pi_second' });
     expect(second.status).toBe(409);
     expect(second.body.error).toBe('This order has already been paid.');
 

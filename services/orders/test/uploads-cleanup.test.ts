@@ -59,10 +59,12 @@ const setUploadDate = (bucket: 'uploads' | 'designs', id: string, date: Date) =>
   db()
     .collection(`${bucket}.files`)
     .updateOne({ _id: id as never }, { $set: { uploadDate: date } });
+/** What these tests read of a stored GridFS file: its size and the sweep's and the order's marks. */
+type StoredFile = { _id: string; length: number; metadata?: { orderId?: string; expiredAt?: Date } };
 const stored = (bucket: 'uploads' | 'designs', id: string) =>
   db()
     .collection(`${bucket}.files`)
-    .findOne({ _id: id as never });
+    .findOne<StoredFile>({ _id: id as never });
 const chunks = (bucket: 'uploads' | 'designs', id: string) =>
   db().collection(`${bucket}.chunks`).countDocuments({ files_id: id });
 
@@ -91,7 +93,7 @@ describe('unused-file sweep', () => {
     await setUploadDate('designs', oldDesign, hoursBefore(30));
     await setUploadDate('designs', usedDesign, hoursBefore(24 * 365));
 
-    const oldDesignSize = (await stored('designs', oldDesign))!.length as number;
+    const oldDesignSize = (await stored('designs', oldDesign))!.length;
 
     // First run: the unused ones are only marked; nothing is deleted yet.
     const first = await sweep(NOW);
