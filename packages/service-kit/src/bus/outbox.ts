@@ -174,40 +174,81 @@ export class OutboxRelay {
       this.log.warn({ err }, 'outbox relay could not read pending events');
       return false;
     }
-    for (const doc of docs) {
-      try {
-        const ack = await js.publish(doc.type, JSON.stringify(doc.event), {
+    if (docs.length === 0) return false;
+    // The whole batch at once: one connection writes the publishes in this order, so JetStream stores them
+    // in it; waiting for each ack before the next publish made the relay a serial queue of round trips.
+    const results = await Promise.allSettled(
+      docs.map((doc) =>
+        js.publish(doc.type, JSON.stringify(doc.event), {
           msgID: doc._id,
           headers: toNatsHeaders(doc.traceHeaders ?? {}),
           timeout: this.publishTimeoutMs,
-        });
-        // JetStream has it now (the stream keeps it only its own max age); a secret stays nowhere else.
-        const unset: Record<string, ''> = carriesSecret(doc) ? { lastError: '', event: '' } : { lastError: '' };
-        await this.model.updateOne({ _id: doc._id }, { $set: { status: 'sent', sentAt: new Date() }, $unset: unset });
+        }),
+      ),
+    );
+    const sent: OutboxDoc[] = [];
+    const failed: { doc: OutboxDoc; err: unknown }[] = [];
+    results.forEach((result, i) => {
+      const doc = docs[i]!;
+      if (result.status === 'fulfilled') {
+        sent.push(doc);
+        const ack = result.value;
         this.log.debug({ eventId: doc._id, type: doc.type, seq: ack.seq, duplicate: ack.duplicate }, 'event published');
-      } catch (err) {
-        const attempts = (doc.attempts ?? 0) + 1;
-        const delay = Math.min(this.maxBackoffMs, 250 * 2 ** Math.min(attempts, 10));
-        await this.model
-          .updateOne(
-            { _id: doc._id },
+      } else failed.push({ doc, err: result.reason });
+    });
+    // JetStream has them now (the stream keeps them only its own max age); a secret stays nowhere else.
+    // One round trip marks the batch sent. If it fails the events stay pending and go again: the message
+    // id makes JetStream drop a repeat within its dedupe window, and consumers act once per event id.
+    const sentAt = new Date();
+    const markSent = (ids: string[], unset: Record<string, ''>) =>
+      ids.length === 0
+        ? []
+        : [
             {
-              $set: {
-                attempts,
-                lastError: String((err as Error).message ?? err),
-                nextAttemptAt: new Date(Date.now() + delay),
+              updateMany: {
+                filter: { _id: { $in: ids } },
+                update: { $set: { status: 'sent', sentAt }, $unset: unset },
               },
             },
-          )
-          .catch(() => undefined);
-        this.log.warn(
-          { err, eventId: doc._id, type: doc.type, attempts, retryInMs: delay },
-          'event publish failed; will retry',
-        );
-        // Keep order: stop this round at the first failure.
-        return false;
-      }
+          ];
+    const marks = [
+      ...markSent(
+        sent.filter((doc) => !carriesSecret(doc)).map((doc) => doc._id),
+        { lastError: '' },
+      ),
+      ...markSent(
+        sent.filter((doc) => carriesSecret(doc)).map((doc) => doc._id),
+        { lastError: '', event: '' },
+      ),
+    ];
+    const retries = failed.map(({ doc, err }) => {
+      const attempts = (doc.attempts ?? 0) + 1;
+      const delay = Math.min(this.maxBackoffMs, 250 * 2 ** Math.min(attempts, 10));
+      this.log.warn(
+        { err, eventId: doc._id, type: doc.type, attempts, retryInMs: delay },
+        'event publish failed; will retry',
+      );
+      return {
+        updateOne: {
+          filter: { _id: doc._id },
+          update: {
+            $set: {
+              attempts,
+              lastError: String((err as Error)?.message ?? err),
+              nextAttemptAt: new Date(Date.now() + delay),
+            },
+          },
+        },
+      };
+    });
+    try {
+      await this.model.bulkWrite([...marks, ...retries] as never, { ordered: false });
+    } catch (err) {
+      this.log.warn({ err, events: docs.length }, 'outbox relay could not mark published events; they go again');
+      return false;
     }
+    // After a failure (NATS away, a timeout) stop this round; the sweep or a reconnect tries again.
+    if (failed.length > 0) return false;
     return docs.length === this.batchSize;
   }
 }
