@@ -6,15 +6,16 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { idempotencyKeyHeader } from '@shop/contracts';
-import { startStack, type Stack } from '@shop/local';
+import { startStack, type Stack, type StackOptions } from '@shop/local';
 import { coinOrder } from '@shop/test-support';
 import { measure, type LoadShape, type Measurement } from './bench-measure.js';
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const PAGE_BYTES = 4096; // /proc/<pid>/statm counts pages; 4 KiB on this machine's kernels (x86-64, arm64 default)
 
-export async function startBenchStack(): Promise<Stack> {
+export async function startBenchStack(extra: Pick<StackOptions, 'nodeArgs'> = {}): Promise<Stack> {
   return startStack({
+    ...extra,
     quiet: true,
     readyTimeoutMs: 120_000,
     // The quote load's confirmations must all stay readable to be counted.
@@ -24,35 +25,62 @@ export async function startBenchStack(): Promise<Stack> {
   });
 }
 
+/** Resident memory of one part of the stack: its process group (the part's own children included). */
+export interface PartRss {
+  /** The part's name in the runner (mongodb, nats, orders, ..., gateway). */
+  name: string;
+  /** The part's process id (and process group). */
+  pid: number;
+  bytes: number;
+  /** Of `bytes`, anonymous memory (heaps, stacks; /proc/<pid>/status RssAnon): what the process itself allocated. */
+  anonBytes: number;
+  processes: number;
+}
+
+export interface StackRss {
+  bytes: number;
+  processes: number;
+  /** Per part, largest first. */
+  parts: PartRss[];
+}
+
+function procField(status: string, field: string): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+  return match ? Number(match[1]) * 1024 : 0;
+}
+
 /**
  * Resident memory of the stack's processes: every process in the process group of each part the runner
- * started (a part's own children included). The development mailbox runs inside the runner's process
- * (here, the bench's, beside the load generator), so it is not in the sum.
+ * started (a part's own children included), per part and summed. The development mailbox runs inside the
+ * runner's process (here, the bench's, beside the load generator), so it is not in the sum.
  */
-export function stackRssBytes(stack: Stack): { bytes: number; processes: number } {
-  const groups = new Set(
-    stack
-      .children()
-      .map((child) => child.process.pid)
-      .filter((pid): pid is number => pid !== undefined),
-  );
-  let bytes = 0;
-  let processes = 0;
+export function stackRss(stack: Stack): StackRss {
+  const parts = new Map<number, PartRss>();
+  for (const child of stack.children()) {
+    const pid = child.process.pid;
+    if (pid !== undefined) parts.set(pid, { name: child.name, pid, bytes: 0, anonBytes: 0, processes: 0 });
+  }
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       // Field 5 of /proc/<pid>/stat is the process group; the command name (field 2) may hold spaces.
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const pgrp = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-      if (!groups.has(pgrp)) continue;
+      const part = parts.get(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]));
+      if (!part) continue;
       const residentPages = Number(readFileSync(`/proc/${entry}/statm`, 'utf8').split(' ')[1]);
-      bytes += residentPages * PAGE_BYTES;
-      processes++;
+      part.bytes += residentPages * PAGE_BYTES;
+      part.anonBytes += procField(readFileSync(`/proc/${entry}/status`, 'utf8'), 'RssAnon');
+      part.processes++;
     } catch {
       // The process ended while being read.
     }
   }
-  return { bytes, processes };
+  const list = [...parts.values()].filter((part) => part.processes > 0).sort((a, b) => b.bytes - a.bytes);
+  return {
+    bytes: list.reduce((sum, part) => sum + part.bytes, 0),
+    processes: list.reduce((sum, part) => sum + part.processes, 0),
+    parts: list,
+  };
 }
 
 interface Answer {
@@ -130,8 +158,8 @@ export interface StackRows {
   quote: Measurement;
   quoteBaseline: Measurement;
   emails: EmailDrain;
-  idleRss: { bytes: number; processes: number };
-  loadedRss: { bytes: number; processes: number };
+  idleRss: StackRss;
+  loadedRss: StackRss;
 }
 
 export async function measureStack(
@@ -147,7 +175,7 @@ export async function measureStack(
 
   // Idle: nothing asked of the shop yet but the readiness checks; let start-up work settle first.
   await delay(5_000);
-  const idleRss = stackRssBytes(stack);
+  const idleRss = stackRss(stack);
   log(`stack idle: ${(idleRss.bytes / 2 ** 30).toFixed(2)} GiB over ${idleRss.processes} processes`);
 
   // One order to track, and one quote request to learn how many emails a quote request causes.
@@ -212,7 +240,7 @@ export async function measureStack(
     drainAfterLoadMs: drained ? Math.max(0, lastArrival - quote.endedAt) : null,
     emailsPerSecond: (delivered / (Math.max(lastArrival, quote.endedAt) - quote.startedAt)) * 1000,
   };
-  const loadedRss = stackRssBytes(stack);
+  const loadedRss = stackRss(stack);
   log(
     `stack after the quote load: ${(loadedRss.bytes / 2 ** 30).toFixed(2)} GiB over ${loadedRss.processes} processes`,
   );

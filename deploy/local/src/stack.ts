@@ -49,6 +49,11 @@ export interface StackOptions {
   onRestart?: (event: RestartEvent) => void;
   /** Messages the development mailbox keeps (default 1000); the fault suite reads many more. */
   mailboxMaxMessages?: number;
+  /**
+   * Extra Node.js flags for every Node process of the stack (the services, the gateway, the embedded
+   * MongoDB), after the runner's own: e.g. `--inspect=127.0.0.1:0` to read a part's heap while it runs.
+   */
+  nodeArgs?: string[];
   repoRoot?: string;
 }
 
@@ -99,6 +104,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const ports = new PortAllocator();
   const preferred = (port: number) => (options.defaultPorts ? port : undefined);
   const log = options.quiet ? undefined : (options.log ?? defaultSink());
+  const nodeArgs = options.nodeArgs ?? [];
 
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ? resolve(options.dataDir) : mkdtempSync(join(tmpdir(), 'shop-stack-'));
@@ -193,7 +199,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   try {
     // Both at once; whichever started is stopped again if the other fails.
     const [mongoResult, natsResult] = await Promise.allSettled([
-      startMongo(parentEnv, repo, ownsDataDir ? undefined : join(dataDir, 'mongo'), preferred(27017), ports, log),
+      startMongo(
+        parentEnv,
+        repo,
+        ownsDataDir ? undefined : join(dataDir, 'mongo'),
+        preferred(27017),
+        ports,
+        log,
+        nodeArgs,
+      ),
       startNats(parentEnv, join(dataDir, 'nats'), repo, ports, log),
     ]);
     // Started before the stack runs, so stop() reaches them even when the other one failed.
@@ -248,7 +262,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       new ManagedChild({
         name: service.name,
         command: process.execPath,
-        args: ['dist/main.js'],
+        args: [...nodeArgs, 'dist/main.js'],
         cwd: join(repo, service.dir),
         env: {
           ...serviceEnv(parentEnv, common, servicePorts[service.name]),
@@ -261,7 +275,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       new ManagedChild({
         name: GATEWAY.name,
         command: process.execPath,
-        args: ['dist/main.js'],
+        args: [...nodeArgs, 'dist/main.js'],
         cwd: join(repo, GATEWAY.dir),
         env: gatewayEnv(parentEnv, common, gatewayPort, serviceUrls, frontendsDir),
         log,
@@ -351,12 +365,14 @@ async function startMongo(
   preferredPort: number | undefined,
   ports: PortAllocator,
   log: LogSink | undefined,
+  nodeArgs: string[],
 ): Promise<Infra & { kind: 'embedded' | 'external' }> {
   const t0 = Date.now();
   if (env.MONGO_URL) return { url: env.MONGO_URL, kind: 'external', readyAfterMs: 0 };
   if (dbPath) mkdirSync(dbPath, { recursive: true });
   const port = await ports.take(preferredPort);
   const args = [
+    ...nodeArgs,
     join(repo, 'packages/embedded-mongo/bin/embedded-mongo.mjs'),
     '--port',
     String(port),
