@@ -8,6 +8,10 @@
 //
 //   npm run bench:quote-path -w load-tests -- [--duration 10] [--connections 50] [--dbpath <dir>] [--cpu-prof] [--only quote|track]
 //     [--mongo-module <other checkout>/packages/embedded-mongo/src/index.ts]
+//   npm run bench:quote-path -w load-tests -- --stack [--duration 10] [--connections 50] [--cpu-prof]
+//     the whole shop from the local runner instead (as `npm run bench` runs it: gateway, every service, the
+//     development mailbox): its tracking-read, quote and confirmation-email rows alone; with --cpu-prof every
+//     part writes a profile to --profile-dir.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -166,6 +170,7 @@ async function main() {
       only: { type: 'string' },
       // Another checkout's embedded MongoDB (its src/index.ts), to compare an engine change in the same conditions.
       'mongo-module': { type: 'string' },
+      stack: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -181,6 +186,7 @@ async function main() {
   if (values.only !== undefined && values.only !== 'quote' && values.only !== 'track')
     throw new Error(`--only must be "quote" or "track", got "${values.only}"`);
   const profile = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['profile-dir']] : [];
+  if (values.stack) return wholeStack({ connections, durationSeconds: duration }, profile);
   const self = fileURLToPath(import.meta.url);
   const baseEnv = { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', NODE_ENV: 'production' };
 
@@ -274,6 +280,39 @@ async function main() {
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   }
   if (values['cpu-prof']) console.log(`\nCPU profiles in ${values['profile-dir']}`);
+}
+
+/** The stack rows of `npm run bench` (track, quote, confirmation emails, memory) on their own. */
+async function wholeStack(shape: { connections: number; durationSeconds: number }, nodeArgs: string[]) {
+  const { startStandIns, stopChild: stopPeer } = await import('./bench-peers.js');
+  const { measureStack, startBenchStack } = await import('./bench-stack.js');
+  const standIns = await startStandIns();
+  let stack: Awaited<ReturnType<typeof startBenchStack>> | undefined;
+  try {
+    stack = await startBenchStack(nodeArgs.length > 0 ? { nodeArgs } : {});
+    console.log(
+      `whole stack at ${stack.url}; ${shape.connections} connections, ${shape.durationSeconds} s; ${os.cpus().length} cores, load ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}; Node ${process.version}`,
+    );
+    const r = await measureStack(stack, standIns.urls.baseline, shape, (line) => console.log(line));
+    const e = r.emails;
+    console.log(
+      [
+        `track: ${Math.round(r.track.requestsPerSecond)} req/s, p50 ${r.track.p50} ms, p99 ${r.track.p99} ms (bare ${Math.round(r.trackBaseline.requestsPerSecond)})`,
+        `quote: ${Math.round(r.quote.requestsPerSecond)} req/s (${r.quote.ok} accepted, ${r.quote.failures} failed), p50 ${r.quote.p50} ms, p99 ${r.quote.p99} ms (bare ${Math.round(r.quoteBaseline.requestsPerSecond)})`,
+        `emails: ${Math.round(e.emailsPerSecond)}/s, ${e.delivered} of ${e.expected} (${e.perQuote} per quote), ${e.backlogAtLoadEnd} still to arrive at the load's end, ${e.drainAfterLoadMs === null ? 'not all within 60 s' : `the last ${(e.drainAfterLoadMs / 1000).toFixed(1)} s after it`}`,
+        `memory: ${(r.idleRss.bytes / 2 ** 30).toFixed(2)} GiB idle, ${(r.loadedRss.bytes / 2 ** 30).toFixed(2)} GiB after; load ${os
+          .loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`,
+      ].join('\n'),
+    );
+  } finally {
+    await stack?.stop();
+    await stopPeer(standIns.child);
+  }
 }
 
 const mode = process.argv[2];

@@ -66,8 +66,22 @@ export {
   type RateWindow,
 } from './rate-limit.js';
 export { currentTelemetry, type Telemetry } from './telemetry-state.js';
+export {
+  nameRequestSpan,
+  requestSpan,
+  requestTraceBindings,
+  startServerSpan,
+  traceHeadersFor,
+  withRequestSpan,
+} from './server-spans.js';
 export { EventBus, type EventBusOptions } from './bus/bus.js';
-export { consumeEvent, durableName, type ConsumerContext, type EventConsumer } from './bus/consumers.js';
+export {
+  consumeEvent,
+  durableName,
+  type ConsumerContext,
+  type ConsumerOptions,
+  type EventConsumer,
+} from './bus/consumers.js';
 export { OutboxRelay, type Outbox, type OutboxWork, type RelayOptions } from './bus/outbox.js';
 export { replyTo, type RequestOptions, type RpcHandler } from './bus/rpc.js';
 export { ensureAllStreams, ensureStream, duplicateWindowMs } from './bus/streams.js';

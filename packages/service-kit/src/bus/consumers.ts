@@ -27,9 +27,29 @@ export interface ConsumerContext {
   log: Logger;
   /** 1 on first delivery. */
   deliveryCount: number;
+  /** Runs `fn` once the handler's transaction committed (e.g. to refresh an in-memory copy). */
+  afterCommit(fn: () => void): void;
 }
 
-export interface EventConsumer<T extends EventType = EventType> {
+export interface ConsumerOptions<T extends EventType = EventType> {
+  /**
+   * Events handled at once (default 1: one after another, in stream order). Each runs in its own
+   * transaction; a write conflict between two of them is retried by the transaction.
+   */
+  concurrency?: number;
+  /**
+   * With `concurrency` above 1: events with the same key (e.g. the order id) are handled one after
+   * another in stream order, events with different keys at the same time. Without it any two may overlap.
+   */
+  orderKey?(event: EventEnvelope<T>): string | undefined;
+  /**
+   * False for an event the handler would do nothing with: it is acked at once, without a transaction
+   * or a processed mark (a repeat of it is just as irrelevant). Default: every event is handled.
+   */
+  relevant?(event: EventEnvelope<T>): boolean;
+}
+
+export interface EventConsumer<T extends EventType = EventType> extends ConsumerOptions<T> {
   event: T;
   handle(event: EventEnvelope<T>, ctx: ConsumerContext): Promise<void>;
 }
@@ -38,8 +58,9 @@ export interface EventConsumer<T extends EventType = EventType> {
 export function consumeEvent<T extends EventType>(
   event: T,
   handle: (event: EventEnvelope<T>, ctx: ConsumerContext) => Promise<void>,
+  options: ConsumerOptions<T> = {},
 ): EventConsumer<T> {
-  return { event, handle };
+  return { event, handle, ...options };
 }
 
 export function durableName(service: string, type: string) {
@@ -127,15 +148,40 @@ export class ConsumerRunner {
         if (!js) throw new Error('JetStream is not connected');
         const { stream, durable } = await this.ensure(c);
         const consumer = await js.consumers.get(stream, durable);
-        const messages = await consumer.consume({ max_messages: 32, abort_on_missing_resource: true });
+        const concurrency = Math.max(1, Math.floor(c.concurrency ?? 1));
+        const messages = await consumer.consume({
+          max_messages: Math.max(32, 2 * concurrency),
+          abort_on_missing_resource: true,
+        });
         this.active.add(messages);
         failures = 0;
+        const inFlight = new Set<Promise<void>>();
+        /** The last handling of each order key, so the next event with that key waits for it. */
+        const tails = new Map<string, Promise<void>>();
         try {
           for await (const m of messages) {
-            await this.handle(c, durable, m);
+            if (concurrency === 1) {
+              await this.handle(c, durable, m);
+            } else {
+              while (inFlight.size >= concurrency) await Promise.race(inFlight);
+              const event = this.tryParse(c, m);
+              const key = event && c.orderKey ? c.orderKey(event) : undefined;
+              const before = key === undefined ? undefined : tails.get(key);
+              const handled: Promise<void> = (before ?? Promise.resolve())
+                .then(() => this.handle(c, durable, m, event))
+                .catch((err: unknown) => this.deps.log.error({ err, event: c.event }, 'event handling failed'))
+                .finally(() => {
+                  inFlight.delete(handled);
+                  if (key !== undefined && tails.get(key) === handled) tails.delete(key);
+                });
+              inFlight.add(handled);
+              if (key !== undefined) tails.set(key, handled);
+            }
             if (this.stopped) break;
           }
         } finally {
+          // Stopping or interrupted: the events in hand finish (their acks go out) before the loop ends.
+          await Promise.allSettled(inFlight);
           this.active.delete(messages);
         }
       } catch (err) {
@@ -147,7 +193,16 @@ export class ConsumerRunner {
     }
   }
 
-  private async handle(c: EventConsumer, durable: string, m: JsMsg) {
+  /** The event, or undefined when it does not match its contract (`handle` then drops it). */
+  private tryParse(c: EventConsumer, m: JsMsg): EventEnvelope<EventType> | undefined {
+    try {
+      return parseEvent(c.event, m.json());
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async handle(c: EventConsumer, durable: string, m: JsMsg, parsed?: EventEnvelope<EventType>) {
     const parent = contextFromNatsHeaders(m.headers);
     await context.with(parent, () =>
       tracer.startActiveSpan(
@@ -165,7 +220,7 @@ export class ConsumerRunner {
           try {
             let event: EventEnvelope<EventType>;
             try {
-              event = parseEvent(c.event, m.json());
+              event = parsed ?? parseEvent(c.event, m.json());
             } catch (err) {
               // A message that does not match its contract will never succeed: park it, do not loop on it.
               log.error({ err, seq: m.seq }, 'invalid event dropped');
@@ -175,11 +230,19 @@ export class ConsumerRunner {
               return;
             }
             span.setAttribute('messaging.message.id', event.id);
+            if (c.relevant && !c.relevant(event)) {
+              m.ack();
+              log.debug({ eventId: event.id }, 'event not relevant here; acked');
+              return;
+            }
+            let committed: (() => void)[] = [];
             const { result: acted, events } = await runInOutboxTransaction(
               this.deps.connection,
               this.deps.outbox,
               this.deps.service,
               async (session, outbox) => {
+                // Rebuilt on every attempt: a retried transaction never runs an aborted attempt's callbacks.
+                committed = [];
                 const seen = await this.deps.processed.findById(event.id).session(session).lean();
                 if (seen) return false;
                 await c.handle(event, {
@@ -187,6 +250,7 @@ export class ConsumerRunner {
                   outbox,
                   log: log.child({ eventId: event.id }),
                   deliveryCount: m.info.deliveryCount,
+                  afterCommit: (fn) => committed.push(fn),
                 });
                 await this.deps.processed.create(
                   [{ _id: event.id, type: event.type, consumer: durable, processedAt: new Date() }],
@@ -195,6 +259,13 @@ export class ConsumerRunner {
                 return true;
               },
             );
+            for (const fn of committed) {
+              try {
+                fn();
+              } catch (err) {
+                log.warn({ err, eventId: event.id }, 'after-commit callback failed');
+              }
+            }
             m.ack();
             if (events > 0) this.deps.onEventsWritten();
             log.debug({ eventId: event.id, acted }, acted ? 'event handled' : 'event already handled; skipped');
