@@ -24,32 +24,52 @@ export async function enqueueEmail(
   request: QueueRequest,
   options: { maxAttempts: number; now: Date },
 ): Promise<boolean> {
-  const dedupeKey = request.dedupeKey ?? `${request.sourceEventId}:${request.template}`;
+  return (await enqueueEmails(Email, session, [request], options)) === 1;
+}
+
+/**
+ * Queues several emails in two round trips whatever their number (one read of their dedupe keys, one
+ * insert), skipping any this event already queued; returns how many were queued.
+ */
+export async function enqueueEmails(
+  Email: EmailModels['Email'],
+  session: ClientSession | null,
+  requests: QueueRequest[],
+  options: { maxAttempts: number; now: Date },
+): Promise<number> {
+  if (requests.length === 0) return 0;
+  const keyed = requests.map((request) => ({
+    request,
+    dedupeKey: request.dedupeKey ?? `${request.sourceEventId}:${request.template}`,
+  }));
   // processed_events already stops a second delivery; this also holds if that record were lost.
-  if (await Email.exists({ dedupeKey }).session(session)) return false;
-  await Email.create(
-    [
-      {
-        to: request.to,
-        subject: request.subject,
-        html: request.html,
-        text: request.text,
-        template: request.template,
-        status: 'queued',
-        attempts: 0,
-        maxAttempts: options.maxAttempts,
-        nextAttemptAt: options.now,
-        orderId: request.orderId ?? null,
-        orderNumber: request.orderNumber ?? null,
-        sourceEventId: request.sourceEventId,
-        emailRecordId: request.emailRecordId ?? null,
-        campaignId: request.campaignId ?? null,
-        subscriberId: request.subscriberId ?? null,
-        headers: request.headers ?? null,
-        dedupeKey,
-      },
-    ],
+  const queued = await Email.find({ dedupeKey: { $in: keyed.map((k) => k.dedupeKey) } }, { dedupeKey: 1 })
+    .session(session)
+    .lean<{ dedupeKey: string }[]>();
+  const seen = new Set(queued.map((q) => q.dedupeKey));
+  const fresh = keyed.filter((k) => !seen.has(k.dedupeKey) && (seen.add(k.dedupeKey), true));
+  if (fresh.length === 0) return 0;
+  await Email.insertMany(
+    fresh.map(({ request, dedupeKey }) => ({
+      to: request.to,
+      subject: request.subject,
+      html: request.html,
+      text: request.text,
+      template: request.template,
+      status: 'queued',
+      attempts: 0,
+      maxAttempts: options.maxAttempts,
+      nextAttemptAt: options.now,
+      orderId: request.orderId ?? null,
+      orderNumber: request.orderNumber ?? null,
+      sourceEventId: request.sourceEventId,
+      emailRecordId: request.emailRecordId ?? null,
+      campaignId: request.campaignId ?? null,
+      subscriberId: request.subscriberId ?? null,
+      headers: request.headers ?? null,
+      dedupeKey,
+    })),
     { session },
   );
-  return true;
+  return fresh.length;
 }
