@@ -13,7 +13,7 @@ import { measure, type LoadShape, type Measurement } from './bench-measure.js';
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const PAGE_BYTES = 4096; // /proc/<pid>/statm counts pages; 4 KiB on this machine's kernels (x86-64, arm64 default)
 
-export async function startBenchStack(extra: Pick<StackOptions, 'nodeArgs'> = {}): Promise<Stack> {
+export async function startBenchStack(extra: Pick<StackOptions, 'nodeArgs' | 'localNodeFlags'> = {}): Promise<Stack> {
   return startStack({
     ...extra,
     quiet: true,

@@ -5,7 +5,7 @@
 // free loopback port and its V8 heap is read through it (process.memoryUsage, v8 heap spaces), before and
 // after a full garbage collection: what the heap holds live, and what is only garbage not yet collected.
 //   node --conditions=source --import tsx src/stack-memory.ts [--duration 10] [--settle 30] [--heap]
-//        [--node-arg=--max-semi-space-size=2 ...]
+//        [--node-defaults] [--node-arg=--max-semi-space-size=2 ...]
 import { parseArgs } from 'node:util';
 import type { Stack } from '@shop/local';
 import { startStandIns, stopChild } from './bench-peers.js';
@@ -22,6 +22,8 @@ const { values } = parseArgs({
     settle: { type: 'string', default: '30' },
     heap: { type: 'boolean', default: false },
     'node-arg': { type: 'string', multiple: true, default: [] },
+    // The parts with Node's own defaults, without the runner's memory flags (deploy/local/src/node-flags.ts).
+    'node-defaults': { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -141,8 +143,11 @@ const standIns = await startStandIns();
 let stack: Stack | undefined;
 try {
   const nodeArgs = [...values['node-arg'], ...(values.heap ? ['--inspect=127.0.0.1:0'] : [])];
-  console.log(`node flags of the parts: ${nodeArgs.join(' ') || '(the runner defaults)'}`);
-  stack = await startBenchStack({ nodeArgs });
+  const localNodeFlags = !values['node-defaults'];
+  console.log(
+    `node flags of the parts: ${localNodeFlags ? "the runner's (node-flags.ts)" : "Node's defaults"} ${nodeArgs.join(' ')}`,
+  );
+  stack = await startBenchStack({ nodeArgs, localNodeFlags });
   const result = await measureStack(stack, standIns.urls.baseline, shape, log);
   const loadedHeaps = values.heap ? await heaps(stack, false) : undefined;
   log(`settling ${values.settle} s...`);

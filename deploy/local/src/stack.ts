@@ -7,6 +7,7 @@ import { FRONTENDS, GATEWAY, SERVICES, type FrontendName } from './catalogue.js'
 import { ManagedChild, delay, type ChildExit, type LogSink } from './children.js';
 import { gatewayEnv, inheritedEnv, securityEnv, serviceEnv, type CommonSettings } from './env.js';
 import { prefixedConsole } from './logs.js';
+import { LOCAL_NODE_ENV, localNodeFlags } from './node-flags.js';
 import { NatsServerMissingError, findNatsServer, startNatsServer, type LocalNats } from './nats.js';
 import { PortAllocator } from './ports.js';
 import { ChildNotReadyError, probe, waitReady, type ReadinessRow } from './readiness.js';
@@ -54,6 +55,11 @@ export interface StackOptions {
    * MongoDB), after the runner's own: e.g. `--inspect=127.0.0.1:0` to read a part's heap while it runs.
    */
   nodeArgs?: string[];
+  /**
+   * The runner's own memory settings for its Node processes (node-flags.ts: young-generation caps,
+   * MALLOC_ARENA_MAX). Default true; false starts them with Node's defaults (to compare).
+   */
+  localNodeFlags?: boolean;
   repoRoot?: string;
 }
 
@@ -104,7 +110,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const ports = new PortAllocator();
   const preferred = (port: number) => (options.defaultPorts ? port : undefined);
   const log = options.quiet ? undefined : (options.log ?? defaultSink());
-  const nodeArgs = options.nodeArgs ?? [];
+  const tuned = options.localNodeFlags !== false;
+  const flagsOf = (kind: 'service' | 'mongodb') => [
+    ...(tuned ? localNodeFlags(kind) : []),
+    ...(options.nodeArgs ?? []),
+  ];
+  // What the user exported wins (MALLOC_ARENA_MAX=8 npm start).
+  const memoryEnv = tuned
+    ? Object.fromEntries(Object.entries(LOCAL_NODE_ENV).filter(([key]) => parentEnv[key] === undefined))
+    : {};
 
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ? resolve(options.dataDir) : mkdtempSync(join(tmpdir(), 'shop-stack-'));
@@ -206,7 +220,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         preferred(27017),
         ports,
         log,
-        nodeArgs,
+        flagsOf('mongodb'),
+        memoryEnv,
       ),
       startNats(parentEnv, join(dataDir, 'nats'), repo, ports, log),
     ]);
@@ -262,9 +277,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       new ManagedChild({
         name: service.name,
         command: process.execPath,
-        args: [...nodeArgs, 'dist/main.js'],
+        args: [...flagsOf('service'), 'dist/main.js'],
         cwd: join(repo, service.dir),
         env: {
+          ...memoryEnv,
           ...serviceEnv(parentEnv, common, servicePorts[service.name]),
           ...(service.name === 'security' ? securityEnv(parentEnv, common.nodeEnv) : {}),
           ...extraEnv[service.name],
@@ -275,9 +291,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       new ManagedChild({
         name: GATEWAY.name,
         command: process.execPath,
-        args: [...nodeArgs, 'dist/main.js'],
+        args: [...flagsOf('service'), 'dist/main.js'],
         cwd: join(repo, GATEWAY.dir),
-        env: gatewayEnv(parentEnv, common, gatewayPort, serviceUrls, frontendsDir),
+        env: { ...memoryEnv, ...gatewayEnv(parentEnv, common, gatewayPort, serviceUrls, frontendsDir) },
         log,
       });
     const serviceChildren = SERVICES.map((service) => supervise(spawnService(service), () => spawnService(service)));
@@ -366,6 +382,7 @@ async function startMongo(
   ports: PortAllocator,
   log: LogSink | undefined,
   nodeArgs: string[],
+  memoryEnv: Record<string, string>,
 ): Promise<Infra & { kind: 'embedded' | 'external' }> {
   const t0 = Date.now();
   if (env.MONGO_URL) return { url: env.MONGO_URL, kind: 'external', readyAfterMs: 0 };
@@ -387,7 +404,7 @@ async function startMongo(
       command: process.execPath,
       args,
       cwd: repo,
-      env: { PATH: env.PATH ?? '' },
+      env: { PATH: env.PATH ?? '', ...memoryEnv },
       log: (name, line, stream) => {
         url ??= /ready: (mongodb:\/\/\S+)/.exec(line)?.[1];
         log?.(name, line, stream);
