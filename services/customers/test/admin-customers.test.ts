@@ -11,6 +11,8 @@ import {
   customerDetailSchema,
   customerListSchema,
   type AdminCustomer,
+  type CustomerList,
+  type ErrorEnvelope,
   type EventData,
   type EventType,
 } from '@shop/contracts';
@@ -149,13 +151,14 @@ function quoteSent(email: string, o: { id: string; number: string }, finalAmount
   return { type: 'order.quote_sent', data, occurredAt: ago(daysAgo) };
 }
 
-async function list(query = ''): Promise<{ status: number; body: any }> {
+/** GET /api/customers as the admin; the body typed as the caller says the route answers (unknown unless told). */
+async function list<Body = unknown>(query = ''): Promise<{ status: number; body: Body }> {
   const res = await fetch(`${url}/api/customers${query}`, { headers: admin });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as Body };
 }
 
 const byEmail = async (email: string) =>
-  (await list(`?search=${encodeURIComponent(email)}`)).body.customers[0] as AdminCustomer | undefined;
+  (await list<CustomerList>(`?search=${encodeURIComponent(email)}`)).body.customers[0] as AdminCustomer | undefined;
 
 const o1 = { id: randomUUID(), number: `CC-A1-${run}` };
 const o2 = { id: randomUUID(), number: `PT-A2-${run}`, itemType: 'patch' as const };
@@ -254,31 +257,27 @@ describe('GET /api/customers', () => {
     expect(parsed.total).toBe(3);
     // Default sort: the most recent order first.
     expect(parsed.customers.map((c) => c.email)).toEqual([emailA, emailC, emailB]);
-    expect((await list('?status=vip')).body.customers.map((c: AdminCustomer) => c.email)).toEqual([emailA]);
-    expect((await list('?status=active')).body.customers.map((c: AdminCustomer) => c.email)).toEqual([emailC]);
-    expect((await list('?status=inactive')).body.customers.map((c: AdminCustomer) => c.email)).toEqual([emailB]);
-    expect((await list('?status=all')).body.total).toBe(3);
+    expect((await list<CustomerList>('?status=vip')).body.customers.map((c) => c.email)).toEqual([emailA]);
+    expect((await list<CustomerList>('?status=active')).body.customers.map((c) => c.email)).toEqual([emailC]);
+    expect((await list<CustomerList>('?status=inactive')).body.customers.map((c) => c.email)).toEqual([emailB]);
+    expect((await list<CustomerList>('?status=all')).body.total).toBe(3);
   });
 
   it('searches name, email, phone and order numbers; sorts and pages on the server', async () => {
-    expect((await list('?search=blake%20chen')).body.customers.map((c: AdminCustomer) => c.email)).toEqual([emailB]);
+    expect((await list<CustomerList>('?search=blake%20chen')).body.customers.map((c) => c.email)).toEqual([emailB]);
     expect(
-      (await list(`?search=${encodeURIComponent(o2.number.toLowerCase())}`)).body.customers.map(
-        (c: AdminCustomer) => c.email,
+      (await list<CustomerList>(`?search=${encodeURIComponent(o2.number.toLowerCase())}`)).body.customers.map(
+        (c) => c.email,
       ),
     ).toEqual([emailA]);
     expect((await list('?search=(no.such*customer')).body).toMatchObject({ customers: [], total: 0, totalPages: 1 });
-    const bySpent = await list('?sortBy=totalSpent&sortDir=asc');
-    expect(bySpent.body.customers.map((c: AdminCustomer) => c.totalSpent)).toEqual([0, 150, 1240]);
-    const byName = await list('?sortBy=name&sortDir=asc');
-    expect(byName.body.customers.map((c: AdminCustomer) => c.name)).toEqual([
-      'Alex Rivera',
-      'Blake Chen',
-      'Casey Morgan',
-    ]);
-    const page2 = await list('?sortBy=name&sortDir=asc&pageSize=1&page=2');
+    const bySpent = await list<CustomerList>('?sortBy=totalSpent&sortDir=asc');
+    expect(bySpent.body.customers.map((c) => c.totalSpent)).toEqual([0, 150, 1240]);
+    const byName = await list<CustomerList>('?sortBy=name&sortDir=asc');
+    expect(byName.body.customers.map((c) => c.name)).toEqual(['Alex Rivera', 'Blake Chen', 'Casey Morgan']);
+    const page2 = await list<CustomerList>('?sortBy=name&sortDir=asc&pageSize=1&page=2');
     expect(page2.body).toMatchObject({ page: 2, pageSize: 1, total: 3, totalPages: 3 });
-    expect(page2.body.customers.map((c: AdminCustomer) => c.name)).toEqual(['Blake Chen']);
+    expect(page2.body.customers.map((c) => c.name)).toEqual(['Blake Chen']);
   });
 
   it('refuses a bad query with a clear 400', async () => {
@@ -289,7 +288,7 @@ describe('GET /api/customers', () => {
       ['?sortBy=email', 'sortBy must be one of'],
       ['?page=abc', 'page'],
     ] as const) {
-      const res = await list(q);
+      const res = await list<ErrorEnvelope>(q);
       expect(res.status, q).toBe(400);
       expect(res.body.code).toBe('VALIDATION_FAILED');
       expect(res.body.error).toContain(message);
@@ -356,7 +355,7 @@ describe('GET /api/customers/{id}', () => {
 
 describe('replay', () => {
   const figures = async () =>
-    (await list('?sortBy=name&sortDir=asc')).body as { customers: AdminCustomer[]; summary: unknown };
+    (await list<Pick<CustomerList, 'customers' | 'summary'>>('?sortBy=name&sortDir=asc')).body;
   const processed = () => service.ctx.connection.collection('processed_events').countDocuments();
 
   it('every event again, newest first, changes nothing', async () => {

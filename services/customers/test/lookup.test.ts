@@ -11,6 +11,8 @@ import {
   customerLookupMessages as messages,
   customerLookupResponseSchema,
   customerVerifyResponseSchema,
+  type CustomerLookupError,
+  type CustomerLookupResponse,
   type EventData,
 } from '@shop/contracts';
 import { eventually, startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
@@ -110,13 +112,17 @@ let ipCounter = 0;
 /** A distinct client address per test, so the per-address limits of one test do not touch another. */
 const freshIp = () => `10.0.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250) + 1}`;
 
-async function post(path: string, body: unknown, ip: string) {
+/** What these tests read of a stored verification code document. */
+type StoredCode = { status: string; attempts: number; codeHash: string; expiresAt: Date; createdAt: Date };
+
+/** A public POST from client address `ip`; the body typed as the caller says the route answers (unknown unless told). */
+async function post<Body = unknown>(path: string, body: unknown, ip: string) {
   const res = await fetch(`${url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...gatewayHeaders({ ip }) },
     body: JSON.stringify(body),
   });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Body };
 }
 
 /**
@@ -206,15 +212,21 @@ describe('POST /api/customers/lookup', () => {
       message: messages.emailRequired,
       code: 'VALIDATION_FAILED',
     });
-    expect((await post('/api/customers/lookup', {}, freshIp())).body.error).toBe(messages.emailRequired);
-    expect((await post('/api/customers/lookup', { email: 'not-an-email' }, freshIp())).body.error).toBe(
-      messages.emailInvalid,
+    expect((await post<CustomerLookupError>('/api/customers/lookup', {}, freshIp())).body.error).toBe(
+      messages.emailRequired,
     );
+    expect(
+      (await post<CustomerLookupError>('/api/customers/lookup', { email: 'not-an-email' }, freshIp())).body.error,
+    ).toBe(messages.emailInvalid);
   });
 
   it('sends a code for a known email (any case) and stores only its hash', async () => {
     const email = await knownCustomer();
-    const res = await post('/api/customers/lookup', { email: `  ${email.toUpperCase()} ` }, freshIp());
+    const res = await post<CustomerLookupResponse>(
+      '/api/customers/lookup',
+      { email: `  ${email.toUpperCase()} ` },
+      freshIp(),
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, verificationSent: true });
     const code = await latestCode(email);
@@ -235,7 +247,7 @@ describe('POST /api/customers/lookup', () => {
       expect(doc.event).toBeUndefined();
     }
 
-    const raw = await service.ctx.connection.db!.collection('verification_codes').find({ email }).toArray();
+    const raw = await service.ctx.connection.db!.collection('verification_codes').find<StoredCode>({ email }).toArray();
     expect(raw).toHaveLength(1);
     expect(raw[0]).toMatchObject({ status: 'active', attempts: 0 });
     expect(raw[0].codeHash).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -327,16 +339,17 @@ describe('POST /api/customers/verify', () => {
     const email = await knownCustomer();
     const ip = freshIp();
     for (const bad of ['12345', '1234567', '12a456']) {
-      const res = await post('/api/customers/verify', { email, verificationCode: bad }, ip);
+      const res = await post<CustomerLookupError>('/api/customers/verify', { email, verificationCode: bad }, ip);
       expect(res.status, bad).toBe(400);
       expect(res.body.error, bad).toBe(messages.codeFormat);
     }
-    expect((await post('/api/customers/verify', { email, verificationCode: '' }, ip)).body.error).toBe(
-      messages.codeRequired,
-    );
-    expect((await post('/api/customers/verify', { email: '', verificationCode: '123456' }, ip)).body.error).toBe(
-      messages.emailRequired,
-    );
+    expect(
+      (await post<CustomerLookupError>('/api/customers/verify', { email, verificationCode: '' }, ip)).body.error,
+    ).toBe(messages.codeRequired);
+    expect(
+      (await post<CustomerLookupError>('/api/customers/verify', { email: '', verificationCode: '123456' }, ip)).body
+        .error,
+    ).toBe(messages.emailRequired);
   });
 
   it('refuses a wrong code with the spec message and the tries left', async () => {
@@ -345,7 +358,7 @@ describe('POST /api/customers/verify', () => {
     await post('/api/customers/lookup', { email }, ip);
     const code = await latestCode(email);
     const wrong = code === '000000' ? '111111' : '000000';
-    const res = await post('/api/customers/verify', { email, verificationCode: wrong }, ip);
+    const res = await post<CustomerLookupError>('/api/customers/verify', { email, verificationCode: wrong }, ip);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({
       success: false,
@@ -365,11 +378,11 @@ describe('POST /api/customers/verify', () => {
     const code = await latestCode(email);
     const wrong = code === '000000' ? '111111' : '000000';
     for (let attempt = 1; attempt <= 4; attempt++) {
-      const res = await post('/api/customers/verify', { email, verificationCode: wrong }, ip);
+      const res = await post<CustomerLookupError>('/api/customers/verify', { email, verificationCode: wrong }, ip);
       expect(res.status).toBe(400);
-      expect(res.body.details.remainingAttempts).toBe(5 - attempt);
+      expect(res.body.details?.remainingAttempts).toBe(5 - attempt);
     }
-    const fifth = await post('/api/customers/verify', { email, verificationCode: wrong }, ip);
+    const fifth = await post<CustomerLookupError>('/api/customers/verify', { email, verificationCode: wrong }, ip);
     expect(fifth.status).toBe(429);
     expect(fifth.body).toMatchObject({ code: 'VERIFICATION_CODE_LOCKED', details: { remainingAttempts: 0 } });
     expect(fifth.body.error).toMatch(/request a new verification code/);
@@ -424,7 +437,7 @@ describe('POST /api/customers/verify', () => {
       (c) => c !== first,
     );
     if (first !== second) {
-      const old = await post('/api/customers/verify', { email, verificationCode: first }, ip);
+      const old = await post<CustomerLookupError>('/api/customers/verify', { email, verificationCode: first }, ip);
       expect(old.status).toBe(400);
       expect(old.body.code).toBe('INVALID_VERIFICATION_CODE');
     }
@@ -436,7 +449,7 @@ describe('rate limits', () => {
   it('allows 3 codes per email per window, then 429 with a wait time', async () => {
     const email = await knownCustomer();
     for (let i = 0; i < 3; i++) expect((await post('/api/customers/lookup', { email }, freshIp())).status).toBe(200);
-    const res = await post('/api/customers/lookup', { email }, freshIp());
+    const res = await post<CustomerLookupError>('/api/customers/lookup', { email }, freshIp());
     expect(res.status).toBe(429);
     expect(res.body).toMatchObject({ success: false, verificationSent: false, code: 'RATE_LIMITED' });
     expect(res.body.error).toMatch(
@@ -451,7 +464,7 @@ describe('rate limits', () => {
     for (let i = 0; i < 10; i++) {
       expect((await post('/api/customers/lookup', { email: `scan-${i}@example.com` }, ip)).status).toBe(200);
     }
-    const res = await post('/api/customers/lookup', { email: 'scan-10@example.com' }, ip);
+    const res = await post<CustomerLookupError>('/api/customers/lookup', { email: 'scan-10@example.com' }, ip);
     expect(res.status).toBe(429);
     expect(res.body.error).toMatch(/^Too many lookups from your network/);
     // Another address is not affected.

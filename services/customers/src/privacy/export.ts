@@ -67,7 +67,7 @@ export async function gatherCustomerExport(
       if (a.status === 'rejected')
         ctx.log.warn({ err: a.reason, service: privacyExportServices[i] }, 'privacy export: a service did not answer');
     }
-    const first = answers.find((a): a is PromiseRejectedResult => a.status === 'rejected')!.reason;
+    const first: unknown = answers.find((a): a is PromiseRejectedResult => a.status === 'rejected')!.reason;
     const detail = first instanceof AppError ? ` (${first.message})` : '';
     throw serviceUnavailable(
       `The export needs every service's part, and ${missing.join(', ')} did not answer${detail}. Nothing was exported; please try again in a moment.`,

@@ -15,8 +15,6 @@ import {
   type CustomerOrder,
   type CustomerSortField,
   type CustomerSummary,
-  type ItemType,
-  type OrderStatus,
 } from '@shop/contracts';
 import { notFound, type ServiceApp, type ServiceContext } from '@shop/service-kit';
 import type { StatusSettings } from '../../config.js';
