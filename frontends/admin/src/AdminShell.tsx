@@ -3,7 +3,7 @@
 // reload (sessionStorage; no admin data). The shell's layout owns the page's one `main` landmark, so the
 // view is drawn in a plain region under a (visually hidden) h1 naming it; every view starts at h2.
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '@shop/ui/router';
 import { LogOut, ShieldHalf } from 'lucide-react';
 import { Button, cn } from '@shop/ui';
 import { shopName, type AdminPublic } from '@shop/contracts';

@@ -1,7 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter } from 'react-router';
-import { RouterProvider } from 'react-router/dom';
+import { createBrowserRouter, RouterProvider } from '@shop/ui/router';
 import './styles.css';
 import { registerShopRemotes } from './remotes.js';
 import { createRoutes } from './routes.js';

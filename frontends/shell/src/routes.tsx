@@ -1,6 +1,6 @@
 // The route table of the storefront spec (section 2), owned by the shell. Screens come from the
 // remotes; the shell itself draws the layout, the redirects, the 404 and the error screen.
-import { replace, useParams, type RouteObject } from 'react-router';
+import { replace, useParams, type RouteObject } from '@shop/ui/router';
 import { Spinner } from '@shop/ui';
 import { AppLayout } from './layout/AppLayout.js';
 import { RemoteView } from './RemoteView.js';

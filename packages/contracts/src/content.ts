@@ -4,7 +4,11 @@
 // keeps the price list and switches (content.changed). The defaults are the shop's texts and prices.
 import { z } from 'zod';
 import { catalog, itemTypes, type ItemType } from './catalog.js';
-import { shopName } from './rules.js';
+import { priceListOf, type PriceList } from './content-constants.js';
+import { shopName } from './shop.js';
+
+// Paths and the price list read without zod (the shell and the storefront's first screen): content-constants.ts.
+export * from './content-constants.js';
 
 const text = (field: string, max: number) =>
   z
@@ -132,9 +136,6 @@ export const defaultSiteContent: SiteContent = {
 };
 
 /** The price list the storefront and the orders service use: dollars per piece by kind. */
-export type PriceList = Record<ItemType, number>;
-export const priceListOf = (content: Pick<SiteContent, 'products'>): PriceList =>
-  Object.fromEntries(itemTypes.map((t) => [t, content.products[t].basePrice])) as PriceList;
 export const defaultPriceList: PriceList = priceListOf(defaultSiteContent);
 
 export const contentActions = ['save', 'reset', 'restore'] as const;
@@ -167,15 +168,6 @@ export const contentVersionsResponseSchema = z.object({
   versions: z.array(contentVersionSchema),
 });
 export type ContentVersionsResponse = z.infer<typeof contentVersionsResponseSchema>;
-
-export const contentPaths = {
-  admin: '/api/content',
-  reset: '/api/content/reset',
-  versions: '/api/content/versions',
-  restore: (id: string) => `/api/content/versions/${encodeURIComponent(id)}/restore`,
-  /** Public, cacheable (ETag): what the storefront renders and the gateway puts into the HTML. */
-  public: '/api/content/public',
-} as const;
 
 export const contentMessages = {
   saved: 'Content saved successfully!',

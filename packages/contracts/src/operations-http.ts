@@ -2,6 +2,8 @@
 // Production report, Email queue, Test email payload; §7 calls; §8 errors; §9 30 s time-out, 5 s cap).
 import { z } from 'zod';
 
+export * from './operations-retry.js';
+
 // ---------------------------------------------------------------------------------------------
 // Email diagnostics (the email service; admin only through the gateway's /api/email/** and /api/debug/**)
 // ---------------------------------------------------------------------------------------------
@@ -201,10 +203,7 @@ export function summarizeChecks(
   return { overall, summary: { total: results.length, passed, warnings, failed }, recommendations };
 }
 
-/** The page's retry delay before attempt n (1-based): 1 s x 2^(n-1), at most 5 s (§8). */
-export function productionRetryDelayMs(attempt: number): number {
-  return Math.min(5_000, 1_000 * 2 ** Math.max(0, attempt - 1));
-}
+// productionRetryDelayMs: operations-retry.ts (no zod; the storefront's first screen needs it).
 
 // ---------------------------------------------------------------------------------------------
 // Readiness facts: what each service tells the production check about itself (service kit route)

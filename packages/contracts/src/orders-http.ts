@@ -25,6 +25,8 @@ import {
 } from './catalog.js';
 import { limits } from './rules.js';
 
+export * from './orders-constants.js';
+
 // ---------------------------------------------------------------------------------------------
 // Uploads (POST /api/upload, multipart, repeated `files` field)
 // ---------------------------------------------------------------------------------------------
@@ -256,8 +258,7 @@ export const orderRequestSchema = orderRequestShape
 export type OrderRequest = z.input<typeof orderRequestSchema>;
 export type ParsedOrderRequest = z.output<typeof orderRequestSchema>;
 
-/** Header that makes a retried submit return the same order. */
-export const idempotencyKeyHeader = 'idempotency-key';
+// idempotencyKeyHeader: orders-constants.ts (no zod; the storefront's first screen needs it).
 
 export const createdOrderSchema = z
   .object({
@@ -280,8 +281,7 @@ export type CreateOrderResponse = z.infer<typeof createOrderResponseSchema>;
 // ---------------------------------------------------------------------------------------------
 // Tracking and history (POST /api/orders/track, POST /api/orders/history)
 // ---------------------------------------------------------------------------------------------
-export const trackOrderNotFoundMessage = 'Order not found. Please check your order number and email address.';
-export const trackMissingFieldsMessage = 'Please enter both order number and email address.';
+// trackOrderNotFoundMessage, trackMissingFieldsMessage: orders-constants.ts (no zod).
 
 export const trackRequestSchema = z.object({
   orderNumber: z.string().trim().max(40).describe('Upper-cased by the server'),

@@ -1,6 +1,6 @@
 // Price of an item built in the customizer modal (storefront §9). The browser shows it and the orders
 // service recomputes it with this same function, so the two can never disagree.
-import { catalog, type ItemType } from './catalog.js';
+import { catalog, type ItemType } from './catalog-options.js';
 
 export interface CustomizerPriceInput {
   itemType: ItemType;

@@ -1,8 +1,8 @@
 // Business constants and small pure rules the browser shows and the server recomputes (storefront §9).
-import { catalog, type ItemType } from './catalog.js';
+import { catalog, type ItemType } from './catalog-options.js';
 
-/** The shop's name, the same in the site's header, the back office and every email. */
-export const shopName = 'Tactical Gear Co.';
+// Kept in a module without zod: the shell's header and footer need it on every first load.
+export { shopName } from './shop.js';
 
 export const limits = {
   quantity: { min: 1, max: 10_000, default: 50 },

@@ -37,11 +37,14 @@ function versionOf(pkg: string): string {
 }
 
 const reactVersion = versionOf('react');
-const routerVersion = versionOf('react-router');
 const sonnerVersion = versionOf('sonner');
+const uiVersion = versionOf('@shop/ui');
 
 // Every app must share exactly these, including sub-paths: a second React copy breaks hooks, a second
 // router copy loses the shell's routing context, a second sonner copy loses toasts raised by a remote.
+// The router is shared through `@shop/ui/router` (src/router.ts), never as react-router itself: a shared
+// package is bundled whole, a shared facade only with the exports it names (react-router's
+// "sideEffects": false lets the rest go). The apps import react-router only through it.
 function sharedModules() {
   const react = { singleton: true, requiredVersion: `^${reactVersion}` };
   return {
@@ -50,8 +53,7 @@ function sharedModules() {
     'react/jsx-dev-runtime': react,
     'react-dom': react,
     'react-dom/client': react,
-    'react-router': { singleton: true, requiredVersion: `^${routerVersion}` },
-    'react-router/dom': { singleton: true, requiredVersion: `^${routerVersion}` },
+    '@shop/ui/router': { singleton: true, version: uiVersion, requiredVersion: `^${uiVersion}` },
     sonner: { singleton: true, requiredVersion: `^${sonnerVersion}` },
   };
 }

@@ -3,7 +3,7 @@
 // (configuration, queue and failed checks in sequence). Drawn only for a signed-in admin
 // (EmailDiagnosticsApp); every call is also refused by the gateway without a session.
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '@shop/ui/router';
 import { ArrowLeft } from 'lucide-react';
 import { testEmailBodySchema, testEmailDefaults, type AdminPublic } from '@shop/contracts';
 import { Button, Card, Field, Input, Textarea } from '@shop/ui';

@@ -1,4 +1,4 @@
-import { Outlet, ScrollRestoration } from 'react-router';
+import { Outlet, ScrollRestoration } from '@shop/ui/router';
 import { Toaster } from '@shop/ui';
 import { Footer } from './Footer.js';
 import { Header } from './Header.js';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '@shop/ui/router';
 import { shopName } from '@shop/contracts';
 
 // The spec's footer reaches the support, legal and product pages (storefront §2).

@@ -1,4 +1,4 @@
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink } from '@shop/ui/router';
 import { shopName } from '@shop/contracts';
 import { cn } from '@shop/ui';
 import { LogoMark } from './Logo.js';

@@ -3,19 +3,33 @@
 // support form and the team answers by email.
 import { MessageCircle } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Link, useLocation } from 'react-router';
-import { contentPaths, contentResponseSchema } from '@shop/contracts';
+import { Link, useLocation } from '@shop/ui/router';
+import { contentPaths } from '@shop/contracts';
 
 // Same rhythm as the storefront's content reads: a switch flipped in the back office shows within seconds.
 const REFRESH_MS = 10_000;
+
+interface ContentAnswer {
+  content?: { features?: { liveChatEnabled?: unknown } };
+}
+
+/**
+ * The one switch the shell needs from GET /api/content/public. Read by hand rather than with the
+ * contracts' contentResponseSchema: the shell is on every first load and stays without zod (the
+ * storefront validates the whole content where it renders it).
+ */
+export function liveChatSwitchOf(body: unknown): boolean | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const enabled = (body as ContentAnswer).content?.features?.liveChatEnabled;
+  return typeof enabled === 'boolean' ? enabled : null;
+}
 
 async function liveChatSwitch(signal: AbortSignal): Promise<boolean | null> {
   try {
     // The public read answers 304 while nothing changed, so the browser's cache keeps this cheap.
     const res = await fetch(contentPaths.public, { signal, headers: { accept: 'application/json' } });
     if (!res.ok) return null;
-    const parsed = contentResponseSchema.safeParse(await res.json());
-    return parsed.success ? parsed.data.content.features.liveChatEnabled : null;
+    return liveChatSwitchOf(await res.json());
   } catch {
     return null;
   }

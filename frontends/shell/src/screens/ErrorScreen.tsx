@@ -1,5 +1,5 @@
 import { TriangleAlert } from 'lucide-react';
-import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { isRouteErrorResponse, useRouteError } from '@shop/ui/router';
 
 /** Status and message of whatever the router caught: a thrown Response, an Error, or anything else. */
 export function describeRouteError(error: unknown): { status?: number; message: string } {

@@ -1,5 +1,5 @@
 import { Compass } from 'lucide-react';
-import { Link } from 'react-router';
+import { Link } from '@shop/ui/router';
 import { buttonClasses } from '@shop/ui';
 
 export function NotFound() {

@@ -24,11 +24,8 @@ export async function loadPublicContact(): Promise<PublicContactConfig> {
   return contactFromAnswer(await request<unknown>(contactConfigPaths.public));
 }
 
-/** A tel: link for a phone as the admin typed it ("+1 (512) 555-0199" -> "tel:+15125550199"). */
-export function telHref(phone: string): string {
-  const digits = phone.replace(/[^\d+]/g, '');
-  return `tel:${digits.startsWith('+') ? `+${digits.slice(1).replace(/\+/g, '')}` : digits.replace(/\+/g, '')}`;
-}
+// telHref lives in phone.ts (the home page needs it without this module's schema).
+export { telHref } from './phone.js';
 
 /**
  * The contact details for a page: `undefined` while loading (so no address flashes and changes), then

@@ -22,7 +22,7 @@ import {
 import { CircleCheck, FileText, PenLine, Sparkles, Users } from 'lucide-react';
 import { useEffect, useState, type FocusEvent, type ReactNode } from 'react';
 import { Badge, Button, Checkbox, ChoiceGroup, ChoiceTile, Field, Input, Select, Textarea, cn } from '@shop/ui';
-import { Link } from 'react-router';
+import { Link } from '@shop/ui/router';
 import { ItemArt } from '../components/ItemArt.js';
 import { useSiteContent } from '../content.js';
 import {

@@ -2,7 +2,7 @@
 // returns): one title, an optional "last updated" line, a back-to-home link, and numbered sections.
 import { ArrowLeft } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '@shop/ui/router';
 import '../styles.css';
 
 export interface InfoSection {

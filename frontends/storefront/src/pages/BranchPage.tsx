@@ -1,7 +1,7 @@
 // The three branch landing pages (/army-patches, /navy-coins, /airforce-patches): static marketing
 // pages with a hero, three feature cards, a rating block, three testimonials and links to start an
 // order on the home page. "Start AI Design" shows only while the site content's AI switch is on.
-import { Link } from 'react-router';
+import { Link } from '@shop/ui/router';
 import { Sparkles, PencilRuler } from 'lucide-react';
 import { buttonClasses, Card } from '@shop/ui';
 import { ItemArt } from '../components/ItemArt.js';

@@ -1,7 +1,7 @@
 // /faq: the searchable FAQ, grouped in the spec's five categories (storefront §2, §3 FAQ entry, §9 facts).
 import { Search } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '@shop/ui/router';
 import { Field, Input } from '@shop/ui';
 import { faqCategories, faqEntries } from '../info/faq.js';
 import { InfoPage } from '../info/InfoPage.js';

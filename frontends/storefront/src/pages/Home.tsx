@@ -16,7 +16,7 @@ import {
   UserRound,
 } from 'lucide-react';
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from '@shop/ui/router';
 import { formatMoney, itemTypes, priceListOf, type ItemType, type SiteContent } from '@shop/contracts';
 import { Alert, Button, Card, ErrorState, Skeleton, toast } from '@shop/ui';
 import { createCustomizerOrder, type GeneratedDesign } from '../api/shop.js';
@@ -24,7 +24,7 @@ import { ItemArt } from '../components/ItemArt.js';
 import { Rating } from '../components/Rating.js';
 import { RotatingTestimonials } from '../components/Testimonials.js';
 import { homeRating, homeTestimonials, trustPoints, useSiteContent } from '../content.js';
-import { telHref } from '../api/contact.js';
+import { telHref } from '../api/phone.js';
 import { customizerItemOf, customizerOrderBody, type CustomizerDraft } from '../customizer/model.js';
 import { fallbackOrderNumber } from '../flow/model.js';
 import { newIdempotencyKey, splitName, useOrderFlow } from '../flow/useOrderFlow.js';

@@ -7,7 +7,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { CircleCheck, Clock, LifeBuoy, Lock, Mail, Phone, TriangleAlert } from 'lucide-react';
 import { Suspense, lazy, useCallback, useId, useRef, useState, type ReactNode } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@shop/ui/router';
 import { formatMoney, paymentMessages, type OrderPaymentView } from '@shop/contracts';
 import { Alert, Button, Card, Skeleton, Spinner } from '@shop/ui';
 import { telHref, useShopContact, type PublicContactConfig } from '../api/contact.js';

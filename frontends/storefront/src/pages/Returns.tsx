@@ -4,7 +4,7 @@
 // the server checks the order and email, the 30-day window and each photo, and answers a RET- reference.
 import { CheckCircle2, ImagePlus, X } from 'lucide-react';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { Link } from '@shop/ui/router';
 import {
   returnConditionLabels,
   returnConditions,

@@ -1,6 +1,6 @@
 // /sitemap (storefront §3): link groups Main, Products, Support, Legal; summary tiles; key features;
 // quick links.
-import { Link } from 'react-router';
+import { Link } from '@shop/ui/router';
 import { Card, buttonClasses } from '@shop/ui';
 import { InfoPage } from '../info/InfoPage.js';
 

@@ -4,7 +4,7 @@
 import { CheckCircle2, Clock, Mail, Phone } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link } from 'react-router';
+import { Link } from '@shop/ui/router';
 import { supportPriorities, supportTexts, type SupportPriority } from '@shop/contracts';
 import { Alert, Button, Card, Field, Input, Select, Textarea, buttonClasses } from '@shop/ui';
 import { telHref, useShopContact } from '../api/contact.js';

@@ -5,7 +5,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { ArrowLeft, History, LifeBuoy, PackageSearch, Search } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link } from 'react-router';
+import { Link } from '@shop/ui/router';
 import { carrier, catalog, formatMoney } from '@shop/contracts';
 import { Alert, Badge, Button, Card, Field, Input, ProgressBar, Skeleton, buttonClasses, cn } from '@shop/ui';
 import { orderHistory, trackOrder, type TrackedOrder } from '../api/shop.js';
@@ -292,7 +292,8 @@ function TrackScreen() {
                 placeholder="e.g. CC-123456"
                 {...form.register('orderNumber', {
                   // Order numbers are upper case (§5).
-                  onChange: (e) => form.setValue('orderNumber', e.target.value.toUpperCase()),
+                  onChange: (e: { target: HTMLInputElement }) =>
+                    form.setValue('orderNumber', e.target.value.toUpperCase()),
                 })}
               />
             </Field>

@@ -1,0 +1,28 @@
+import { contentResponseSchema, defaultSiteContent } from '@shop/contracts';
+import { describe, expect, it } from 'vitest';
+import { liveChatSwitchOf } from '../src/layout/MessageUs.js';
+
+// The shell reads one switch of GET /api/content/public by hand (no zod on first load): it must agree
+// with the contracts' schema on what the content service answers.
+describe('liveChatSwitchOf', () => {
+  const answer = (liveChatEnabled: boolean) => ({
+    success: true,
+    content: { ...defaultSiteContent, features: { ...defaultSiteContent.features, liveChatEnabled } },
+    version: 3,
+    updatedAt: '2026-11-24T10:00:00.000Z',
+    updatedBy: 'admin',
+  });
+
+  it.each([true, false])('reads liveChatEnabled = %s from a valid content answer', (on) => {
+    const body = answer(on);
+    expect(contentResponseSchema.parse(body).content.features.liveChatEnabled).toBe(on);
+    expect(liveChatSwitchOf(body)).toBe(on);
+  });
+
+  it('answers null (keep what is shown) for anything without the switch', () => {
+    for (const body of [null, undefined, 'ok', 42, [], {}, { content: null }, { content: { features: {} } }]) {
+      expect(liveChatSwitchOf(body), JSON.stringify(body)).toBeNull();
+    }
+    expect(liveChatSwitchOf({ content: { features: { liveChatEnabled: 'yes' } } })).toBeNull();
+  });
+});
