@@ -1,0 +1,58 @@
+// The home page checks the public content answer by hand (no zod on its first load): it must accept what
+// the contracts' schema accepts and refuse answers whose shape the pages could not render.
+import { describe, expect, it } from 'vitest';
+import { contentResponseSchema, defaultSiteContent } from '@shop/contracts';
+import { siteContentOf } from '../src/content.js';
+
+const answer = (content: unknown) => ({
+  success: true,
+  content,
+  version: 4,
+  updatedAt: '2026-11-24T10:00:00.000Z',
+  updatedBy: 'admin',
+});
+
+describe('siteContentOf', () => {
+  it('answers the content of a valid answer, as the schema does', () => {
+    const edited = {
+      ...defaultSiteContent,
+      homepage: { ...defaultSiteContent.homepage, heroTitle: 'Coins for the 1st Cavalry' },
+      products: { ...defaultSiteContent.products, coin: { ...defaultSiteContent.products.coin, basePrice: 13.37 } },
+      features: { ...defaultSiteContent.features, aiGenerationEnabled: false },
+    };
+    for (const content of [defaultSiteContent, edited]) {
+      const body = answer(content);
+      expect(contentResponseSchema.safeParse(body).success).toBe(true);
+      expect(siteContentOf(body)).toEqual(content);
+    }
+  });
+
+  it('refuses answers the pages could not render, as the schema does', () => {
+    const broken: unknown[] = [
+      null,
+      'ok',
+      { ...answer(defaultSiteContent), success: false },
+      answer(undefined),
+      answer({ ...defaultSiteContent, homepage: { ...defaultSiteContent.homepage, heroTitle: 42 } }),
+      answer({ ...defaultSiteContent, products: { coin: defaultSiteContent.products.coin } }),
+      answer({
+        ...defaultSiteContent,
+        products: {
+          ...defaultSiteContent.products,
+          shirt: { ...defaultSiteContent.products.shirt, basePrice: '39.99' },
+        },
+      }),
+      answer({
+        ...defaultSiteContent,
+        products: { ...defaultSiteContent.products, patch: { ...defaultSiteContent.products.patch, features: [1] } },
+      }),
+      answer({ ...defaultSiteContent, seo: { ...defaultSiteContent.seo, keywords: 'coins' } }),
+      answer({ ...defaultSiteContent, contact: { ...defaultSiteContent.contact, phone: null } }),
+      answer({ ...defaultSiteContent, features: { ...defaultSiteContent.features, liveChatEnabled: 'yes' } }),
+    ];
+    for (const body of broken) {
+      expect(contentResponseSchema.safeParse(body).success, JSON.stringify(body)).toBe(false);
+      expect(siteContentOf(body), JSON.stringify(body)).toBeNull();
+    }
+  });
+});
