@@ -137,7 +137,7 @@ describe('delivery', () => {
       () => service.ctx.models.Email.findOne({ sourceEventId }).lean(),
       (doc) => doc?.status === 'failed',
     );
-    expect(failed).toMatchObject({ attempts: 3, lastError: expect.stringMatching(/ECONNREFUSED/) });
+    expect(failed).toMatchObject({ attempts: 3, lastError: expect.stringMatching(/ECONNREFUSED/) as unknown });
     expect(failed!.failedAt).toBeInstanceOf(Date);
     expect(JSON.stringify(failed)).not.toContain('908172');
     const announced = await eventually(() =>
@@ -147,7 +147,7 @@ describe('delivery', () => {
       to: email,
       attempts: 3,
       template: 'verification_code',
-      error: expect.stringMatching(/ECONNREFUSED/),
+      error: expect.stringMatching(/ECONNREFUSED/) as unknown,
     });
     // A failed email is not picked up again.
     await new Promise((r) => setTimeout(r, 300));

@@ -13,6 +13,7 @@ import {
   readinessFactsPath,
   readinessFactsSchema,
   testEmailReplySchema,
+  type ErrorEnvelope,
 } from '@shop/contracts';
 import { startDevMailbox, type DevMailbox } from '@shop/dev-mailbox';
 import { freePort, startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
@@ -62,14 +63,15 @@ async function startService(env: RawEmailEnv) {
     { relay: { sweepIntervalMs: 200 } },
   );
   const url = await service.start();
-  const call = async (method: string, path: string, body?: unknown) => {
+  /** An admin call; the body typed as the caller says the route answers (unknown unless told). */
+  const call = async <Body = unknown>(method: string, path: string, body?: unknown) => {
     const res = await fetch(`${url}${path}`, {
       method,
       // As the gateway forwards an admin's call: every diagnostics route is admin-only.
       headers: body === undefined ? asAdmin : { 'content-type': 'application/json', ...asAdmin },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: res.status, body: (await res.json()) as any };
+    return { status: res.status, body: (await res.json()) as Body };
   };
   return { service, call };
 }
@@ -96,7 +98,7 @@ describe('against an SMTP server that refuses every recipient', () => {
       });
       expect(JSON.stringify(env.body)).not.toContain('s3cret');
 
-      const bad = await call('POST', emailDiagnosticsPaths.test, { ...test, to: 'not-an-address' });
+      const bad = await call<ErrorEnvelope>('POST', emailDiagnosticsPaths.test, { ...test, to: 'not-an-address' });
       expect(bad.status).toBe(400);
       expect(bad.body.error).toMatch(/To must be a valid email address/);
 
@@ -113,7 +115,7 @@ describe('against an SMTP server that refuses every recipient', () => {
           subject: test.subject,
           template: 'test',
           attempts: 1,
-          lastError: expect.stringMatching(/relaying refused/),
+          lastError: expect.stringMatching(/relaying refused/) as unknown,
         }),
       ]);
       const stats = emailQueueStatsReplySchema.parse((await call('GET', emailDiagnosticsPaths.stats)).body).stats;

@@ -3,7 +3,7 @@
 // verification code from customer.verification_requested, the admin settings, and the mailbox API.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { mailboxListSchema, type EventData, type EventType } from '@shop/contracts';
+import { mailboxListSchema, type ErrorEnvelope, type EventData, type EventType } from '@shop/contracts';
 import type { DevMailbox } from '@shop/dev-mailbox';
 import type { StartedMongo, StartedNats } from '@shop/test-support';
 import { buildApp } from '../src/app.js';
@@ -124,7 +124,7 @@ describe('order.created', () => {
     expect((announced[0].event as { data: Record<string, unknown> }).data).toMatchObject({
       orderId: data.orderId,
       orderNumber: data.orderNumber,
-      preview: expect.stringContaining(data.orderNumber),
+      preview: expect.stringContaining(data.orderNumber) as unknown,
     });
   });
 
@@ -273,7 +273,7 @@ describe('GET /api/debug/mailbox', () => {
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({
       code: 'MAILBOX_NOT_AVAILABLE',
-      error: expect.stringMatching(/only available when the shop runs on this machine/),
+      error: expect.stringMatching(/only available when the shop runs on this machine/) as unknown,
     });
     await other.app.close();
     const production = await buildApp(
@@ -292,10 +292,10 @@ describe('GET /api/debug/mailbox', () => {
       const refused = await production.app.inject({ method, url: '/api/debug/mailbox', headers: asAdmin });
       expect(refused.statusCode).toBe(404);
       expect(refused.json()).toMatchObject({ code: 'NOT_FOUND' });
-      expect(refused.json().code).not.toBe('MAILBOX_NOT_AVAILABLE');
+      expect(refused.json<ErrorEnvelope>().code).not.toBe('MAILBOX_NOT_AVAILABLE');
     }
     const openapi = await production.app.inject({ method: 'GET', url: '/openapi.json' });
-    expect(Object.keys(openapi.json().paths)).not.toContain('/api/debug/mailbox');
+    expect(Object.keys(openapi.json<{ paths: Record<string, unknown> }>().paths)).not.toContain('/api/debug/mailbox');
     await production.app.close();
   });
 });
