@@ -1,6 +1,7 @@
 // Two small services built with createService against the real embedded MongoDB and nats-server:
 // "orders" writes a widget and announces it (order.created) through the outbox; "customers" consumes
 // order.created into a projection that counts how often it acted, and answers request/reply.
+import { inspect } from 'node:util';
 import { Schema, type Connection, type Model } from 'mongoose';
 import { z } from 'zod';
 import { rpcSubject, type EventData } from '@shop/contracts';
@@ -9,7 +10,7 @@ import { AppError, consumeEvent, createService, loadServiceConfig, replyTo, type
 export class LogLines {
   readonly lines: Record<string, unknown>[] = [];
   write(chunk: string) {
-    for (const line of chunk.split('\n')) if (line.trim()) this.lines.push(JSON.parse(line));
+    for (const line of chunk.split('\n')) if (line.trim()) this.lines.push(JSON.parse(line) as Record<string, unknown>);
   }
   find(pred: (l: Record<string, unknown>) => boolean) {
     return this.lines.filter(pred);
@@ -192,7 +193,11 @@ export async function eventually<T>(
     }
     await new Promise((r) => setTimeout(r, stepMs));
   }
-  throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
+  const reason = last instanceof Error ? String(last) : inspect(last);
+  throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${reason}` : ''}`);
 }
 
+/** The services built above, with their models typed. */
+export type OrdersLikeService = Service<ReturnType<typeof widgetModels>>;
+export type CustomersLikeService = Service<ReturnType<typeof projectionModels>>;
 export type AnyService = Service<any>;

@@ -6,20 +6,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { createEvent, errorEnvelopeSchema, rpcSubject } from '@shop/contracts';
+import { createEvent, errorEnvelopeSchema, rpcSubject, type Readiness } from '@shop/contracts';
 import {
   buildCustomersLike,
   buildOrdersLike,
   eventually,
   orderCreatedData,
-  type AnyService,
+  type CustomersLikeService,
+  type OrdersLikeService,
   LogLines,
 } from './helpers.js';
 
 let mongo: StartedMongo;
 let nats: StartedNats;
-let orders: AnyService;
-let customers: AnyService;
+let orders: OrdersLikeService;
+let customers: CustomersLikeService;
 let ordersLogs: LogLines;
 let ordersUrl: string;
 
@@ -42,12 +43,28 @@ afterAll(async () => {
   if (storeDir) await rm(storeDir, { recursive: true, force: true });
 });
 
+/** The part of the OpenAPI document these tests read. */
+interface OpenApiDocument {
+  openapi: string;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        requestBody: {
+          content: Record<string, { schema: { required: string[]; properties: Record<string, { maximum?: number }> } }>;
+        };
+      }
+    >
+  >;
+}
+
 const timesActed = async (orderNumber: string) =>
-  (await customers.ctx.models.Projection.findById(orderNumber).lean())?.timesActed as number | undefined;
+  (await customers.ctx.models.Projection.findById(orderNumber).lean())?.timesActed;
 
 describe('HTTP basics', () => {
   it('answers /healthz and /readyz with both checks up', async () => {
-    expect((await fetch(`${ordersUrl}/healthz`).then((r) => r.json())) as unknown).toEqual({ status: 'ok' });
+    expect(await fetch(`${ordersUrl}/healthz`).then((r) => r.json())).toEqual({ status: 'ok' });
     const ready = await fetch(`${ordersUrl}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'ready', checks: { mongo: 'up', nats: 'up' } });
@@ -56,7 +73,7 @@ describe('HTTP basics', () => {
   it('serves its info route and an OpenAPI document built from the zod schemas', async () => {
     const info = await fetch(`${ordersUrl}/api/orders/_service`).then((r) => r.json());
     expect(info).toMatchObject({ service: 'orders', version: '1.2.3' });
-    const doc = (await fetch(`${ordersUrl}/openapi.json`).then((r) => r.json())) as any;
+    const doc = (await fetch(`${ordersUrl}/openapi.json`).then((r) => r.json())) as OpenApiDocument;
     expect(doc.openapi).toMatch(/^3\./);
     const body = doc.paths['/widgets'].post.requestBody.content['application/json'].schema;
     expect(body.required).toEqual(expect.arrayContaining(['orderNumber', 'quantity']));
@@ -160,7 +177,7 @@ describe('HTTP basics', () => {
     expect(res.status).toBe(400);
     expect(errorEnvelopeSchema.parse(await res.json())).toMatchObject({
       code: 'BAD_REQUEST',
-      error: expect.stringMatching(/multipart\/form-data/),
+      error: expect.stringMatching(/multipart\/form-data/) as unknown,
     });
     // The same message from a JSON call is no client mistake: still a 500.
     const json = await fetch(`${ordersUrl}/parts`, {
@@ -311,7 +328,7 @@ describe('request/reply', () => {
     expect(res.status).toBe(504);
     expect((await res.json()) as object).toMatchObject({
       code: 'UPSTREAM_TIMEOUT',
-      error: expect.stringContaining('within 300 ms'),
+      error: expect.stringContaining('within 300 ms') as unknown,
     });
   });
 
@@ -333,7 +350,7 @@ describe('when NATS goes down', () => {
 
     await eventually(async () => {
       const res = await fetch(`${ordersUrl}/readyz`);
-      return res.status === 503 ? ((await res.json()) as any) : undefined;
+      return res.status === 503 ? ((await res.json()) as Readiness) : undefined;
     }).then((body) => expect(body).toEqual({ status: 'not_ready', checks: { mongo: 'up', nats: 'down' } }));
 
     const res = await fetch(`${ordersUrl}/widgets`, {

@@ -2,11 +2,11 @@
 // /readyz, and becomes ready by itself once NATS appears.
 import { afterAll, expect, it } from 'vitest';
 import { freePort, startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
-import { buildOrdersLike, eventually, type AnyService } from './helpers.js';
+import { buildOrdersLike, eventually, type OrdersLikeService } from './helpers.js';
 
 let mongo: StartedMongo | undefined;
 let nats: StartedNats | undefined;
-let service: AnyService | undefined;
+let service: OrdersLikeService | undefined;
 
 afterAll(async () => {
   await service?.stop();
