@@ -158,14 +158,14 @@ function stackReportRows(r: StackRows): ReportRow[] {
 
 /**
  * Row 4: first-load weights of the storefront home and the admin, from src/frontend-weight.ts
- * (bench:frontend, issue 20's "light storefront"). The hook: when that module exports
- * `measureFirstLoadWeights(baseUrl)` answering `{ storefront: { scriptGzipBytes, compressed }, admin: {
- * scriptGzipBytes, compressed } }` for the shop at baseUrl, these rows come from it, measured on this
- * run's stack. Until then the rows say where the figures are (its own section of RESULTS.md). The file is
- * read before it is imported: as a command it runs on import.
+ * (bench:frontend, issue 20's "light storefront"): its `measureFirstLoadWeights(baseUrl)` answers
+ * `{ storefront: { scriptGzipBytes, compressed, lcpMs }, admin: { scriptGzipBytes, compressed, lcpMs } }`
+ * for the shop at baseUrl, measured here on this run's stack (headless Chromium, empty cache, median of
+ * 3 loads). Lighthouse stays with bench:frontend (its own section of RESULTS.md). The file is checked
+ * before it is imported so that a checkout without it still reports the other rows.
  */
 async function frontendRows(stackUrl: string | undefined, notes: string[]): Promise<ReportRow[]> {
-  const storefrontGoal = 'at most 150 KiB of compressed script, served compressed';
+  const storefrontGoal = 'at most 150 KiB of compressed script, served compressed, LCP under 800 ms';
   const adminGoal = 'at most 300 KiB compressed';
   const module = fileURLToPath(new URL('./frontend-weight.ts', import.meta.url));
   const exported =
@@ -185,17 +185,17 @@ async function frontendRows(stackUrl: string | undefined, notes: string[]): Prom
     const weights = (await import(pathToFileURL(module).href)) as {
       measureFirstLoadWeights: (
         baseUrl: string,
-      ) => Promise<Record<'storefront' | 'admin', { scriptGzipBytes: number; compressed: boolean }>>;
+      ) => Promise<Record<'storefront' | 'admin', { scriptGzipBytes: number; compressed: boolean; lcpMs: number }>>;
     };
     const w = await weights.measureFirstLoadWeights(stackUrl);
     const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
     return [
       {
         path: 'storefront home, first load',
-        figure: `${kib(w.storefront.scriptGzipBytes)} of compressed script, served ${w.storefront.compressed ? 'compressed' : 'uncompressed'}`,
+        figure: `${kib(w.storefront.scriptGzipBytes)} of compressed script, served ${w.storefront.compressed ? 'compressed' : 'uncompressed'}; LCP ${w.storefront.lcpMs.toFixed(0)} ms`,
         beside: '',
         goal: storefrontGoal,
-        met: w.storefront.scriptGzipBytes <= 150 * 1024 && w.storefront.compressed,
+        met: w.storefront.scriptGzipBytes <= 150 * 1024 && w.storefront.compressed && w.storefront.lcpMs < 800,
       },
       {
         path: 'admin, first load',
@@ -302,8 +302,7 @@ async function main(): Promise<void> {
     recordRun(resultsPath, run);
     console.log(`recorded at the top of its section of ${resultsPath}`);
   }
-  // The first-load rows belong to bench:frontend until it exports its measurement; the others must be measured.
-  const unmeasured = rows.filter((r) => r.met === undefined && !/first load/.test(r.path));
+  const unmeasured = rows.filter((r) => r.met === undefined);
   if (unmeasured.length) {
     console.error(`not measured: ${unmeasured.map((r) => `${r.path} (${r.figure})`).join('; ')}`);
     process.exit(1);

@@ -7,12 +7,13 @@
 //   - Lighthouse's performance score for the home page (lighthouse from npm, CHROME_PATH=/usr/bin/chromium).
 // Prints a table against the goals and, with --record, puts it at the top of its section of RESULTS.md.
 // Needs `npm run build` first (the figures are those of the built files).
+// `npm run bench` measures the same first loads on its own stack through measureFirstLoadWeights(baseUrl).
 //
 //   npm run bench:frontend -w load-tests -- [--runs 3] [--record] [--label "after"] [--scripts (list each script)]
 import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { chromium, type Browser } from 'playwright-core';
 import { startStack } from '@shop/local';
@@ -43,9 +44,19 @@ interface PageLoad {
   compressed: number;
   encodings: string[];
   lcpMs: number;
-  /** Each script: its path and bytes on the wire, largest first (printed with --scripts). */
-  files: { path: string; wire: number }[];
+  /** Each script: its path, bytes on the wire and raw, and encoding, largest first (printed with --scripts). */
+  files: ScriptFile[];
 }
+
+interface ScriptFile {
+  path: string;
+  wire: number;
+  raw: number;
+  encoding: string;
+}
+
+// The precompressing build leaves files under 1 KiB as they are (packages/ui/build/rspack-app.ts).
+const PRECOMPRESS_MIN_BYTES = 1024;
 
 /** One first load in a fresh context (empty cache), waiting until the page is drawn and quiet. */
 async function loadOnce(browser: Browser, url: string, ready: string): Promise<PageLoad> {
@@ -57,7 +68,7 @@ async function loadOnce(browser: Browser, url: string, ready: string): Promise<P
       new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.__lcp = entry.startTime; })
         .observe({ type: 'largest-contentful-paint', buffered: true });`,
   });
-  const pending: Promise<{ path: string; wire: number; raw: number; encoding: string }>[] = [];
+  const pending: Promise<ScriptFile>[] = [];
   page.on('response', (response) => {
     if (response.request().resourceType() !== 'script') return;
     pending.push(
@@ -90,7 +101,7 @@ async function loadOnce(browser: Browser, url: string, ready: string): Promise<P
     compressed: scripts.filter((s) => s.encoding !== 'identity').length,
     encodings: [...new Set(scripts.map((s) => s.encoding))].sort(),
     lcpMs,
-    files: scripts.map(({ path, wire }) => ({ path, wire })).sort((a, b) => b.wire - a.wire),
+    files: [...scripts].sort((a, b) => b.wire - a.wire),
   };
 }
 
@@ -135,6 +146,59 @@ async function lighthousePerformance(url: string): Promise<number> {
 const kib = (bytes: number) => (bytes / 1024).toFixed(1);
 const mark = (ok: boolean) => (ok ? 'met' : '**missed**');
 
+const HOME_READY = '[data-remote="storefront"] [data-item]';
+const ADMIN_READY = 'form';
+
+/** The home page's and the admin's first loads, `runs` times each after one unmeasured load, as medians. */
+async function measurePages(baseUrl: string, runs: number): Promise<{ home: PageLoad; admin: PageLoad }> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  try {
+    // One unmeasured load each: the services' first answers (caches, JIT) are not the page's weight.
+    await loadOnce(browser, `${baseUrl}/`, HOME_READY);
+    await loadOnce(browser, `${baseUrl}/admin`, ADMIN_READY);
+    const home: PageLoad[] = [];
+    const admin: PageLoad[] = [];
+    for (let i = 0; i < runs; i++) {
+      home.push(await loadOnce(browser, `${baseUrl}/`, HOME_READY));
+      admin.push(await loadOnce(browser, `${baseUrl}/admin`, ADMIN_READY));
+    }
+    return { home: summarise(home), admin: summarise(admin) };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Every script big enough to be precompressed came compressed (br or gzip). */
+const servedCompressed = (load: PageLoad) =>
+  load.files.every((f) => f.encoding !== 'identity' || f.raw < PRECOMPRESS_MIN_BYTES);
+
+export interface FirstLoadWeight {
+  /** Script bytes on the wire (brotli or gzip as served), median of the runs. */
+  scriptGzipBytes: number;
+  /** True when every script of at least 1 KiB came compressed. */
+  compressed: boolean;
+  scripts: number;
+  lcpMs: number;
+}
+
+/**
+ * The first-load weights of the shop at baseUrl (a running gateway serving the built frontends), as
+ * `npm run bench` reports them: the storefront home and the admin's first page, 3 empty-cache loads each.
+ */
+export async function measureFirstLoadWeights(
+  baseUrl: string,
+  runs = 3,
+): Promise<Record<'storefront' | 'admin', FirstLoadWeight>> {
+  const { home, admin } = await measurePages(baseUrl, runs);
+  const weight = (load: PageLoad): FirstLoadWeight => ({
+    scriptGzipBytes: load.wireBytes,
+    compressed: servedCompressed(load),
+    scripts: load.scripts,
+    lcpMs: load.lcpMs,
+  });
+  return { storefront: weight(home), admin: weight(admin) };
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -146,19 +210,8 @@ async function main(): Promise<void> {
   });
   const runs = Math.max(1, Number(values.runs));
   const stack = await startStack({ quiet: true, readyTimeoutMs: 120_000 });
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
   try {
-    // One unmeasured load each: the services' first answers (caches, JIT) are not the page's weight.
-    await loadOnce(browser, `${stack.url}/`, '[data-remote="storefront"] [data-item]');
-    await loadOnce(browser, `${stack.url}/admin`, 'form');
-    const home: PageLoad[] = [];
-    const admin: PageLoad[] = [];
-    for (let i = 0; i < runs; i++) {
-      home.push(await loadOnce(browser, `${stack.url}/`, '[data-remote="storefront"] [data-item]'));
-      admin.push(await loadOnce(browser, `${stack.url}/admin`, 'form'));
-    }
-    const h = summarise(home);
-    const a = summarise(admin);
+    const { home: h, admin: a } = await measurePages(stack.url, runs);
     if (values.scripts) {
       for (const [name, load] of [
         ['home', h],
@@ -190,7 +243,6 @@ async function main(): Promise<void> {
     console.log(report);
     if (values.record) await record(report);
   } finally {
-    await browser.close();
     await stack.stop();
   }
 }
@@ -222,4 +274,5 @@ async function record(report: string): Promise<void> {
   await writeFile(resultsPath, next);
 }
 
-await main();
+// A command when run (npm run bench:frontend); a library when imported (npm run bench).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
