@@ -69,7 +69,7 @@ export class NatsSessionChecker implements SessionChecker {
         callback: (err, msg) => {
           if (err) return;
           try {
-            const hash = (msg.json() as { sessionHash?: unknown }).sessionHash;
+            const hash = msg.json<{ sessionHash?: unknown }>().sessionHash;
             if (typeof hash === 'string') for (const listener of this.listeners) listener(hash);
           } catch {
             // not ours

@@ -18,7 +18,7 @@ type OpenApiDocument = {
   servers?: unknown;
   host?: unknown;
   basePath?: unknown;
-  paths?: Record<string, Record<string, { summary?: string; description?: string; operationId?: string } | unknown>>;
+  paths?: Record<string, Record<string, unknown>>;
   [key: string]: unknown;
 };
 
@@ -111,8 +111,9 @@ async function fetchDocument(config: GatewayConfig, service: ServiceName, reques
   return body;
 }
 
-function escapeHtml(text: unknown): string {
-  return String(text ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+function escapeHtml(value: unknown): string {
+  const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function page(title: string, body: string): string {
