@@ -14,7 +14,7 @@ import {
   type GatewayTokenAdmin,
   type VerifiedAdmin,
 } from '@shop/contracts';
-import { AppError } from '@shop/service-kit';
+import { AppError, withRequestSpan } from '@shop/service-kit';
 import { accessFor, canonicalPath, ruleLabel, targetIdOf, type AccessRule } from './admin-routes.js';
 import type { SessionChecker } from './admin-bus.js';
 import type { GatewayConfig } from './config.js';
@@ -97,34 +97,45 @@ export function registerAdminAuth(app: FastifyInstance, config: GatewayConfig, c
   app.decorateRequest('refusedCrossSite', false);
   app.decorateRequest('adminClientIp', '');
 
-  app.addHook('onRequest', async (request) => {
-    if (!isProxied(request)) return;
+  /** An admin call: the session is checked (the call's trace continues into its NATS request). */
+  async function checkAdmin(request: FastifyRequest, sessionId: string, write: boolean): Promise<void> {
+    request.admin = await withRequestSpan(request.raw, () => verify(sessionHashOf(sessionId)));
+    request.adminClientIp = request.ip ?? '';
+    if (write && !fromOwnPages(request, config)) {
+      request.refusedCrossSite = true;
+      throw crossSiteRefused();
+    }
+  }
+
+  // Callback form: public calls (nearly all) decide synchronously, with no promise per request.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!isProxied(request)) return done();
     const path = canonicalPath(request.url);
     if (path === undefined) {
-      throw new AppError(
-        400,
-        errorCodes.BAD_REQUEST,
-        'The address is not valid: it contains an encoded path separator or a dot segment.',
+      return done(
+        new AppError(
+          400,
+          errorCodes.BAD_REQUEST,
+          'The address is not valid: it contains an encoded path separator or a dot segment.',
+        ),
       );
     }
     const { access, rule } = accessFor(request.method, path);
     request.accessRule = rule ?? null;
     const write = !SAFE_METHODS.has(request.method);
     if (access === 'public') {
-      if (rule?.sameOriginWrites && write && !fromOwnPages(request, config)) throw crossSiteRefused();
-      return;
+      if (rule?.sameOriginWrites && write && !fromOwnPages(request, config)) return done(crossSiteRefused());
+      return done();
     }
     const sessionId = readCookie(request.headers.cookie, adminSessionCookie);
-    if (!sessionId) throw signInRequired();
-    request.admin = await verify(sessionHashOf(sessionId));
-    request.adminClientIp = request.ip ?? '';
-    if (write && !fromOwnPages(request, config)) {
-      request.refusedCrossSite = true;
-      throw crossSiteRefused();
-    }
+    if (!sessionId) return done(signInRequired());
+    checkAdmin(request, sessionId, write).then(
+      () => done(),
+      (error: unknown) => done(error as Error),
+    );
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     // A sign-out through this gateway ends the cached session here at once (other gateways hear
     // security.session.revoked).
     if (request.method === 'POST' && request.url.split('?', 1)[0] === '/api/auth/logout') {
@@ -132,14 +143,14 @@ export function registerAdminAuth(app: FastifyInstance, config: GatewayConfig, c
       if (sessionId) cache.delete(sessionHashOf(sessionId));
     }
     const admin = request.admin;
-    if (!admin) return;
+    if (!admin) return done();
     const path = request.url.split('?', 1)[0];
     const statusCode = reply.statusCode;
     const outcome = request.refusedCrossSite ? 'refused' : statusCode < 400 ? 'success' : 'failure';
     const targetId = targetIdOf(canonicalPath(path) ?? path);
     const userAgent = request.headers['user-agent'];
     try {
-      checker.publishAdminAction({
+      const action: Parameters<SessionChecker['publishAdminAction']>[0] = {
         adminId: admin.id,
         adminEmail: admin.email,
         method: request.method,
@@ -153,12 +164,15 @@ export function registerAdminAuth(app: FastifyInstance, config: GatewayConfig, c
         requestId: request.id,
         durationMs: Math.max(0, reply.elapsedTime),
         at: new Date().toISOString(),
-      });
+      };
+      // The audit event carries the admin call's trace.
+      withRequestSpan(request.raw, () => checker.publishAdminAction(action));
     } catch (err) {
       // The call is done; a broken audit event must not turn it into an error.
       request.log.error({ err, admin: admin.email, path }, 'audit event could not be built');
     }
     request.log.info({ admin: admin.email, method: request.method, path, statusCode, outcome }, 'admin action');
+    done();
   });
 }
 

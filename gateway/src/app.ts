@@ -3,7 +3,15 @@
 // request id -> security headers -> rate limit -> admin check -> gateway routes / service proxies / frontends.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { errorCodes } from '@shop/contracts';
-import { type Logger, installErrorHandling, requestIdFrom, requestIdHeader, sendError } from '@shop/service-kit';
+import {
+  type Logger,
+  installErrorHandling,
+  requestIdFrom,
+  requestIdHeader,
+  requestTraceBindings,
+  sendError,
+  startServerSpan,
+} from '@shop/service-kit';
 import type { GatewayConfig } from './config.js';
 import { registerDocsRoutes } from './docs.js';
 import { registerFrontends } from './frontends.js';
@@ -39,6 +47,10 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
     genReqId: requestIdFrom,
+    // The request's log lines carry its trace ids as bindings of its child logger (the span is not
+    // made the active context: see startServerSpan below).
+    childLoggerFactory: (logger, bindings, options, rawRequest) =>
+      logger.child({ ...bindings, ...requestTraceBindings(rawRequest) }, options),
     // Let in-flight requests finish on shutdown; idle keep-alive sockets are closed at once.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
@@ -49,9 +61,13 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
         error.code === 'FST_ERR_BAD_URL'
           ? 'The address is not valid: it contains a broken %-escape.'
           : 'The request could not be read. Please check its headers and body.';
-      return sendError(request, reply, 400, errorCodes.BAD_REQUEST, message);
+      void sendError(request, reply, 400, errorCodes.BAD_REQUEST, message);
     },
   }) as unknown as FastifyInstance;
+  // Tracing: one server span per request, started before Fastify sees the request and handed on to
+  // the service it is forwarded to (proxy.ts), in place of the http and undici instrumentations
+  // (service-kit/server-spans.ts says why).
+  app.server.prependListener('request', startServerSpan);
 
   // One NATS connection for every gateway feature (nats-connection.ts), opened in the background at
   // start. Its close hook is added first so it runs last (Fastify runs onClose hooks in reverse): the
@@ -68,8 +84,11 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     app.addHook('onClose', async () => securityLink.close());
   }
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks that do not wait on anything take Fastify's callback form: an async hook costs a promise
+  // and a microtask turn per request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header(requestIdHeader, request.id);
+    done();
   });
   // "100 Continue" only once the request passed the checks that need no body (proxy.ts).
   honourExpectContinue(app);
@@ -79,9 +98,9 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   app.addHook('preClose', async () => {
     draining = true;
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
   // The shop's one error envelope for every failure, the gateway's own included.
   installErrorHandling(app);

@@ -11,8 +11,13 @@ try {
   process.exit(1);
 }
 
-// No per-hook Fastify spans: the gateway's server span and its call to the service carry the trace.
-const telemetry = startTelemetry('gateway', { otlpEndpoint: config.otlpEndpoint, fastifySpans: false });
+// No per-hook Fastify spans, and no http/undici instrumentations: the gateway makes one server span per
+// request itself and hands its trace on to the service (service-kit/server-spans.ts, app.ts, proxy.ts).
+const telemetry = startTelemetry('gateway', {
+  otlpEndpoint: config.otlpEndpoint,
+  fastifySpans: false,
+  httpInstrumentation: false,
+});
 const { createLogger } = await import('@shop/service-kit');
 const { buildApp } = await import('./app.js');
 

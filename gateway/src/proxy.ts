@@ -6,7 +6,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import httpProxy from '@fastify/http-proxy';
 import { gatewayTokenHeader } from '@shop/contracts';
-import { signGatewayToken } from '@shop/service-kit';
+import { nameRequestSpan, signGatewayToken, traceHeadersFor } from '@shop/service-kit';
 import type { GatewayConfig } from './config.js';
 import { forwardedIdentity, signedAdmin } from './admin-auth.js';
 import { clientIpOf } from './bans.js';
@@ -52,13 +52,13 @@ export function honourExpectContinue(app: FastifyInstance): void {
     req[awaitingContinue] = true;
     app.server.emit('request', req, res);
   });
-  app.addHook('preParsing', async (request, reply, payload) => {
+  app.addHook('preParsing', (request, reply, payload, done) => {
     const raw = request.raw as MaybeAwaiting;
     if (raw[awaitingContinue]) {
       raw[awaitingContinue] = false;
       reply.raw.writeContinue();
     }
-    return payload;
+    done(null, payload);
   });
 }
 
@@ -68,16 +68,22 @@ function routeConfig(request: FastifyRequest): Partial<ProxyRouteConfig> {
 
 export async function registerServiceProxies(app: FastifyInstance, config: GatewayConfig): Promise<void> {
   // Refuse an oversized body before a single byte reaches a service.
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const limit = routeConfig(request).bodyLimitBytes;
-    if (!limit) return;
-    const declared = Number(request.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) throw bodyTooLarge(limit);
+    const length = request.headers['content-length'];
+    if (limit && length !== undefined) {
+      const declared = Number(length);
+      if (Number.isFinite(declared) && declared > limit) return done(bodyTooLarge(limit));
+    }
+    done();
   });
-  app.addHook('preParsing', async (request, _reply, payload) => {
+  // A chunked body (no Content-Length) is counted as it streams. A request with neither header has
+  // no body at all (RFC 9112 6.3): no counting stream for it (every GET).
+  app.addHook('preParsing', (request, _reply, payload, done) => {
     const limit = routeConfig(request).bodyLimitBytes;
-    if (!limit || request.headers['content-length'] !== undefined) return payload;
-    return payload.pipe(new BodyLimit(limit));
+    const chunked = request.headers['transfer-encoding'] !== undefined;
+    if (!limit || !chunked || request.headers['content-length'] !== undefined) return done(null, payload);
+    done(null, payload.pipe(new BodyLimit(limit)));
   });
 
   for (const row of ROUTES) {
@@ -95,10 +101,13 @@ export async function registerServiceProxies(app: FastifyInstance, config: Gatew
       },
       replyOptions: {
         rewriteRequestHeaders: (request, { traceparent: _parent, tracestate: _state, expect: _expect, ...headers }) => {
-          const clientIp = clientIpOf(request as unknown as FastifyRequest);
+          const req = request as unknown as FastifyRequest;
+          const clientIp = clientIpOf(req);
+          nameRequestSpan(req.raw, row.prefix);
           return {
-            // The caller's trace context is not copied: OpenTelemetry continues it in the gateway's
-            // span and injects that span's traceparent into this call (a copy would duplicate it).
+            // The caller's trace context is not copied: the gateway's span continues it, and this
+            // call carries that span's traceparent (service-kit/server-spans.ts).
+            ...traceHeadersFor(req.raw),
             // The client's own x-admin-* and gateway token never pass (forwardedIdentity removes them).
             ...forwardedIdentity(headers, row.service),
             'x-request-id': request.id,
