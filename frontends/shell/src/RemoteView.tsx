@@ -21,7 +21,7 @@ import {
   type RemoteModules,
 } from './remotes.js';
 
-type AnyComponent = ComponentType<any>;
+type AnyComponent = ComponentType<Record<string, unknown>>;
 
 // One lazy component per module, kept while it works; dropped on failure so a later visit tries again.
 const lazyModules = new Map<RemoteModuleId, LazyExoticComponent<AnyComponent>>();
@@ -111,18 +111,23 @@ function RemoteLoading({ areaName }: { areaName: string }) {
 
 type PropsOf<K extends RemoteModuleId> = RemoteModules[K] extends ComponentType<infer P> ? P : never;
 
-export type RemoteViewProps<K extends RemoteModuleId> = { module: K } & ({} extends PropsOf<K>
+export type RemoteViewProps<K extends RemoteModuleId> = { module: K } & (Record<never, never> extends PropsOf<K>
   ? { props?: PropsOf<K> }
   : { props: PropsOf<K> });
+
+/** One module, looked up once per mount: the boundary's key remounts it for another module or a retry. */
+function RemoteModule({ module, props }: { module: RemoteModuleId; props: Record<string, unknown> }) {
+  const [View] = useState(() => lazyModule(module));
+  return <View {...props} />;
+}
 
 export function RemoteView<K extends RemoteModuleId>({ module, props }: RemoteViewProps<K>) {
   const [attempt, setAttempt] = useState(0);
   const areaName = remoteAreaNames[remoteOf(module)];
-  const View = lazyModule(module);
   return (
     <RemoteErrorBoundary key={`${module}#${attempt}`} areaName={areaName} onRetry={() => setAttempt((n) => n + 1)}>
       <Suspense fallback={<RemoteLoading areaName={areaName} />}>
-        <View {...(props ?? {})} />
+        <RemoteModule module={module} props={props ?? {}} />
       </Suspense>
     </RemoteErrorBoundary>
   );

@@ -1,7 +1,7 @@
 // A quote submitted while the shop restarts a part: the storefront sends it again with the same
 // Idempotency-Key after a dropped connection or a 502/503/504, and stops at once on any other answer.
 // A real HTTP server on loopback plays the gateway; only the relative /api URL is resolved against it.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { idempotencyKeyHeader } from '@shop/contracts';
@@ -22,11 +22,15 @@ function readBody(request: IncomingMessage): Promise<string> {
 }
 
 beforeAll(async () => {
-  server = createServer(async (request, response) => {
+  server = createServer((request, response) => void answer(request, response));
+  async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const body = await readBody(request);
     seen.push({ key: request.headers[idempotencyKeyHeader.toLowerCase()] as string | undefined, body });
     const step = plan[seen.length - 1] ?? 201;
-    if (step === 'drop') return request.socket.destroy();
+    if (step === 'drop') {
+      request.socket.destroy();
+      return;
+    }
     response.writeHead(step, { 'content-type': 'application/json' });
     response.end(
       JSON.stringify(
@@ -35,7 +39,7 @@ beforeAll(async () => {
           : { success: false, error: `status ${step}` },
       ),
     );
-  });
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const realFetch = globalThis.fetch;

@@ -2,7 +2,7 @@
 // EIN (NN-NNNNNNN), registered address (country US by default) and tax permits added and removed
 // (jurisdiction, permit number, type 'Sales Tax' by default, expiration date, active). Saved whole with
 // POST /api/config/business; the public part appears on the storefront's /business page.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Plus, Trash2 } from 'lucide-react';
 import {
@@ -88,9 +88,12 @@ export function BusinessTab() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useSave();
 
-  useEffect(() => {
-    if (query.data) setForm(query.data);
-  }, [query.data]);
+  // A new answer from the server replaces the form (set while rendering, not in an effect afterwards).
+  const [loaded, setLoaded] = useState<BusinessConfig | undefined>();
+  if (query.data && query.data !== loaded) {
+    setLoaded(query.data);
+    setForm(query.data);
+  }
 
   if (query.isPending) return <Spinner label="Loading the business registration" />;
   if (query.isError)

@@ -1,7 +1,7 @@
 // Contact & Support (admin part A §2 Site configuration): support email; phone with its show toggle;
 // weekday and weekend hours with their show toggle; a preview of what the public sees. The phone and
 // hours inputs stay disabled until their toggles are on. Saved with POST /api/config/contact.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { contactConfigSchema, publicContactConfig, type ContactConfig } from '@shop/contracts';
 import { Card, ErrorState, Field, Input, Spinner } from '@shop/ui';
@@ -49,9 +49,12 @@ export function ContactTab() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useSave();
 
-  useEffect(() => {
-    if (query.data) setForm(query.data);
-  }, [query.data]);
+  // A new answer from the server replaces the form (set while rendering, not in an effect afterwards).
+  const [loaded, setLoaded] = useState<ContactConfig | undefined>();
+  if (query.data && query.data !== loaded) {
+    setLoaded(query.data);
+    setForm(query.data);
+  }
 
   if (query.isPending) return <Spinner label="Loading the contact details" />;
   if (query.isError)

@@ -5,7 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ChevronDown, History, RotateCcw, Save } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
-import { useForm, type UseFormRegister, type FieldErrors } from 'react-hook-form';
+import { useForm, useWatch, type UseFormRegister, type FieldErrors } from 'react-hook-form';
 import { contentMessages, formatMoney, itemTypes, type ContentResponse } from '@shop/contracts';
 import {
   Alert,
@@ -228,6 +228,9 @@ export function ContentView() {
     onError: (error) => toast.error(error.message || contentMessages.resetFailed),
   });
 
+  // Before the early returns: hooks run in the same order on every render.
+  const prices = useWatch({ control: form.control, name: 'products' });
+
   if (content.isError) {
     return (
       <ErrorState
@@ -250,7 +253,6 @@ export function ContentView() {
 
   const toggle = (id: string) => setOpen((o) => ({ ...o, [id]: !o[id] }));
   const busy = save.isPending || resetToDefaults.isPending;
-  const prices = form.watch('products');
 
   return (
     <form

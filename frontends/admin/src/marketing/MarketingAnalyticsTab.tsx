@@ -164,7 +164,7 @@ function SubscriberGrowth() {
                     <XAxis dataKey="date" stroke="#c8b98d" fontSize={12} tickFormatter={shortDay} minTickGap={24} />
                     <YAxis stroke="#c8b98d" fontSize={12} allowDecimals={false} width={48} />
                     <Tooltip
-                      labelFormatter={(d) => shortDay(String(d))}
+                      labelFormatter={(d) => (typeof d === 'string' || typeof d === 'number' ? shortDay(String(d)) : d)}
                       contentStyle={{ background: '#1a1f14', border: '1px solid #5c6b43', color: '#ece5d0' }}
                       labelStyle={{ color: '#f7f3e8' }}
                     />

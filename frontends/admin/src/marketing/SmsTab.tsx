@@ -3,7 +3,7 @@
 // the service switches the others of that trigger off), create, edit and delete (with confirmation), and
 // the recent SMS activity: real sends from the marketing service (the spec's static sample made real).
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Pencil, Plus, Trash2 } from 'lucide-react';
 import {
@@ -66,7 +66,7 @@ function TemplateModal({ template, onClose }: { template?: SmsTemplate; onClose:
     },
   });
   const { errors } = form.formState;
-  const length = form.watch('content')?.length ?? 0;
+  const length = useWatch({ control: form.control, name: 'content' })?.length ?? 0;
   return (
     <Modal
       open

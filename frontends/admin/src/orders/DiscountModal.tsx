@@ -226,7 +226,7 @@ export function DiscountModal({
                 {offered.map((d) => (
                   <label
                     key={d.id}
-                    className="flex cursor-pointer items-start gap-3 border-b border-olive-800 px-3 py-2 last:border-b-0 hover:bg-olive-800 has-[:checked]:bg-olive-700"
+                    className="grid cursor-pointer grid-cols-[auto_1fr] items-start gap-x-3 border-b border-olive-800 px-3 py-2 last:border-b-0 hover:bg-olive-800 has-[:checked]:bg-olive-700"
                   >
                     <input
                       type="radio"
@@ -234,16 +234,14 @@ export function DiscountModal({
                       value={d.code}
                       checked={code === d.code}
                       onChange={() => setCode(d.code)}
-                      className="mt-1 accent-brass-400"
+                      className="row-span-2 mt-1 accent-brass-400"
                     />
-                    <span className="flex flex-col">
-                      <span className="font-mono font-semibold text-khaki-50">
-                        {d.code} <span className="font-sans font-normal text-brass-300">{valueText(d)}</span>
-                      </span>
-                      <span className="text-xs text-khaki-300">
-                        {d.description} · {d.usedCount} / {d.maxUses ?? '∞'} used
-                        {d.minOrder !== null ? ` · minimum ${formatMoney(d.minOrder)}` : ''}
-                      </span>
+                    <span className="font-mono font-semibold text-khaki-50">
+                      {d.code} <span className="font-sans font-normal text-brass-300">{valueText(d)}</span>
+                    </span>
+                    <span className="col-start-2 text-xs text-khaki-300">
+                      {d.description} · {d.usedCount} / {d.maxUses ?? '∞'} used
+                      {d.minOrder !== null ? ` · minimum ${formatMoney(d.minOrder)}` : ''}
                     </span>
                   </label>
                 ))}

@@ -1,6 +1,6 @@
 // The admin settings modal on the dashboard (spec §2, §3): the address that receives notifications and
 // whether they are sent. Stored by the email service (GET/PUT /api/admin/settings).
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import * as Switch from '@radix-ui/react-switch';
 import { adminSettingsSchema } from '@shop/contracts';
@@ -16,12 +16,13 @@ export function SettingsModal({ onClose }: { onClose: () => void }) {
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
-    if (settings.data) {
-      setEmail(settings.data.notificationEmail);
-      setEnabled(settings.data.emailNotificationsEnabled);
-    }
-  }, [settings.data]);
+  // A new answer from the server fills the form (set while rendering, not in an effect afterwards).
+  const [loaded, setLoaded] = useState(settings.data);
+  if (settings.data && settings.data !== loaded) {
+    setLoaded(settings.data);
+    setEmail(settings.data.notificationEmail);
+    setEnabled(settings.data.emailNotificationsEnabled);
+  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();

@@ -38,7 +38,14 @@ export function listSearchParams(query: AdminOrderListQuery): URLSearchParams {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined || value === null || value === '' || value === 'all') continue;
-    params.set(key, String(value));
+    // Filters are strings and numbers (the page numbers' input type is unknown: z.coerce).
+    const text =
+      typeof value === 'string'
+        ? value
+        : typeof value === 'number' || typeof value === 'boolean'
+          ? String(value)
+          : JSON.stringify(value);
+    params.set(key, text);
   }
   return params;
 }

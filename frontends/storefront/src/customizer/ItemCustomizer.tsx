@@ -2,7 +2,7 @@
 // Text, Specifications, Review. The parent sends the order (it owns the submitting flag); this modal
 // collects the draft and checks the name and email it needs.
 import { Check, ImageUp, Minus, Plus, Sparkles } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { customizerOptions, formatMoney, limits } from '@shop/contracts';
 import { Alert, Badge, Button, Field, Input, Modal, Textarea, cn } from '@shop/ui';
@@ -106,10 +106,13 @@ function CustomizerBody({
   const options = customizerOptions[item.id];
   const set = (patch: Partial<CustomizerDraft>) => setDraft((d) => ({ ...d, ...patch }));
 
-  useEffect(() => {
+  // Another item starts over (reset while rendering, not in an effect afterwards).
+  const [itemId, setItemId] = useState(item.id);
+  if (item.id !== itemId) {
+    setItemId(item.id);
     setDraft(initialDraft(item.id));
     setStep(0);
-  }, [item.id]);
+  }
 
   function submit() {
     if (submitting) return;

@@ -266,7 +266,11 @@ function CountInput({
   const [draft, setDraft] = useState(String(value));
   // A change from elsewhere (Finalize Order, Place Another Order) replaces the text; the value the
   // text already means does not (or "0" typed on the way to "05" would jump).
-  useEffect(() => setDraft((d) => (countWhileTyping(d, range) === value ? d : String(value))), [value]);
+  const [shown, setShown] = useState(value);
+  if (value !== shown) {
+    setShown(value);
+    setDraft((d) => (countWhileTyping(d, range) === value ? d : String(value)));
+  }
   return (
     <Input
       {...rest}

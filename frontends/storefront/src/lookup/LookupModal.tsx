@@ -3,7 +3,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { MailCheck, UserCheck } from 'lucide-react';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { customerCategory } from '@shop/contracts';
 import { Alert, Button, Field, Input, Modal } from '@shop/ui';
 import { lookupCustomer, verifyCustomer, type SavedCustomer } from '../api/shop.js';
@@ -25,7 +25,7 @@ export function LookupModal({ open, onOpenChange, onUse }: LookupModalProps) {
   const [customer, setCustomer] = useState<SavedCustomer | null>(null);
   const emailForm = useForm<{ email: string }>({ defaultValues: { email: '' } });
   const codeForm = useForm<{ code: string }>({ defaultValues: { code: '' } });
-  const email = emailForm.watch('email');
+  const email = useWatch({ control: emailForm.control, name: 'email' });
 
   const search = useMutation({
     mutationFn: (address: string) => lookupCustomer(address),
@@ -121,7 +121,8 @@ export function LookupModal({ open, onOpenChange, onUse }: LookupModalProps) {
               className="text-center font-mono text-2xl tracking-[0.5em]"
               {...codeForm.register('code', {
                 // Digits only, 6 at most (§5).
-                onChange: (e) => codeForm.setValue('code', cleanVerificationCode(e.target.value)),
+                onChange: (e: { target: HTMLInputElement }) =>
+                  codeForm.setValue('code', cleanVerificationCode(e.target.value)),
               })}
             />
           </Field>

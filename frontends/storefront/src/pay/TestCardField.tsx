@@ -29,8 +29,11 @@ export function TestCardField({ disabled, onChange, onReady, error, errorId }: C
   const [card, setCard] = useState<TestCardInput>({ number: '', expiry: '', cvc: '' });
   const [touched, setTouched] = useState<Partial<Record<keyof TestCardInput, boolean>>>({});
   const state = testCardState(card, touched);
+  // What the page's confirm call reads: the card as last drawn.
   const cardRef = useRef(card);
-  cardRef.current = card;
+  useEffect(() => {
+    cardRef.current = card;
+  }, [card]);
 
   // Every edit is reported (like Stripe's change event), so the page drops a card error it showed.
   useEffect(() => {
