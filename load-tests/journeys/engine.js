@@ -81,7 +81,7 @@ export function judge(step, answer) {
     let parsed;
     try {
       parsed = JSON.parse(answer.body);
-    } catch (error) {
+    } catch (_error) {
       failures.push(`the body is not JSON: ${String(answer.body || '').slice(0, 200)}`);
       return { failures, saved };
     }

@@ -11,13 +11,14 @@ declare module 'autocannon' {
     method?: string;
     body?: string;
     /** Each request in turn; setupRequest may change a request before it is sent (a fresh body per request). */
-    requests?: {
-      method?: string;
-      path?: string;
-      headers?: Record<string, string>;
-      body?: string;
-      setupRequest?: (request: any) => any;
-    }[];
+    requests?: (Request & { setupRequest?: (request: Request) => Request })[];
+  }
+  /** One request of a sequence, as autocannon sends it. */
+  interface Request {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
   }
   interface Result {
     requests: { average: number; total: number };

@@ -32,7 +32,7 @@ function spawnChild(
 ): Child {
   const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  const keep = (d: Buffer) => (output = (output + d).slice(-8_000));
+  const keep = (d: Buffer) => (output = (output + d.toString()).slice(-8_000));
   child.stderr.on('data', keep);
   if (stdout === 'keep') child.stdout.on('data', keep);
   return { process: child, stderr: () => output };

@@ -27,6 +27,7 @@ import { performance } from 'node:perf_hooks';
 import mongoose from 'mongoose';
 import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
+import type { Campaign } from '@shop/contracts';
 import { adminHeaders, spawnServiceProcess, testGatewayKey, type ServiceProcess } from '@shop/service-kit/testing';
 import { freePort, startNats } from '@shop/test-support';
 
@@ -264,22 +265,22 @@ async function main() {
     }));
     for (let i = 0; i < subscribers.length; i += 1000)
       await marketingDb.collection<{ _id: string }>('subscribers').insertMany(subscribers.slice(i, i + 1000));
-    const api = async (method: string, url: string, body?: unknown) => {
+    const api = async <Body = unknown>(method: string, url: string, body?: unknown): Promise<Body> => {
       const res = await fetch(`${marketing.url}${url}`, {
         method,
         headers: { ...asAdmin, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-      return res.json() as Promise<any>;
+      return (await res.json()) as Body;
     };
-    const created = await api('POST', '/api/marketing/emails', {
+    const created = await api<{ campaign: Campaign }>('POST', '/api/marketing/emails', {
       name: 'Benchmark newsletter',
       type: 'newsletter',
       subject: 'Our new coins',
       content: 'New challenge coins are in.\n\nSee them at https://shop.example.com/coins',
     });
-    const id = created.campaign.id as string;
+    const id = created.campaign.id;
     const loadSamples: number[] = [];
     const sampler = setInterval(() => loadSamples.push(os.loadavg()[0]), 5000);
     t = performance.now();
@@ -290,11 +291,13 @@ async function main() {
       600_000,
     );
     const campaignMs = performance.now() - t;
-    let campaign: any;
+    let campaign: Campaign | undefined;
     await waitFor(
       'the campaign shown as sent',
       async () => {
-        campaign = (await api('GET', '/api/marketing/emails')).campaigns.find((c: { id: string }) => c.id === id);
+        campaign = (await api<{ campaigns: Campaign[] }>('GET', '/api/marketing/emails')).campaigns.find(
+          (c) => c.id === id,
+        );
         return campaign?.status === 'sent';
       },
       600_000,
@@ -302,6 +305,8 @@ async function main() {
     );
     const settledMs = performance.now() - t;
     clearInterval(sampler);
+    // waitFor returned, so the probe saw the campaign `sent` (this narrows the type for what follows).
+    if (!campaign) throw new Error(`campaign ${id} is not in the campaign list`);
     const twins = smtp.recipients('sub').filter(([, n]) => n > 1).length;
 
     // 3. Raw email service (after the campaign, so marketing's consumer of email.sent is not behind on these): queued emails, all due at once.

@@ -160,10 +160,13 @@ async function main() {
   const securityUrl = await service.start();
   // The gateway's sources, by path (the gateway is an application, not a library).
   const { configFromEnv } = (await import(`${gatewayDir}src/config.ts`)) as {
-    configFromEnv(env: Record<string, string | undefined>): unknown;
+    configFromEnv: (env: Record<string, string | undefined>) => unknown;
   };
   const { buildApp: buildGateway } = (await import(`${gatewayDir}src/app.ts`)) as {
-    buildApp(config: unknown, options: object): Promise<{ listen(o: object): Promise<string>; close(): Promise<void> }>;
+    buildApp: (
+      config: unknown,
+      options: object,
+    ) => Promise<{ listen(o: object): Promise<string>; close(): Promise<void> }>;
   };
   const gateway = await buildGateway(
     configFromEnv({

@@ -29,6 +29,20 @@ const ok = (outcome: Outcome) => outcome.status >= 200 && outcome.status < 300;
 /** The statuses the customers service counts as spent (services/customers/src/domain/customer-status.ts). */
 const PAID_OR_LATER = ['paid', 'in_progress', 'design_review', 'production', 'shipped', 'completed'];
 
+/** The fields of the orders and customers services' documents the checks read. */
+interface StoredOrder {
+  _id: string;
+  emailKey: string;
+  status: string;
+  payment?: unknown;
+  statusHistory: { note?: string }[];
+}
+interface StoredCustomer {
+  email: string;
+  orderCount: number;
+  spentOrders: number;
+}
+
 export class Judge {
   private readonly mongo: MongoClient;
 
@@ -74,8 +88,8 @@ export class Judge {
     const mail = await this.mail();
     const mailTo = (email: string, subjectStart: string) =>
       (mail.get(email.toLowerCase()) ?? []).filter((m) => m.subject.startsWith(subjectStart)).length;
-    const orders = this.db('orders').collection('orders');
-    const customers = this.db('customers').collection('customers');
+    const orders = this.db('orders').collection<StoredOrder>('orders');
+    const customers = this.db('customers').collection<StoredCustomer>('customers');
 
     const exactlyOnce = (count: number, what: string, missing: Problem['kind'] = 'lost') => {
       if (count === 0) problems.push({ kind: missing, what: `${what}: none` });
@@ -124,14 +138,12 @@ export class Judge {
         }
         case 'status': {
           if (!ok(outcome)) break;
-          const order = await orders.findOne({ _id: outcome.orderId as never });
+          const order = await orders.findOne({ _id: outcome.orderId });
           if (!order) {
             problems.push({ kind: 'lost', what: `order ${outcome.orderNumber} of a status change: gone` });
             break;
           }
-          const entries = (order.statusHistory as Array<{ note?: string }>).filter(
-            (entry) => entry.note === outcome.note,
-          ).length;
+          const entries = order.statusHistory.filter((entry) => entry.note === outcome.note).length;
           exactlyOnce(entries, `status change "${outcome.note}" of ${outcome.orderNumber}`);
           if (order.status !== outcome.statusSet)
             problems.push({
@@ -153,7 +165,7 @@ export class Judge {
             break;
           }
           exactlyOnce(succeeded, `payment of ${outcome.orderNumber}`);
-          const order = await orders.findOne({ _id: outcome.orderId as never });
+          const order = await orders.findOne({ _id: outcome.orderId });
           if (!order?.payment || !PAID_OR_LATER.includes(order.status)) {
             problems.push({
               kind: 'undelivered',
@@ -171,7 +183,10 @@ export class Judge {
     // Customer figures (the customers service's projection) against the orders themselves.
     const emails = [...new Set(outcomes.filter((o) => o.operation !== 'support').map((o) => o.email.toLowerCase()))];
     for (const email of emails) {
-      const own = await orders.find({ emailKey: email }).project({ status: 1, payment: 1 }).toArray();
+      const own = await orders
+        .find({ emailKey: email })
+        .project<Pick<StoredOrder, 'status' | 'payment'>>({ status: 1, payment: 1 })
+        .toArray();
       if (!own.length) continue;
       const customer = await customers.findOne({ email });
       // The customers service counts an order as spent by its status (paid or later, not cancelled).

@@ -3,7 +3,15 @@
 // connection or a 502/503/504, like the storefront), tracking reads, support messages, admin status changes
 // and test-mode payments. Every call is recorded with its final status and how long it took.
 import { randomUUID } from 'node:crypto';
-import { idempotencyKeyHeader, productionRetryDelayMs, testModeCards } from '@shop/contracts';
+import {
+  idempotencyKeyHeader,
+  productionRetryDelayMs,
+  testModeCards,
+  type CreateIntentResponse,
+  type CreateOrderResponse,
+  type ErrorEnvelope,
+  type SupportMessageCreated,
+} from '@shop/contracts';
 import { DEV_ADMIN } from '@shop/local';
 import { coinOrder } from '@shop/test-support';
 
@@ -39,21 +47,30 @@ const ATTEMPTS = 4;
 /** A request still unanswered after this long is a hang (the gateway's own upstream timeout is 15 s). */
 export const CLIENT_TIMEOUT_MS = 20_000;
 
-interface Answer {
+/**
+ * One answer. Its body is what the caller says the route answers, or the error envelope of a failed call, so
+ * every field may be missing; null when no JSON answer came (a body that is not JSON is kept as `raw`).
+ */
+interface Answer<Body = unknown> {
   status: number;
-  body: any;
+  body: Partial<Body & ErrorEnvelope> | null;
   ms: number;
   error?: string;
 }
 
-function retryable(answer: Answer): boolean {
+function retryable(answer: { status: number }): boolean {
   return answer.status === 0 || answer.status === 502 || answer.status === 503 || answer.status === 504;
 }
 
 export class ShopClient {
   constructor(readonly baseUrl: string) {}
 
-  async call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  async call<Body = unknown>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer<Body>> {
     const t0 = Date.now();
     try {
       const response = await fetch(this.baseUrl + path, {
@@ -75,7 +92,7 @@ export class ShopClient {
       } catch {
         parsed = { raw: text.slice(0, 200) };
       }
-      return { status: response.status, body: parsed, ms: Date.now() - t0 };
+      return { status: response.status, body: parsed as Answer<Body>['body'], ms: Date.now() - t0 };
     } catch (error) {
       return {
         status: 0,
@@ -87,7 +104,7 @@ export class ShopClient {
   }
 
   /** Sends again after no answer or a 502/503/504, 1 s, 2 s, 4 s apart (the storefront's back-off). */
-  private async withRetries(tries: Tries, send: () => Promise<Answer>): Promise<Answer> {
+  private async withRetries<Body>(tries: Tries, send: () => Promise<Answer<Body>>): Promise<Answer<Body>> {
     for (let attempt = 1; ; attempt++) {
       const answer = tries.record(await send());
       if (!retryable(answer) || attempt >= ATTEMPTS) return answer;
@@ -107,10 +124,10 @@ export class ShopClient {
         body: JSON.stringify(DEV_ADMIN),
         signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
       });
-      const body = await response.json().catch(() => null);
+      const body: unknown = await response.json().catch(() => null);
       const cookie = /shop_admin_session=[^;]+/.exec(response.headers.get('set-cookie') ?? '')?.[0];
       if (response.status === 200 && cookie) this.cookie = cookie;
-      return { status: response.status, body, ms: Date.now() - t0 };
+      return { status: response.status, body: body as Answer['body'], ms: Date.now() - t0 };
     } catch (error) {
       return { status: 0, body: null, ms: Date.now() - t0, error: String(error) };
     }
@@ -137,7 +154,7 @@ export class ShopClient {
     const body = coinOrder({ email, customerName: 'Fault Suite Customer' });
     const tries = new Tries();
     const answer = await this.withRetries(tries, () =>
-      this.call('POST', '/api/orders', body, { [idempotencyKeyHeader]: key }),
+      this.call<CreateOrderResponse>('POST', '/api/orders', body, { [idempotencyKeyHeader]: key }),
     );
     return tries.outcome('quote', fault, answer, answer.status === 200 || answer.status === 201, {
       email,
@@ -163,7 +180,7 @@ export class ShopClient {
     const email = `fault-support-${randomUUID().slice(0, 12)}@example.com`;
     const tries = new Tries();
     const answer = tries.record(
-      await this.call('POST', '/api/support', {
+      await this.call<SupportMessageCreated>('POST', '/api/support', {
         name: 'Fault Suite Visitor',
         email,
         subject: 'Question about coin sizes',
@@ -212,13 +229,13 @@ export class ShopClient {
     // A repeated quote for an order whose quote was already sent is refused (409): that is fine here.
     if (quote.status !== 200 && quote.status !== 409) return failed('admin quote', quote);
     const intent = await this.withRetries(tries, () =>
-      this.call('POST', '/api/payments/create-intent', {
+      this.call<CreateIntentResponse>('POST', '/api/payments/create-intent', {
         currency: 'usd',
         metadata: { orderId: order.orderId, orderNumber: order.orderNumber },
       }),
     );
-    if (intent.status !== 200) return failed('create-intent', intent);
     const paymentIntent = intent.body?.paymentIntent;
+    if (intent.status !== 200 || !paymentIntent) return failed('create-intent', intent);
     const confirm = await this.withRetries(tries, () =>
       this.call('POST', '/api/payments/test-mode/confirm', {
         paymentIntentId: paymentIntent.id,
@@ -248,7 +265,7 @@ class Tries {
   private readonly statuses: number[] = [];
   private longest = 0;
 
-  record(answer: Answer): Answer {
+  record<A extends Answer>(answer: A): A {
     this.statuses.push(answer.status);
     this.longest = Math.max(this.longest, answer.ms);
     return answer;
