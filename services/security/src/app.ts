@@ -35,7 +35,6 @@ export interface TestHooks extends Pick<ServiceDefinition<unknown>, 'logDestinat
 
 export async function buildApp(config: SecurityConfig = loadConfig(), hooks: TestHooks = {}) {
   const { now = () => new Date(), pause = realPause, ...serviceHooks } = hooks;
-  let auth: AuthService | undefined;
   const service = await createService<SecurityModels & MonitoringModels>({
     name: 'security',
     version,
@@ -46,7 +45,7 @@ export async function buildApp(config: SecurityConfig = loadConfig(), hooks: Tes
     },
     models: (connection) => ({ ...registerModels(connection), ...registerMonitoringModels(connection) }),
     routes: (app, ctx) => {
-      authRoutes(app, () => auth!, { cookieSecure: config.cookieSecure });
+      authRoutes(app, () => auth, { cookieSecure: config.cookieSecure });
       auditRoutes(app, ctx.models);
       dashboardRoutes(app, ctx.models, now);
       logsRoutes(app, ctx.models);
@@ -54,12 +53,12 @@ export async function buildApp(config: SecurityConfig = loadConfig(), hooks: Tes
       alertsRoutes(app, ctx.models, now);
     },
     afterConnect: async () => {
-      await auth!.ensureFirstAdmin();
+      await auth.ensureFirstAdmin();
       await ensureLogRetention(service.ctx.models.RequestLog, config.logRetentionDays * 86_400);
     },
     replies: (ctx) => [
       replyTo(sessionVerifySubject, sessionVerifyRequestSchema, async ({ sessionHash }) =>
-        auth!.verifyHash(sessionHash),
+        auth.verifyHash(sessionHash),
       ),
       activeBansReply(ctx.models, now),
     ],
@@ -78,7 +77,7 @@ export async function buildApp(config: SecurityConfig = loadConfig(), hooks: Tes
   });
   // Created after the service so it can use its logger, models and NATS connection; routes and hooks
   // only run after this line.
-  auth = new AuthService(
+  const auth: AuthService = new AuthService(
     service.ctx.models,
     config,
     service.ctx.log,

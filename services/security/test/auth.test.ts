@@ -43,7 +43,7 @@ const freshIp = () => `203.0.113.${++ipCounter}`;
 beforeAll(async () => {
   [mongo, nats] = await Promise.all([startMongo(), startNats()]);
   const sink = new Writable({
-    write(chunk, _enc, done) {
+    write(chunk: Buffer, _enc, done) {
       logLines.push(chunk.toString('utf8'));
       done();
     },

@@ -14,6 +14,8 @@ import {
   securityAlertsResponseSchema,
   securityDashboardResponseSchema,
   securityLogsResponseSchema,
+  type BannedIp,
+  type ErrorEnvelope,
   type RequestLogEntry,
 } from '@shop/contracts';
 import {
@@ -143,7 +145,7 @@ describe('request logs', () => {
   it("refuses bad queries with a clear 400 and answers 401 without the gateway's admin", async () => {
     const bad = await get('/api/security/logs?riskLevel=severe');
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().error).toMatch(/riskLevel must be all, low, medium or high/);
+    expect(bad.json<ErrorEnvelope>().error).toMatch(/riskLevel must be all, low, medium or high/);
     expect((await get('/api/security/logs?limit=0')).statusCode).toBe(400);
     for (const url of [
       '/api/security/logs',
@@ -353,9 +355,9 @@ describe('bans', () => {
     const sub = nc.subscribe('ban.changed', { callback: (_e, m) => void heard.push(m.json()) });
     const res = await ban({ ip: '127.0.0.3', reason: 'brute force', duration: '1h' });
     expect(res.statusCode).toBe(200);
-    const banned = res.json().bannedIP;
+    const banned = res.json<{ bannedIP: BannedIp }>().bannedIP;
     expect(banned).toMatchObject({ ip: '127.0.0.3', reason: 'brute force', bannedBy: ADMIN.email });
-    expect(new Date(banned.expiresAt).getTime() - new Date(banned.bannedDate).getTime()).toBe(3_600_000);
+    expect(new Date(banned.expiresAt!).getTime() - new Date(banned.bannedDate).getTime()).toBe(3_600_000);
     await eventually(
       () => heard,
       (h) => h.length === 1,
@@ -367,13 +369,13 @@ describe('bans', () => {
       changedBy: ADMIN.email,
     });
     expect(await askActive()).toContainEqual({ ip: '127.0.0.3', expiresAt: banned.expiresAt });
-    const list = (await get('/api/security/banned-ips')).json().bannedIPs;
-    expect(list.map((b: { ip: string }) => b.ip)).toContain('127.0.0.3');
+    const list = (await get('/api/security/banned-ips')).json<{ bannedIPs: BannedIp[] }>().bannedIPs;
+    expect(list.map((b) => b.ip)).toContain('127.0.0.3');
     expect((await dashboard()).activeBans).toBeGreaterThanOrEqual(1);
     // Banning it again is a conflict, not a second ban.
     const again = await ban({ ip: '127.0.0.3', reason: 'again' });
     expect(again.statusCode).toBe(409);
-    expect(again.json().error).toMatch(/already banned/);
+    expect(again.json<ErrorEnvelope>().error).toMatch(/already banned/);
 
     const lifted = await service.app.inject({
       method: 'DELETE',
@@ -397,13 +399,14 @@ describe('bans', () => {
 
   it('accepts IPv6 and CIDR ranges in canonical form, permanent when the duration is empty', async () => {
     const v6 = await ban({ ip: '2001:DB8:0:0:0:0:0:42', reason: 'scanner', duration: '' });
-    expect(v6.json().bannedIP).toMatchObject({ ip: '2001:db8::42', expiresAt: null });
+    expect(v6.json<{ bannedIP: BannedIp }>().bannedIP).toMatchObject({ ip: '2001:db8::42', expiresAt: null });
     const range = await ban({ ip: '198.51.100.77/24', reason: 'botnet', duration: '30d' });
-    expect(range.json().bannedIP.ip).toBe('198.51.100.0/24');
+    expect(range.json<{ bannedIP: BannedIp }>().bannedIP.ip).toBe('198.51.100.0/24');
     const durations = { '6h': 6, '1d': 24, '7d': 168 } as const;
     for (const [duration, hours] of Object.entries(durations)) {
-      const b = (await ban({ ip: `10.9.9.${hours % 250}`, reason: 'x', duration })).json().bannedIP;
-      expect(new Date(b.expiresAt).getTime() - new Date(b.bannedDate).getTime()).toBe(hours * 3_600_000);
+      const b = (await ban({ ip: `10.9.9.${hours % 250}`, reason: 'x', duration })).json<{ bannedIP: BannedIp }>()
+        .bannedIP;
+      expect(new Date(b.expiresAt!).getTime() - new Date(b.bannedDate).getTime()).toBe(hours * 3_600_000);
     }
   });
 
@@ -423,14 +426,14 @@ describe('bans', () => {
     for (const [body, message] of cases) {
       const res = await ban(body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
-      expect(res.json().error).toMatch(message);
+      expect(res.json<ErrorEnvelope>().error).toMatch(message);
     }
   });
 
   it("refuses to ban the admin's own address: this call's, or the one the session signed in from", async () => {
     const own = await ban({ ip: '127.0.0.2', reason: 'oops' });
     expect(own.statusCode).toBe(400);
-    expect(own.json().error).toMatch(/You cannot ban 127\.0\.0\.2: it covers your own address/);
+    expect(own.json<ErrorEnvelope>().error).toMatch(/You cannot ban 127\.0\.0\.2: it covers your own address/);
     expect((await ban({ ip: '127.0.0.0/8', reason: 'oops' })).statusCode).toBe(400);
     // Signed in from 192.0.2.200, now calling from elsewhere: the session's address is protected too.
     const login = await service.app.inject({
@@ -443,7 +446,7 @@ describe('bans', () => {
     const cookie = String(login.headers['set-cookie']).split(';')[0];
     const res = await ban({ ip: '192.0.2.200', reason: 'oops' }, { ...asAdmin, cookie });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error).toMatch(/192\.0\.2\.200/);
+    expect(res.json<ErrorEnvelope>().error).toMatch(/192\.0\.2\.200/);
   });
 
   it("leaves expired bans out of the list, the count and the gateways' answer", async () => {
@@ -456,9 +459,9 @@ describe('bans', () => {
       bannedBy: 'x',
       removeAt: new Date(Date.now() + 86_400_000),
     });
-    expect((await get('/api/security/banned-ips')).json().bannedIPs.map((b: { ip: string }) => b.ip)).not.toContain(
-      '192.0.2.99',
-    );
+    expect(
+      (await get('/api/security/banned-ips')).json<{ bannedIPs: BannedIp[] }>().bannedIPs.map((b) => b.ip),
+    ).not.toContain('192.0.2.99');
     expect((await askActive()).map((b) => b.ip)).not.toContain('192.0.2.99');
     // An expired ban does not block a new one of the same address.
     expect((await ban({ ip: '192.0.2.99', reason: 'back again', duration: '1h' })).statusCode).toBe(200);
