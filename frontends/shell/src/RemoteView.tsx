@@ -115,19 +115,18 @@ export type RemoteViewProps<K extends RemoteModuleId> = { module: K } & (Record<
   ? { props?: PropsOf<K> }
   : { props: PropsOf<K> });
 
-/** One module, looked up once per mount: the boundary's key remounts it for another module or a retry. */
-function RemoteModule({ module, props }: { module: RemoteModuleId; props: Record<string, unknown> }) {
-  const [View] = useState(() => lazyModule(module));
-  return <View {...props} />;
-}
-
 export function RemoteView<K extends RemoteModuleId>({ module, props }: RemoteViewProps<K>) {
   const [attempt, setAttempt] = useState(0);
   const areaName = remoteAreaNames[remoteOf(module)];
+  // Looked up here, outside the Suspense boundary, where the render is kept: a component that suspends
+  // on its first mount loses its state, so a lookup inside it would start a new fetch on every failure.
+  // lazyModule keeps one lazy component per module (the same one on every render).
+  // eslint-disable-next-line react-hooks/static-components -- cached per module id in lazyModules
+  const View = lazyModule(module);
   return (
     <RemoteErrorBoundary key={`${module}#${attempt}`} areaName={areaName} onRetry={() => setAttempt((n) => n + 1)}>
       <Suspense fallback={<RemoteLoading areaName={areaName} />}>
-        <RemoteModule module={module} props={props ?? {}} />
+        <View {...(props ?? {})} />
       </Suspense>
     </RemoteErrorBoundary>
   );
