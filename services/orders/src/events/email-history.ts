@@ -15,54 +15,70 @@ function typeOfTemplate(template: string): EmailHistoryType {
   return /status|quote|confirmation|receipt/.test(template) ? 'status_update' : 'admin_message';
 }
 
+/**
+ * Two emails per quote request reach this consumer (the confirmation and the team's notice): the team's
+ * is acked without a transaction, emails about different orders are written at once, and one order's
+ * emails one after another (they change the same history).
+ */
+const byOrder = {
+  concurrency: 8,
+  orderKey: (event: { data: { orderId?: string | undefined } }) => event.data.orderId,
+};
+
 export function emailHistoryConsumers(models: OrderModels) {
   const { Order } = models;
   return [
-    consumeEvent('email.sent', async (event, { session }) => {
-      const email = event.data;
-      if (!email.orderId || teamTemplates.has(email.template)) return;
-      // An email sent before the customer's erasure can be reported after it: it must not write the
-      // address and text back into an anonymised order (the history keeps only date, subject, status).
-      const order = await Order.findById(email.orderId, { emailKey: 1 }).session(session).lean<{ emailKey?: string }>();
-      if (!order) return;
-      const erased = Boolean(order.emailKey && isErasedEmail(order.emailKey));
-      const to = erased ? order.emailKey! : email.to;
-      const preview = erased ? erasedText : email.preview;
-      const sentAt = new Date(email.sentAt);
-      if (email.emailRecordId) {
-        const result = await Order.updateOne(
-          { _id: email.orderId, 'emailHistory.id': email.emailRecordId },
-          {
-            $set: {
-              'emailHistory.$.status': 'sent',
-              'emailHistory.$.sentAt': sentAt,
-              'emailHistory.$.emailId': email.emailId,
-              'emailHistory.$.subject': email.subject,
-              ...(preview ? { 'emailHistory.$.preview': preview } : {}),
+    consumeEvent(
+      'email.sent',
+      async (event, { session }) => {
+        const email = event.data;
+        if (!email.orderId || teamTemplates.has(email.template)) return;
+        // An email sent before the customer's erasure can be reported after it: it must not write the
+        // address and text back into an anonymised order (the history keeps only date, subject, status).
+        const order = await Order.findById(email.orderId, { emailKey: 1 })
+          .session(session)
+          .lean<{ emailKey?: string }>();
+        if (!order) return;
+        const erased = Boolean(order.emailKey && isErasedEmail(order.emailKey));
+        const to = erased ? order.emailKey! : email.to;
+        const preview = erased ? erasedText : email.preview;
+        const sentAt = new Date(email.sentAt);
+        if (email.emailRecordId) {
+          const result = await Order.updateOne(
+            { _id: email.orderId, 'emailHistory.id': email.emailRecordId },
+            {
+              $set: {
+                'emailHistory.$.status': 'sent',
+                'emailHistory.$.sentAt': sentAt,
+                'emailHistory.$.emailId': email.emailId,
+                'emailHistory.$.subject': email.subject,
+                ...(preview ? { 'emailHistory.$.preview': preview } : {}),
+              },
             },
-          },
+            { session, timestamps: false },
+          );
+          if (result.matchedCount > 0) return;
+        }
+        const entry: EmailHistoryEntry = {
+          id: email.emailRecordId ?? email.emailId,
+          subject: email.subject,
+          to,
+          type: typeOfTemplate(email.template),
+          preview: preview ?? '',
+          status: 'sent',
+          timestamp: sentAt,
+          sentAt,
+          emailId: email.emailId,
+        };
+        // Added once: the filter skips an order that already lists this email.
+        await Order.updateOne(
+          { _id: email.orderId, 'emailHistory.id': { $ne: entry.id } },
+          { $push: { emailHistory: entry } },
           { session, timestamps: false },
         );
-        if (result.matchedCount > 0) return;
-      }
-      const entry: EmailHistoryEntry = {
-        id: email.emailRecordId ?? email.emailId,
-        subject: email.subject,
-        to,
-        type: typeOfTemplate(email.template),
-        preview: preview ?? '',
-        status: 'sent',
-        timestamp: sentAt,
-        sentAt,
-        emailId: email.emailId,
-      };
-      // Added once: the filter skips an order that already lists this email.
-      await Order.updateOne(
-        { _id: email.orderId, 'emailHistory.id': { $ne: entry.id } },
-        { $push: { emailHistory: entry } },
-        { session, timestamps: false },
-      );
-    }),
+      },
+      { ...byOrder, relevant: (event) => Boolean(event.data.orderId) && !teamTemplates.has(event.data.template) },
+    ),
     consumeEvent('email.failed', async (event, { session }) => {
       const email = event.data;
       if (!email.orderId || !email.emailRecordId) return;
