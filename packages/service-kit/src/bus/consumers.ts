@@ -28,7 +28,7 @@ export interface ConsumerContext {
   /** 1 on first delivery. */
   deliveryCount: number;
   /** Runs `fn` once the handler's transaction committed (e.g. to refresh an in-memory copy). */
-  afterCommit(fn: () => void): void;
+  afterCommit: (fn: () => void) => void;
 }
 
 export interface ConsumerOptions<T extends EventType = EventType> {

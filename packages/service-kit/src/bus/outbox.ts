@@ -189,7 +189,7 @@ export class OutboxRelay {
     const sent: OutboxDoc[] = [];
     const failed: { doc: OutboxDoc; err: unknown }[] = [];
     results.forEach((result, i) => {
-      const doc = docs[i]!;
+      const doc = docs[i];
       if (result.status === 'fulfilled') {
         sent.push(doc);
         const ack = result.value;

@@ -17,10 +17,12 @@ export function privacyExportReply(models: EmailModels) {
     privacyExportSubject('email'),
     privacyExportRequestSchema,
     async ({ email, orderIds, orderNumbers }): Promise<PrivacyExportPart> => {
-      const events = (await models.Email.distinct('sourceEventId', {
-        to: sameEmailPattern(email),
-        sourceEventId: { $ne: null },
-      })) as string[];
+      const events = (
+        await models.Email.distinct('sourceEventId', {
+          to: sameEmailPattern(email),
+          sourceEventId: { $ne: null },
+        })
+      ).map(String);
       const emails = await models.Email.find(
         {
           $or: [

@@ -49,7 +49,7 @@ export function mailboxRoutes(app: ServiceApp, devMailboxUrl: string | undefined
       const params = new URLSearchParams();
       if (request.query.to) params.set('to', request.query.to);
       if (request.query.limit) params.set('limit', String(request.query.limit));
-      const list = (await call(`/messages?${params}`)) as MailboxList;
+      const list = (await call(`/messages?${params.toString()}`)) as MailboxList;
       reply.header('cache-control', 'no-store');
       return list;
     },

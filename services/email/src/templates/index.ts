@@ -20,7 +20,7 @@ export interface RenderedEmail {
   text: string;
 }
 
-export function escapeHtml(value: unknown): string {
+export function escapeHtml(value: string | number | boolean | null | undefined): string {
   return String(value ?? '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
