@@ -2,7 +2,14 @@
 // read, and content.changed published through the outbox (real MongoDB and nats-server).
 import { jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentMessages, defaultSiteContent, type SiteContent } from '@shop/contracts';
+import {
+  contentMessages,
+  defaultSiteContent,
+  type ContentResponse,
+  type ContentVersionsResponse,
+  type ErrorEnvelope,
+  type SiteContent,
+} from '@shop/contracts';
 import { call, eventually, startInfra, startMarketing, type MarketingService } from './support/harness.js';
 
 let infra: Awaited<ReturnType<typeof startInfra>>;
@@ -24,15 +31,15 @@ async function lastContentChanged() {
   const jsm = await jetstreamManager(service.ctx.bus.connection!);
   const msg = await jsm.streams.getMessage('MARKETING', { last_by_subj: 'content.changed' });
   return msg
-    ? (msg.json() as {
+    ? msg.json<{
         data: { version: number; prices: Record<string, number>; features: SiteContent['features']; changedBy: string };
-      })
+      }>()
     : null;
 }
 
 describe('site content', () => {
   it('answers the defaults (the shop texts and catalog prices) before the first save', async () => {
-    const res = await call(service, 'GET', '/api/content');
+    const res = await call<ContentResponse>(service, 'GET', '/api/content');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, version: 0, updatedBy: null });
     expect(res.body.content.products.coin.basePrice).toBe(25.99);
@@ -62,7 +69,7 @@ describe('site content', () => {
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).toContain('heroTitle is required');
 
-    expect((await call(service, 'GET', '/api/content')).body.version).toBe(0);
+    expect((await call<ContentResponse>(service, 'GET', '/api/content')).body.version).toBe(0);
   });
 
   it('saves the whole object as a version with who and when, publishes content.changed, resets and restores', async () => {
@@ -70,11 +77,13 @@ describe('site content', () => {
     first.homepage.heroTitle = 'Coins for every unit';
     first.products.coin.basePrice = 31.5;
     first.features.aiGenerationEnabled = false;
-    const saved = await call(service, 'PUT', '/api/content', first);
+    const saved = await call<ContentResponse>(service, 'PUT', '/api/content', first);
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({ success: true, version: 1, updatedBy: 'admin:ops@shop.local' });
     expect(saved.body.content.homepage.heroTitle).toBe('Coins for every unit');
-    expect((await call(service, 'GET', '/api/content')).body.content.products.coin.basePrice).toBe(31.5);
+    expect((await call<ContentResponse>(service, 'GET', '/api/content')).body.content.products.coin.basePrice).toBe(
+      31.5,
+    );
 
     await eventually(async () => (await lastContentChanged())?.data.version === 1);
     const event = await lastContentChanged();
@@ -85,30 +94,34 @@ describe('site content', () => {
     });
     expect(event!.data.features.aiGenerationEnabled).toBe(false);
 
-    const reset = await call(service, 'POST', '/api/content/reset');
+    const reset = await call<ContentResponse>(service, 'POST', '/api/content/reset');
     expect(reset.status).toBe(200);
     expect(reset.body.version).toBe(2);
     expect(reset.body.content).toEqual(defaultSiteContent);
 
-    const versions = await call(service, 'GET', '/api/content/versions');
+    const versions = await call<ContentVersionsResponse>(service, 'GET', '/api/content/versions');
     expect(versions.status).toBe(200);
-    expect(versions.body.versions.map((v: { version: number; action: string }) => [v.version, v.action])).toEqual([
+    expect(versions.body.versions.map((v) => [v.version, v.action])).toEqual([
       [2, 'reset'],
       [1, 'save'],
     ]);
     expect(versions.body.versions[1].savedBy).toBe('admin:ops@shop.local');
     expect(Date.parse(versions.body.versions[1].savedAt)).toBeGreaterThan(Date.now() - 60_000);
 
-    const restored = await call(service, 'POST', `/api/content/versions/${versions.body.versions[1].id}/restore`);
+    const restored = await call<ContentResponse>(
+      service,
+      'POST',
+      `/api/content/versions/${versions.body.versions[1].id}/restore`,
+    );
     expect(restored.status).toBe(200);
     expect(restored.body.version).toBe(3);
     expect(restored.body.content.homepage.heroTitle).toBe('Coins for every unit');
     expect(restored.body.content.products.coin.basePrice).toBe(31.5);
-    const after = await call(service, 'GET', '/api/content/versions');
+    const after = await call<ContentVersionsResponse>(service, 'GET', '/api/content/versions');
     expect(after.body.versions[0]).toMatchObject({ version: 3, action: 'restore', restoredFrom: 1 });
     await eventually(async () => (await lastContentChanged())?.data.version === 3);
 
-    const missing = await call(service, 'POST', '/api/content/versions/no-such-version/restore');
+    const missing = await call<ErrorEnvelope>(service, 'POST', '/api/content/versions/no-such-version/restore');
     expect(missing.status).toBe(404);
     expect(missing.body.error).toBe(contentMessages.versionNotFound);
   });
@@ -135,7 +148,7 @@ describe('site content', () => {
       headers: { 'if-none-match': etag },
     });
     expect(changed.statusCode).toBe(200);
-    expect(changed.json().content.homepage.tagline).toBe('Made for your unit');
+    expect(changed.json<ContentResponse>().content.homepage.tagline).toBe('Made for your unit');
     expect(changed.headers.etag).not.toBe(etag);
   });
 });

@@ -9,7 +9,10 @@ import {
   discountReleaseSubject,
   type DiscountCode,
   type DiscountCreate,
+  type DiscountListResponse,
   type DiscountRedeemRequest,
+  type DiscountResponse,
+  type ErrorEnvelope,
 } from '@shop/contracts';
 import { AppError } from '@shop/service-kit';
 import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
@@ -33,19 +36,19 @@ afterAll(async () => {
   await Promise.all([nats?.stop(), mongo?.stop()]);
 });
 
-async function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) {
+async function call<Body = unknown>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) {
   const res = await service.app.inject({
     method,
     url,
     ...(payload !== undefined ? { payload: payload as object } : {}),
     headers: adminHeaders('ops@shop.local'),
   });
-  return { status: res.statusCode, body: res.body ? res.json() : null };
+  return { status: res.statusCode, body: res.body ? res.json<Body>() : null };
 }
 
 let seq = 0;
 async function create(overrides: Partial<DiscountCreate> = {}): Promise<DiscountCode> {
-  const res = await call('POST', '/api/marketing/discounts', {
+  const res = await call<DiscountResponse>('POST', '/api/marketing/discounts', {
     code: `CODE${++seq}`,
     category: 'general',
     description: 'Test code',
@@ -54,7 +57,7 @@ async function create(overrides: Partial<DiscountCreate> = {}): Promise<Discount
     ...overrides,
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.discount;
+  return res.body!.discount;
 }
 
 // A long wait: 50 requests at once on a shared 2-core machine must not turn into time-outs.
@@ -72,13 +75,13 @@ const refusalOf = async (p: Promise<unknown>) => {
   throw new Error('expected a refusal');
 };
 const usedCount = async (id: string) =>
-  ((await call('GET', '/api/marketing/discounts')).body.discounts as DiscountCode[]).find((d) => d.id === id)!
+  (await call<DiscountListResponse>('GET', '/api/marketing/discounts')).body!.discounts.find((d) => d.id === id)!
     .usedCount;
 
 describe('Discount Codes tab calls', () => {
   it('creates a code active, unused, starting now, upper case; blank optionals mean unlimited, never expires, no minimum', async () => {
     const before = Date.now();
-    const res = await call('POST', '/api/marketing/discounts', {
+    const res = await call<DiscountResponse>('POST', '/api/marketing/discounts', {
       code: ' salute15 ',
       category: 'military',
       description: 'Thank you for your service',
@@ -88,7 +91,7 @@ describe('Discount Codes tab calls', () => {
       endDate: '',
     });
     expect(res.status).toBe(201);
-    const d = res.body.discount as DiscountCode;
+    const d = res.body!.discount;
     expect(d).toMatchObject({
       code: 'SALUTE15',
       category: 'military',
@@ -101,13 +104,13 @@ describe('Discount Codes tab calls', () => {
       minOrder: null,
     });
     expect(Date.parse(d.startDate)).toBeGreaterThanOrEqual(before - 1000);
-    const list = await call('GET', '/api/marketing/discounts');
-    expect(list.body.discounts.map((x: DiscountCode) => x.code)).toContain('SALUTE15');
+    const list = await call<DiscountListResponse>('GET', '/api/marketing/discounts');
+    expect(list.body!.discounts.map((x) => x.code)).toContain('SALUTE15');
   });
 
   it('keeps codes unique regardless of case (409 naming the code)', async () => {
     await create({ code: 'Unique1' });
-    const again = await call('POST', '/api/marketing/discounts', {
+    const again = await call<ErrorEnvelope>('POST', '/api/marketing/discounts', {
       code: 'uNIQUE1',
       category: 'general',
       description: 'x',
@@ -115,7 +118,7 @@ describe('Discount Codes tab calls', () => {
       value: 5,
     });
     expect(again.status).toBe(409);
-    expect(again.body.error).toBe('A discount code UNIQUE1 already exists');
+    expect(again.body!.error).toBe('A discount code UNIQUE1 already exists');
   });
 
   it('refuses what the create form forbids with a clear 400', async () => {
@@ -148,15 +151,15 @@ describe('Discount Codes tab calls', () => {
 
   it('toggles isActive and deletes; unknown ids are 404', async () => {
     const d = await create();
-    const off = await call('PATCH', `/api/marketing/discounts/${d.id}`, { isActive: false });
+    const off = await call<DiscountResponse>('PATCH', `/api/marketing/discounts/${d.id}`, { isActive: false });
     expect(off.status).toBe(200);
-    expect(off.body.discount.isActive).toBe(false);
+    expect(off.body!.discount.isActive).toBe(false);
     expect((await call('PATCH', `/api/marketing/discounts/${d.id}`, { isActive: 'yes' })).status).toBe(400);
     expect((await call('PATCH', '/api/marketing/discounts/nope', { isActive: true })).status).toBe(404);
     expect((await call('DELETE', `/api/marketing/discounts/${d.id}`)).status).toBe(200);
-    const gone = await call('DELETE', `/api/marketing/discounts/${d.id}`);
+    const gone = await call<ErrorEnvelope>('DELETE', `/api/marketing/discounts/${d.id}`);
     expect(gone.status).toBe(404);
-    expect(gone.body.error).toBe('Discount code not found');
+    expect(gone.body!.error).toBe('Discount code not found');
   });
 
   it('a date-only end date lasts through that day', () => {

@@ -60,7 +60,7 @@ export async function startEmail(infra: { mongo: StartedMongo; nats: StartedNats
 }
 
 /** An admin call, as the gateway forwards it. */
-export async function call(
+export async function call<Body = unknown>(
   service: MarketingService,
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   url: string,
@@ -74,7 +74,7 @@ export async function call(
   });
   return {
     status: res.statusCode,
-    body: res.body && res.headers['content-type']?.includes('json') ? res.json() : res.body,
+    body: (res.body && res.headers['content-type']?.includes('json') ? res.json<Body>() : res.body) as Body,
     headers: res.headers,
   };
 }
