@@ -72,7 +72,7 @@ it('the audit event carries the trace of the admin call it records, even when pu
     if (!info?.state.messages) return undefined;
     for (let seq = info.state.last_seq; seq >= info.state.first_seq; seq--) {
       const msg = await jsm.streams.getMessage('GATEWAY', { seq }).catch(() => null);
-      if (msg && (msg.json() as { data: { requestId?: string } }).data.requestId === 'trace-audit-1') return msg;
+      if (msg && msg.json<{ data: { requestId?: string } }>().data.requestId === 'trace-audit-1') return msg;
     }
     return undefined;
   };

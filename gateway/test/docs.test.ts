@@ -50,7 +50,7 @@ describe('/api/docs', () => {
       paths: Record<string, unknown>;
       info: { version: string };
     };
-    expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+    expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) as unknown }]);
     expect(Object.keys(doc.paths).sort()).toEqual(['/api/orders', '/api/orders/{id}', '/api/upload']);
     expect(doc.info.version).toBe('1.2.0');
   });
@@ -92,13 +92,16 @@ describe('/api/docs', () => {
   it('answers 404 for an unknown service and 503 when the service is down', async () => {
     const unknown = await fetch(`${stack.url}/api/docs/billing.json`);
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toMatchObject({ code: 'NOT_FOUND', error: expect.stringContaining('"billing"') });
+    expect(await unknown.json()).toMatchObject({
+      code: 'NOT_FOUND',
+      error: expect.stringContaining('"billing"') as unknown,
+    });
 
     const down = await fetch(`${stack.url}/api/docs/marketing.json`);
     expect(down.status).toBe(503);
     expect(await down.json()).toMatchObject({
       code: 'SERVICE_UNAVAILABLE',
-      error: expect.stringContaining('marketing service'),
+      error: expect.stringContaining('marketing service') as unknown,
     });
   });
 

@@ -130,7 +130,7 @@ describe('serving the built frontends', () => {
       expect(missing.status).toBe(503);
       expect(await missing.json()).toMatchObject({
         code: 'FRONTEND_NOT_BUILT',
-        error: expect.stringContaining('npm run build'),
+        error: expect.stringContaining('npm run build') as unknown,
       });
       expect((await fetch(`${bare.url}/api/health`)).status).toBe(200);
     } finally {

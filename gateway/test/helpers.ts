@@ -180,7 +180,7 @@ export async function startSecurityStandIn(): Promise<SecurityStandIn> {
       }
       for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
         const msg = await jsm.streams.getMessage('GATEWAY', { seq }).catch(() => null);
-        if (msg && msg.subject === 'gateway.admin_action') events.push(msg.json() as AnyEventEnvelope);
+        if (msg && msg.subject === 'gateway.admin_action') events.push(msg.json<AnyEventEnvelope>());
       }
       return events;
     },

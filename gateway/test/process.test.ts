@@ -124,7 +124,7 @@ describe('gateway process', () => {
     const res = await inFlight;
     expect(res.status).toBe(200);
     expect(((await res.json()) as { url: string }).url).toBe('/api/orders/slow');
-    const [code] = await exited;
+    const [code] = (await exited) as [number | null, NodeJS.Signals | null];
     expect(code).toBe(0);
     expect(logs.some((l) => l.msg === 'gateway stopped')).toBe(true);
   });

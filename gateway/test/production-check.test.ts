@@ -160,20 +160,23 @@ describe('GET /api/health/production-check', () => {
     expect(before.find('JetStream ORDERS')).toMatchObject({
       status: 'fail',
       critical: true,
-      message: expect.stringMatching(/Stream ORDERS is missing/),
+      message: expect.stringMatching(/Stream ORDERS is missing/) as unknown,
     });
 
     await createStreams(stack.security.nats.url);
     const { report, find } = await runCheck(stack);
     expect(find('JetStream ORDERS')).toMatchObject({
       status: 'pass',
-      message: expect.stringMatching(/consumer\(s\), 0 pending/),
+      message: expect.stringMatching(/consumer\(s\), 0 pending/) as unknown,
     });
     // Development: test-mode payments are expected; the local generator and no telemetry are warnings.
-    expect(find('Stripe keys')).toMatchObject({ status: 'pass', message: expect.stringMatching(/Test mode/) });
+    expect(find('Stripe keys')).toMatchObject({
+      status: 'pass',
+      message: expect.stringMatching(/Test mode/) as unknown,
+    });
     expect(find('OpenAI key')).toMatchObject({
       status: 'warning',
-      recommendation: expect.stringMatching(/OPENAI_API_KEY/),
+      recommendation: expect.stringMatching(/OPENAI_API_KEY/) as unknown,
     });
     expect(find('Telemetry export')).toMatchObject({ status: 'warning' });
     expect(find('MongoDB replica set')).toMatchObject({ status: 'pass', message: 'Replica set rs0' });
@@ -181,7 +184,7 @@ describe('GET /api/health/production-check', () => {
     expect(find('Rate limits')).toMatchObject({ status: 'pass' });
     expect(find('Contact details')).toMatchObject({
       status: 'pass',
-      message: expect.stringMatching(/help@tacticalgear\.example/),
+      message: expect.stringMatching(/help@tacticalgear\.example/) as unknown,
     });
     expect(report.overall).toBe('issues');
     expect(report.summary.total).toBe(report.results.length);
@@ -215,17 +218,20 @@ describe('GET /api/health/production-check', () => {
     expect(find('Admin passwords')).toMatchObject({
       status: 'fail',
       critical: true,
-      message: expect.stringMatching(/admin@shop\.local/),
+      message: expect.stringMatching(/admin@shop\.local/) as unknown,
     });
     expect(find('SMTP')).toMatchObject({
       status: 'fail',
       critical: true,
-      message: expect.stringMatching(/local development mailbox/),
+      message: expect.stringMatching(/local development mailbox/) as unknown,
     });
     expect(find('Secure session cookie')).toMatchObject({ status: 'fail', critical: true });
     expect(find('PUBLIC_ORIGIN')).toMatchObject({ status: 'warning' });
     expect(find('TRUST_PROXY')).toMatchObject({ status: 'warning' });
-    expect(find('Contact details')).toMatchObject({ status: 'fail', message: expect.stringMatching(/local default/) });
+    expect(find('Contact details')).toMatchObject({
+      status: 'fail',
+      message: expect.stringMatching(/local default/) as unknown,
+    });
     for (const r of report.results.filter((x) => x.status !== 'pass')) expect(r.recommendation, r.test).toBeTruthy();
   });
 
@@ -255,7 +261,7 @@ describe('GET /api/health/production-check', () => {
     expect(check.find('Stripe keys')).toMatchObject({
       status: 'fail',
       critical: true,
-      message: expect.stringMatching(/test key but the publishable key a live key/),
+      message: expect.stringMatching(/test key but the publishable key a live key/) as unknown,
     });
   });
 
@@ -292,13 +298,13 @@ describe('GET /api/health/production-check', () => {
     });
     expect(find('customers outbox')).toMatchObject({
       status: 'fail',
-      recommendation: expect.stringMatching(/cannot publish to JetStream/),
+      recommendation: expect.stringMatching(/cannot publish to JetStream/) as unknown,
     });
     expect(find('marketing outbox')).toMatchObject({ status: 'pass' });
-    expect(find('SMTP')).toMatchObject({ status: 'fail', message: expect.stringMatching(/ECONNREFUSED/) });
+    expect(find('SMTP')).toMatchObject({ status: 'fail', message: expect.stringMatching(/ECONNREFUSED/) as unknown });
     expect(find('Failed emails')).toMatchObject({
       status: 'warning',
-      message: expect.stringMatching(/^5 email\(s\) failed/),
+      message: expect.stringMatching(/^5 email\(s\) failed/) as unknown,
     });
     expect(find('Business registration')).toMatchObject({ status: 'warning', message: 'Incomplete: EIN missing' });
     expect(find('Tax permits')).toMatchObject({
@@ -331,12 +337,15 @@ describe('GET /api/health/production-check', () => {
     expect(find('email service')).toMatchObject({
       status: 'fail',
       critical: true,
-      message: expect.stringMatching(/email service is unreachable: not running/),
+      message: expect.stringMatching(/email service is unreachable: not running/) as unknown,
     });
-    expect(find('SMTP')).toMatchObject({ status: 'fail', message: expect.stringMatching(/email service not running/) });
+    expect(find('SMTP')).toMatchObject({
+      status: 'fail',
+      message: expect.stringMatching(/email service not running/) as unknown,
+    });
     expect(find('OpenAI key')).toMatchObject({
       status: 'fail',
-      message: expect.stringMatching(/orders service no answer within 5000 ms/),
+      message: expect.stringMatching(/orders service no answer within 5000 ms/) as unknown,
     });
     expect(find('orders outbox')).toMatchObject({ status: 'fail' });
     expect(report.overall).toBe('critical');
