@@ -37,7 +37,7 @@ describe('dev mailbox', () => {
       from: 'orders@shop.test',
       to: ['alex@example.com'],
       subject: 'Your verification code',
-      text: expect.stringContaining('text of Your verification code'),
+      text: expect.stringContaining('text of Your verification code') as unknown,
       html: '<p>html of Your verification code</p>',
     });
     expect(Date.parse(message.date)).not.toBeNaN();
