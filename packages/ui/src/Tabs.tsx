@@ -20,7 +20,7 @@ export interface TabListProps<Id extends string> {
 export function TabList<Id extends string>({ tabs, selected, onSelect, label, idPrefix }: TabListProps<Id>) {
   const refs = useRef<Record<string, HTMLButtonElement | null>>({});
 
-  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+  function onKeyDown(event: KeyboardEvent<HTMLButtonElement>) {
     const index = tabs.findIndex((t) => t.id === selected);
     const next =
       event.key === 'ArrowRight'
@@ -40,12 +40,7 @@ export function TabList<Id extends string>({ tabs, selected, onSelect, label, id
   }
 
   return (
-    <div
-      role="tablist"
-      aria-label={label}
-      className="flex flex-wrap gap-1 border-b border-olive-700 pb-2"
-      onKeyDown={onKeyDown}
-    >
+    <div role="tablist" aria-label={label} className="flex flex-wrap gap-1 border-b border-olive-700 pb-2">
       {tabs.map((t) => (
         <button
           key={t.id}
@@ -59,6 +54,7 @@ export function TabList<Id extends string>({ tabs, selected, onSelect, label, id
           aria-controls={`${idPrefix}-panel-${t.id}`}
           tabIndex={selected === t.id ? 0 : -1}
           onClick={() => onSelect(t.id)}
+          onKeyDown={onKeyDown}
           className={cn(
             'rounded-md px-3 py-1.5 text-sm font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brass-300',
             selected === t.id ? 'bg-brass-400 text-ink-950' : 'text-khaki-100 hover:bg-olive-700',
