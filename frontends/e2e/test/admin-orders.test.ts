@@ -554,7 +554,9 @@ describe('the orders dashboard', () => {
     await dialog.getByRole('button', { name: 'Save Settings' }).click();
     await page.getByText('Settings saved successfully!').waitFor();
     await dialog.waitFor({ state: 'detached' });
-    const stored = await page.evaluate(async () => (await fetch('/api/admin/settings')).json());
+    const stored = await page.evaluate(
+      async () => (await fetch('/api/admin/settings')).json() as Promise<{ settings: unknown }>,
+    );
     expect(stored.settings).toEqual({
       notificationEmail: 'orders-desk@example.com',
       emailNotificationsEnabled: !wasOn,

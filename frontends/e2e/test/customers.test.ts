@@ -62,7 +62,7 @@ async function placeOrder(description: string, quantity: number): Promise<Placed
   return { id: order.id, orderNumber: order.orderNumber };
 }
 
-async function adminCall(path: string, method: string, body: unknown) {
+async function adminCall<Body = unknown>(path: string, method: string, body: unknown) {
   const res = await fetch(`${baseUrl}${path}`, {
     method,
     headers: { ...(await adminApiHeaders(baseUrl)), 'content-type': 'application/json' },
@@ -70,7 +70,7 @@ async function adminCall(path: string, method: string, body: unknown) {
   });
   const text = await res.text();
   expect(res.status, text).toBe(200);
-  return JSON.parse(text) as Record<string, any>;
+  return JSON.parse(text) as Body;
 }
 
 function customersView(p: Page) {

@@ -5,7 +5,13 @@
 // and for the gateway signing key. HTTP only, no browser: it takes a few seconds.
 import { readFileSync } from 'node:fs';
 import { expect, inject, it } from 'vitest';
-import { ordersAdminPaths, paymentPaths } from '@shop/contracts';
+import {
+  ordersAdminPaths,
+  paymentPaths,
+  type CreateIntentResponse,
+  type CreateOrderResponse,
+  type CustomerLookupResponse,
+} from '@shop/contracts';
 import { DEV_ADMIN } from '@shop/local';
 import { adminApiHeaders, adminGet } from './support/admin.js';
 import { uniqueEmail, verificationCode } from './support/quote-flow.js';
@@ -14,7 +20,8 @@ const baseUrl = inject('baseUrl');
 const logFile = inject('stackLogFile');
 const signingKey = inject('gatewaySigningKey');
 
-async function send(path: string, body: unknown, headers: Record<string, string> = {}) {
+/** One POST through the gateway; the body typed as the caller says the route answers (unknown unless told). */
+async function send<Body = unknown>(path: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${baseUrl}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: baseUrl, ...headers },
@@ -22,7 +29,7 @@ async function send(path: string, body: unknown, headers: Record<string, string>
   });
   const text = await res.text();
   expect(res.status, `${path}: ${text}`).toBeLessThan(300);
-  return JSON.parse(text) as Record<string, any>;
+  return JSON.parse(text) as Body;
 }
 
 it('no service and not the gateway logs a password, a session id, a verification code, a client secret, a card or the signing key', async () => {
@@ -52,7 +59,9 @@ it('no service and not the gateway logs a password, a session id, a verification
     customerCategory: 'general',
     taxExempt: false,
   };
-  const { order } = await send('/api/orders', quoteRequest, { 'idempotency-key': crypto.randomUUID() });
+  const { order } = await send<CreateOrderResponse>('/api/orders', quoteRequest, {
+    'idempotency-key': crypto.randomUUID(),
+  });
   await send(ordersAdminPaths.generateQuote(order.id), { quoteAmount: 250 }, admin);
 
   const askedAt = new Date(Date.now() - 1_000).toISOString();
@@ -68,19 +77,19 @@ it('no service and not the gateway logs a password, a session id, a verification
       { timeout: 20_000, interval: 500 },
     )
     .toBe(1);
-  expect((await send('/api/customers/lookup', { email })).verificationSent).toBe(true);
+  expect((await send<CustomerLookupResponse>('/api/customers/lookup', { email })).verificationSent).toBe(true);
   const code = await verificationCode(baseUrl, email, askedAt);
   await send('/api/customers/verify', { email, verificationCode: code });
 
   // A test-mode card payment (the client secret travels to the page and back).
-  const created = await send(paymentPaths.createIntent, {
+  const created = await send<CreateIntentResponse>(paymentPaths.createIntent, {
     amount: 1,
     currency: 'usd',
     customerInfo: { name: 'Sam Secret', email },
     orderNumber: order.orderNumber,
     metadata: { orderId: order.id, orderNumber: order.orderNumber },
   });
-  const intent = created.paymentIntent as { id: string; client_secret: string };
+  const intent = created.paymentIntent;
   await send(paymentPaths.testModeConfirm, {
     paymentIntentId: intent.id,
     clientSecret: intent.client_secret,

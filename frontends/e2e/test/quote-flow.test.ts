@@ -270,10 +270,11 @@ describe('guided quote flow (/)', () => {
     const { orderNumber, body } = await requestQuote(page);
     expect((await uploaded).ok()).toBe(true);
     expect(body.designMethod).toBe('upload');
-    expect(body.files.map((f: { originalName: string }) => f.originalName)).toEqual(['crest.png', 'tab.svg']);
+    const files = body.files ?? [];
+    expect(files.map((f) => f.originalName)).toEqual(['crest.png', 'tab.svg']);
     // The description was left empty: the default names the files.
     expect(body.description).toBe('Custom patch design from uploaded files: crest.png, tab.svg');
-    const served = await page.request.get(`${baseUrl}${body.files[0].url}`);
+    const served = await page.request.get(`${baseUrl}${files[0].url}`);
     expect(served.ok()).toBe(true);
     expect(served.headers()['content-type']).toContain('image/png');
     placed.push({ orderNumber, item: 'patch' });

@@ -1,14 +1,15 @@
 // The whole shop through its one door: the gateway started by global-setup.ts in front of the real
 // services, MongoDB (embedded) and NATS.
 import { describe, expect, inject, it } from 'vitest';
-import { serviceInfoPath, type ServiceName } from '@shop/contracts';
+import { serviceInfoPath, type ErrorEnvelope, type ServiceName } from '@shop/contracts';
 
 const baseUrl = inject('baseUrl');
 const services = inject('services');
 
 const SERVICE_NAMES = ['orders', 'payments', 'customers', 'support', 'marketing', 'security', 'email'];
 
-async function getJson(url: string): Promise<{ status: number; body: any; headers: Headers }> {
+/** One GET; the body typed as the caller says the route answers (unknown unless told), or the text when it is not JSON. */
+async function getJson<Body = unknown>(url: string): Promise<{ status: number; body: Body; headers: Headers }> {
   const response = await fetch(url, { headers: { accept: 'application/json' } });
   const text = await response.text();
   let body: unknown = text;
@@ -17,12 +18,12 @@ async function getJson(url: string): Promise<{ status: number; body: any; header
   } catch {
     // Left as text: the assertion below shows it.
   }
-  return { status: response.status, body, headers: response.headers };
+  return { status: response.status, body: body as Body, headers: response.headers };
 }
 
 describe('the shop stack through the gateway', () => {
   it('reports all seven services ready on /api/health', async () => {
-    const { status, body } = await getJson(`${baseUrl}/api/health`);
+    const { status, body } = await getJson<{ services: Record<string, unknown> }>(`${baseUrl}/api/health`);
     expect(body).toMatchObject({ status: 'ready' });
     expect(status).toBe(200);
     expect(Object.keys(body.services).sort()).toEqual([...SERVICE_NAMES].sort());
@@ -47,7 +48,7 @@ describe('the shop stack through the gateway', () => {
   });
 
   it('refuses an admin route without a session, without forwarding it', async () => {
-    const { status, body } = await getJson(`${baseUrl}/api/orders`);
+    const { status, body } = await getJson<ErrorEnvelope>(`${baseUrl}/api/orders`);
     expect(status).toBe(401);
     expect(body).toMatchObject({ code: 'UNAUTHORIZED' });
     expect(typeof body.error).toBe('string');

@@ -15,6 +15,7 @@ import {
   flow,
   requestQuote,
   uniqueEmail,
+  type Submitted,
 } from './support/quote-flow.js';
 
 const baseUrl = inject('baseUrl');
@@ -24,7 +25,7 @@ let browser: Browser;
 let shop: ShopPage;
 let page: Page;
 let admin: Record<string, string>;
-let placed: { orderNumber: string; body: Record<string, any> } | null = null;
+let placed: Pick<Submitted, 'orderNumber' | 'body'> | null = null;
 
 beforeAll(async () => {
   [browser, admin] = await Promise.all([launchBrowser(), adminApiHeaders(baseUrl)]);

@@ -1,6 +1,7 @@
 // Steps of the storefront's guided quote flow, driven as a customer would (labels and button names),
 // shared by the quote-*.test.ts browser tests.
 import type { Page, Request } from 'playwright-core';
+import type { OrderRequest } from '@shop/contracts';
 import { expect } from 'vitest';
 import { adminGet } from './admin.js';
 
@@ -75,7 +76,8 @@ export async function fillContact(
 
 export interface Submitted {
   orderNumber: string;
-  body: Record<string, any>;
+  /** The order request the storefront sent. */
+  body: OrderRequest;
   request: Request;
 }
 
@@ -90,7 +92,7 @@ export async function requestQuote(page: Page): Promise<Submitted> {
   await confirmation.getByText('Quote Pending', { exact: true }).waitFor();
   const orderNumber = (await page.getByTestId('order-number').innerText()).trim();
   expect(orderNumber).toMatch(/^[A-Z0-9-]{4,}$/);
-  return { orderNumber, body: request.postDataJSON(), request };
+  return { orderNumber, body: request.postDataJSON() as OrderRequest, request };
 }
 
 export interface MailboxMessage {
