@@ -187,7 +187,12 @@ describe('figures from order events', () => {
     ]);
     const a = await eventually(
       () => byEmail(emailA),
-      (c) => c?.totalSpent === 840 && c.lifetimeStats.completedOrders === 1,
+      // Every event counted: the consumers may apply them in any order, so wait for the whole picture.
+      (c) =>
+        c?.totalSpent === 840 &&
+        c.lifetimeStats.completedOrders === 1 &&
+        c.totalOrders === 3 &&
+        c.lastOrderDate === ago(10),
     );
     expect(a).toMatchObject({
       name: 'Alex Rivera',
