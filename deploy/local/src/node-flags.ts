@@ -7,16 +7,29 @@
 // generation. The young objects of a request (parsed bodies, documents, log records) die within the
 // request; a few MiB of semi-space are enough for them, and scavenges of a small space are as cheap per
 // surviving object. Measured with load-tests/src/stack-memory.ts (see load-tests/RESULTS.md, "Stack memory").
+//
+// The old generation: V8 lets it grow to a multiple of what survived the last full collection before it
+// collects again, and the multiple grows with the heap limit (up to 4 with the limit it picks on a machine
+// with a few GiB). A service holds 30 to 45 MiB live; under the quote load orders grew to 140 MiB of
+// mostly garbage. With a 256 MiB limit the multiple is about 1.4 (a local part that needs more crashes with
+// "heap out of memory" and the runner restarts it; production sets its own limits). The database keeps V8's limit: its heap
+// is the data.
+
+export type PartKind = 'service' | 'mongodb';
 
 /** Young-generation cap of each part, MiB per semi-space. */
-export const SEMI_SPACE_MIB = { service: 4, mongodb: 8 } as const;
+export const SEMI_SPACE_MIB: Record<PartKind, number> = { service: 4, mongodb: 8 };
+
+/** Old-generation limit, MiB (undefined: V8's own). */
+export const OLD_SPACE_MIB: Record<PartKind, number | undefined> = { service: 256, mongodb: undefined };
 
 /**
  * Node flags the runner gives a part (a service or the gateway: 'service'; the embedded MongoDB: 'mongodb').
  * The database keeps a larger young generation: every command's documents pass through it.
  */
-export function localNodeFlags(kind: keyof typeof SEMI_SPACE_MIB): string[] {
-  return [`--max-semi-space-size=${SEMI_SPACE_MIB[kind]}`];
+export function localNodeFlags(kind: PartKind): string[] {
+  const old = OLD_SPACE_MIB[kind];
+  return [`--max-semi-space-size=${SEMI_SPACE_MIB[kind]}`, ...(old ? [`--max-old-space-size=${old}`] : [])];
 }
 
 /**

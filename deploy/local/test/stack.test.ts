@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { GATEWAY, SERVICES, serviceUrlVar } from '../src/catalogue.ts';
 import { delay, groupAlive } from '../src/children.ts';
 import { NATS_MISSING_MESSAGE, NatsServerMissingError, answersInfo } from '../src/nats.ts';
+import { localNodeFlags } from '../src/node-flags.ts';
 import { ChildNotReadyError } from '../src/readiness.ts';
 import { REPO_ROOT, startStack } from '../src/stack.ts';
 
@@ -28,6 +29,7 @@ http.createServer((req, res) => {
   res.setHeader('content-type', 'application/json');
   if (req.url === '/readyz') return res.end(JSON.stringify({ status: 'ready' }));
   if (req.url === '/env') return res.end(JSON.stringify(process.env));
+  if (req.url === '/execArgv') return res.end(JSON.stringify(process.execArgv));
   if (req.url === '/crash') { res.end('{}'); setTimeout(() => process.exit(9), 10); return; }
   res.statusCode = 404; res.end('{}');
 }).listen(Number(process.env.PORT), process.env.HOST, () => console.log(JSON.stringify({ level: 30, msg: 'listening on ' + process.env.PORT })));
@@ -97,6 +99,13 @@ describe('startStack', () => {
           STRIPE_SECRET_KEY: 'sk_test_abc',
         });
       }
+
+      // The runner's memory settings (node-flags.ts) reach every Node part: V8 heap caps and malloc arenas.
+      for (const url of [stack.url, ...Object.values(stack.services)]) {
+        expect(await (await fetch(`${url}/execArgv`)).json(), url).toEqual(localNodeFlags('service'));
+      }
+      expect(localNodeFlags('service')).toContain('--max-semi-space-size=4');
+      expect(gatewayEnv.MALLOC_ARENA_MAX).toBe('2');
 
       // Without SMTP_URL, mail goes to the development mailbox, and only the email service is told.
       expect(stack.mailbox?.smtpUrl).toMatch(/^smtp:\/\/127\.0\.0\.1:\d+$/);
