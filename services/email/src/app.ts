@@ -2,7 +2,7 @@
 // templates of the order confirmation, the admin's new-order notification and the verification code,
 // the admin notification settings and the development mailbox.
 import { readFileSync } from 'node:fs';
-import { ConnectionStates } from 'mongoose';
+import mongoose from 'mongoose';
 import { createService, type ServiceDefinition } from '@shop/service-kit';
 import { loadConfig, type EmailConfig } from './config.js';
 import { alertRaisedConsumer } from './events/alert-raised.js';
@@ -63,7 +63,7 @@ export async function buildApp(config: EmailConfig = loadConfig(), testHooks: Em
       // first, then connects) and stops, finishing the email in hand, when the server closes.
       app.addHook('onReady', async () => {
         if (manualWorker) return;
-        if (ctx.connection.readyState === ConnectionStates.connected) worker.start();
+        if (ctx.connection.readyState === mongoose.ConnectionStates.connected) worker.start();
         else ctx.connection.once('connected', () => worker.start());
       });
       app.addHook('onClose', async () => {
