@@ -13,10 +13,13 @@ import { measure, type LoadShape, type Measurement } from './bench-measure.js';
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const PAGE_BYTES = 4096; // /proc/<pid>/statm counts pages; 4 KiB on this machine's kernels (x86-64, arm64 default)
 
-export async function startBenchStack(extra: Pick<StackOptions, 'nodeArgs' | 'localNodeFlags'> = {}): Promise<Stack> {
+export async function startBenchStack(
+  extra: Pick<StackOptions, 'nodeArgs' | 'localNodeFlags' | 'log'> = {},
+): Promise<Stack> {
   return startStack({
     ...extra,
-    quiet: true,
+    // With a log sink the parts' lines go to it (stack-memory.ts reads their inspector addresses there).
+    quiet: !extra.log,
     readyTimeoutMs: 120_000,
     // The quote load's confirmations must all stay readable to be counted.
     mailboxMaxMessages: 200_000,

@@ -84,15 +84,19 @@ async function heapOf(wsUrl: string, collect: boolean): Promise<Heap> {
   return JSON.parse(last.result.value) as Heap;
 }
 
-/** The inspector address each Node part printed at start (`--inspect=127.0.0.1:0`). */
-function inspectorUrls(stack: Stack): Map<string, string> {
-  const urls = new Map<string, string>();
-  for (const child of stack.children()) {
-    const line = child.recentLines().find((l) => l.startsWith('Debugger listening on ws://'));
-    if (line) urls.set(child.name, line.slice('Debugger listening on '.length).trim());
-  }
-  return urls;
+/** The inspector address each Node part printed at start (`--inspect=127.0.0.1:0`), by part. */
+const inspectorAddresses = new Map<string, string>();
+function noteInspector(name: string, line: string): void {
+  if (line.startsWith('Debugger listening on ws://'))
+    inspectorAddresses.set(name, line.slice('Debugger listening on '.length).trim());
 }
+const inspectorUrls = (stack: Stack) =>
+  new Map(
+    stack.children().flatMap((child) => {
+      const url = inspectorAddresses.get(child.name);
+      return url ? [[child.name, url] as const] : [];
+    }),
+  );
 
 async function heaps(stack: Stack, collect: boolean): Promise<Map<string, Heap>> {
   const out = new Map<string, Heap>();
@@ -147,7 +151,7 @@ try {
   console.log(
     `node flags of the parts: ${localNodeFlags ? "the runner's (node-flags.ts)" : "Node's defaults"} ${nodeArgs.join(' ')}`,
   );
-  stack = await startBenchStack({ nodeArgs, localNodeFlags });
+  stack = await startBenchStack({ nodeArgs, localNodeFlags, ...(values.heap ? { log: noteInspector } : {}) });
   const result = await measureStack(stack, standIns.urls.baseline, shape, log);
   const loadedHeaps = values.heap ? await heaps(stack, false) : undefined;
   log(`settling ${values.settle} s...`);
