@@ -5,7 +5,7 @@
 // baseline answering the same status and payload.
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { idempotencyKeyHeader } from '@shop/contracts';
+import { idempotencyKeyHeader, type CreateOrderResponse } from '@shop/contracts';
 import { startStack, type Stack, type StackOptions } from '@shop/local';
 import { coinOrder } from '@shop/test-support';
 import { measure, type LoadShape, type Measurement } from './bench-measure.js';
@@ -86,18 +86,23 @@ export function stackRss(stack: Stack): StackRss {
   };
 }
 
-interface Answer {
+interface Answer<Body = unknown> {
   status: number;
-  body: any;
+  body: Body;
 }
 
-async function post(url: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+async function post<Body = unknown>(
+  url: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer<Body>> {
   const response = await fetch(url + path, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: url, ...headers },
     body: JSON.stringify(body),
   });
-  return { status: response.status, body: await response.json().catch(() => null) };
+  return { status: response.status, body: (await response.json().catch(() => null)) as Body };
 }
 
 /** The baseline answers POSTs to `path` with what the real shop answered (stand-ins.ts). */
@@ -184,11 +189,14 @@ export async function measureStack(
   // One order to track, and one quote request to learn how many emails a quote request causes.
   await clearMailbox(mailboxUrl);
   const first = freshQuote(run);
-  const placed = await post(stack.url, '/api/orders', JSON.parse(first.body), first.headers);
+  const placed = await post<CreateOrderResponse>(stack.url, '/api/orders', JSON.parse(first.body), first.headers);
   if (placed.status !== 201 && placed.status !== 200)
     throw new Error(`the first quote request answered ${placed.status}: ${JSON.stringify(placed.body)}`);
   const perQuote = await settledMailbox(mailboxUrl, 1_500, 15_000);
-  const trackBody = { orderNumber: placed.body.order.orderNumber, email: JSON.parse(first.body).email };
+  const trackBody = {
+    orderNumber: placed.body.order.orderNumber,
+    email: (JSON.parse(first.body) as { email: string }).email,
+  };
   const tracked = await post(stack.url, '/api/orders/track', trackBody);
   if (tracked.status !== 200)
     throw new Error(`tracking the first order answered ${tracked.status}: ${JSON.stringify(tracked.body)}`);

@@ -195,7 +195,7 @@ async function main() {
     for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
       const msg = await jsm.streams.getMessage('GATEWAY', { seq }).catch(() => null);
       if (!msg || msg.subject !== 'gateway.requests_logged') continue;
-      const data = (msg.json() as { data: { gateway: string; entries: unknown[]; dropped: number } }).data;
+      const data = msg.json<{ data: { gateway: string; entries: unknown[]; dropped: number } }>().data;
       logged[data.gateway] = (logged[data.gateway] ?? 0) + data.entries.length;
       dropped += data.dropped;
     }
@@ -256,10 +256,13 @@ async function main() {
 if (process.argv[2] === '--serve-gateway') {
   const requestLog = process.argv[3] === 'on';
   const { loadConfig } = (await import(`${gatewayDir}src/config.ts`)) as {
-    loadConfig(): { host: string; port: number; logLevel: string };
+    loadConfig: () => { host: string; port: number; logLevel: string };
   };
   const { buildApp } = (await import(`${gatewayDir}src/app.ts`)) as {
-    buildApp(config: unknown, options: object): Promise<{ listen(o: object): Promise<string>; close(): Promise<void> }>;
+    buildApp: (
+      config: unknown,
+      options: object,
+    ) => Promise<{ listen(o: object): Promise<string>; close(): Promise<void> }>;
   };
   const { createLogger } = await import('@shop/service-kit');
   const config = loadConfig();

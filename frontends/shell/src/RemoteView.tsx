@@ -121,11 +121,11 @@ export function RemoteView<K extends RemoteModuleId>({ module, props }: RemoteVi
   // Looked up here, outside the Suspense boundary, where the render is kept: a component that suspends
   // on its first mount loses its state, so a lookup inside it would start a new fetch on every failure.
   // lazyModule keeps one lazy component per module (the same one on every render).
-  // eslint-disable-next-line react-hooks/static-components -- cached per module id in lazyModules
   const View = lazyModule(module);
   return (
     <RemoteErrorBoundary key={`${module}#${attempt}`} areaName={areaName} onRetry={() => setAttempt((n) => n + 1)}>
       <Suspense fallback={<RemoteLoading areaName={areaName} />}>
+        {/* eslint-disable-next-line react-hooks/static-components -- one lazy component per module id, cached in lazyModules */}
         <View {...(props ?? {})} />
       </Suspense>
     </RemoteErrorBoundary>

@@ -6,11 +6,11 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { createEvent, type EventEnvelope } from '@shop/contracts';
 import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
 import { consumeEvent, createService, loadServiceConfig } from '../src/index.js';
-import { eventually, LogLines, orderCreatedData, projectionModels, type AnyService } from './helpers.js';
+import { eventually, LogLines, orderCreatedData, projectionModels, type CustomersLikeService } from './helpers.js';
 
 let mongo: StartedMongo;
 let nats: StartedNats;
-let service: AnyService;
+let service: CustomersLikeService;
 
 /** Order numbers in the order their handling started and finished. */
 const started: string[] = [];

@@ -200,4 +200,3 @@ export async function eventually<T>(
 /** The services built above, with their models typed. */
 export type OrdersLikeService = Service<ReturnType<typeof widgetModels>>;
 export type CustomersLikeService = Service<ReturnType<typeof projectionModels>>;
-export type AnyService = Service<any>;

@@ -5,15 +5,15 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { trace } from '@opentelemetry/api';
 import { startTelemetry } from '../src/telemetry.js';
 import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
-import type { AnyService } from './helpers.js';
+import type { CustomersLikeService, OrdersLikeService } from './helpers.js';
 
 const telemetry = startTelemetry('service-kit-test');
 // Loaded after telemetry started, the way a service's main.ts loads its app.
 const { buildCustomersLike, buildOrdersLike, eventually, LogLines } = await import('./helpers.js');
 let mongo: StartedMongo;
 let nats: StartedNats;
-let orders: AnyService;
-let customers: AnyService;
+let orders: OrdersLikeService;
+let customers: CustomersLikeService;
 const ordersLogs = new LogLines();
 const customersLogs = new LogLines();
 let url: string;
