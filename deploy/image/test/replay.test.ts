@@ -182,6 +182,12 @@ describe(`deploy/Dockerfile replayed without Docker (SHOP_PARTS="${PARTS}")`, ()
       'npm_config_registry',
       'NPM_CONFIG_REGISTRY',
       'npm_config_cache',
+      // The build machine's certificate authorities (a registry behind a TLS-inspecting proxy), as a
+      // Docker build would get them from its base image or build secrets.
+      'NODE_EXTRA_CA_CERTS',
+      'npm_config_cafile',
+      'NPM_CONFIG_CAFILE',
+      'SSL_CERT_FILE',
     ]),
   };
   let image: ReplayedStage | undefined;
