@@ -27,6 +27,7 @@ export {
   type GatewaySigningKey,
   type GatewayTokenCheck,
 } from './gateway-token.js';
+export { adminActor, signedInAdmin } from './admin-identity.js';
 export { createLogger, redactedLogPaths, traceFields, type Logger, type LoggerSettings } from './logger.js';
 export {
   AppError,

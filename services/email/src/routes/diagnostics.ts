@@ -16,7 +16,7 @@ import {
   type DebugEnv,
   type EmailQueueStats,
 } from '@shop/contracts';
-import { AppError, type ServiceApp, type ServiceContext } from '@shop/service-kit';
+import { AppError, signedInAdmin, type ServiceApp, type ServiceContext } from '@shop/service-kit';
 import { z } from 'zod';
 import type { EmailConfig } from '../config.js';
 import type { EmailModels } from '../models/index.js';
@@ -151,7 +151,7 @@ export function diagnosticsRoutes(
           dedupeKey: `test:${new Types.ObjectId().toHexString()}`,
         },
       ]);
-      request.log.info({ admin: request.headers['x-admin-email'], to }, 'test email queued');
+      request.log.info({ admin: signedInAdmin(request)?.email, to }, 'test email queued');
       worker().wake();
       const deadline = Date.now() + TEST_WAIT_MS;
       let doc = await Email.findById(email._id).lean();
@@ -241,7 +241,7 @@ export function diagnosticsRoutes(
           `This email is ${exists.status}, not failed: there is nothing to retry.`,
         );
       }
-      request.log.info({ admin: request.headers['x-admin-email'], emailId: id }, 'failed email queued again');
+      request.log.info({ admin: signedInAdmin(request)?.email, emailId: id }, 'failed email queued again');
       worker().wake();
       return { success: true as const, id, status: 'queued' as const, message: `Email to ${updated.to} queued again` };
     },

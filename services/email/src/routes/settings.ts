@@ -1,7 +1,7 @@
 // GET/PUT /api/admin/settings: the admin notification settings (admin §2 settings modal, §7 calls).
 // Back-office routes: the gateway lets only a signed-in admin through (its admin rules for /api/admin/**).
 import { adminSettingsSchema, errorEnvelopeSchema } from '@shop/contracts';
-import type { ServiceApp, ServiceContext } from '@shop/service-kit';
+import { signedInAdmin, type ServiceApp, type ServiceContext } from '@shop/service-kit';
 import { z } from 'zod';
 import type { EmailSettings } from '../config.js';
 import type { EmailModels } from '../models/index.js';
@@ -34,7 +34,7 @@ export function settingsRoutes(app: ServiceApp, ctx: ServiceContext<EmailModels>
     },
     async (request) => {
       const saved = await saveAdminSettings(ctx.models.AdminSettings, request.body);
-      request.log.info({ admin: request.headers['x-admin-email'], settings: saved }, 'admin settings changed');
+      request.log.info({ admin: signedInAdmin(request)?.email, settings: saved }, 'admin settings changed');
       return { success: true as const, settings: saved };
     },
   );

@@ -14,7 +14,7 @@ import {
   type ContentAction,
   type SiteContent,
 } from '@shop/contracts';
-import { conflict, notFound, type ServiceApp, type ServiceContext } from '@shop/service-kit';
+import { adminActor, conflict, notFound, type ServiceApp, type ServiceContext } from '@shop/service-kit';
 import {
   contentVersionView,
   siteContentId,
@@ -22,7 +22,7 @@ import {
   type ContentVersionDoc,
   type SiteContentDoc,
 } from '../models/content.js';
-import { adminOf, errors } from './admin/common.js';
+import { errors } from './admin/common.js';
 
 const tags = ['site content'];
 /** The storefront re-reads within seconds of a change; the ETag makes most of those reads a 304. */
@@ -133,7 +133,7 @@ export function registerContentRoutes(app: ServiceApp, ctx: ServiceContext<Conte
         response: { 200: contentResponseSchema, ...errors },
       },
     },
-    async (request) => write(request.body, 'save', adminOf(request.headers)),
+    async (request) => write(request.body, 'save', adminActor(request)),
   );
 
   app.post(
@@ -145,7 +145,7 @@ export function registerContentRoutes(app: ServiceApp, ctx: ServiceContext<Conte
         response: { 200: contentResponseSchema, ...errors },
       },
     },
-    async (request) => write(defaultSiteContent, 'reset', adminOf(request.headers)),
+    async (request) => write(defaultSiteContent, 'reset', adminActor(request)),
   );
 
   app.get(
@@ -181,7 +181,7 @@ export function registerContentRoutes(app: ServiceApp, ctx: ServiceContext<Conte
       if (!old) throw notFound(contentMessages.versionNotFound);
       // A version saved before a field existed still parses: the defaults fill what it lacks.
       const content = siteContentSchema.parse(withDefaults(old.content));
-      return write(content, 'restore', adminOf(request.headers), old.version);
+      return write(content, 'restore', adminActor(request), old.version);
     },
   );
 }

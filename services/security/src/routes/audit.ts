@@ -1,9 +1,10 @@
 // GET /api/security/audit: the newest audit records (sign-ins and every admin call through the
-// gateway). Admin only: the gateway checks the session and forwards the admin in x-admin-* headers.
+// gateway). Admin only: the gateway checks the session and signs the admin for this service.
 import { z } from 'zod';
-import { adminIdentityHeaders, auditRecordSchema, errorEnvelopeSchema } from '@shop/contracts';
-import { unauthorized, type ServiceApp } from '@shop/service-kit';
+import { auditRecordSchema, errorEnvelopeSchema } from '@shop/contracts';
+import type { ServiceApp } from '@shop/service-kit';
 import type { SecurityModels } from '../models/index.js';
+import { requireAdmin } from './admin/identity.js';
 
 const querySchema = z.object({
   limit: z.coerce.number().int().min(1, 'limit must be at least 1').max(500, 'limit must be at most 500').default(100),
@@ -27,8 +28,7 @@ export function auditRoutes(app: ServiceApp, models: SecurityModels) {
       },
     },
     async (request) => {
-      // Defence in depth: only the gateway, after checking the session, sets this header.
-      if (!request.headers[adminIdentityHeaders.id]) throw unauthorized();
+      requireAdmin(request);
       const { limit, before, actor } = request.query;
       const filter: Record<string, unknown> = {};
       if (before) filter.at = { $lt: new Date(before) };

@@ -9,7 +9,7 @@ import {
   publicContactConfig,
   publicContactConfigSchema,
 } from '@shop/contracts';
-import type { ServiceApp, ServiceContext } from '@shop/service-kit';
+import { signedInAdmin, type ServiceApp, type ServiceContext } from '@shop/service-kit';
 import type { ContactDefaults } from '../config.js';
 import { currentContactConfig, saveContactConfig } from '../contact.js';
 import type { SupportModels } from '../models/index.js';
@@ -50,12 +50,8 @@ export function contactRoutes(app: ServiceApp, ctx: ServiceContext<SupportModels
       },
     },
     async (request) => {
-      const admin = request.headers['x-admin-email'];
-      const saved = await saveContactConfig(
-        ctx.models.ContactConfig,
-        request.body,
-        typeof admin === 'string' ? admin : null,
-      );
+      const admin = signedInAdmin(request)?.email;
+      const saved = await saveContactConfig(ctx.models.ContactConfig, request.body, admin ?? null);
       request.log.info({ admin: admin ?? null, config: saved }, 'contact config changed');
       return { success: true as const, config: saved };
     },

@@ -15,8 +15,7 @@ import {
   type CustomerErasureAudit,
   type CustomerErasureRequested,
 } from '@shop/contracts';
-import { validationFailed, type ServiceApp, type ServiceContext } from '@shop/service-kit';
-import type { FastifyRequest } from 'fastify';
+import { adminActor, validationFailed, type ServiceApp, type ServiceContext } from '@shop/service-kit';
 import type { StatusSettings } from '../../config.js';
 import type { CustomerOrderDoc, CustomersModels, PrivacyRequestDoc } from '../../models/index.js';
 import { eraseCustomerProfile } from '../../privacy/erasure.js';
@@ -24,13 +23,6 @@ import { gatherCustomerExport } from '../../privacy/export.js';
 import { customerIdPath, idParams, loadCustomer } from './customers.js';
 
 const errors = { '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema };
-
-/** The admin the gateway verified (`x-admin-email`, set by the service kit from the signed identity). */
-function adminOf(request: FastifyRequest): string {
-  const raw = request.headers['x-admin-email'];
-  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
-  return value ? `admin:${value}` : 'admin';
-}
 
 const auditView = (a: PrivacyRequestDoc & { _id: string }): CustomerErasureAudit => ({
   erasureId: a._id,
@@ -61,7 +53,7 @@ export function customerPrivacyRoutes(
     async (request, reply) => {
       const customer = await loadCustomer(ctx.models, request.params.id);
       const now = clock();
-      const by = adminOf(request);
+      const by = adminActor(request);
       const document = await gatherCustomerExport(ctx, customer, by, now);
       await PrivacyRequest.create({
         _id: randomUUID(),
@@ -118,7 +110,7 @@ export function customerPrivacyRoutes(
       }
       const now = clock();
       const erasureId = randomUUID();
-      const requestedBy = adminOf(request);
+      const requestedBy = adminActor(request);
       const orders = await CustomerOrder.find({ customerEmail: customer.email }, { orderNumber: 1 }).lean<
         (CustomerOrderDoc & { _id: string })[]
       >();

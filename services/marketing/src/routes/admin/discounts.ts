@@ -9,10 +9,10 @@ import {
   discountToggleSchema,
   marketingDiscountPaths,
 } from '@shop/contracts';
-import { conflict, notFound, type ServiceApp, type ServiceContext } from '@shop/service-kit';
+import { adminActor, conflict, notFound, type ServiceApp, type ServiceContext } from '@shop/service-kit';
 import { endDateOf } from '../../domain/discount-eligibility.js';
 import { discountView, type DiscountDoc, type DiscountModels } from '../../models/discount.js';
-import { adminOf, errors, idParams, isDuplicateKey } from './common.js';
+import { errors, idParams, isDuplicateKey } from './common.js';
 
 export function registerAdminDiscountRoutes(app: ServiceApp, ctx: ServiceContext<DiscountModels>) {
   const { Discount } = ctx.models;
@@ -62,7 +62,7 @@ export function registerAdminDiscountRoutes(app: ServiceApp, ctx: ServiceContext
           maxUses: body.maxUses ?? null,
           usedCount: 0,
           minOrder: body.minOrder ?? null,
-          createdBy: adminOf(request.headers),
+          createdBy: adminActor(request),
         });
         created = doc.toObject();
       } catch (err) {
@@ -73,7 +73,7 @@ export function registerAdminDiscountRoutes(app: ServiceApp, ctx: ServiceContext
         throw err;
       }
       request.log.info(
-        { discountId: created._id, code: created.code, admin: adminOf(request.headers) },
+        { discountId: created._id, code: created.code, admin: adminActor(request) },
         'discount code created',
       );
       return reply.status(201).send({ success: true as const, discount: discountView(created) });
@@ -99,7 +99,7 @@ export function registerAdminDiscountRoutes(app: ServiceApp, ctx: ServiceContext
       ).lean<DiscountDoc>();
       if (!updated) throw notFound(discountMessages.notFound);
       request.log.info(
-        { discountId: updated._id, isActive: updated.isActive, admin: adminOf(request.headers) },
+        { discountId: updated._id, isActive: updated.isActive, admin: adminActor(request) },
         'discount code toggled',
       );
       return { success: true as const, discount: discountView(updated) };
@@ -119,7 +119,7 @@ export function registerAdminDiscountRoutes(app: ServiceApp, ctx: ServiceContext
     async (request) => {
       const { deletedCount } = await Discount.deleteOne({ _id: request.params.id });
       if (deletedCount === 0) throw notFound(discountMessages.notFound);
-      request.log.info({ discountId: request.params.id, admin: adminOf(request.headers) }, 'discount code deleted');
+      request.log.info({ discountId: request.params.id, admin: adminActor(request) }, 'discount code deleted');
       return { success: true as const, deleted: request.params.id };
     },
   );

@@ -1,7 +1,7 @@
 // Email Campaigns tab (back office part B §2.4, §4 campaign states, §5, §7): list, create (a draft, or
 // scheduled with a scheduledDate), edit a draft, Send Now a draft. Sending only moves the campaign to
 // `sending`; the campaign sender job hands it to the email service batch by batch (jobs/campaign-sender.ts).
-import { badRequest, conflict, notFound, type ServiceApp, type ServiceContext } from '@shop/service-kit';
+import { adminActor, badRequest, conflict, notFound, type ServiceApp, type ServiceContext } from '@shop/service-kit';
 import {
   campaignCreateSchema,
   campaignDraftSchema,
@@ -13,7 +13,7 @@ import {
 } from '@shop/contracts';
 import { campaignView, type CampaignDoc } from '../../models/campaign.js';
 import type { CommunicationModels } from '../../models/index.js';
-import { adminOf, errors, idParams } from './common.js';
+import { errors, idParams } from './common.js';
 
 export function registerAdminEmailRoutes(
   app: ServiceApp,
@@ -59,7 +59,7 @@ export function registerAdminEmailRoutes(
           status: when ? 'scheduled' : 'draft',
           scheduledDate: when,
           tags: [],
-          createdBy: adminOf(request.headers),
+          createdBy: adminActor(request),
         },
       ]);
       return reply.status(201).send({ success: true as const, campaign: campaignView(doc.toObject()) });

@@ -22,6 +22,7 @@ import {
 import {
   AppError,
   badRequest,
+  adminActor,
   conflict,
   notFound,
   serviceUnavailable,
@@ -41,7 +42,7 @@ import {
 import type { OrderDoc, OrderModels } from '../../models/order.js';
 import type { OrdersApp } from '../../app.js';
 import { failureResponse } from '../respond.js';
-import { adminOf, queuedEntry } from './orders.js';
+import { queuedEntry } from './orders.js';
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 const errors = { '4xx': failureResponse, '5xx': failureResponse };
@@ -129,7 +130,7 @@ export function registerAdminDiscountRoutes(app: OrdersApp, ctx: ServiceContext<
       },
     },
     async (request) => {
-      const admin = adminOf(request);
+      const admin = adminActor(request);
       const { discountCode, customerCategory } = request.body;
       const order = await load(request.params.id);
       if (isPaidOrder(order)) throw conflict(discountMessages.orderPaid);
@@ -224,7 +225,7 @@ export function registerAdminDiscountRoutes(app: OrdersApp, ctx: ServiceContext<
       const order = await load(request.params.id);
       if (isPaidOrder(order)) throw conflict(discountMessages.orderPaid);
       if (!order.discount) throw conflict(discountMessages.noDiscount);
-      const admin = adminOf(request);
+      const admin = adminActor(request);
       const now = new Date();
       const removed = await ctx.withOutbox(async (session, outbox) => {
         const result = await Order.updateOne(

@@ -7,7 +7,7 @@
 // Changes others must hear about (status, quote, info request, email) are written with their event in
 // one transaction (outbox); the email service turns the events into emails.
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import type { ClientSession } from 'mongoose';
 import { z } from 'zod';
 import {
@@ -41,7 +41,7 @@ import {
   type EmailHistoryType,
   type OrderStatus,
 } from '@shop/contracts';
-import { notFound, serviceUnavailable, type ServiceContext } from '@shop/service-kit';
+import { adminActor, notFound, serviceUnavailable, type ServiceContext } from '@shop/service-kit';
 import {
   adminDetail,
   adminRow,
@@ -67,13 +67,6 @@ const errors = { '4xx': failureResponse, '5xx': failureResponse };
 
 /** Apply Quote when the payments service (the tax table) does not answer: nothing is stored. */
 export const taxUnavailableMessage = 'Tax rates are unavailable right now. Please try again in a moment.';
-
-/** The admin the gateway verified; direct calls inside the cluster without it are recorded as such. */
-export function adminOf(request: FastifyRequest): string {
-  const raw = request.headers['x-admin-email'];
-  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
-  return value ? `admin:${value}` : 'admin';
-}
 
 const previewOf = (text: string) => (text.length > 300 ? `${text.slice(0, 297)}...` : text);
 
@@ -217,7 +210,7 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
       if (edit.adminNotes !== undefined)
         Object.assign(set, {
           adminNotes: edit.adminNotes,
-          adminNotesUpdatedBy: adminOf(request),
+          adminNotesUpdatedBy: adminActor(request),
           adminNotesUpdatedAt: new Date(),
         });
       if (edit.customerCategory !== undefined) set.customerCategory = edit.customerCategory;
@@ -227,7 +220,7 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
         { returnDocument: 'after', runValidators: true },
       ).lean<OrderDoc>();
       if (!order) throw notFound(adminOrderMessages.orderNotFound);
-      request.log.info({ orderId: order._id, fields: Object.keys(set), admin: adminOf(request) }, 'order edited');
+      request.log.info({ orderId: order._id, fields: Object.keys(set), admin: adminActor(request) }, 'order edited');
       return { success: true as const, order: adminDetail(order) };
     },
   );
@@ -293,7 +286,7 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
       },
     },
     async (request) => {
-      const admin = adminOf(request);
+      const admin = adminActor(request);
       await ctx.withOutbox(async (session, outbox) => {
         const order = await load(request.params.id, session);
         await setStatus(session, outbox, order, request.body.status, admin, request.body.note, new Date());
@@ -313,7 +306,7 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
       },
     },
     async (request) => {
-      const admin = adminOf(request);
+      const admin = adminActor(request);
       const ids = [...new Set(request.body.orderIds)];
       const result = await ctx.withOutbox(async (session, outbox) => {
         const orders = await Order.find({ _id: { $in: ids } })
@@ -346,7 +339,7 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
       const existing = await Order.find({ _id: { $in: ids } }, { _id: 1 }).lean<{ _id: string }[]>();
       const { deletedCount } = await Order.deleteMany({ _id: { $in: existing.map((o) => o._id) } });
       const found = new Set(existing.map((o) => o._id));
-      request.log.info({ admin: adminOf(request), deleted: deletedCount }, 'bulk delete');
+      request.log.info({ admin: adminActor(request), deleted: deletedCount }, 'bulk delete');
       return { success: true as const, updated: deletedCount, notFound: ids.filter((id) => !found.has(id)) };
     },
   );
@@ -364,7 +357,7 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
     async (request) => {
       const { deletedCount } = await Order.deleteOne({ _id: request.params.id });
       if (deletedCount === 0) throw notFound(adminOrderMessages.orderNotFound);
-      request.log.info({ admin: adminOf(request), orderId: request.params.id }, 'order deleted');
+      request.log.info({ admin: adminActor(request), orderId: request.params.id }, 'order deleted');
       return { success: true as const, deleted: request.params.id };
     },
   );
@@ -396,7 +389,7 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
         { returnDocument: 'after' },
       ).lean<OrderDoc>();
       if (!order) throw notFound(adminOrderMessages.orderNotFound);
-      request.log.info({ admin: adminOf(request), orderId: order._id, carrier }, 'tracking set');
+      request.log.info({ admin: adminActor(request), orderId: order._id, carrier }, 'tracking set');
       return { success: true as const, order: adminDetail(order) };
     },
   );
@@ -414,7 +407,7 @@ export function registerAdminOrderRoutes(app: OrdersApp, ctx: ServiceContext<Ord
       },
     },
     async (request) => {
-      const admin = adminOf(request);
+      const admin = adminActor(request);
       const amount = round2(request.body.quoteAmount);
       const notes = request.body.quoteNotes || undefined;
       // The tax rate comes from the payments domain's table by shipping state, asked before the

@@ -14,7 +14,7 @@ import {
   publicBusinessConfigSchema,
   type BusinessConfig,
 } from '@shop/contracts';
-import type { ServiceApp } from '@shop/service-kit';
+import { signedInAdmin, type ServiceApp } from '@shop/service-kit';
 import { businessConfigId, currentBusinessConfig, type BusinessConfigDoc } from '../../models/business-config.js';
 
 export function businessConfigRoutes(app: ServiceApp, BusinessConfigModel: Model<BusinessConfigDoc>) {
@@ -60,10 +60,10 @@ export function businessConfigRoutes(app: ServiceApp, BusinessConfigModel: Model
         taxPermits: body.taxPermits.map((p) => ({ ...p, id: p.id || randomUUID() })),
         businessLicenses: body.businessLicenses.map((l) => ({ ...l, id: l.id || randomUUID() })),
       };
-      const admin = request.headers['x-admin-email'];
+      const admin = signedInAdmin(request)?.email;
       await BusinessConfigModel.updateOne(
         { _id: businessConfigId },
-        { $set: { ...next, updatedBy: typeof admin === 'string' ? admin : null } },
+        { $set: { ...next, updatedBy: admin ?? null } },
         { upsert: true },
       );
       request.log.info({ admin: admin ?? null }, 'business config changed');

@@ -17,7 +17,7 @@ import {
   supportUpdateSchema,
   type SupportSummary,
 } from '@shop/contracts';
-import { notFound, type ServiceApp, type ServiceContext } from '@shop/service-kit';
+import { notFound, signedInAdmin, type ServiceApp, type ServiceContext } from '@shop/service-kit';
 import { overdueFilter } from '../../domain/summary.js';
 import { literalPattern, messageView, objectIdPattern } from '../../domain/views.js';
 import type { SupportModels } from '../../models/index.js';
@@ -26,10 +26,8 @@ export const messageNotFound = 'Support message not found';
 const idParams = z.object({ id: z.string() });
 const errors = { '4xx': errorEnvelopeSchema };
 
-export const adminOf = (request: FastifyRequest) => {
-  const header = request.headers['x-admin-email'];
-  return typeof header === 'string' && header ? header : 'admin';
-};
+/** The admin's address as support records it (reply author, status changes); `admin` if the call named none. */
+export const adminOf = (request: FastifyRequest) => signedInAdmin(request)?.email ?? 'admin';
 
 export function adminSupportRoutes(app: ServiceApp, ctx: ServiceContext<SupportModels>) {
   const { SupportMessage } = ctx.models;
