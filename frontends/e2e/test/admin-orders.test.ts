@@ -4,15 +4,17 @@
 // link), adds tracking (the customer sees it when tracking the order), exports the CSV and changes
 // the status of several orders at once.
 import { readFile } from 'node:fs/promises';
+import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { adminCsvColumns, formatMoney, orderPaymentPath, ordersAdminPaths } from '@shop/contracts';
+import { adminCsvColumns, formatMoney, orderPaymentPath, ordersAdminPaths, refundDueMessages } from '@shop/contracts';
 import { signInAsAdmin } from './support/admin.js';
 import { axeViolations } from './support/axe.js';
 import { launchBrowser, type Browser, type ShopPage } from './support/browser.js';
 import { uniqueEmail, waitForMail } from './support/quote-flow.js';
 
 const baseUrl = inject('baseUrl');
+const mongoUrl = inject('mongoUrl');
 const email = uniqueEmail('admin.orders');
 const customerName = 'Dana Whitfield';
 
@@ -601,6 +603,64 @@ describe('the orders dashboard', () => {
       expect(badge).toMatch(/^[+-]?\d+\.\d%$/);
     await page.getByRole('navigation', { name: 'Back office views' }).getByRole('button', { name: 'Orders' }).click();
     await page.getByTestId('orders-dashboard').waitFor();
+    expect(shop.pageErrors).toEqual([]);
+  });
+});
+
+describe('payments due for a refund', () => {
+  it('lists a payment Stripe took that did not pay its order above the orders, and Mark refunded clears it', async () => {
+    const order = await placeOrder('Coin paid on a page whose total changed before the card went through', 60);
+    // What the payments webhook records for such a payment (its rules are tested in the payments service;
+    // no browser can make Stripe take the old total): the team must refund it.
+    const paymentIntentId = `pi_e2e_${crypto.randomUUID().replaceAll('-', '')}`;
+    const now = new Date();
+    const mongo = new MongoClient(mongoUrl, { serverSelectionTimeoutMS: 10_000 });
+    try {
+      await mongo
+        .db('shop_payments')
+        .collection<{ _id: string }>('payment_intents')
+        .insertOne({
+          _id: paymentIntentId,
+          provider: 'stripe',
+          idempotencyKey: `external:${paymentIntentId}`,
+          orderId: order.id,
+          orderNumber: order.orderNumber,
+          amount: 31875,
+          currency: 'usd',
+          status: 'succeeded',
+          attempts: [],
+          succeededAt: now,
+          refundDue: {
+            reason:
+              "$318.75 was charged but the order's total is now $286.88: the total changed after this payment was started.",
+            amount: 31875,
+            orderTotal: 28688,
+            stripeEventId: 'evt_e2e',
+            recordedAt: now,
+            refundedAt: null,
+            refundedBy: null,
+          },
+          createdAt: now,
+          updatedAt: now,
+        });
+    } finally {
+      await mongo.close();
+    }
+
+    await page.reload();
+    await ordersView(page).click();
+    const panel = page.getByRole('region', { name: /due for a refund/ });
+    const line = panel.locator(`tr[data-payment-intent="${paymentIntentId}"]`);
+    await line.waitFor();
+    expect(await line.innerText()).toContain(`#${order.orderNumber}`);
+    expect(await line.innerText()).toContain(formatMoney(318.75));
+    expect(await line.innerText()).toContain(formatMoney(286.88));
+    expect(await line.getByRole('link', { name: /Open in Stripe/ }).getAttribute('href')).toBe(
+      `https://dashboard.stripe.com/payments/${paymentIntentId}`,
+    );
+    await line.getByRole('button', { name: `Mark the payment for order #${order.orderNumber} refunded` }).click();
+    await page.getByText(refundDueMessages.markedRefunded(order.orderNumber)).waitFor();
+    await line.waitFor({ state: 'detached' });
     expect(shop.pageErrors).toEqual([]);
   });
 });

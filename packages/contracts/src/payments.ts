@@ -262,3 +262,51 @@ export const taxRateResultSchema = z.object({
   basis: z.string(),
 });
 export type TaxRateResult = z.infer<typeof taxRateResultSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Refunds due (back office): payments the provider took that did not pay their order
+// ---------------------------------------------------------------------------------------------
+export const refundsDuePaths = {
+  /** GET ?state=open|refunded|all (open by default): newest first. Admin. */
+  list: '/api/payments/refunds-due',
+  /** PATCH: the team refunded it (in Stripe's dashboard); records who and when. Admin. */
+  markRefunded: (paymentIntentId: string) =>
+    `/api/payments/refunds-due/${encodeURIComponent(paymentIntentId)}/refunded`,
+} as const;
+
+export const refundDueStates = ['open', 'refunded', 'all'] as const;
+export const refundsDueQuerySchema = z.object({
+  state: z.enum(refundDueStates, { error: 'state must be open, refunded or all' }).default('open'),
+});
+
+export const refundDueSchema = z.object({
+  paymentIntentId: z.string(),
+  provider: paymentModeSchema,
+  orderId: z.string(),
+  orderNumber: z.string(),
+  /** Dollars taken. */
+  amount: z.number(),
+  /** Dollars the order's total was when the payment arrived; null without a quote or an order. */
+  orderTotal: z.number().nullable(),
+  reason: z.string(),
+  paidAt: isoDate.nullable(),
+  recordedAt: isoDate,
+  stripeEventId: z.string().nullable(),
+  /** When the team marked it refunded, and who (`admin:<email>`); null while open. */
+  refundedAt: isoDate.nullable(),
+  refundedBy: z.string().nullable(),
+});
+export type RefundDue = z.infer<typeof refundDueSchema>;
+
+export const refundsDueResponseSchema = z.object({ success: z.literal(true), refundsDue: z.array(refundDueSchema) });
+export type RefundsDueResponse = z.infer<typeof refundsDueResponseSchema>;
+export const refundDueResponseSchema = z.object({ success: z.literal(true), refundDue: refundDueSchema });
+export type RefundDueResponse = z.infer<typeof refundDueResponseSchema>;
+
+export const refundDueMessages = {
+  notFound: 'No payment due for a refund has this id.',
+  alreadyRefunded: 'This payment is already marked refunded.',
+  markedRefunded: (orderNumber: string) => `Payment for order #${orderNumber} marked refunded`,
+  markFailed: 'The payment could not be marked refunded. Please try again.',
+  loadFailed: 'Refunds due could not be loaded.',
+} as const;

@@ -13,7 +13,7 @@ import { providerFor, type Provider } from './providers/index.js';
 import { registerIntentRoutes } from './routes/intents.js';
 import { registerTestModeRoutes } from './routes/test-mode.js';
 import { registerWebhookRoute } from './routes/webhook.js';
-import { registerRefundsDueRoute } from './routes/admin/refunds-due.js';
+import { registerRefundsDueRoutes } from './routes/admin/refunds-due.js';
 import { businessConfigRoutes } from './routes/admin/business-config.js';
 import { businessConfigModel, currentBusinessConfig } from './models/business-config.js';
 import { missingBusinessFields, permitsExpiringSoon } from '@shop/contracts';
@@ -48,7 +48,7 @@ export async function buildApp(config: PaymentsConfig = loadConfig(), testHooks:
       registerIntentRoutes(app, ctx, provider);
       registerTestModeRoutes(app, ctx, provider);
       await registerWebhookRoute(app, ctx, provider);
-      registerRefundsDueRoute(app, ctx);
+      registerRefundsDueRoutes(app, ctx);
       businessConfigRoutes(app, businessConfigModel(ctx.connection));
     },
     // For the production check: key kinds (live or test), never the keys; the registration's gaps.

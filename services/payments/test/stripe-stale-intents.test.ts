@@ -5,11 +5,19 @@
 // total, or for an order already paid, is kept as a refund due and never marks the order paid.
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentMessages, paymentPaths, type AdminOrderResponse, type ErrorEnvelope } from '@shop/contracts';
+import {
+  paymentMessages,
+  paymentPaths,
+  refundDueMessages,
+  refundDueResponseSchema,
+  refundsDuePaths,
+  refundsDueResponseSchema,
+  type AdminOrderResponse,
+  type ErrorEnvelope,
+} from '@shop/contracts';
 import { buildApp as buildMarketing } from '../../marketing/src/app.js';
 import { loadConfig as marketingConfig } from '../../marketing/src/config.js';
 import { refundDueMessage } from '../src/domain/payment-rules.js';
-import { refundsDuePath, refundsDueResponseSchema } from '../src/routes/admin/refunds-due.js';
 import {
   admin,
   createIntent,
@@ -192,7 +200,7 @@ describe('a payment Stripe took that does not pay the order', () => {
     expect(await orderDoc(order.id)).toMatchObject({ status: 'quote_sent', payment: null });
 
     // The team's list of refunds to make.
-    const listed = await send('GET', `${h.paymentsUrl}${refundsDuePath}`, undefined, admin);
+    const listed = await send('GET', `${h.paymentsUrl}${refundsDuePaths.list}`, undefined, admin);
     expect(listed.status).toBe(200);
     expect(
       refundsDueResponseSchema.parse(listed.body).refundsDue.find((r) => r.paymentIntentId === old.id),
@@ -233,5 +241,40 @@ describe('a payment Stripe took that does not pay the order', () => {
       refundDue: { amount: 28688, orderTotal: null },
     });
     expect((await orderDoc(order.id))?.payment?.paymentIntentId).toBe(fresh.id);
+
+    // The team refunds the first in Stripe's dashboard and marks it refunded: it leaves the open list,
+    // records who, and a second mark (another admin at the same time) is refused.
+    const mark = await send('PATCH', `${h.paymentsUrl}${refundsDuePaths.markRefunded(old.id)}`, undefined, admin);
+    expect(mark.status, JSON.stringify(mark.body)).toBe(200);
+    expect(refundDueResponseSchema.parse(mark.body).refundDue).toMatchObject({
+      paymentIntentId: old.id,
+      refundedBy: 'admin:boss@shop.test',
+    });
+    const again = await send<ErrorEnvelope>(
+      'PATCH',
+      `${h.paymentsUrl}${refundsDuePaths.markRefunded(old.id)}`,
+      undefined,
+      admin,
+    );
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe(refundDueMessages.alreadyRefunded);
+    const unknown = await send<ErrorEnvelope>(
+      'PATCH',
+      `${h.paymentsUrl}${refundsDuePaths.markRefunded(fresh.id)}`,
+      undefined,
+      admin,
+    );
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toBe(refundDueMessages.notFound);
+    const listOf = async (state: string) =>
+      refundsDueResponseSchema
+        .parse((await send('GET', `${h.paymentsUrl}${refundsDuePaths.list}?state=${state}`, undefined, admin)).body)
+        .refundsDue.map((r) => r.paymentIntentId);
+    expect(await listOf('open')).toContain(second.id);
+    expect(await listOf('open')).not.toContain(old.id);
+    expect(await listOf('refunded')).toEqual([old.id]);
+    expect(await listOf('all')).toEqual(expect.arrayContaining([old.id, second.id]));
+    const badState = await send('GET', `${h.paymentsUrl}${refundsDuePaths.list}?state=maybe`, undefined, admin);
+    expect(badState.status).toBe(400);
   });
 });

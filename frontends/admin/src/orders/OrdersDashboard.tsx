@@ -61,6 +61,7 @@ import {
 import { formatDate } from './format.js';
 import { OrderModal, type OrderModalKind } from './modals.js';
 import { OrderDetails } from './OrderDetails.js';
+import { RefundsDuePanel } from './RefundsDuePanel.js';
 import { RowMenu } from './RowMenu.js';
 import { SettingsModal } from './SettingsModal.js';
 import { StatusSelect, statusLabel } from './status.js';
@@ -407,6 +408,8 @@ export function OrdersDashboard() {
           </Button>
         </div>
       </div>
+
+      <RefundsDuePanel />
 
       <section aria-label="Summary" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <SummaryCard

@@ -10,6 +10,9 @@ import {
   adminOrderResponseSchema,
   adminSettingsSchema,
   ordersAdminPaths,
+  refundDueResponseSchema,
+  refundsDuePaths,
+  refundsDueResponseSchema,
   type AdminAnalytics,
   type AdminBulkResult,
   type AdminEmailQueuedResponse,
@@ -22,6 +25,7 @@ import {
   type AdminTrackingUpdate,
   type AnalyticsPeriod,
   type OrderStatus,
+  type RefundDue,
 } from '@shop/contracts';
 import { AdminApiError, adminFetch } from '../api.js';
 
@@ -31,6 +35,7 @@ export const ordersKeys = {
   detail: (id: string) => ['orders-admin', 'detail', id] as const,
   analytics: (period: AnalyticsPeriod) => ['orders-admin', 'analytics', period] as const,
   settings: ['admin-settings'] as const,
+  refundsDue: ['orders-admin', 'refunds-due'] as const,
 };
 
 /** The list query as URL parameters; `all` and empty values are left out (the server's defaults). */
@@ -159,3 +164,14 @@ export async function downloadOrdersCsv(query: AdminOrderListQuery, fallbackName
 
 /** The reason text of a failed call, for the spec's "...: {error}" messages. */
 export const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Payments the provider took that did not pay their order, still to be refunded (newest first). */
+export async function fetchOpenRefundsDue(signal?: AbortSignal): Promise<RefundDue[]> {
+  return refundsDueResponseSchema.parse(await adminFetch(refundsDuePaths.list, { signal })).refundsDue;
+}
+
+export async function markRefunded(paymentIntentId: string): Promise<RefundDue> {
+  return refundDueResponseSchema.parse(
+    await adminFetch(refundsDuePaths.markRefunded(paymentIntentId), { method: 'PATCH' }),
+  ).refundDue;
+}

@@ -8,7 +8,7 @@ import { paymentModeSchema, type PaymentMode } from '@shop/contracts';
  * changed since (a discount applied or removed), for an order already paid, or for an order that no
  * longer exists. The order is not marked paid; the money is owed back to the customer.
  */
-export interface RefundDue {
+export interface RefundDueRecord {
   reason: string;
   /** Cents taken. */
   amount: number;
@@ -16,6 +16,9 @@ export interface RefundDue {
   orderTotal: number | null;
   stripeEventId?: string;
   recordedAt: Date;
+  /** When the team marked it refunded, and who (`admin:<email>`). */
+  refundedAt?: Date | null;
+  refundedBy?: string | null;
 }
 
 export interface PaymentAttempt {
@@ -51,8 +54,8 @@ export interface PaymentIntentDoc {
   attempts: PaymentAttempt[];
   succeededAt?: Date;
   lastError?: string;
-  /** Set when the payment succeeded but does not pay the order: to refund (see RefundDue). */
-  refundDue?: RefundDue | null;
+  /** Set when the payment succeeded but does not pay the order: to refund (see RefundDueRecord). */
+  refundDue?: RefundDueRecord | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -68,13 +71,15 @@ const attemptSchema = new Schema<PaymentAttempt>(
   { _id: false },
 );
 
-const refundDueSchema = new Schema<RefundDue>(
+const refundDueSchema = new Schema<RefundDueRecord>(
   {
     reason: { type: String, required: true },
     amount: { type: Number, required: true },
     orderTotal: { type: Number, default: null },
     stripeEventId: String,
     recordedAt: { type: Date, required: true },
+    refundedAt: { type: Date, default: null },
+    refundedBy: { type: String, default: null },
   },
   { _id: false },
 );
