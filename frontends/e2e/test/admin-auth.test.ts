@@ -2,7 +2,7 @@
 // NATS): the sign-in screen, a wrong password, signing in, reload, sign-out that really ends the
 // session on the server, and the audit trail of it all.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DEV_ADMIN, adminApiHeaders, adminGet, signInAsAdmin } from './support/admin.js';
+import { DEV_ADMIN, adminApiHeaders, adminGet, signInAsAdmin, submitAdminSignIn } from './support/admin.js';
 import { axeViolations } from './support/axe.js';
 import { expectShellChrome, launchBrowser, pathOf, type Browser } from './support/browser.js';
 
@@ -43,10 +43,7 @@ describe('admin sign-in (/admin)', () => {
   it("a wrong password shows 'Invalid email or password' and no back office", async () => {
     const { page, close } = await browser.newPage();
     await page.goto(`${baseUrl}/admin`);
-    const form = page.getByRole('form', { name: 'Admin sign-in' });
-    await form.getByLabel('Email').fill(DEV_ADMIN.email);
-    await form.getByLabel(/^Password/).fill('Not-The-Password-1');
-    await form.getByRole('button', { name: 'Sign In' }).click();
+    await submitAdminSignIn(page, 'Not-The-Password-1');
     await expect.poll(() => page.getByTestId('sign-in-error').innerText()).toBe('Invalid email or password');
     expect(await page.getByRole('button', { name: 'Sign Out' }).count()).toBe(0);
     const cookies = await page.context().cookies();
@@ -57,9 +54,6 @@ describe('admin sign-in (/admin)', () => {
   it("signs in ('Authenticating...' while waiting), shows the back office with the view switch, and keeps the session on reload", async () => {
     const { page, pageErrors, close } = await browser.newPage();
     await page.goto(`${baseUrl}/admin`);
-    const form = page.getByRole('form', { name: 'Admin sign-in' });
-    await form.getByLabel('Email').fill(DEV_ADMIN.email);
-    await form.getByLabel(/^Password/).fill(DEV_ADMIN.password);
     // Hold the answer a moment so the waiting state can be seen.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -67,7 +61,8 @@ describe('admin sign-in (/admin)', () => {
       await held;
       await route.continue();
     });
-    await form.getByRole('button', { name: 'Sign In' }).click();
+    await submitAdminSignIn(page);
+    const form = page.getByRole('form', { name: 'Admin sign-in' });
     await form.getByRole('button', { name: /Authenticating\.\.\./ }).waitFor();
     release();
     await page.getByRole('button', { name: 'Sign Out' }).waitFor();

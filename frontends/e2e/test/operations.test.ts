@@ -5,7 +5,7 @@
 // details. Every screen is checked with axe.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DEV_ADMIN, signInAsAdmin } from './support/admin.js';
+import { signInAsAdmin, submitAdminSignIn } from './support/admin.js';
 import { axeViolations } from './support/axe.js';
 import { launchBrowser, type Browser, type ShopPage } from './support/browser.js';
 import { uniqueEmail, waitForMail } from './support/quote-flow.js';
@@ -164,10 +164,7 @@ describe('/debug/email', () => {
     const p = fresh.page;
     try {
       await p.goto(`${baseUrl}/debug/email`);
-      const form = p.getByRole('form', { name: 'Admin sign-in' });
-      await form.getByLabel('Email').fill(DEV_ADMIN.email);
-      await form.getByLabel(/^Password/).fill(DEV_ADMIN.password);
-      await form.getByRole('button', { name: 'Sign In' }).click();
+      await submitAdminSignIn(p);
       await p.getByRole('heading', { level: 1, name: 'Email Diagnostics' }).waitFor();
       expect(await axeViolations(p)).toEqual([]);
 

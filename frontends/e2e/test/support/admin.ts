@@ -5,13 +5,22 @@ import { DEV_ADMIN } from '@shop/local';
 
 export { DEV_ADMIN };
 
+/**
+ * Fills the sign-in form the page shows (the back office or an admin-only page such as /debug/email) with
+ * the development admin's email and `password` (the right one unless a test wants a wrong one), and presses
+ * Sign In. Waits for nothing after: the caller knows what the answer should bring.
+ */
+export async function submitAdminSignIn(page: Page, password: string = DEV_ADMIN.password): Promise<void> {
+  const form = page.getByRole('form', { name: 'Admin sign-in' });
+  await form.getByLabel('Email').fill(DEV_ADMIN.email);
+  await form.getByLabel(/^Password/).fill(password);
+  await form.getByRole('button', { name: 'Sign In' }).click();
+}
+
 /** Opens /admin (or `path`), signs in through the real form, and waits for the back office. */
 export async function signInAsAdmin(page: Page, baseUrl: string, path = '/admin'): Promise<void> {
   await page.goto(`${baseUrl}${path}`);
-  const form = page.getByRole('form', { name: 'Admin sign-in' });
-  await form.getByLabel('Email').fill(DEV_ADMIN.email);
-  await form.getByLabel(/^Password/).fill(DEV_ADMIN.password);
-  await form.getByRole('button', { name: 'Sign In' }).click();
+  await submitAdminSignIn(page);
   await page.getByRole('button', { name: 'Sign Out' }).waitFor();
 }
 
