@@ -3,58 +3,21 @@
 // The hero texts, product cards, price list, contact block and feature switches are the site content an
 // administrator edits (GET /api/content/public, useSiteContent below): the browser keeps no copy of them.
 import { useQuery } from '@tanstack/react-query';
-import { contentPaths, itemTypes, type ItemType, type SiteContent } from '@shop/contracts';
+import { contentPaths, hasSiteContentShape, type ItemType, type SiteContent } from '@shop/contracts';
 import { request } from './api/http.js';
 
 export const siteContentKey = ['site-content'] as const;
 
-type Check = (value: unknown) => boolean;
-const isText: Check = (value) => typeof value === 'string';
-const isSwitch: Check = (value) => typeof value === 'boolean';
-const isPrice: Check = (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0;
-const isTexts: Check = (value) => Array.isArray(value) && value.every(isText);
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
-const fields =
-  (checks: Record<string, Check>): Check =>
-  (value) =>
-    isRecord(value) && Object.entries(checks).every(([key, check]) => check(value[key]));
-
-const product = fields({ title: isText, basePrice: isPrice, description: isText, features: isTexts });
-const siteContent = fields({
-  homepage: fields({
-    heroTitle: isText,
-    heroSubtitle: isText,
-    companyName: isText,
-    tagline: isText,
-    description: isText,
-  }),
-  products: fields(Object.fromEntries(itemTypes.map((t) => [t, product]))),
-  seo: fields({
-    title: isText,
-    description: isText,
-    ogTitle: isText,
-    ogImage: isText,
-    ogDescription: isText,
-    keywords: isTexts,
-  }),
-  contact: fields({ email: isText, phone: isText, address: isText, businessHours: isText }),
-  features: fields({
-    aiGenerationEnabled: isSwitch,
-    manualDesignEnabled: isSwitch,
-    fileUploadEnabled: isSwitch,
-    liveChatEnabled: isSwitch,
-  }),
-});
-
 /**
  * The site content of a GET /api/content/public answer, or null when the answer does not have its shape.
- * Checked by hand, field by field, rather than with the contracts' contentResponseSchema: the home page
- * reads it on every first load and stays without zod. The marketing service validates every save with
- * the schema (lengths, trimming, whole cents); here the shape the pages render is what is checked.
+ * Checked with the contracts' hasSiteContentShape (the shape of siteContentSchema, without zod): the home
+ * page reads it on every first load, where zod does not fit. The marketing service checks every save with
+ * the schema itself (lengths, trimming, whole cents); here the shape the pages render is what is checked.
  */
 export function siteContentOf(body: unknown): SiteContent | null {
-  if (!isRecord(body) || body.success !== true || !siteContent(body.content)) return null;
-  return body.content as SiteContent;
+  if (typeof body !== 'object' || body === null) return null;
+  const { success, content } = body as { success?: unknown; content?: unknown };
+  return success === true && hasSiteContentShape(content) ? content : null;
 }
 
 /** The public site content; an Error when it cannot be loaded (the page then says so and offers Retry). */

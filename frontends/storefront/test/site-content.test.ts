@@ -1,5 +1,6 @@
-// The home page checks the public content answer by hand (no zod on its first load): it must accept what
-// the contracts' schema accepts and refuse answers whose shape the pages could not render.
+// The home page checks the public content answer with the contracts' hasSiteContentShape (no zod on its
+// first load): it must accept what the contracts' schema accepts and refuse answers whose shape the pages
+// could not render, field by field as the schema does.
 import { describe, expect, it } from 'vitest';
 import { contentResponseSchema, defaultSiteContent } from '@shop/contracts';
 import { siteContentOf } from '../src/content.js';
@@ -53,6 +54,25 @@ describe('siteContentOf', () => {
     for (const body of broken) {
       expect(contentResponseSchema.safeParse(body).success, JSON.stringify(body)).toBe(false);
       expect(siteContentOf(body), JSON.stringify(body)).toBeNull();
+    }
+  });
+
+  it('refuses a wrong type in any one field of the content, as the schema does', () => {
+    // Every field of the defaults in turn, replaced by null (no field of the content may be null).
+    const leaves = (value: unknown, path: string[] = []): string[][] =>
+      typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? Object.entries(value).flatMap(([key, field]) => leaves(field, [...path, key]))
+        : [path];
+    const withNull = (value: unknown, [key, ...rest]: string[]): unknown =>
+      key === undefined
+        ? null
+        : { ...(value as object), [key]: withNull((value as Record<string, unknown>)[key], rest) };
+    const paths = leaves(defaultSiteContent);
+    expect(paths.length).toBeGreaterThan(20);
+    for (const path of paths) {
+      const body = answer(withNull(defaultSiteContent, path));
+      expect(contentResponseSchema.safeParse(body).success, path.join('.')).toBe(false);
+      expect(siteContentOf(body), path.join('.')).toBeNull();
     }
   });
 });

@@ -1,14 +1,16 @@
 // Site content (back office part B §2.1, §3, §5, §7, §8): the texts, price list, SEO tags, contact block
 // and feature switches an administrator edits in the Content view. The marketing service owns it and
-// validates every save with this schema; the storefront renders from the public read; the orders service
-// keeps the price list and switches (content.changed). The defaults are the shop's texts and prices.
+// validates every save with this schema; the storefront renders from the public read, whose shape it
+// checks without zod against the defaults (content-defaults.ts: hasSiteContentShape, typed by this schema);
+// the orders service keeps the price list and switches (content.changed). The defaults are the shop's
+// texts and prices.
 import { z } from 'zod';
-import { catalog, itemTypes, type ItemType } from './catalog.js';
-import { priceListOf, type PriceList } from './content-constants.js';
-import { shopName } from './shop.js';
+import { itemTypes, type ItemType } from './catalog.js';
 
 // Paths and the price list read without zod (the shell and the storefront's first screen): content-constants.ts.
 export * from './content-constants.js';
+// The defaults and the shape check the storefront's first screen uses, without zod: content-defaults.ts.
+export * from './content-defaults.js';
 
 const text = (field: string, max: number) =>
   z
@@ -81,62 +83,6 @@ export const siteContentSchema = z.object({
 });
 export type SiteContent = z.infer<typeof siteContentSchema>;
 export type ProductContent = z.infer<typeof productContentSchema>;
-
-const productDefaults: Record<ItemType, Omit<ProductContent, 'basePrice' | 'title'>> = {
-  coin: {
-    description: 'Die-struck coins in antique or polished finishes, enamel fills, custom edges and shapes.',
-    features: [
-      'Six sizes from 1.25 to 2.5 inches',
-      'Antique, polished and black nickel finishes',
-      'Enamel fill, cutouts and custom edges',
-    ],
-  },
-  patch: {
-    description: 'Embroidered, woven, PVC or leather patches with hook-and-loop or sew-on backing.',
-    features: [
-      'Embroidered, woven, PVC or leather',
-      'Hook-and-loop or sew-on backing',
-      'Thread colors matched to your design',
-    ],
-  },
-  shirt: {
-    description: 'Tactical shirts in performance and ripstop fabrics, printed or embroidered with your unit mark.',
-    features: [
-      'Sizes S to XXXL in one order',
-      'Cotton, poly-cotton, performance and tactical fabrics',
-      'Printed or embroidered unit marks',
-    ],
-  },
-};
-
-/** The server's defaults (Reset to Defaults): the shop's texts and its catalog prices. */
-export const defaultSiteContent: SiteContent = {
-  homepage: {
-    heroTitle: 'Challenge coins, patches and tactical shirts, made for your unit',
-    heroSubtitle: 'Tell us what you need and our team sends you a quote within 24 hours. No account needed.',
-    companyName: shopName,
-    tagline: 'Custom military gear',
-    description:
-      'Custom challenge coins, patches and tactical shirts for military units, first responders and veterans, quoted by our team within 24 hours.',
-  },
-  products: Object.fromEntries(
-    itemTypes.map((t) => [t, { title: catalog[t].cardTitle, basePrice: catalog[t].basePrice, ...productDefaults[t] }]),
-  ) as Record<ItemType, ProductContent>,
-  seo: {
-    title: `${shopName} | Custom Challenge Coins, Patches and Tactical Shirts`,
-    description:
-      'Custom challenge coins, patches and tactical shirts for military units and first responders. Free quote within 24 hours.',
-    ogTitle: `${shopName}: custom military gear`,
-    ogImage: '',
-    ogDescription: 'Challenge coins, patches and tactical shirts made for your unit. Request a free quote.',
-    keywords: ['challenge coins', 'custom patches', 'tactical shirts', 'military coins', 'unit patches'],
-  },
-  contact: { email: 'support@shop.local', phone: '', address: '', businessHours: 'Monday to Friday, 8:00 to 17:00' },
-  features: { aiGenerationEnabled: true, manualDesignEnabled: true, fileUploadEnabled: true, liveChatEnabled: false },
-};
-
-/** The price list the storefront and the orders service use: dollars per piece by kind. */
-export const defaultPriceList: PriceList = priceListOf(defaultSiteContent);
 
 export const contentActions = ['save', 'reset', 'restore'] as const;
 export type ContentAction = (typeof contentActions)[number];
