@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { rspack, type Compiler, type Configuration, type RspackPluginInstance } from '@rspack/core';
@@ -21,7 +22,7 @@ const gatewayUrl = process.env.GATEWAY_URL ?? 'http://127.0.0.1:8080';
 
 const require = createRequire(import.meta.url);
 
-/** The installed version of a package (some, like sonner, do not export their package.json). */
+/** The installed version of a package (some packages do not export their package.json). */
 function versionOf(pkg: string): string {
   let dir = path.dirname(require.resolve(pkg));
   for (;;) {
@@ -37,11 +38,14 @@ function versionOf(pkg: string): string {
 }
 
 const reactVersion = versionOf('react');
-const sonnerVersion = versionOf('sonner');
 const uiVersion = versionOf('@shop/ui');
+// The toast module of @shop/ui, shared by its file (the apps import `toast` from `@shop/ui`, whose index
+// re-exports it): its state is the shell's mounted Toaster and the sonner it loads with the first toast.
+const toastModule = fileURLToPath(new URL('../src/Toast.tsx', import.meta.url));
 
 // Every app must share exactly these, including sub-paths: a second React copy breaks hooks, a second
-// router copy loses the shell's routing context, a second sonner copy loses toasts raised by a remote.
+// router copy loses the shell's routing context, a second toast module (or sonner) loses toasts raised
+// by a remote, which would not find the Toaster the shell mounted.
 // The router is shared through `@shop/ui/router` (src/router.ts), never as react-router itself: a shared
 // package is bundled whole, a shared facade only with the exports it names (react-router's
 // "sideEffects": false lets the rest go). The apps import react-router only through it.
@@ -54,7 +58,13 @@ function sharedModules() {
     'react-dom': react,
     'react-dom/client': react,
     '@shop/ui/router': { singleton: true, version: uiVersion, requiredVersion: `^${uiVersion}` },
-    sonner: { singleton: true, requiredVersion: `^${sonnerVersion}` },
+    // A key that is a file path shares the module that resolves to that file, under the name shareKey.
+    [toastModule]: {
+      singleton: true,
+      shareKey: '@shop/ui/toast',
+      version: uiVersion,
+      requiredVersion: `^${uiVersion}`,
+    },
   };
 }
 

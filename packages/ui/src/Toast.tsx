@@ -1,8 +1,9 @@
-// Toasts (sonner) without sonner on first load: the library (a shared singleton, so a remote's toast
-// reaches the shell's Toaster) is fetched with the first toast of the visit, and the shell's Toaster
-// mounts sonner's only then. A toast sent before sonner's Toaster has subscribed would be lost, so each
-// toast waits until the Toaster says it is mounted. The apps each bundle their own copy of this module:
-// the shell's Toaster announces itself on globalThis, where every copy finds it.
+// Toasts (sonner) without sonner on first load: the library is fetched with the first toast of the visit,
+// and the shell's Toaster mounts sonner's only then. A toast sent before sonner's Toaster has subscribed
+// would be lost, so each toast waits until the Toaster says it is mounted.
+// The shell and both remotes run ONE instance of this module: Module Federation shares it as a singleton
+// (`@shop/ui/toast`, build/rspack-app.ts). So a remote's toast() finds the Toaster the shell mounted in
+// this module's own state, and sonner, imported only here, is one instance too.
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type * as SonnerModule from 'sonner';
 import type { ExternalToast } from 'sonner';
@@ -16,14 +17,14 @@ interface ToasterHub {
   request(): Promise<void>;
 }
 
-const HUB = Symbol.for('shop.ui.toaster');
-type WithHub = typeof globalThis & { [HUB]?: ToasterHub };
+/** The shell's mounted Toaster; none before it mounts (a toast then goes to sonner directly). */
+let mountedToaster: ToasterHub | undefined;
 
 let sonner: Promise<Sonner> | undefined;
 const loadSonner = () => (sonner ??= import('sonner'));
 
 function show(kind: ToastKind, message: ToastMessage, options?: ExternalToast): void {
-  const mounted = (globalThis as WithHub)[HUB]?.request() ?? Promise.resolve();
+  const mounted = mountedToaster?.request() ?? Promise.resolve();
   void Promise.all([loadSonner(), mounted]).then(([{ toast }]) => {
     toast[kind](message, options);
   });
@@ -63,10 +64,9 @@ export function Toaster() {
         return mounted.promise;
       },
     };
-    const global = globalThis as WithHub;
-    global[HUB] = hub;
+    mountedToaster = hub;
     return () => {
-      if (global[HUB] === hub) delete global[HUB];
+      if (mountedToaster === hub) mountedToaster = undefined;
     };
   }, [mounted]);
   if (!wanted) return null;
