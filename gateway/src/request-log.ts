@@ -3,17 +3,24 @@
 // goes to the security service, batched off the request path. The onResponse hook only copies the
 // request's raw facts into a bounded ring of preallocated columns (no object, no string built per
 // request, so nothing for the garbage collector to promote); the rules, the redaction and the formatting
-// run at flush time, a batch at a time. A timer flushes at least every 250 ms as `gateway.requests_logged`
-// events on JetStream (at most 500 entries each: a few messages a second per replica, durable while
-// the security service restarts). When NATS is away nothing waits on it: the buffer fills, the oldest
+// run at flush time, a batch at a time, and once per distinct address of a batch. A timer flushes at least
+// every 250 ms as `gateway.requests_logged` events on JetStream: columns with each repeated text written
+// once (about 60 bytes an entry), up to 2,000 entries each, so usually one small message per flush and
+// replica (each publish costs the gateway far more than its bytes), durable while the security service
+// restarts. When NATS is away nothing waits on it: the buffer fills, the oldest
 // entries are dropped, and the number dropped travels with the next batch (the security service
 // raises an alert and shows it on the dashboard) and in a warning log line.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import {
   maxRequestLogBatch,
+  maxRequestLogBatchText,
+  RequestLogColumnsBuilder,
+  requestSignals,
+  riskLevelOfSignals,
+  signalMaskOf,
+  signalsOfMask,
   type GatewayRequestsLoggedData,
-  type RequestLogEntry,
   type RequestSignal,
   type RiskLevel,
 } from '@shop/contracts';
@@ -81,51 +88,63 @@ function decodeForMatching(url: string): string {
   return text;
 }
 
+/** Each signal's bit (`signalMaskOf`). */
+const signal = Object.fromEntries(requestSignals.map((name) => [name, signalMaskOf([name])])) as Record<
+  RequestSignal,
+  number
+>;
+
+/** The signals found in the request's address itself (injection, traversal): once per distinct address. */
+function addressSignals(url: string): number {
+  // Most addresses have nothing to decode: then the raw text is the decoded one, matched once.
+  const encoded = url.includes('%') || url.includes('+');
+  const decoded = encoded ? decodeForMatching(url) : url;
+  let mask = 0;
+  if (matchesAny(injectionAny, decoded)) mask |= signal.injection;
+  if (matchesAny(traversalAny, url) || (encoded && matchesAny(traversalAny, decoded))) mask |= signal.traversal;
+  return mask;
+}
+
+/** The signals of how the request was answered; `path` is the address without its query. */
+function outcomeSignals(method: string, path: string, status: number, banned: boolean, recentNotFound: number): number {
+  let mask = banned ? signal.banned : 0;
+  if (status < 400) return mask;
+  const upper = method.toUpperCase();
+  if (path === '/api/auth/login' && upper === 'POST' && (status === 401 || status === 429))
+    mask |= signal.failed_sign_in;
+  else if (path === '/api/customers/verify' && upper === 'POST' && (status === 400 || status === 401 || status === 429))
+    mask |= signal.code_guess;
+  else if (
+    !banned &&
+    (status === 401 || status === 403) &&
+    path !== '/api/auth/me' &&
+    accessFor(upper, path).access === 'admin'
+  )
+    mask |= signal.admin_refused;
+  if (status === 429) mask |= signal.rate_limited;
+  // A 404 burst also counts towards the 404 alert.
+  if (status === 404)
+    mask |= recentNotFound >= NOT_FOUND_BURST ? signal.not_found_burst | signal.not_found : signal.not_found;
+  return mask;
+}
+
+const pathOf = (url: string) => {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+};
+
 /**
  * The risk level of one request and the signals behind it:
  * high: injection or traversal patterns, a banned address retrying, an admin call refused (401/403);
  * medium: failed admin sign-ins, refused verification codes, rate-limited requests, 404 bursts;
  * low: everything else (a lone 404 is low, but marked so the 404-burst alert can count it).
+ * The level follows from the signals (`riskLevelOfSignals`, shared with the security service).
  */
 export function assessRequest(facts: RequestFacts): { riskLevel: RiskLevel; signals: RequestSignal[] } {
-  const signals: RequestSignal[] = [];
-  const q = facts.url.indexOf('?');
-  const path = q < 0 ? facts.url : facts.url.slice(0, q);
-  // Most addresses have nothing to decode: then the raw text is the decoded one, matched once.
-  const encoded = facts.url.includes('%') || facts.url.includes('+');
-  const decoded = encoded ? decodeForMatching(facts.url) : facts.url;
-  if (matchesAny(injectionAny, decoded)) signals.push('injection');
-  if (matchesAny(traversalAny, facts.url) || (encoded && matchesAny(traversalAny, decoded))) signals.push('traversal');
-  if (facts.banned) signals.push('banned');
-  const status = facts.statusCode;
-  const method = facts.method.toUpperCase();
-  if (path === '/api/auth/login' && method === 'POST' && (status === 401 || status === 429))
-    signals.push('failed_sign_in');
-  else if (
-    path === '/api/customers/verify' &&
-    method === 'POST' &&
-    (status === 400 || status === 401 || status === 429)
-  )
-    signals.push('code_guess');
-  else if (
-    !facts.banned &&
-    (status === 401 || status === 403) &&
-    path !== '/api/auth/me' &&
-    accessFor(method, path).access === 'admin'
-  )
-    signals.push('admin_refused');
-  if (status === 429) signals.push('rate_limited');
-  if (status === 404) signals.push(facts.recentNotFound >= NOT_FOUND_BURST ? 'not_found_burst' : 'not_found');
-  const high: RequestSignal[] = ['injection', 'traversal', 'banned', 'admin_refused'];
-  const medium: RequestSignal[] = ['failed_sign_in', 'code_guess', 'rate_limited', 'not_found_burst'];
-  // A 404 burst also counts towards the 404 alert.
-  if (signals.includes('not_found_burst')) signals.push('not_found');
-  const riskLevel: RiskLevel = signals.some((s) => high.includes(s))
-    ? 'high'
-    : signals.some((s) => medium.includes(s))
-      ? 'medium'
-      : 'low';
-  return { riskLevel, signals };
+  const mask =
+    addressSignals(facts.url) |
+    outcomeSignals(facts.method, pathOf(facts.url), facts.statusCode, facts.banned, facts.recentNotFound);
+  return { riskLevel: riskLevelOfSignals(mask), signals: signalsOfMask(mask) };
 }
 
 /** Query parameters whose values are never logged (tokens, codes, passwords, keys, emails). */
@@ -170,56 +189,13 @@ export interface RequestLogOptions {
   flushMs?: number;
 }
 
-/** What the hook reads from a finished request: raw values only, nothing computed yet. */
-export interface RequestFactsRaw {
-  /** When the answer was finished (ms since epoch). */
-  finishedAt: number;
-  /** Fastify's elapsed time of the request (ms). */
-  elapsed: number;
-  ip: string;
-  method: string;
-  url: string;
-  userAgent: string | undefined;
-  statusCode: number;
-  banned: boolean;
-  recentNotFound: number;
-  requestId: string;
-}
-
-/** "2026-11-24T07:14:02." of a time, cached per second (a batch holds a few seconds at most). */
-let isoSecond = -1;
-let isoPrefix = '';
-function isoTime(ms: number): string {
-  const second = Math.floor(ms / 1000);
-  if (second !== isoSecond) {
-    isoSecond = second;
-    isoPrefix = new Date(second * 1000).toISOString().slice(0, 20);
-  }
-  const millis = ms - second * 1000;
-  return `${isoPrefix}${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
-}
-
-/** The log entry of one request: risk rules, redaction and formatting (at flush time, not per request). */
-export function entryOf(f: RequestFactsRaw): RequestLogEntry {
-  const { riskLevel, signals } = assessRequest({
-    method: f.method,
-    url: f.url,
-    statusCode: f.statusCode,
-    banned: f.banned,
-    recentNotFound: f.recentNotFound,
-  });
-  return {
-    timestamp: isoTime(Math.round(f.finishedAt - f.elapsed)),
-    ip: f.ip,
-    method: f.method.slice(0, 16),
-    path: redactPath(f.url),
-    ...(f.userAgent ? { userAgent: f.userAgent.slice(0, 512) } : {}),
-    statusCode: f.statusCode >= 100 && f.statusCode <= 599 ? f.statusCode : 500,
-    responseTime: Math.round(f.elapsed * 100) / 100,
-    riskLevel,
-    signals,
-    requestId: f.requestId.slice(0, 128),
-  };
+/** What the flush knows of one distinct address of a batch: its logged form and its own signals. */
+interface AddressFacts {
+  /** Index of the redacted address in the batch's strings. */
+  path: number;
+  /** The address without its query (what the outcome rules compare). */
+  route: string;
+  signals: number;
 }
 
 /**
@@ -335,21 +311,41 @@ export class RequestLogBuffer {
     }
   }
 
-  /** The raw facts of entry number `n` (held). */
-  factsAt(n: number): RequestFactsRaw {
-    const i = n % this.capacity;
-    return {
-      finishedAt: this.finishedAt[i],
-      elapsed: this.elapsed[i],
-      ip: this.ip[i],
-      method: this.method[i],
-      url: this.url[i],
-      userAgent: this.userAgent[i],
-      statusCode: this.statusCode[i],
-      banned: this.banned[i] === 1,
-      recentNotFound: this.recentNotFound[i],
-      requestId: this.requestId[i],
-    };
+  /**
+   * The columns of entries from `start` on, at most up to `end` and `maxRequestLogBatchText` of text:
+   * risk rules, redaction and formatting, the address-bound part once per distinct address of the batch.
+   * Answers the columns and the number after the last entry taken.
+   */
+  private columnsOf(start: number, end: number) {
+    const first = start % this.capacity;
+    const builder = new RequestLogColumnsBuilder(Math.round(this.finishedAt[first] - this.elapsed[first]));
+    const addresses = new Map<string, AddressFacts>();
+    let n = start;
+    for (; n < end && builder.textLength < maxRequestLogBatchText; n++) {
+      const i = n % this.capacity;
+      const url = this.url[i];
+      let address = addresses.get(url);
+      if (!address) {
+        address = { path: builder.intern(redactPath(url)), route: pathOf(url), signals: addressSignals(url) };
+        addresses.set(url, address);
+      }
+      const status = this.statusCode[i];
+      const method = this.method[i];
+      const elapsed = this.elapsed[i];
+      const userAgent = this.userAgent[i];
+      builder.add(
+        Math.round(this.finishedAt[i] - elapsed),
+        this.ip[i],
+        method.length > 16 ? method.slice(0, 16) : method,
+        address.path,
+        userAgent && userAgent.length > 512 ? userAgent.slice(0, 512) : userAgent,
+        status >= 100 && status <= 599 ? status : 500,
+        Math.round(elapsed * 100) / 100,
+        address.signals | outcomeSignals(method, address.route, status, this.banned[i] === 1, this.recentNotFound[i]),
+        this.requestId[i].length > 128 ? this.requestId[i].slice(0, 128) : this.requestId[i],
+      );
+    }
+    return { log: builder.build(), end: n };
   }
 
   /** Publishes what is held, a batch at a time; stops at the first failure (the rest waits). */
@@ -360,11 +356,9 @@ export class RequestLogBuffer {
       try {
         while (this.pending > 0 || this.droppedSinceReport > 0) {
           const start = this.first;
-          const end = Math.min(this.next, start + maxRequestLogBatch);
-          const entries: RequestLogEntry[] = [];
-          for (let n = start; n < end; n++) entries.push(entryOf(this.factsAt(n)));
+          const { log, end } = this.columnsOf(start, Math.min(this.next, start + maxRequestLogBatch));
           const dropped = this.droppedSinceReport;
-          const data: GatewayRequestsLoggedData = { gateway: this.sink.gatewayName, entries, dropped };
+          const data: GatewayRequestsLoggedData = { gateway: this.sink.gatewayName, log, dropped };
           // Built by hand rather than parsed: the entries were made by this file, and the security
           // service checks every event against the contract anyway.
           const event = {
@@ -387,7 +381,7 @@ export class RequestLogBuffer {
           this.publishing = undefined;
           this.first = Math.max(this.first, end);
           this.droppedSinceReport -= dropped;
-          this.published += entries.length;
+          this.published += end - start;
         }
       } finally {
         this.inFlight = undefined;

@@ -8,10 +8,14 @@
 // ratios and the ratio of the totals. At the end it reads the GATEWAY stream back: the logging gateway
 // must have published an entry for every request it answered, the other none.
 //
-//   npm run bench:request-log -w load-tests -- [--rounds 6] [--duration 5] [--connections 50] [--path /api/orders/_service]
+//   npm run bench:request-log -w load-tests -- [--rounds 6] [--duration 5] [--connections 50] [--path /api/orders/_service] [--cpu-prof]
+//
+// With --cpu-prof both gateways write V8 CPU profiles (request-log-on.cpuprofile, request-log-off.cpuprofile)
+// to --profile-dir; read them with `npx tsx load-tests/src/quote-path.ts --summarise <file>`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -20,6 +24,7 @@ import autocannon, { type Result as LoadResult } from 'autocannon';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { startNats } from '@shop/test-support';
+import { percentile } from './args.js';
 import type { StandIns } from './stand-ins.js';
 
 const loadTestsDir = fileURLToPath(new URL('../', import.meta.url));
@@ -79,6 +84,24 @@ const median = (values: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+/** Issue 17: throughput with the request log within 5% of without. */
+const goalRatio = 0.95;
+const percent = (ratio: number) => `${(100 * ratio).toFixed(1)}%`;
+
+/**
+ * The verdict on the goal from the per-round ratios and the ratio of the totals. One disturbed round
+ * (someone else's build starting) moves neither the median nor the totals much; "met" needs both, and
+ * the middle half of the rounds shows how firmly.
+ */
+function verdictOf(ratios: number[], totalRatio: number): string {
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const mid = median(sorted);
+  const spread = `median of rounds ${percent(mid)}, middle half ${percent(percentile(sorted, 25))} to ${percent(percentile(sorted, 75))}, totals ${percent(totalRatio)}`;
+  if (mid >= goalRatio && totalRatio >= goalRatio) return `goal met (at least ${percent(goalRatio)}): ${spread}`;
+  if (mid < goalRatio && totalRatio < goalRatio) return `goal NOT met (under ${percent(goalRatio)}): ${spread}`;
+  return `undecided (median and totals on either side of ${percent(goalRatio)}; run more rounds): ${spread}`;
+}
+
 async function main() {
   const { values } = parseArgs({
     args: process.argv.slice(2),
@@ -87,6 +110,8 @@ async function main() {
       duration: { type: 'string', default: '5' },
       connections: { type: 'string', default: '50' },
       path: { type: 'string', default: '/api/orders/_service' },
+      'cpu-prof': { type: 'boolean', default: false },
+      'profile-dir': { type: 'string', default: join(os.tmpdir(), 'request-log-profiles') },
     },
     strict: true,
   });
@@ -124,9 +149,13 @@ async function main() {
       GATEWAY_SIGNING_KEY: randomBytes(48).toString('base64'),
     };
     for (const [service, url] of Object.entries(urls.services)) env[`${service.toUpperCase()}_URL`] = url;
+    if (values['cpu-prof']) mkdirSync(values['profile-dir'], { recursive: true });
     for (const mode of ['on', 'off'] as const) {
+      const profile = values['cpu-prof']
+        ? ['--cpu-prof', `--cpu-prof-dir=${values['profile-dir']}`, `--cpu-prof-name=request-log-${mode}.cpuprofile`]
+        : [];
       const child = spawnChild(
-        ['--conditions=source', '--import', 'tsx', fileURLToPath(import.meta.url), '--serve-gateway', mode],
+        [...profile, '--conditions=source', '--import', 'tsx', fileURLToPath(import.meta.url), '--serve-gateway', mode],
         loadTestsDir,
         env,
       );
@@ -195,8 +224,8 @@ async function main() {
     for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
       const msg = await jsm.streams.getMessage('GATEWAY', { seq }).catch(() => null);
       if (!msg || msg.subject !== 'gateway.requests_logged') continue;
-      const data = msg.json<{ data: { gateway: string; entries: unknown[]; dropped: number } }>().data;
-      logged[data.gateway] = (logged[data.gateway] ?? 0) + data.entries.length;
+      const data = msg.json<{ data: { gateway: string; log: { startedAt: unknown[] }; dropped: number } }>().data;
+      logged[data.gateway] = (logged[data.gateway] ?? 0) + data.log.startedAt.length;
       dropped += data.dropped;
     }
     await nc.close();
@@ -229,7 +258,13 @@ async function main() {
       `| all rounds (total requests) | ${sumOn} | ${sumOff} | ${((100 * sumOn) / sumOff).toFixed(1)}% | ${(1000 * cpuOn).toFixed(1)} | ${(1000 * cpuOff).toFixed(1)} |`,
     );
     console.log(
-      `\nthe request log costs the gateway ${((100 * (cpuOn - cpuOff)) / cpuOff).toFixed(1)}% more CPU per request (${(1000 * (cpuOn - cpuOff)).toFixed(1)} µs)`,
+      `\nthe request log costs the gateway ${((100 * (cpuOn - cpuOff)) / cpuOff).toFixed(1)}% more CPU per request (${(1000 * (cpuOn - cpuOff)).toFixed(1)} µs; median of rounds ${percent(median(rows.map((r) => r.onCpu / r.offCpu)) - 1)})`,
+    );
+    console.log(
+      `\nverdict: ${verdictOf(
+        rows.map((r) => r.ratio),
+        sumOn / sumOff,
+      )}`,
     );
     console.log(
       `\nrequest log: ${loggedOn} entries from the logging gateway in the GATEWAY stream (it answered ${answeredByOn} measured requests plus the warm-up), ${loggedOff} from the other, ${dropped} dropped`,
@@ -248,6 +283,10 @@ async function main() {
     await stopChild(standIns);
     await nats.stop();
   }
+  if (values['cpu-prof'])
+    console.log(
+      `\nprofiles: ${['on', 'off'].map((mode) => join(values['profile-dir'], `request-log-${mode}.cpuprofile`)).join(', ')}`,
+    );
 }
 
 // Child mode: one gateway, request log on or off, config from the environment like src/main.ts

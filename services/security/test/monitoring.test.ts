@@ -10,10 +10,13 @@ import {
   activeBansSubject,
   createEvent,
   parseEvent,
+  requestLogColumnsOf,
+  riskLevelOfSignals,
   rpcReplySchema,
   securityAlertsResponseSchema,
   securityDashboardResponseSchema,
   securityLogsResponseSchema,
+  signalMaskOf,
   type BannedIp,
   type ErrorEnvelope,
   type RequestLogEntry,
@@ -53,8 +56,16 @@ const entry = (over: Partial<RequestLogEntry> = {}): RequestLogEntry => ({
   ...over,
 });
 
+/** Publishes entries as a gateway does: one batch, as columns (the risk level travels as its signals). */
 async function sendBatch(entries: RequestLogEntry[], dropped = 0, gateway = 'gw-test:1') {
-  const event = createEvent('gateway.requests_logged', 'gateway', { gateway, entries, dropped });
+  for (const e of entries)
+    if (riskLevelOfSignals(signalMaskOf(e.signals)) !== e.riskLevel)
+      throw new Error(`test entry ${JSON.stringify(e)}: risk level ${e.riskLevel} does not follow from its signals`);
+  const event = createEvent('gateway.requests_logged', 'gateway', {
+    gateway,
+    log: requestLogColumnsOf(entries),
+    dropped,
+  });
   await jetstream(nc).publish(event.type, JSON.stringify(event), { msgID: event.id });
   return event;
 }
@@ -102,7 +113,7 @@ describe('request logs', () => {
         ip: '198.51.100.2',
         statusCode: 404,
         riskLevel: 'medium',
-        signals: ['not_found'],
+        signals: ['not_found', 'not_found_burst'],
         path: '/nope',
       }),
       entry({
@@ -190,7 +201,7 @@ describe('dashboard', () => {
       entry({
         ip: '203.0.113.53',
         riskLevel: 'high',
-        signals: [],
+        signals: ['banned'],
         timestamp: new Date(Date.now() - 30 * 3_600_000).toISOString(),
       }),
     ]);

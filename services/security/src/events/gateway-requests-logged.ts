@@ -4,7 +4,7 @@
 // reaches its threshold opens an alert (or counts a repeat on the one already open) and publishes
 // `alert.raised` through the outbox. Dropped entries are counted and raise their own alert.
 import type { ClientSession } from 'mongoose';
-import type { EventData, RequestLogEntry } from '@shop/contracts';
+import { requestLogEntriesOf, type EventData, type RequestLogEntry } from '@shop/contracts';
 import { consumeEvent, type Outbox } from '@shop/service-kit';
 import { countRuleHits, droppedLogsRule, hourOf, isErrorStatus, suspiciousRisk } from '../domain/alert-rules.js';
 import type { MonitoringModels } from '../models/monitoring.js';
@@ -128,7 +128,9 @@ async function countHourly(
 
 export function requestsLoggedConsumer(models: MonitoringModels, now: () => Date) {
   return consumeEvent('gateway.requests_logged', async (event, { session, outbox, log }) => {
-    const { entries, dropped, gateway } = event.data;
+    const { dropped, gateway } = event.data;
+    // The batch arrives as columns (the gateway's cheap form); stored and counted an entry at a time.
+    const entries = requestLogEntriesOf(event.data.log);
     if (entries.length) {
       await models.RequestLog.insertMany(
         entries.map((e, i) => ({
