@@ -618,7 +618,7 @@ describe('payments due for a refund', () => {
     try {
       await mongo
         .db('shop_payments')
-        .collection<{ _id: string }>('payment_intents')
+        .collection<{ _id: string; [field: string]: unknown }>('payment_intents')
         .insertOne({
           _id: paymentIntentId,
           provider: 'stripe',
