@@ -9,7 +9,7 @@ import { paymentReplies } from './events/replies.js';
 import { orderQuoteSentConsumer } from './events/order-quote-sent.js';
 import { orderTotalChangedConsumer } from './events/order-total-changed.js';
 import { paymentModels, type PaymentModels } from './models/payments.js';
-import { providerFor, type Provider } from './providers/index.js';
+import { providerMaker, type Provider } from './providers/index.js';
 import { registerIntentRoutes } from './routes/intents.js';
 import { registerTestModeRoutes } from './routes/test-mode.js';
 import { registerWebhookRoute } from './routes/webhook.js';
@@ -27,8 +27,9 @@ export type PaymentsTestHooks = Pick<ServiceDefinition<PaymentModels>, 'logDesti
 
 export async function buildApp(config: PaymentsConfig = loadConfig(), testHooks: PaymentsTestHooks = {}) {
   // One provider per service, made once the kit has the models and the logger; routes and replies share it.
+  const makeProvider = await providerMaker(config);
   let provider: Provider | undefined;
-  const providerOf = (ctx: ServiceContext<PaymentModels>) => (provider ??= providerFor(config, ctx.models, ctx.log));
+  const providerOf = (ctx: ServiceContext<PaymentModels>) => (provider ??= makeProvider(ctx.models, ctx.log));
   return createService<PaymentModels>({
     name: 'payments',
     version,

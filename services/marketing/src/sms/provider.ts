@@ -2,8 +2,10 @@
 // (the message stays in `sms_messages`, readable by administrators at GET /api/marketing/sms/outbox).
 // TWILIO_API_URL points the SDK at a local fake of Twilio's HTTP API (tests): the SDK's host is fixed,
 // so a RequestClient wrapper rewrites the https://api.twilio.com prefix of each request (the twilio
-// maintainers' advice for proxies and mocks).
-import twilio from 'twilio';
+// maintainers' advice for proxies and mocks). The SDK (with axios and its other dependencies, about 4 MiB
+// of heap per process) is loaded only when Twilio is configured (issue 20: stack memory).
+import { createRequire } from 'node:module';
+import type TwilioSdk from 'twilio';
 import type { TwilioSettings } from '../config.js';
 
 export interface SmsResult {
@@ -22,6 +24,7 @@ export function smsProviderFor(settings: TwilioSettings | undefined): SmsProvide
   if (!settings) {
     return { name: 'dev_outbox', send: async () => ({ provider: 'dev_outbox', providerId: null }) };
   }
+  const twilio = createRequire(import.meta.url)('twilio') as typeof TwilioSdk;
   const { RequestClient } = twilio;
   const base = new RequestClient({ autoRetry: true, maxRetries: 2 });
   const httpClient = settings.apiUrl
