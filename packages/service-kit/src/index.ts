@@ -78,7 +78,10 @@ export {
 export { EventBus, type EventBusOptions } from './bus/bus.js';
 export {
   consumeEvent,
+  consumeEventBatches,
+  defaultBatchSize,
   durableName,
+  type BatchContext,
   type ConsumerContext,
   type ConsumerOptions,
   type EventConsumer,

@@ -1,9 +1,11 @@
-// Consumer options (issue 20): several events handled at once while events with the same order key keep
-// their stream order, irrelevant events acked without a transaction, and callbacks run after the commit.
+// Consumers handle events in batches (issue 20): the events waiting when the consumer is free go through
+// one transaction together, in stream order, each acted on once; an event that fails its batch is
+// retried alone while the others of the batch commit; irrelevant events are acked without a
+// transaction, and callbacks run after the commit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { createEvent, type EventEnvelope } from '@shop/contracts';
+import { createEvent } from '@shop/contracts';
 import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
 import { consumeEvent, createService, loadServiceConfig } from '../src/index.js';
 import { eventually, LogLines, orderCreatedData, projectionModels, type CustomersLikeService } from './helpers.js';
@@ -12,15 +14,16 @@ let mongo: StartedMongo;
 let nats: StartedNats;
 let service: CustomersLikeService;
 
-/** Order numbers in the order their handling started and finished. */
+/** Order numbers in the order their handling started, across every attempt. */
 const started: string[] = [];
-const finished: string[] = [];
+/** The transaction each handling ran in (session id and transaction number), by order number, last attempt. */
+const sessionOf = new Map<string, string>();
 /** What each after-commit callback saw: the event's processed mark, read outside the transaction. */
 const afterCommitSaw = new Map<string, boolean>();
-let firstBStarted!: () => void;
-const bStarted = new Promise<void>((resolve) => (firstBStarted = resolve));
-
-const keyOf = (event: EventEnvelope<'order.created'>) => event.data.orderNumber.split('-')[0];
+/** Order numbers whose handler fails this many more times. */
+const failuresLeft = new Map<string, number>();
+let releaseFirst!: () => void;
+const firstMayFinish = new Promise<void>((resolve) => (releaseFirst = resolve));
 
 beforeAll(async () => {
   [mongo, nats] = await Promise.all([startMongo(), startNats()]);
@@ -39,22 +42,27 @@ beforeAll(async () => {
         async (event, { session, afterCommit }) => {
           const { orderNumber } = event.data;
           started.push(orderNumber);
-          if (orderNumber.startsWith('B')) firstBStarted();
-          // A-1 finishes only once a B event has started: handled one at a time, this would never end.
-          if (orderNumber === 'A-1') await bStarted;
+          sessionOf.set(orderNumber, `${JSON.stringify(session.id)}:${session.serverSession?.txnNumber}`);
+          // The first event holds its batch until the test has published the rest: they gather meanwhile.
+          if (orderNumber === 'A-0') await firstMayFinish;
           await ctx.models.Projection.updateOne(
             { _id: orderNumber },
             { $set: { orderNumber }, $inc: { timesActed: 1 } },
             { upsert: true, session },
           );
+          const left = failuresLeft.get(orderNumber) ?? 0;
+          if (left > 0) {
+            failuresLeft.set(orderNumber, left - 1);
+            throw new Error(`${orderNumber} fails on purpose`);
+          }
           afterCommit(() => {
             void ctx.bus.processed.exists({ _id: event.id }).then((mark) => {
               afterCommitSaw.set(orderNumber, mark !== null);
             });
           });
-          finished.push(orderNumber);
         },
-        { concurrency: 4, orderKey: keyOf, relevant: (event) => !event.data.orderNumber.startsWith('SKIP') },
+        // Small batches: the six events below fill one and a half, so gathering waits for a full batch too.
+        { batchSize: 4, relevant: (event) => !event.data.orderNumber.startsWith('SKIP') },
       ),
     ],
   });
@@ -89,31 +97,47 @@ async function allAcked() {
   return info.num_pending === 0 && info.num_ack_pending === 0;
 }
 
-describe('event consumers with options', () => {
-  it('handles events of different keys at once, and events of one key in stream order, each once', async () => {
-    const numbers = ['A-1', 'A-2', 'A-3', 'B-1', 'B-2', 'C-1', 'A-4', 'B-3'];
+async function timesActed(numbers: string[]) {
+  const acted = await service.ctx.bus.processed.db
+    .collection<{ _id: string; timesActed: number }>('order_projection')
+    .find({ _id: { $in: numbers } })
+    .toArray();
+  return numbers.map((n) => acted.find((p) => p._id === n)?.timesActed ?? 0);
+}
+
+describe('event consumers in batches', () => {
+  it('handles the events waiting together in transactions of up to a batch, in stream order, each once', async () => {
+    await publish(['A-0']);
+    await eventually(async () => started.includes('A-0'));
+    const numbers = ['A-1', 'B-1', 'A-2', 'C-1', 'B-2', 'A-3'];
     await publish(numbers);
-    await eventually(async () => finished.length === numbers.length && (await allAcked()));
-    // B-1 started while A-1 was waiting for it.
-    expect(finished.indexOf('B-1')).toBeLessThan(finished.indexOf('A-1'));
-    for (const key of ['A', 'B', 'C']) {
-      const inStream = numbers.filter((n) => n.startsWith(key));
-      expect(started.filter((n) => n.startsWith(key))).toEqual(inStream);
-      expect(finished.filter((n) => n.startsWith(key))).toEqual(inStream);
-    }
-    const acted = await service.ctx.bus.processed.db
-      .collection<{ _id: string; timesActed: number }>('order_projection')
-      .find({ _id: { $in: numbers } })
-      .toArray();
-    expect(acted.map((p) => p.timesActed)).toEqual(numbers.map(() => 1));
+    releaseFirst();
+    await eventually(async () => numbers.every((n) => afterCommitSaw.has(n)) && (await allAcked()));
+    expect(started).toEqual(['A-0', ...numbers]);
+    // The six that gathered while A-0 was handled went in two transactions: four, then two.
+    const transactions = numbers.map((n) => sessionOf.get(n));
+    expect(new Set(transactions.slice(0, 4)).size).toBe(1);
+    expect(new Set(transactions.slice(4)).size).toBe(1);
+    expect(transactions[4]).not.toBe(transactions[3]);
+    expect(sessionOf.get('A-0')).not.toBe(sessionOf.get('A-1'));
+    expect(await timesActed(['A-0', ...numbers])).toEqual([1, ...numbers.map(() => 1)]);
     // Every callback ran after its commit: the processed mark was there to read.
-    await eventually(async () => afterCommitSaw.size === numbers.length);
     expect([...afterCommitSaw.values()].every(Boolean)).toBe(true);
+  });
+
+  it('retries a failing event alone; the rest of its batch commits once', async () => {
+    failuresLeft.set('D-2', 1);
+    const numbers = ['D-1', 'D-2', 'D-3'];
+    await publish(numbers);
+    await eventually(async () => numbers.every((n) => afterCommitSaw.has(n)) && (await allAcked()));
+    // The failed attempt's writes were rolled back: each order acted on exactly once.
+    expect(await timesActed(numbers)).toEqual([1, 1, 1]);
+    expect(failuresLeft.get('D-2')).toBe(0);
   });
 
   it('acks an event the consumer finds irrelevant without handling it or marking it processed', async () => {
     const ids = await publish(['SKIP-1', 'C-2']);
-    await eventually(async () => finished.includes('C-2') && (await allAcked()));
+    await eventually(async () => afterCommitSaw.has('C-2') && (await allAcked()));
     expect(started).not.toContain('SKIP-1');
     expect(await service.ctx.bus.processed.exists({ _id: ids.get('SKIP-1')! })).toBeNull();
     expect(await service.ctx.bus.processed.exists({ _id: ids.get('C-2')! })).not.toBeNull();

@@ -1,6 +1,10 @@
-// Durable pull consumers, one per (service, event type). A handler runs inside a MongoDB transaction
-// that also records the event id in `processed_events`, so an event delivered twice acts once; the
-// message is acked only after that commit, and nak'ed with a growing delay when the handler fails.
+// Durable pull consumers, one per (service, event type). Events are handled in batches: the events
+// waiting when the consumer is free are handled together, in stream order, in ONE MongoDB transaction
+// that also records their ids in `processed_events` (so an event delivered twice acts once), and are
+// acked after that commit. At a few hundred events a second this is one transaction (start, processed
+// read, processed insert, commit) per batch instead of per event; at a trickle a batch is one event.
+// When a batch fails, its events are handled again one at a time, so only a failing event is nak'ed
+// (with a growing delay) and the others go through.
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { nanos } from '@nats-io/nats-core';
 import {
@@ -20,28 +24,30 @@ import type { OutboxDoc, ProcessedEventDoc } from './models.js';
 import { runInOutboxTransaction, type Outbox } from './outbox.js';
 import { contextFromNatsHeaders } from './trace.js';
 
-export interface ConsumerContext {
-  /** Use it for every write, so the writes, the processed mark and any new events commit together. */
+/** What a handler of a batch of events gets: one transaction for the whole batch. */
+export interface BatchContext {
+  /** Use it for every write, so the writes, the processed marks and any new events commit together. */
   session: ClientSession;
   outbox: Outbox;
   log: Logger;
-  /** 1 on first delivery. */
-  deliveryCount: number;
-  /** Runs `fn` once the handler's transaction committed (e.g. to refresh an in-memory copy). */
+  /** Runs `fn` once the batch's transaction committed (e.g. to refresh an in-memory copy). */
   afterCommit: (fn: () => void) => void;
 }
 
+export interface ConsumerContext extends BatchContext {
+  /** 1 on first delivery. */
+  deliveryCount: number;
+}
+
+/** Events handled together in one transaction at most, unless a consumer says otherwise. */
+export const defaultBatchSize = 32;
+
 export interface ConsumerOptions<T extends EventType = EventType> {
   /**
-   * Events handled at once (default 1: one after another, in stream order). Each runs in its own
-   * transaction; a write conflict between two of them is retried by the transaction.
+   * Events handled together in one transaction, at most (default `defaultBatchSize`); 1 gives each
+   * event its own transaction. Either way events are handled in stream order, one batch at a time.
    */
-  concurrency?: number;
-  /**
-   * With `concurrency` above 1: events with the same key (e.g. the order id) are handled one after
-   * another in stream order, events with different keys at the same time. Without it any two may overlap.
-   */
-  orderKey?(event: EventEnvelope<T>): string | undefined;
+  batchSize?: number;
   /**
    * False for an event the handler would do nothing with: it is acked at once, without a transaction
    * or a processed mark (a repeat of it is just as irrelevant). Default: every event is handled.
@@ -51,16 +57,40 @@ export interface ConsumerOptions<T extends EventType = EventType> {
 
 export interface EventConsumer<T extends EventType = EventType> extends ConsumerOptions<T> {
   event: T;
-  handle(event: EventEnvelope<T>, ctx: ConsumerContext): Promise<void>;
+  /** Handles the new (not yet processed) events of a batch, in stream order, in the batch's transaction. */
+  handleBatch(events: EventEnvelope<T>[], ctx: BatchContext, deliveryCounts: number[]): Promise<void>;
 }
 
-/** Declares a consumer with the handler typed from the event type. */
+/** Declares a consumer with the handler typed from the event type: called once per event, in stream order. */
 export function consumeEvent<T extends EventType>(
   event: T,
   handle: (event: EventEnvelope<T>, ctx: ConsumerContext) => Promise<void>,
   options: ConsumerOptions<T> = {},
 ): EventConsumer<T> {
-  return { event, handle, ...options };
+  return {
+    event,
+    async handleBatch(events, ctx, deliveryCounts) {
+      for (const [i, one] of events.entries())
+        await handle(one, {
+          ...ctx,
+          log: events.length > 1 ? ctx.log.child({ eventId: one.id }) : ctx.log,
+          deliveryCount: deliveryCounts[i] ?? 1,
+        });
+    },
+    ...options,
+  };
+}
+
+/**
+ * Declares a consumer that handles a batch's events at once (set-based: one read and one write for the
+ * whole batch instead of one per event). The batch may be a single event.
+ */
+export function consumeEventBatches<T extends EventType>(
+  event: T,
+  handleBatch: (events: EventEnvelope<T>[], ctx: BatchContext) => Promise<void>,
+  options: ConsumerOptions<T> = {},
+): EventConsumer<T> {
+  return { event, handleBatch: (events, ctx) => handleBatch(events, ctx), ...options };
 }
 
 export function durableName(service: string, type: string) {
@@ -142,46 +172,50 @@ export class ConsumerRunner {
 
   private async run(c: EventConsumer) {
     let failures = 0;
+    const batchSize = Math.max(1, Math.floor(c.batchSize ?? defaultBatchSize));
     while (!this.stopped) {
       try {
         const js = this.deps.js();
         if (!js) throw new Error('JetStream is not connected');
         const { stream, durable } = await this.ensure(c);
+        const log = this.deps.log.child({ event: c.event, consumer: durable });
         const consumer = await js.consumers.get(stream, durable);
-        const concurrency = Math.max(1, Math.floor(c.concurrency ?? 1));
+        // The client holds up to this many: the next batch gathers while one is handled.
         const messages = await consumer.consume({
-          max_messages: Math.max(32, 2 * concurrency),
+          max_messages: Math.max(64, 2 * batchSize),
           abort_on_missing_resource: true,
         });
         this.active.add(messages);
         failures = 0;
-        const inFlight = new Set<Promise<void>>();
-        /** The last handling of each order key, so the next event with that key waits for it. */
-        const tails = new Map<string, Promise<void>>();
+        const waiting: JsMsg[] = [];
+        let handling: Promise<void> | undefined;
+        let batchHandled: Promise<void> = Promise.resolve();
+        const handleWaiting = async () => {
+          // Let the messages the client already holds join the first batch. (The loop below waits on this
+          // too when a batch is full: waiting on a settled promise there would starve the event loop.)
+          batchHandled = new Promise((resolve) => setImmediate(resolve));
+          await batchHandled;
+          try {
+            while (waiting.length > 0 && !this.stopped) {
+              batchHandled = this.handleBatch(c, durable, log, waiting.splice(0, batchSize));
+              await batchHandled;
+            }
+          } finally {
+            handling = undefined;
+          }
+        };
         try {
           for await (const m of messages) {
-            if (concurrency === 1) {
-              await this.handle(c, durable, m);
-            } else {
-              while (inFlight.size >= concurrency) await Promise.race(inFlight);
-              const event = this.tryParse(c, m);
-              const key = event && c.orderKey ? c.orderKey(event) : undefined;
-              const before = key === undefined ? undefined : tails.get(key);
-              const handled: Promise<void> = (before ?? Promise.resolve())
-                .then(() => this.handle(c, durable, m, event))
-                .catch((err: unknown) => this.deps.log.error({ err, event: c.event }, 'event handling failed'))
-                .finally(() => {
-                  inFlight.delete(handled);
-                  if (key !== undefined && tails.get(key) === handled) tails.delete(key);
-                });
-              inFlight.add(handled);
-              if (key !== undefined) tails.set(key, handled);
-            }
+            waiting.push(m);
+            handling ??= handleWaiting();
+            // Hold at most one batch beyond the one being handled; the client buffers the rest.
+            while (waiting.length >= batchSize && handling !== undefined) await batchHandled;
             if (this.stopped) break;
           }
         } finally {
-          // Stopping or interrupted: the events in hand finish (their acks go out) before the loop ends.
-          await Promise.allSettled(inFlight);
+          // Stopping or interrupted: the batch in hand finishes (its acks go out) before the loop ends;
+          // messages not yet handled are redelivered after their ack wait.
+          await handling;
           this.active.delete(messages);
         }
       } catch (err) {
@@ -193,48 +227,70 @@ export class ConsumerRunner {
     }
   }
 
-  /** The event, or undefined when it does not match its contract (`handle` then drops it). */
-  private tryParse(c: EventConsumer, m: JsMsg): EventEnvelope<EventType> | undefined {
+  /**
+   * Handles a batch of messages and acks them after its commit; never throws. A message that does not
+   * match its contract is terminated, an irrelevant one acked at once. When the batch's transaction
+   * fails, its events are handled again one at a time and only the failing ones are nak'ed.
+   */
+  private async handleBatch(c: EventConsumer, durable: string, log: Logger, batch: JsMsg[]): Promise<void> {
+    const received: Received[] = [];
+    for (const m of batch) {
+      let event: EventEnvelope<EventType>;
+      try {
+        event = parseEvent(c.event, m.json());
+      } catch (err) {
+        // A message that does not match its contract will never succeed: park it, do not loop on it.
+        log.error({ err, seq: m.seq }, 'invalid event dropped');
+        // No reason text: nats-server 2.9 does not understand '+TERM <reason>' and would ignore it.
+        m.term();
+        continue;
+      }
+      if (c.relevant && !c.relevant(event)) {
+        m.ack();
+        continue;
+      }
+      received.push({ m, event });
+    }
+    if (received.length === 0) return;
     try {
-      return parseEvent(c.event, m.json());
-    } catch {
-      return undefined;
+      await this.commitBatch(c, durable, log, received);
+    } catch (err) {
+      if (received.length > 1) {
+        log.warn({ err, events: received.length }, 'event batch failed; handling its events one at a time');
+        for (const one of received)
+          await this.commitBatch(c, durable, log, [one]).catch((e: unknown) => nak(log, one, e));
+      } else nak(log, received[0], err);
     }
   }
 
-  private async handle(c: EventConsumer, durable: string, m: JsMsg, parsed?: EventEnvelope<EventType>) {
-    const parent = contextFromNatsHeaders(m.headers);
+  /** One transaction: the events not processed yet are handled and marked processed; then all are acked. */
+  private async commitBatch(c: EventConsumer, durable: string, log: Logger, received: Received[]) {
+    const single = received.length === 1 ? received[0] : undefined;
+    // One event: its span continues the publisher's trace. A batch: a span of its own, linked to each.
+    const parent = single ? contextFromNatsHeaders(single.m.headers) : context.active();
+    const links = single
+      ? []
+      : received.flatMap(({ m }) => {
+          const linked = trace.getSpanContext(contextFromNatsHeaders(m.headers));
+          return linked ? [{ context: linked }] : [];
+        });
     await context.with(parent, () =>
       tracer.startActiveSpan(
         `${c.event} process`,
         {
           kind: SpanKind.CONSUMER,
+          links,
           attributes: {
             'messaging.system': 'nats',
-            'messaging.destination.name': m.subject,
+            'messaging.destination.name': c.event,
             'messaging.consumer.group.name': durable,
+            ...(single
+              ? { 'messaging.message.id': single.event.id }
+              : { 'messaging.batch.message_count': received.length }),
           },
         },
         async (span) => {
-          const log = this.deps.log.child({ event: c.event, consumer: durable });
           try {
-            let event: EventEnvelope<EventType>;
-            try {
-              event = parsed ?? parseEvent(c.event, m.json());
-            } catch (err) {
-              // A message that does not match its contract will never succeed: park it, do not loop on it.
-              log.error({ err, seq: m.seq }, 'invalid event dropped');
-              // No reason text: nats-server 2.9 does not understand '+TERM <reason>' and would ignore it.
-              m.term();
-              span.setStatus({ code: SpanStatusCode.ERROR, message: 'invalid event' });
-              return;
-            }
-            span.setAttribute('messaging.message.id', event.id);
-            if (c.relevant && !c.relevant(event)) {
-              m.ack();
-              log.debug({ eventId: event.id }, 'event not relevant here; acked');
-              return;
-            }
             let committed: (() => void)[] = [];
             const { result: acted, events } = await runInOutboxTransaction(
               this.deps.connection,
@@ -243,41 +299,51 @@ export class ConsumerRunner {
               async (session, outbox) => {
                 // Rebuilt on every attempt: a retried transaction never runs an aborted attempt's callbacks.
                 committed = [];
-                const seen = await this.deps.processed.findById(event.id).session(session).lean();
-                if (seen) return false;
-                await c.handle(event, {
-                  session,
-                  outbox,
-                  log: log.child({ eventId: event.id }),
-                  deliveryCount: m.info.deliveryCount,
-                  afterCommit: (fn) => committed.push(fn),
-                });
-                await this.deps.processed.create(
-                  [{ _id: event.id, type: event.type, consumer: durable, processedAt: new Date() }],
-                  { session },
+                const ids = received.map((r) => r.event.id);
+                const seen = new Set(
+                  (
+                    await this.deps.processed
+                      .find({ _id: { $in: ids } }, { _id: 1 })
+                      .session(session)
+                      .lean()
+                  ).map((doc) => doc._id),
                 );
-                return true;
+                // A redelivery can sit in the same batch as its first delivery: acted on once.
+                const fresh = received.filter((r) => !seen.has(r.event.id) && (seen.add(r.event.id), true));
+                if (fresh.length === 0) return 0;
+                await c.handleBatch(
+                  fresh.map((r) => r.event),
+                  {
+                    session,
+                    outbox,
+                    log: fresh.length === 1 ? log.child({ eventId: fresh[0].event.id }) : log,
+                    afterCommit: (fn) => committed.push(fn),
+                  },
+                  fresh.map((r) => r.m.info.deliveryCount),
+                );
+                const processedAt = new Date();
+                await this.deps.processed.insertMany(
+                  fresh.map((r) => ({ _id: r.event.id, type: r.event.type, consumer: durable, processedAt })),
+                  { session, lean: true },
+                );
+                return fresh.length;
               },
             );
             for (const fn of committed) {
               try {
                 fn();
               } catch (err) {
-                log.warn({ err, eventId: event.id }, 'after-commit callback failed');
+                log.warn({ err }, 'after-commit callback failed');
               }
             }
-            m.ack();
+            for (const { m } of received) m.ack();
             if (events > 0) this.deps.onEventsWritten();
-            log.debug({ eventId: event.id, acted }, acted ? 'event handled' : 'event already handled; skipped');
+            for (const { event } of received) log.debug({ eventId: event.id, batch: received.length }, 'event handled');
+            log.debug({ events: received.length, acted }, 'event batch committed');
           } catch (err) {
-            const delay = Math.min(maxNakDelayMs, 1000 * 2 ** Math.max(0, m.info.deliveryCount - 1));
-            log.error(
-              { err, seq: m.seq, deliveryCount: m.info.deliveryCount, retryInMs: delay },
-              'event handler failed; will retry',
-            );
             span.recordException(err as Error);
             span.setStatus({ code: SpanStatusCode.ERROR });
-            m.nak(delay);
+            throw err;
           } finally {
             span.end();
           }
@@ -285,4 +351,19 @@ export class ConsumerRunner {
       ),
     );
   }
+}
+
+interface Received {
+  m: JsMsg;
+  event: EventEnvelope<EventType>;
+}
+
+/** Hands a failed event back to JetStream for a later try, waiting longer after each failure. */
+function nak(log: Logger, { m, event }: Received, err: unknown) {
+  const delay = Math.min(maxNakDelayMs, 1000 * 2 ** Math.max(0, m.info.deliveryCount - 1));
+  log.error(
+    { err, eventId: event.id, seq: m.seq, deliveryCount: m.info.deliveryCount, retryInMs: delay },
+    'event handler failed; will retry',
+  );
+  m.nak(delay);
 }

@@ -2,12 +2,13 @@
 // processed-event mark, and queues its emails in that same transaction: an event delivered twice is
 // skipped, and an event whose handler failed leaves no half-queued emails behind.
 import type { ClientSession } from 'mongoose';
-import { consumeEvent, type Logger } from '@shop/service-kit';
+import { consumeEvent, consumeEventBatches, type Logger } from '@shop/service-kit';
 import type { EmailSettings } from '../config.js';
 import type { EmailModels } from '../models/index.js';
 import { enqueueEmail, enqueueEmails, type QueueRequest } from '../queue/enqueue.js';
 import { adminNewOrderEmail, orderConfirmationEmail, verificationCodeEmail } from '../templates/index.js';
 import { currentAdminSettings } from '../settings.js';
+import type { AdminSettings } from '@shop/contracts';
 
 export interface ConsumerDeps {
   models: EmailModels;
@@ -27,7 +28,11 @@ export async function adminNotice(
   log: Logger,
   email: Omit<QueueRequest, 'to'>,
 ): Promise<QueueRequest | null> {
-  const admin = await currentAdminSettings(models.AdminSettings, settings, session);
+  return noticeTo(await currentAdminSettings(models.AdminSettings, settings, session), log, email);
+}
+
+/** The team's copy of an email under the given admin settings (null while notifications are off). */
+function noticeTo(admin: AdminSettings, log: Logger, email: Omit<QueueRequest, 'to'>): QueueRequest | null {
   if (!admin.emailNotificationsEnabled) {
     log.info(
       { orderNumber: email.orderNumber, template: email.template },
@@ -53,38 +58,28 @@ export async function queueAdminNotice(
     });
 }
 
-/** order.created events handled at once. */
-export const orderCreatedConcurrency = 16;
-
 export function emailConsumers(deps: ConsumerDeps) {
   const { models, settings, clock, queued } = deps;
   const options = () => ({ maxAttempts: settings.maxAttempts, now: clock() });
   return [
-    // One quote request, two emails (the customer's confirmation, the team's notice), queued together.
-    // Quote requests are independent of each other: several are handled at once, which is what lets
-    // the queue keep up with a few hundred quote requests a second.
-    consumeEvent(
-      'order.created',
-      async (event, { session, log }) => {
+    // One quote request, two emails (the customer's confirmation, the team's notice). The quote requests
+    // that arrived together are queued together: one read of the admin settings, one of the dedupe keys
+    // and one insert for the whole batch, which is what lets the queue keep up with a few hundred quote
+    // requests a second.
+    consumeEventBatches('order.created', async (events, { session, log }) => {
+      const admin = await currentAdminSettings(models.AdminSettings, settings, session);
+      const requests = events.flatMap((event) => {
         const order = event.data;
         const common = { sourceEventId: event.id, orderId: order.orderId, orderNumber: order.orderNumber };
-        const notice = await adminNotice(deps, session, log, {
-          ...adminNewOrderEmail(order, settings.shopUrl),
-          ...common,
-        });
-        await enqueueEmails(
-          models.Email,
-          session,
-          [
-            { ...orderConfirmationEmail(order, settings.shopUrl), to: order.email, ...common },
-            ...(notice ? [notice] : []),
-          ],
-          options(),
-        );
-        queued();
-      },
-      { concurrency: orderCreatedConcurrency },
-    ),
+        const notice = noticeTo(admin, log, { ...adminNewOrderEmail(order, settings.shopUrl), ...common });
+        return [
+          { ...orderConfirmationEmail(order, settings.shopUrl), to: order.email, ...common },
+          ...(notice ? [notice] : []),
+        ];
+      });
+      await enqueueEmails(models.Email, session, requests, options());
+      queued();
+    }),
     consumeEvent('customer.verification_requested', async (event, { session, log }) => {
       // A code past its expiry is useless to the customer (and must not go out late, e.g. after an
       // outage): mark the event handled and send nothing.

@@ -15,16 +15,6 @@ function typeOfTemplate(template: string): EmailHistoryType {
   return /status|quote|confirmation|receipt/.test(template) ? 'status_update' : 'admin_message';
 }
 
-/**
- * Two emails per quote request reach this consumer (the confirmation and the team's notice): the team's
- * is acked without a transaction, emails about different orders are written at once, and one order's
- * emails one after another (they change the same history).
- */
-const byOrder = {
-  concurrency: 8,
-  orderKey: (event: { data: { orderId?: string | undefined } }) => event.data.orderId,
-};
-
 export function emailHistoryConsumers(models: OrderModels) {
   const { Order } = models;
   return [
@@ -77,7 +67,8 @@ export function emailHistoryConsumers(models: OrderModels) {
           { session, timestamps: false },
         );
       },
-      { ...byOrder, relevant: (event) => Boolean(event.data.orderId) && !teamTemplates.has(event.data.template) },
+      // Two emails per quote request reach this consumer: the team's notice is acked without a transaction.
+      { relevant: (event) => Boolean(event.data.orderId) && !teamTemplates.has(event.data.template) },
     ),
     consumeEvent('email.failed', async (event, { session }) => {
       const email = event.data;
