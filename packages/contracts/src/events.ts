@@ -350,7 +350,19 @@ export type EventEnvelope<T extends EventType> = Omit<AnyEventEnvelope, 'type' |
 };
 
 /** The full schema of one event type: envelope with `type` fixed and `data` checked. */
+const eventSchemas = new Map<EventType, z.ZodType>();
+
+/**
+ * The envelope schema of one event type, built once per type: every publish and every delivery parses
+ * with it, and building it (with zod's compiled fast path) cost more than the parse itself (issue 20).
+ */
 export function eventSchema<T extends EventType>(type: T) {
+  let schema = eventSchemas.get(type) as ReturnType<typeof buildEventSchema<T>> | undefined;
+  if (!schema) eventSchemas.set(type, (schema = buildEventSchema(type)));
+  return schema;
+}
+
+function buildEventSchema<T extends EventType>(type: T) {
   return envelopeBase.extend({ type: z.literal(type), data: eventDataSchemas[type] });
 }
 

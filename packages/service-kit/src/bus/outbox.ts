@@ -78,7 +78,8 @@ export async function runInOutboxTransaction<R>(
     const outbox = new OutboxWriter(source);
     result = await work(session, outbox);
     events = outbox.pending.length;
-    if (events > 0) await model.insertMany(outbox.pending, { session });
+    // Lean: the writer built every field already; hydrating and validating them again cost a quote request.
+    if (events > 0) await model.insertMany(outbox.pending, { session, lean: true });
   });
   return { result, events };
 }

@@ -147,10 +147,9 @@ export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderMod
       const body = request.body;
       const fingerprint = bodyFingerprint(body);
       try {
-        if (key) {
-          const previous = await replay(key, fingerprint);
-          if (previous) return reply.status(200).send({ success: true as const, order: createdView(previous) });
-        }
+        // No lookup of the Idempotency-Key first: the transaction below inserts it before anything else,
+        // and a key already used fails that insert (duplicate key), answered as a retry below. A new
+        // key, the usual case, saves a round trip to the database.
         const files = await resolveFiles(ctx, body);
         if (body.aiDesignId && !(await Design.exists({ _id: body.aiDesignId }))) {
           throw badRequest('The AI design this order refers to was not found.', [
@@ -215,12 +214,13 @@ export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderMod
             await ctx.withOutbox(async (session, outbox) => {
               // Lean inserts: the body passed the contracts schema, and storedOrder adds what the
               // mongoose schema would (its document hydration and validation were a large share of the CPU).
-              await Order.insertMany([storedOrder(order)], { session, lean: true });
+              // The key first: a repeated key stops the transaction before anything else is written.
               if (key)
                 await IdempotencyKey.insertMany(
                   [{ _id: key, bodyHash: fingerprint, orderId: order._id, createdAt: now }],
                   { session, lean: true },
                 );
+              await Order.insertMany([storedOrder(order)], { session, lean: true });
               // Claim the files in the same transaction, and only while the unused-file sweep has not
               // marked them for deletion: a file it marked meanwhile fails the order instead of vanishing.
               if (files.length > 0) {
@@ -254,7 +254,7 @@ export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderMod
             if (duplicate?.keyPattern?.orderNumber !== undefined || /orderNumber/.test(duplicate?.message ?? ''))
               continue;
             if (key && duplicate && /idempotency_keys/.test(duplicate.message ?? '')) {
-              // The same key raced us from another request: answer as a retry would be answered.
+              // A retry, or the same key racing us from another request: the order made with it.
               const previous = await replay(key, fingerprint);
               if (previous) return reply.status(200).send({ success: true as const, order: createdView(previous) });
             }
