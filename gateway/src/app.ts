@@ -93,7 +93,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   // "100 Continue" only once the request passed the checks that need no body (proxy.ts).
   honourExpectContinue(app);
   // Graceful stop: answers still being written when close() starts tell the client to hang up,
-  // so their keep-alive connections do not hold the process open after the last request.
+  // so their keep-alive connections do not hold the process open after the last request (answers
+  // forwarded from a service: forward.ts).
   let draining = false;
   app.addHook('preClose', async () => {
     draining = true;
@@ -105,7 +106,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   // The shop's one error envelope for every failure, the gateway's own included.
   installErrorHandling(app);
 
-  await registerSecurity(app, config);
+  const securityHeaders = await registerSecurity(app, config);
   // After the rate limit (a flood of admin guesses is limited first), before any proxy.
   const checker = options.sessionChecker ?? new NatsSessionChecker(nats, app.log as unknown as Logger);
   app.addHook('onClose', async () => checker.close());
@@ -113,7 +114,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   registerHealthRoutes(app, config);
   registerProductionCheck(app, config);
   registerDocsRoutes(app, config);
-  await registerServiceProxies(app, config);
+  await registerServiceProxies(app, config, { answerHeaders: securityHeaders, draining: () => draining });
   await registerFrontends(app, config);
 
   return app;

@@ -35,18 +35,15 @@ const UNREACHABLE_CODES = new Set([
   'ENETUNREACH',
   'UND_ERR_CLOSED',
   'UND_ERR_DESTROYED',
-  'FST_REPLY_FROM_SERVICE_UNAVAILABLE',
 ]);
 const TIMEOUT_CODES = new Set([
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
   'UND_ERR_CONNECT_TIMEOUT',
   'ETIMEDOUT',
-  'FST_REPLY_FROM_GATEWAY_TIMEOUT',
-  'FST_REPLY_FROM_TIMEOUT',
 ]);
 
-/** The error and its causes, outermost first (reply-from wraps the network error it got). */
+/** The error and its causes, outermost first (a wrapped network error, a body stream's own error). */
 function causeChain(error: unknown): unknown[] {
   const chain: unknown[] = [];
   let current = error;

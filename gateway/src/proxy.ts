@@ -1,22 +1,28 @@
-// Forwards every row of the routing table to its service with @fastify/http-proxy. Bodies are
-// streamed through untouched (multipart uploads and the Stripe webhook's signed raw body arrive
-// byte for byte), within the route's size limit and the route's timeout.
+// Forwards every row of the routing table to its service (forward.ts). Bodies pass through untouched
+// (multipart uploads and the Stripe webhook's signed raw body arrive byte for byte), within the
+// route's size limit and the route's timeout.
 import type { IncomingMessage } from 'node:http';
-import { Transform, type TransformCallback } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import httpProxy from '@fastify/http-proxy';
-import { gatewayTokenHeader } from '@shop/contracts';
-import { nameRequestSpan, signGatewayToken, traceHeadersFor } from '@shop/service-kit';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { nameRequestSpan } from '@shop/service-kit';
 import type { GatewayConfig } from './config.js';
-import { forwardedIdentity, signedAdmin } from './admin-auth.js';
-import { clientIpOf } from './bans.js';
-import { bodyTooLarge, upstreamFailure } from './errors.js';
+import { bodyTooLarge } from './errors.js';
+import { ServicePools, type ForwardSettings } from './forward.js';
 import { ROUTES, type RouteRow } from './routes.js';
 
 /** Per-route settings the gateway's hooks read from `request.routeOptions.config`. */
 export interface ProxyRouteConfig {
   service: string;
   bodyLimitBytes: number;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The service a forwarded route goes to (absent on the gateway's own routes). */
+    service?: string;
+    /** The forwarded route's body size limit, bytes. */
+    bodyLimitBytes?: number;
+  }
 }
 
 export function bodyLimitFor(row: RouteRow, config: GatewayConfig): number {
@@ -63,10 +69,45 @@ export function honourExpectContinue(app: FastifyInstance): void {
 }
 
 function routeConfig(request: FastifyRequest): Partial<ProxyRouteConfig> {
-  return (request.routeOptions.config ?? {}) as Partial<ProxyRouteConfig>;
+  return request.routeOptions.config ?? {};
 }
 
-export async function registerServiceProxies(app: FastifyInstance, config: GatewayConfig): Promise<void> {
+/** The methods forwarded to a service (those a browser or a webhook sends). */
+const FORWARDED_METHODS = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'];
+
+/**
+ * The body as the service will get it: a body of declared length within the small-body size is read
+ * whole (it then goes out in one write with its headers), anything else is handed on as the stream it
+ * is (uploads, chunked bodies: counted by BodyLimit). The bytes are never parsed or re-encoded, so
+ * multipart boundaries, webhook signatures and compressed bodies arrive as sent.
+ */
+function readBody(request: FastifyRequest, payload: Readable, done: (err: Error | null, body?: unknown) => void) {
+  const length = request.headers['content-length'];
+  if (length === undefined || Number(length) > collectBodyUpToBytes) return done(null, payload);
+  const chunks: Buffer[] = [];
+  payload.on('data', (chunk: Buffer) => chunks.push(chunk));
+  payload.once('error', done);
+  payload.once('end', () => {
+    payload.off('error', done);
+    done(null, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+  });
+}
+
+/** Bodies up to this size (by Content-Length) are read whole before forwarding. */
+const collectBodyUpToBytes = 64 * 1024;
+
+export interface ProxyOptions {
+  /** Headers added to every forwarded answer (security.ts), as [name, value, ...], lower case. */
+  answerHeaders: readonly string[];
+  /** True once the gateway is stopping (app.ts). */
+  draining: () => boolean;
+}
+
+export async function registerServiceProxies(
+  app: FastifyInstance,
+  config: GatewayConfig,
+  options: ProxyOptions,
+): Promise<void> {
   // Refuse an oversized body before a single byte reaches a service.
   app.addHook('onRequest', (request, _reply, done) => {
     const limit = routeConfig(request).bodyLimitBytes;
@@ -86,51 +127,30 @@ export async function registerServiceProxies(app: FastifyInstance, config: Gatew
     done(null, payload.pipe(new BodyLimit(limit)));
   });
 
-  for (const row of ROUTES) {
-    const timeout = row.timeout === 'slow' ? config.slowUpstreamTimeoutMs : config.upstreamTimeoutMs;
-    const routeSettings: ProxyRouteConfig = { service: row.service, bodyLimitBytes: bodyLimitFor(row, config) };
-    await app.register(httpProxy, {
-      upstream: config.services[row.service],
-      prefix: row.prefix,
-      rewritePrefix: row.prefix,
-      config: routeSettings,
-      undici: {
-        connect: { timeout: Math.min(timeout, 5_000) },
-        headersTimeout: timeout,
-        bodyTimeout: timeout,
-      },
-      replyOptions: {
-        rewriteRequestHeaders: (request, { traceparent: _parent, tracestate: _state, expect: _expect, ...headers }) => {
-          const req = request as unknown as FastifyRequest;
-          const clientIp = clientIpOf(req);
-          nameRequestSpan(req.raw, row.prefix);
-          return {
-            // The caller's trace context is not copied: the gateway's span continues it, and this
-            // call carries that span's traceparent (service-kit/server-spans.ts).
-            ...traceHeadersFor(req.raw),
-            // The client's own x-admin-* and gateway token never pass (forwardedIdentity removes them).
-            ...forwardedIdentity(headers, row.service),
-            'x-request-id': request.id,
-            // The identity the service trusts: the verified admin (admin calls) and the client's address
-            // as the gateway decided it (honouring TRUST_PROXY), signed for this request only.
-            [gatewayTokenHeader]: signGatewayToken(config.signingKey, {
-              sub: signedAdmin(request),
-              ip: clientIp,
-              rid: request.id,
-            }),
-            // For readers of the service's traffic; services never trust it (only the signed token).
-            'x-forwarded-for': clientIp,
-            'x-forwarded-proto': request.protocol,
-            'x-forwarded-host': request.host,
-          };
-        },
-        onError: (reply, { error }) => {
-          const failure = upstreamFailure(row.service, error);
-          if (failure.statusCode >= 500)
-            reply.request.log.warn({ err: error, service: row.service }, 'service call failed');
-          reply.send(failure);
-        },
-      },
-    });
-  }
+  // One connection pool per service, shared by its routes; closed when the gateway stops.
+  const pools = new ServicePools(Math.min(config.upstreamTimeoutMs, 5_000));
+  app.addHook('onClose', async () => pools.close());
+
+  await app.register(async (proxied) => {
+    // Bodies pass through unparsed, whatever their type (readBody).
+    proxied.removeAllContentTypeParsers();
+    proxied.addContentTypeParser('*', (request, payload, done) => readBody(request, payload, done));
+    for (const row of ROUTES) {
+      const pool = pools.poolFor(config.services[row.service]);
+      const settings: ForwardSettings = {
+        service: row.service,
+        timeoutMs: row.timeout === 'slow' ? config.slowUpstreamTimeoutMs : config.upstreamTimeoutMs,
+        signingKey: config.signingKey,
+        answerHeaders: options.answerHeaders,
+        draining: options.draining,
+      };
+      const routeSettings: ProxyRouteConfig = { service: row.service, bodyLimitBytes: bodyLimitFor(row, config) };
+      const handler = (request: FastifyRequest, reply: FastifyReply) => {
+        nameRequestSpan(request.raw, row.prefix);
+        pools.forward(pool, request, reply, settings);
+      };
+      for (const url of [row.prefix, `${row.prefix}/*`])
+        proxied.route({ method: FORWARDED_METHODS, url, config: routeSettings, handler });
+    }
+  });
 }

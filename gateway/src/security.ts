@@ -67,16 +67,18 @@ export function helmetHeaders(): string[] {
   return [...headers].flat();
 }
 
-export async function registerSecurity(app: FastifyInstance, config: GatewayConfig): Promise<void> {
-  // Helmet's headers are the same on every answer: worked out once here (helmet run against a recorder)
-  // and set from a list per request, instead of helmet's chain of a dozen middlewares per request
-  // (@fastify/helmet even rebuilt the chain, parsing the policy again, each time: load-tests/RESULTS.md,
-  // Gateway).
+/** Security headers and the rate limit; answers the security headers for the forwarder (proxy.ts). */
+export async function registerSecurity(app: FastifyInstance, config: GatewayConfig): Promise<readonly string[]> {
+  // Helmet's headers are the same on every answer: worked out once here (helmetHeaders) instead of
+  // helmet's chain of a dozen middlewares per request (@fastify/helmet even rebuilt the chain, parsing
+  // the policy again, each time: load-tests/RESULTS.md, Gateway). Answers Fastify sends get them here,
+  // where the route did not set its own (a remote's files allow cross-origin loading); answers
+  // forwarded from a service get them from the forwarder, with the service's answer (forward.ts).
   const securityHeaders = helmetHeaders();
-  app.addHook('onRequest', (_request, reply, done) => {
-    const res = reply.raw;
-    for (let i = 0; i < securityHeaders.length; i += 2) res.setHeader(securityHeaders[i], securityHeaders[i + 1]);
-    done();
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    for (let i = 0; i < securityHeaders.length; i += 2)
+      if (!reply.hasHeader(securityHeaders[i])) reply.header(securityHeaders[i], securityHeaders[i + 1]);
+    done(null, payload);
   });
 
   await app.register(rateLimit, {
@@ -93,4 +95,5 @@ export async function registerSecurity(app: FastifyInstance, config: GatewayConf
       );
     },
   });
+  return securityHeaders;
 }

@@ -48,6 +48,9 @@ export interface Upstream {
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 export { sha };
 
+/** What a stand-in answers to `.../large-file`: 1 MiB, larger than the gateway collects before answering. */
+export const largeAnswer = Buffer.alloc(1024 * 1024, 'challenge coin ');
+
 /** A tiny service: records every request (with its raw body) and echoes what it saw. */
 export async function startUpstream(name: string): Promise<Upstream> {
   const app: FastifyInstance = Fastify({ logger: false });
@@ -90,6 +93,18 @@ export async function startUpstream(name: string): Promise<Upstream> {
     if (path.endsWith('/hang-up')) {
       request.raw.socket.destroy();
       return reply;
+    }
+    // A large answer (streamed through the gateway, not collected) of a known pattern.
+    if (path.endsWith('/large-file')) {
+      return reply.type('application/octet-stream').send(largeAnswer);
+    }
+    // An answer with the service's own, stricter security headers (as the orders service serves uploads).
+    if (path.endsWith('/own-policy')) {
+      return reply
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('x-frame-options', 'DENY')
+        .header('x-request-id', request.headers['x-request-id'])
+        .send({ own: true });
     }
     const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     state.seen.push({ service: name, method: request.method, url: request.url, headers: request.headers, body });

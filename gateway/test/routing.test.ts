@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, routeForPath } from '../src/routes.js';
-import { sha, startStack, type Stack } from './helpers.js';
+import { largeAnswer, sha, startStack, type Stack } from './helpers.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -173,6 +173,70 @@ describe('routing table', () => {
     }
     const after = Object.values(stack.upstreams).reduce((n, u) => n + u.seen.length, 0);
     expect(after).toBe(before);
+  });
+});
+
+describe("the service's answer", () => {
+  it('streams a large answer through byte for byte', async () => {
+    const res = await fetch(`${stack.url}/api/orders/files/large-file`, { headers: stack.adminHeaders() });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/octet-stream');
+    expect(res.headers.get('content-length')).toBe(String(largeAnswer.length));
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Buffer.from(await res.arrayBuffer()).equals(largeAnswer)).toBe(true);
+  });
+
+  it("keeps the service's own security headers over the gateway's, and adds the others", async () => {
+    const res = await fetch(`${stack.url}/api/orders/files/own-policy`, { headers: stack.adminHeaders() });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    // One request id (the service echoes the gateway's), not two side by side.
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('passes a HEAD answer on without a body', async () => {
+    const res = await fetch(`${stack.url}/api/content/public`, { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('');
+    expect(lastSeen('marketing')!.method).toBe('HEAD');
+  });
+});
+
+describe('hop-by-hop headers', () => {
+  it('are not passed on to the service, nor are headers the Connection header names', async () => {
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        `${stack.url}/api/content/public`,
+        {
+          headers: {
+            connection: 'keep-alive, x-private-hop',
+            'keep-alive': 'timeout=5',
+            'proxy-connection': 'keep-alive',
+            te: 'trailers',
+            'x-private-hop': 'secret',
+            'x-kept': 'yes',
+            traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(200);
+    const headers = lastSeen('marketing')!.headers;
+    expect(headers['x-kept']).toBe('yes');
+    for (const name of ['keep-alive', 'proxy-connection', 'te', 'x-private-hop'])
+      expect(headers[name], name).toBeUndefined();
+    // The caller's trace context is not copied (the gateway's span continues it: process.test.ts).
+    expect(String(headers.traceparent ?? '')).not.toContain('b7ad6b7169203331');
   });
 });
 
