@@ -8,10 +8,12 @@
 //
 //   npm run bench:quote-path -w load-tests -- [--duration 10] [--connections 50] [--dbpath <dir>] [--cpu-prof] [--only quote|track]
 //     [--mongo-module <other checkout>/packages/embedded-mongo/src/index.ts]
-//   npm run bench:quote-path -w load-tests -- --stack [--duration 10] [--connections 50] [--cpu-prof]
+//   npm run bench:quote-path -w load-tests -- --stack [--duration 10] [--connections 50] [--cpu-prof] [--node-defaults] [--node-arg=<flag> ...]
 //     the whole shop from the local runner instead (as `npm run bench` runs it: gateway, every service, the
 //     development mailbox): its tracking-read, quote and confirmation-email rows alone; with --cpu-prof every
-//     part writes a profile to --profile-dir.
+//     part writes a profile to --profile-dir; --node-defaults starts the parts without the runner's Node flags
+//     (deploy/local/src/node-flags.ts: young and old generation caps), to weigh what those cost; --node-arg adds
+//     a flag to every Node part after the runner's (e.g. --node-arg=--max-semi-space-size=16).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -171,6 +173,8 @@ async function main() {
       // Another checkout's embedded MongoDB (its src/index.ts), to compare an engine change in the same conditions.
       'mongo-module': { type: 'string' },
       stack: { type: 'boolean', default: false },
+      'node-defaults': { type: 'boolean', default: false },
+      'node-arg': { type: 'string', multiple: true, default: [] },
     },
     strict: true,
   });
@@ -186,7 +190,7 @@ async function main() {
   if (values.only !== undefined && values.only !== 'quote' && values.only !== 'track')
     throw new Error(`--only must be "quote" or "track", got "${values.only}"`);
   const profile = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['profile-dir']] : [];
-  if (values.stack) return wholeStack({ connections, durationSeconds: duration }, profile);
+  if (values.stack) return wholeStack({ connections, durationSeconds: duration }, profile, !values['node-defaults']);
   const self = fileURLToPath(import.meta.url);
   const baseEnv = { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', NODE_ENV: 'production' };
 
@@ -283,15 +287,19 @@ async function main() {
 }
 
 /** The stack rows of `npm run bench` (track, quote, confirmation emails, memory) on their own. */
-async function wholeStack(shape: { connections: number; durationSeconds: number }, nodeArgs: string[]) {
+async function wholeStack(
+  shape: { connections: number; durationSeconds: number },
+  nodeArgs: string[],
+  localNodeFlags: boolean,
+) {
   const { startStandIns, stopChild: stopPeer } = await import('./bench-peers.js');
   const { measureStack, startBenchStack } = await import('./bench-stack.js');
   const standIns = await startStandIns();
   let stack: Awaited<ReturnType<typeof startBenchStack>> | undefined;
   try {
-    stack = await startBenchStack(nodeArgs.length > 0 ? { nodeArgs } : {});
+    stack = await startBenchStack({ ...(nodeArgs.length > 0 ? { nodeArgs } : {}), localNodeFlags });
     console.log(
-      `whole stack at ${stack.url}; ${shape.connections} connections, ${shape.durationSeconds} s; ${os.cpus().length} cores, load ${os
+      `whole stack at ${stack.url}${localNodeFlags ? '' : " (Node's default flags)"}${nodeArgs.length > 0 ? ` (with ${nodeArgs.join(' ')})` : ''}; ${shape.connections} connections, ${shape.durationSeconds} s; ${os.cpus().length} cores, load ${os
         .loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')}; Node ${process.version}`,
