@@ -2,19 +2,19 @@
 // throughput, measured with the bench runner"). Starts a real nats-server (JetStream), the stand-in
 // services (src/stand-ins.ts) and TWO real gateways in their own processes, built from the same code
 // and config: one with the request log on (every request batched to the GATEWAY stream, as in
-// production), one with it off (`buildApp(config, { requestLog: false })`). Both run for the whole
-// measurement; autocannon then measures them in alternating rounds (on/off, then off/on, ...) so drift
-// in the machine's load falls on both sides, and prints each round, the median of the per-round
-// ratios and the ratio of the totals. At the end it reads the GATEWAY stream back: the logging gateway
+// production), one with it off (`buildApp(config, { requestLog: false })`), fresh ones every round;
+// autocannon measures them in alternating rounds (on/off, then off/on, ...) so drift in the machine's
+// load falls on both sides, and prints each round, the median of the per-round ratios, the ratio of
+// the totals and a verdict on the goal. At the end it reads the GATEWAY stream back: the logging gateway
 // must have published an entry for every request it answered, the other none.
 //
 //   npm run bench:request-log -w load-tests -- [--rounds 6] [--duration 5] [--connections 50] [--path /api/orders/_service] [--cpu-prof]
 //
-// With --cpu-prof both gateways write V8 CPU profiles (request-log-on.cpuprofile, request-log-off.cpuprofile)
+// With --cpu-prof every gateway writes a V8 CPU profile (request-log-on-1.cpuprofile, request-log-off-1...)
 // to --profile-dir; read them with `npx tsx load-tests/src/quote-path.ts --summarise <file>`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import os from 'node:os';
@@ -79,6 +79,27 @@ function cpuMsOf(pid: number): number {
   }
 }
 
+type Mode = 'on' | 'off';
+
+/** The pid of the nats-server listening on `port` (Linux /proc; undefined elsewhere). */
+function natsServerPid(port: number): number | undefined {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return undefined; // not Linux
+  }
+  for (const entry of entries) {
+    try {
+      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (args[0]?.endsWith('nats-server') && args[args.indexOf('-p') + 1] === String(port)) return Number(entry);
+    } catch {
+      // a process that ended meanwhile
+    }
+  }
+  return undefined;
+}
+
 const median = (values: number[]) => {
   const s = [...values].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -130,10 +151,9 @@ async function main() {
 
   const nats = await startNats();
   const standIns = spawnChild(['--import', 'tsx', 'src/stand-ins.ts'], loadTestsDir, { PATH: process.env.PATH ?? '' });
-  const gateways: Record<'on' | 'off', { child: Child; url: string; pid: number } | undefined> = {
-    on: undefined,
-    off: undefined,
-  };
+  /** The gateways running now; every one started, by mode (the stream check finds their batches by pid). */
+  const running = new Set<Child>();
+  const pids: Record<Mode, number[]> = { on: [], off: [] };
   try {
     const urls = await firstLine<StandIns>(standIns, 'the stand-in services');
     const env: NodeJS.ProcessEnv = {
@@ -150,29 +170,31 @@ async function main() {
     };
     for (const [service, url] of Object.entries(urls.services)) env[`${service.toUpperCase()}_URL`] = url;
     if (values['cpu-prof']) mkdirSync(values['profile-dir'], { recursive: true });
-    for (const mode of ['on', 'off'] as const) {
+    const startGateway = async (mode: Mode, round: number) => {
       const profile = values['cpu-prof']
-        ? ['--cpu-prof', `--cpu-prof-dir=${values['profile-dir']}`, `--cpu-prof-name=request-log-${mode}.cpuprofile`]
+        ? [
+            '--cpu-prof',
+            `--cpu-prof-dir=${values['profile-dir']}`,
+            `--cpu-prof-name=request-log-${mode}-${round}.cpuprofile`,
+          ]
         : [];
       const child = spawnChild(
         [...profile, '--conditions=source', '--import', 'tsx', fileURLToPath(import.meta.url), '--serve-gateway', mode],
         loadTestsDir,
         env,
       );
+      running.add(child);
       const { url, pid } = await firstLine<{ url: string; pid: number }>(
         child,
         `the gateway with the request log ${mode}`,
       );
-      gateways[mode] = { child, url, pid };
-    }
-    const on = gateways.on!;
-    const off = gateways.off!;
+      pids[mode].push(pid);
+      return { child, url, pid };
+    };
     console.log(
-      `gateways: request log on ${on.url} (pid ${on.pid}), off ${off.url} (pid ${off.pid}); nats ${nats.url}; ${connections} connections, ${duration} s per run, ${rounds} rounds, ${values.path}`,
+      `nats ${nats.url}; ${connections} connections, ${duration} s per run, ${rounds} rounds, ${values.path}; two fresh gateways every round`,
     );
 
-    // Warm-up of both (JIT, keep-alive pools to the stand-ins, the first NATS batches).
-    for (const g of [on, off]) await load(`${g.url}${values.path}`, connections, 2);
     const rows: Array<{
       round: number;
       on: number;
@@ -185,15 +207,31 @@ async function main() {
       offCpu: number;
     }> = [];
     let answeredByOn = 0;
+    const natsPid = natsServerPid(nats.port);
+    const natsCpuMs: Record<Mode, number> = { on: 0, off: 0 };
     for (let round = 1; round <= rounds; round++) {
       const order = round % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const);
-      const result: Partial<Record<'on' | 'off', LoadResult>> = {};
-      const cpu: Partial<Record<'on' | 'off', number>> = {};
+      // Fresh processes each round, started in the round's order: how one process happens to be
+      // compiled and placed (it moves a long-lived one's CPU per request by 10-15% either way on this
+      // machine) then falls on both sides over the rounds instead of on one side for the whole run.
+      const gateways = {} as Record<Mode, { child: Child; url: string; pid: number }>;
+      for (const mode of order) gateways[mode] = await startGateway(mode, round);
+      // Warm-up (JIT, keep-alive pools to the stand-ins, the first NATS batches).
+      for (const mode of order) await load(`${gateways[mode].url}${values.path}`, connections, 2);
+      const result: Partial<Record<Mode, LoadResult>> = {};
+      const cpu: Partial<Record<Mode, number>> = {};
       for (const mode of order) {
-        const before = cpuMsOf(gateways[mode]!.pid);
-        result[mode] = await load(`${gateways[mode]!.url}${values.path}`, connections, duration);
+        const before = cpuMsOf(gateways[mode].pid);
+        const natsBefore = natsPid ? cpuMsOf(natsPid) : 0;
+        result[mode] = await load(`${gateways[mode].url}${values.path}`, connections, duration);
         // Its CPU per request also counts the batches it published during the run.
-        cpu[mode] = (cpuMsOf(gateways[mode]!.pid) - before) / Math.max(1, result[mode].requests.total);
+        cpu[mode] = (cpuMsOf(gateways[mode].pid) - before) / Math.max(1, result[mode].requests.total);
+        // nats-server shares the machine's cores: what storing the batches costs it slows the gateway too.
+        natsCpuMs[mode] += natsPid ? cpuMsOf(natsPid) - natsBefore : 0;
+      }
+      for (const mode of order) {
+        await stopChild(gateways[mode].child);
+        running.delete(gateways[mode].child);
       }
       const r = { on: result.on!, off: result.off! };
       answeredByOn += r.on.requests.total;
@@ -230,10 +268,10 @@ async function main() {
     }
     await nc.close();
     const loggedOn = Object.entries(logged)
-      .filter(([name]) => name.endsWith(`:${on.pid}`))
+      .filter(([name]) => pids.on.some((pid) => name.endsWith(`:${pid}`)))
       .reduce((n, [, c]) => n + c, 0);
     const loggedOff = Object.entries(logged)
-      .filter(([name]) => name.endsWith(`:${off.pid}`))
+      .filter(([name]) => pids.off.some((pid) => name.endsWith(`:${pid}`)))
       .reduce((n, [, c]) => n + c, 0);
 
     const sumOn = rows.reduce((n, r) => n + r.onTotal, 0);
@@ -260,6 +298,10 @@ async function main() {
     console.log(
       `\nthe request log costs the gateway ${((100 * (cpuOn - cpuOff)) / cpuOff).toFixed(1)}% more CPU per request (${(1000 * (cpuOn - cpuOff)).toFixed(1)} µs; median of rounds ${percent(median(rows.map((r) => r.onCpu / r.offCpu)) - 1)})`,
     );
+    if (natsPid)
+      console.log(
+        `nats-server CPU µs/request while the gateway with the request log was measured: ${((1000 * natsCpuMs.on) / sumOn).toFixed(1)}, without: ${((1000 * natsCpuMs.off) / sumOff).toFixed(1)}`,
+      );
     console.log(
       `\nverdict: ${verdictOf(
         rows.map((r) => r.ratio),
@@ -279,14 +321,11 @@ async function main() {
       process.exitCode = 1;
     }
   } finally {
-    for (const g of Object.values(gateways)) if (g) await stopChild(g.child);
+    for (const child of running) await stopChild(child);
     await stopChild(standIns);
     await nats.stop();
   }
-  if (values['cpu-prof'])
-    console.log(
-      `\nprofiles: ${['on', 'off'].map((mode) => join(values['profile-dir'], `request-log-${mode}.cpuprofile`)).join(', ')}`,
-    );
+  if (values['cpu-prof']) console.log(`\nprofiles: ${values['profile-dir']}/request-log-{on,off}-<round>.cpuprofile`);
 }
 
 // Child mode: one gateway, request log on or off, config from the environment like src/main.ts
