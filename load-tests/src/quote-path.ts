@@ -190,7 +190,12 @@ async function main() {
   if (values.only !== undefined && values.only !== 'quote' && values.only !== 'track')
     throw new Error(`--only must be "quote" or "track", got "${values.only}"`);
   const profile = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['profile-dir']] : [];
-  if (values.stack) return wholeStack({ connections, durationSeconds: duration }, profile, !values['node-defaults']);
+  if (values.stack)
+    return wholeStack(
+      { connections, durationSeconds: duration },
+      [...profile, ...values['node-arg']],
+      !values['node-defaults'],
+    );
   const self = fileURLToPath(import.meta.url);
   const baseEnv = { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', NODE_ENV: 'production' };
 
