@@ -5,8 +5,8 @@
 // process's new space grew to 128 MiB (two semi-spaces of 64 MiB), and stayed committed until V8 found the
 // process idle, so eight services, the gateway and the database each held ~100 MiB of mostly empty young
 // generation. The young objects of a request (parsed bodies, documents, log records) die within the
-// request; a few MiB of semi-space are enough for them, and scavenges of a small space are as cheap per
-// surviving object. Measured with load-tests/src/stack-memory.ts (see load-tests/RESULTS.md, "Stack memory").
+// request; 16 MiB of semi-space hold those of the requests in flight (see SEMI_SPACE_MIB). Measured with
+// load-tests/src/stack-memory.ts (see load-tests/RESULTS.md, "Stack memory").
 //
 // The old generation: V8 lets it grow to a multiple of what survived the last full collection before it
 // collects again, and the multiple grows with the heap limit (up to 4 with the limit it picks on a machine
@@ -22,8 +22,14 @@ import { IDLE_COLLECTOR_GLOBAL } from '../bin/idle-collector.mjs';
 
 export type PartKind = 'service' | 'mongodb';
 
-/** Young-generation cap of each part, MiB per semi-space. */
-export const SEMI_SPACE_MIB: Record<PartKind, number> = { service: 4, mongodb: 8 };
+/**
+ * Young-generation cap of each part, MiB per semi-space. 4 (services) and 8 (database) were too small under
+ * load: 50 requests in flight outlive a 4 MiB scavenge, are promoted and fill the old generation, and the
+ * quote load ran at about half the rate of Node's defaults. 16 everywhere gave 140 quote requests a second
+ * against 84 with 4/8 (Node's defaults: 169) for 1.13 instead of 1.09 GiB after the load (defaults: 2.38):
+ * load-tests/RESULTS.md, "Quote path", helper H1.
+ */
+export const SEMI_SPACE_MIB: Record<PartKind, number> = { service: 16, mongodb: 16 };
 
 /** Old-generation limit, MiB (undefined: V8's own). */
 export const OLD_SPACE_MIB: Record<PartKind, number | undefined> = { service: 256, mongodb: undefined };
@@ -36,7 +42,7 @@ const idleCollectorFlags = [
 
 /**
  * Node flags the runner gives a part (a service or the gateway: 'service'; the embedded MongoDB: 'mongodb').
- * The database keeps a larger young generation: every command's documents pass through it.
+ * The database gets the same young generation: every command's documents pass through it.
  */
 export function localNodeFlags(kind: PartKind): string[] {
   const old = OLD_SPACE_MIB[kind];

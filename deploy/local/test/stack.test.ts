@@ -104,7 +104,7 @@ describe('startStack', () => {
       for (const url of [stack.url, ...Object.values(stack.services)]) {
         expect(await (await fetch(`${url}/execArgv`)).json(), url).toEqual(localNodeFlags('service'));
       }
-      expect(localNodeFlags('service')).toContain('--max-semi-space-size=4');
+      expect(localNodeFlags('service')).toContain('--max-semi-space-size=16');
       expect(gatewayEnv.MALLOC_ARENA_MAX).toBe('2');
 
       // Without SMTP_URL, mail goes to the development mailbox, and only the email service is told.
