@@ -8,7 +8,6 @@ import {
   installErrorHandling,
   requestIdFrom,
   requestIdHeader,
-  requestTraceBindings,
   sendError,
   startServerSpan,
 } from '@shop/service-kit';
@@ -24,6 +23,7 @@ import { NatsSessionChecker, type SessionChecker } from './admin-bus.js';
 import { GatewaySecurityLink, registerBanCheck } from './bans.js';
 import { GatewayNats } from './nats-connection.js';
 import { RequestLogBuffer, registerRequestLog, type RequestLogOptions } from './request-log.js';
+import { lazyRequestLogger } from './request-logger.js';
 
 export interface BuildOptions {
   /** A ready pino logger (production), or Fastify logger options / false (tests). */
@@ -48,9 +48,9 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     bodyLimit: config.bodyLimitBytes,
     genReqId: requestIdFrom,
     // The request's log lines carry its trace ids as bindings of its child logger (the span is not
-    // made the active context: see startServerSpan below).
-    childLoggerFactory: (logger, bindings, options, rawRequest) =>
-      logger.child({ ...bindings, ...requestTraceBindings(rawRequest) }, options),
+    // made the active context: see startServerSpan below); the child is made only when a line is
+    // written (request-logger.ts).
+    childLoggerFactory: lazyRequestLogger,
     // Let in-flight requests finish on shutdown; idle keep-alive sockets are closed at once.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
