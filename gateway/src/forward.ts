@@ -15,13 +15,8 @@ import { signedAdmin } from './admin-auth.js';
 import { clientIpOf } from './bans.js';
 import { upstreamFailure } from './errors.js';
 
-/**
- * Request headers that are not passed on: hop-by-hop ones (RFC 9110 7.6.1; undici refuses several of
- * them), `expect` (the gateway answers it itself: proxy.ts), the caller's trace context (the gateway's
- * span continues it and sends its own), and what the gateway sets itself (request id, forwarded address,
- * the signed identity), so a client cannot forge them.
- */
-const notForwarded = new Set([
+/** Headers that concern only one connection (RFC 9110 7.6.1), in either direction. */
+const hopByHopHeaders = [
   'connection',
   'keep-alive',
   'proxy-connection',
@@ -29,6 +24,16 @@ const notForwarded = new Set([
   'te',
   'trailer',
   'upgrade',
+];
+
+/**
+ * Request headers that are not passed on: hop-by-hop ones (undici refuses several of them), `expect`
+ * (the gateway answers it itself: proxy.ts), the caller's trace context (the gateway's span continues
+ * it and sends its own), and what the gateway sets itself (request id, forwarded address, the signed
+ * identity), so a client cannot forge them.
+ */
+const notForwarded = new Set([
+  ...hopByHopHeaders,
   'http2-settings',
   'host',
   'expect',
@@ -42,15 +47,7 @@ const notForwarded = new Set([
 ]);
 
 /** Answer headers that concern only the connection between the service and the gateway. */
-const hopByHopAnswerHeaders = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-]);
+const hopByHopAnswerHeaders = new Set(hopByHopHeaders);
 
 /** Header names a `Connection` header lists (they are hop-by-hop too), lower case. */
 function connectionListed(value: string | string[] | undefined): Set<string> | undefined {
