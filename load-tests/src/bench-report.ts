@@ -1,7 +1,9 @@
 // The bench's report (issue 20): one row per figure, each beside its baseline from the same run, its goal
 // and whether it is met; printed, and put at the top of its section of RESULTS.md with the date, the
 // commit and the machine's load average. Goals are thresholds of a report: a missed goal never fails.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { format, resolveConfig } from 'prettier';
 
 export interface ReportRow {
   /** What is measured, e.g. "gateway proxying a read to a stand-in service". */
@@ -72,8 +74,44 @@ export function runMarkdown(rows: ReportRow[], facts: RunFacts): string {
   ].join('\n');
 }
 
+/**
+ * Writes RESULTS.md as Prettier lays it out (tables aligned): `npm test` checks the repository's format, so a
+ * recorded run must leave the file as `npm run format` would.
+ */
+export async function writeResults(resultsPath: string, text: string): Promise<void> {
+  const options = (await resolveConfig(resultsPath)) ?? {};
+  await writeFile(resultsPath, await format(text, { ...options, filepath: resultsPath }));
+}
+
+/**
+ * Puts a benchmark's newest run at the top of its own section of RESULTS.md, a block between
+ * `<!-- {marker}:start -->` and `<!-- {marker}:end -->` (appended when missing); other sections untouched.
+ */
+export async function recordMarkedSection(
+  resultsPath: string,
+  section: { marker: string; heading: string; intro: string; report: string },
+): Promise<void> {
+  const text = readFileSync(resultsPath, 'utf8');
+  const sectionStart = `<!-- ${section.marker}:start -->`;
+  const sectionEnd = `<!-- ${section.marker}:end -->`;
+  const start = text.indexOf(sectionStart);
+  const end = text.indexOf(sectionEnd);
+  let runs = '';
+  if (start >= 0 && end > start) {
+    const body = text.slice(start + sectionStart.length, end);
+    const first = body.indexOf('### ');
+    runs = first >= 0 ? body.slice(first).trim() : '';
+  }
+  const block = `${sectionStart}\n${section.heading}\n\n${section.intro}\n\n${section.report}\n${runs ? `\n${runs}\n` : ''}${sectionEnd}`;
+  const next =
+    start >= 0 && end > start
+      ? text.slice(0, start) + block + text.slice(end + sectionEnd.length)
+      : `${text.trimEnd()}\n\n${block}\n`;
+  await writeResults(resultsPath, next);
+}
+
 /** Puts the run at the top of the issue-20 section of RESULTS.md (created at the end when missing). */
-export function recordRun(resultsPath: string, run: string): void {
+export async function recordRun(resultsPath: string, run: string): Promise<void> {
   let text = '';
   try {
     text = readFileSync(resultsPath, 'utf8');
@@ -83,7 +121,7 @@ export function recordRun(resultsPath: string, run: string): void {
   const start = text.indexOf(`${SECTION_HEADING}\n`);
   if (start === -1) {
     const sep = text.length && !text.endsWith('\n\n') ? (text.endsWith('\n') ? '\n' : '\n\n') : '';
-    writeFileSync(resultsPath, `${text}${sep}${SECTION_HEADING}\n\n${SECTION_INTRO}\n\n${run}`);
+    await writeResults(resultsPath, `${text}${sep}${SECTION_HEADING}\n\n${SECTION_INTRO}\n\n${run}`);
     return;
   }
   // The runs follow the intro: the first "## " line after the heading, or the section's end.
@@ -94,7 +132,7 @@ export function recordRun(resultsPath: string, run: string): void {
   const insertAt = firstRun === -1 ? sectionEnd : bodyStart + firstRun;
   const before = text.slice(0, insertAt);
   const after = text.slice(insertAt);
-  writeFileSync(
+  await writeResults(
     resultsPath,
     `${before}${before.endsWith('\n\n') ? '' : '\n'}${run}${after.startsWith('\n') || after === '' ? '' : '\n'}${after}`,
   );

@@ -299,7 +299,7 @@ async function main(): Promise<void> {
   console.log(`\n${markdownTable(rows)}\n`);
   for (const note of notes) console.log(`note: ${note}`);
   if (options.record) {
-    recordRun(resultsPath, run);
+    await recordRun(resultsPath, run);
     console.log(`recorded at the top of its section of ${resultsPath}`);
   }
   const unmeasured = rows.filter((r) => r.met === undefined);

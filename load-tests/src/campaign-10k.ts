@@ -17,7 +17,7 @@
 // --record writes the figures into this benchmark's own section of load-tests/RESULTS.md.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,6 +30,7 @@ import { SMTPServer } from 'smtp-server';
 import type { Campaign } from '@shop/contracts';
 import { adminHeaders, spawnServiceProcess, testGatewayKey, type ServiceProcess } from '@shop/service-kit/testing';
 import { freePort, startNats } from '@shop/test-support';
+import { recordMarkedSection } from './bench-report.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -444,33 +445,18 @@ function render(f: Figures): string {
   ].join('\n');
 }
 
-const sectionStart = '<!-- campaign-10k:start -->';
-const sectionEnd = '<!-- campaign-10k:end -->';
-
 /** Puts the newest run at the top of this benchmark's own section of RESULTS.md (other sections untouched). */
-async function record(report: string) {
-  const file = path.join(root, 'load-tests/RESULTS.md');
-  const text = await readFile(file, 'utf8');
-  const heading = '## Campaign to 10,000 subscribers and the email queue (`npm run bench:campaign -w load-tests`)';
-  const intro =
-    'Issue 14: a campaign to 10,000 subscribers fully delivered to a local SMTP server in under 2 minutes; issue 20: the email service ' +
-    'delivers at least 200 emails per second to it. Method in [README.md](README.md); every part real (embedded MongoDB in its own process ' +
-    'with its journal on disk, nats-server, the marketing and email services as processes, smtp-server on loopback counting). ' +
-    'Before: one email at a time, 3 to 7 per second (a 10,000 campaign took 25 to 55 minutes).';
-  const start = text.indexOf(sectionStart);
-  const end = text.indexOf(sectionEnd);
-  let runs = '';
-  if (start >= 0 && end > start) {
-    const body = text.slice(start + sectionStart.length, end);
-    const first = body.indexOf('### ');
-    runs = first >= 0 ? body.slice(first).trim() : '';
-  }
-  const section = `${sectionStart}\n${heading}\n\n${intro}\n\n${report}\n${runs ? `\n${runs}\n` : ''}${sectionEnd}`;
-  const next =
-    start >= 0 && end > start
-      ? text.slice(0, start) + section + text.slice(end + sectionEnd.length)
-      : `${text.trimEnd()}\n\n${section}\n`;
-  await writeFile(file, next);
+async function record(report: string): Promise<void> {
+  await recordMarkedSection(path.join(root, 'load-tests/RESULTS.md'), {
+    marker: 'campaign-10k',
+    heading: '## Campaign to 10,000 subscribers and the email queue (`npm run bench:campaign -w load-tests`)',
+    intro:
+      'Issue 14: a campaign to 10,000 subscribers fully delivered to a local SMTP server in under 2 minutes; issue 20: the email service ' +
+      'delivers at least 200 emails per second to it. Method in [README.md](README.md); every part real (embedded MongoDB in its own process ' +
+      'with its journal on disk, nats-server, the marketing and email services as processes, smtp-server on loopback counting). ' +
+      'Before: one email at a time, 3 to 7 per second (a 10,000 campaign took 25 to 55 minutes).',
+    report,
+  });
 }
 
 await main();

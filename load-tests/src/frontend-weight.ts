@@ -11,12 +11,12 @@
 //
 //   npm run bench:frontend -w load-tests -- [--runs 3] [--record] [--label "after"] [--scripts (list each script)]
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { chromium, type Browser } from 'playwright-core';
 import { startStack } from '@shop/local';
+import { recordMarkedSection } from './bench-report.js';
 
 const run = promisify(execFile);
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -247,31 +247,17 @@ async function main(): Promise<void> {
   }
 }
 
-const sectionStart = '<!-- frontend-weight:start -->';
-const sectionEnd = '<!-- frontend-weight:end -->';
-
 /** Puts the newest run at the top of this benchmark's own section of RESULTS.md (other sections untouched). */
 async function record(report: string): Promise<void> {
-  const text = await readFile(resultsPath, 'utf8');
-  const heading = '# Frontend weight on first load (issue 20, `npm run bench:frontend -w load-tests`)';
-  const intro =
-    'Goals: the storefront home at most 150 KiB of compressed script, served with brotli or gzip, LCP under 800 ms on ' +
-    'loopback, Lighthouse performance at least 95; the admin first load at most 300 KiB compressed. The stack is the ' +
-    "browser tests' (every service, the gateway serving the built frontends); each load has an empty cache.";
-  const start = text.indexOf(sectionStart);
-  const end = text.indexOf(sectionEnd);
-  let runs = '';
-  if (start >= 0 && end > start) {
-    const body = text.slice(start + sectionStart.length, end);
-    const first = body.indexOf('### ');
-    runs = first >= 0 ? body.slice(first).trim() : '';
-  }
-  const section = `${sectionStart}\n${heading}\n\n${intro}\n\n${report}\n${runs ? `\n${runs}\n` : ''}${sectionEnd}`;
-  const next =
-    start >= 0 && end > start
-      ? text.slice(0, start) + section + text.slice(end + sectionEnd.length)
-      : `${text.trimEnd()}\n\n${section}\n`;
-  await writeFile(resultsPath, next);
+  await recordMarkedSection(resultsPath, {
+    marker: 'frontend-weight',
+    heading: '# Frontend weight on first load (issue 20, `npm run bench:frontend -w load-tests`)',
+    intro:
+      'Goals: the storefront home at most 150 KiB of compressed script, served with brotli or gzip, LCP under 800 ms on ' +
+      'loopback, Lighthouse performance at least 95; the admin first load at most 300 KiB compressed. The stack is the ' +
+      "browser tests' (every service, the gateway serving the built frontends); each load has an empty cache.",
+    report,
+  });
 }
 
 // A command when run (npm run bench:frontend); a library when imported (npm run bench).
