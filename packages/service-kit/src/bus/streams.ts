@@ -62,8 +62,12 @@ export async function ensureStream(jsm: JetStreamManager, name: StreamName, log:
     await jsm.streams.add(config);
     log.info({ stream: name, subjects: config.subjects }, 'stream created');
   } catch (err) {
-    // Another service created it between our info and add: fine.
-    if (err instanceof JetStreamApiError && /already in use/i.test(err.message)) return;
+    // Another service created it between our info and add: fine once it exists. nats-server answers
+    // "already in use", or "subjects overlap" when its overlap check meets the new stream first.
+    if (err instanceof JetStreamApiError && /already in use|subjects overlap/i.test(err.message)) {
+      const created = await jsm.streams.info(name).catch(() => null);
+      if (created) return;
+    }
     throw err;
   }
 }
