@@ -17,8 +17,10 @@ describe('fault tolerance under load (short version of npm run faults)', () => {
       // Back by itself (the runner restarts it): recoveryMs is null when the shop did not answer within 60 s.
       // The 5 s goal is a measurement of `npm run faults` (RESULTS.md), not a timing assertion here.
       expect(row.recoveryMs, `${row.fault}\n${table}`).not.toBeNull();
-      // A quick, clear answer during the outage, never a hang past the gateway's 15 s upstream timeout.
-      expect(row.longestAttemptMs, `${row.fault}\n${table}`).toBeLessThan(15_500);
+      // A quick, clear answer during the outage, never a hang past the gateway's 15 s upstream timeout: at
+      // worst its 504 at that timeout, plus up to 2 s for a loaded 2-core CI machine to deliver it (one came
+      // at 15.6 s). A hang shows as the client's own 20 s timeout (CLIENT_TIMEOUT_MS), above this bound.
+      expect(row.longestAttemptMs, `${row.fault}\n${table}`).toBeLessThan(17_000);
     }
   }, 240_000);
 });
