@@ -91,6 +91,9 @@ async function until<T>(read: () => T | Promise<T>, check: (value: T) => boolean
 }
 
 const orderDoc = async (id: string) => h.orders.ctx.models.Order.findById(id).lean();
+/** An admin marks the refund due of a payment as made (PATCH, as the back office's Mark refunded does). */
+const markRefunded = <Body = unknown>(paymentIntentId: string) =>
+  send<Body>('PATCH', `${h.paymentsUrl}${refundsDuePaths.markRefunded(paymentIntentId)}`, undefined, admin);
 
 describe('an intent for the old total, at Stripe', () => {
   it('is canceled at Stripe when a discount is applied, so the old page cannot pay it; the new total is paid with a new intent', async () => {
@@ -244,26 +247,16 @@ describe('a payment Stripe took that does not pay the order', () => {
 
     // The team refunds the first in Stripe's dashboard and marks it refunded: it leaves the open list,
     // records who, and a second mark (another admin at the same time) is refused.
-    const mark = await send('PATCH', `${h.paymentsUrl}${refundsDuePaths.markRefunded(old.id)}`, undefined, admin);
+    const mark = await markRefunded(old.id);
     expect(mark.status, JSON.stringify(mark.body)).toBe(200);
     expect(refundDueResponseSchema.parse(mark.body).refundDue).toMatchObject({
       paymentIntentId: old.id,
       refundedBy: 'admin:boss@shop.test',
     });
-    const again = await send<ErrorEnvelope>(
-      'PATCH',
-      `${h.paymentsUrl}${refundsDuePaths.markRefunded(old.id)}`,
-      undefined,
-      admin,
-    );
+    const again = await markRefunded<ErrorEnvelope>(old.id);
     expect(again.status).toBe(409);
     expect(again.body.error).toBe(refundDueMessages.alreadyRefunded);
-    const unknown = await send<ErrorEnvelope>(
-      'PATCH',
-      `${h.paymentsUrl}${refundsDuePaths.markRefunded(fresh.id)}`,
-      undefined,
-      admin,
-    );
+    const unknown = await markRefunded<ErrorEnvelope>(fresh.id);
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toBe(refundDueMessages.notFound);
     const listOf = async (state: string) =>
