@@ -64,16 +64,10 @@ export type VerifiedAdmin = z.infer<typeof verifiedAdminSchema>;
 export const sessionRevokedSubject = 'security.session.revoked';
 
 /**
- * The verified admin as a service's handlers read it. A service never takes these from the network:
- * service-kit removes any x-admin-* header a call carries and sets them from the gateway's signed
- * token (below) once its signature is checked. The gateway removes a client's x-admin-* too.
+ * Headers no caller may send: the gateway removes every x-admin-* header a client sends, and
+ * service-kit every one a call carries. The admin reaches a service only inside the gateway's signed
+ * token (below); handlers read it with service-kit's signedInAdmin.
  */
-export const adminIdentityHeaders = {
-  id: 'x-admin-id',
-  email: 'x-admin-email',
-  name: 'x-admin-name',
-  role: 'x-admin-role',
-} as const;
 export const adminIdentityHeaderPrefix = 'x-admin-';
 
 /**

@@ -3,8 +3,8 @@
 // calls share the resource `/api/orders` with the storefront's, and the method tells them apart
 // (`PUT /api/orders/{id}/status` is the admin's, `PATCH` the payment page's). Operations the spec does
 // not list (paging and filters as query parameters, bulk, export, analytics) live under the same
-// resource. The gateway lets the admin calls through only with a live admin session and forwards the
-// admin in `x-admin-email`, which the orders service records in status history and notes.
+// resource. The gateway lets the admin calls through only with a live admin session and signs the admin
+// into its gateway token; the orders service records the admin's email in status history and notes.
 import { z } from 'zod';
 import {
   analyticsPeriodSchema,

@@ -12,7 +12,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   accessFor,
   adminIdentityHeaderPrefix,
-  adminIdentityHeaders,
   canonicalPath,
   errorCodes,
   gatewayTokenClaimsSchema,
@@ -176,9 +175,10 @@ function unauthorizedCall(reason: string) {
 
 /**
  * The services' one check (createService installs it before any route): drops every x-admin-* header
- * the call carries, verifies the gateway's token, and from a valid one sets the admin headers the
- * handlers read and `request.ip` (the client's address, so per-client limits and logs see the client,
- * not the gateway). Admin rows of the access table answer 401 without a valid token naming an admin.
+ * the call carries (nothing may pass one off as the admin), verifies the gateway's token, and from a
+ * valid one sets `request.gatewayIdentity` (handlers read the admin with signedInAdmin) and `request.ip`
+ * (the client's address, so per-client limits and logs see the client, not the gateway). Admin rows of
+ * the access table answer 401 without a valid token naming an admin.
  */
 export function installGatewayIdentity(app: FastifyInstance, ring: GatewayKeyRing): void {
   app.decorateRequest('gatewayIdentity', null);
@@ -197,12 +197,6 @@ export function installGatewayIdentity(app: FastifyInstance, ring: GatewayKeyRin
       request.gatewayIdentity = claims;
       // The address the gateway saw; the socket's address here is the gateway's own.
       Object.defineProperty(request, 'ip', { value: claims.ip, configurable: true, enumerable: true });
-      if (claims.sub) {
-        headers[adminIdentityHeaders.id] = claims.sub.id;
-        headers[adminIdentityHeaders.email] = claims.sub.email;
-        headers[adminIdentityHeaders.name] = encodeURIComponent(claims.sub.name);
-        headers[adminIdentityHeaders.role] = claims.sub.role;
-      }
     }
     if (!adminRoute) return;
     if (path === undefined) {

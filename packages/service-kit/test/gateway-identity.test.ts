@@ -1,18 +1,22 @@
 // The gateway's signed identity as every service checks it (createService): admin rows of the shared
-// access table need a valid token naming an admin, whatever x-admin-* headers a caller claims; the client
-// address comes only from a verified token, never from X-Forwarded-For; production refuses a weak key.
+// access table need a valid token naming an admin, whatever x-admin-* headers a caller claims; handlers
+// read the admin from the token (signedInAdmin), and no x-admin-* header reaches them; the client address
+// comes only from a verified token, never from X-Forwarded-For; production refuses a weak key.
 // Built without start(): createService does no I/O, so inject() reaches the hooks and routes.
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayTokenHeader } from '@shop/contracts';
+import type { FastifyRequest } from 'fastify';
 import {
+  adminActor,
   createLogger,
   createService,
   gatewayKeyRing,
   gatewaySigningKey,
   loadServiceConfig,
   signGatewayToken,
+  signedInAdmin,
   verifyGatewayToken,
   type Service,
 } from '../src/index.js';
@@ -22,6 +26,14 @@ const previous = randomBytes(32).toString('base64url');
 const admin = { id: 'admin-7', email: 'chief@shop.test', name: 'Chief Quartermaster', role: 'admin' as const };
 
 let service: Service<Record<string, never>>;
+
+/** What a handler learns of the caller: the verified admin, and any x-admin-* header left on the call. */
+const seenBy = (request: FastifyRequest) => ({
+  admin: signedInAdmin(request),
+  actor: adminActor(request),
+  adminHeaders: Object.keys(request.headers).filter((name) => name.startsWith('x-admin-')),
+  ip: request.ip,
+});
 
 beforeAll(async () => {
   const config = loadServiceConfig(
@@ -33,15 +45,8 @@ beforeAll(async () => {
     config,
     routes: (app) => {
       // An admin row (GET /api/orders) and a public one (POST /api/orders/track) of the access table.
-      app.get('/api/orders', async (request) => ({
-        admin: request.headers['x-admin-email'] ?? null,
-        name: request.headers['x-admin-name'] ?? null,
-        ip: request.ip,
-      }));
-      app.post('/api/orders/track', async (request) => ({
-        ip: request.ip,
-        admin: request.headers['x-admin-email'] ?? null,
-      }));
+      app.get('/api/orders', async (request) => seenBy(request));
+      app.post('/api/orders/track', async (request) => seenBy(request));
     },
   });
 });
@@ -74,8 +79,9 @@ describe('admin routes of a service', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
-      admin: 'chief@shop.test',
-      name: encodeURIComponent('Chief Quartermaster'),
+      admin,
+      actor: 'admin:chief@shop.test',
+      adminHeaders: [],
       ip: '198.51.100.7',
     });
   });
@@ -152,7 +158,7 @@ describe('public routes of a service', () => {
       headers: signed({ ip: '192.0.2.44' }),
       payload: {},
     });
-    expect(viaGateway.json()).toEqual({ ip: '192.0.2.44', admin: null });
+    expect(viaGateway.json()).toEqual({ admin: null, actor: 'admin', adminHeaders: [], ip: '192.0.2.44' });
     // A caller that skips the gateway cannot choose its address, nor pass a forged identity along.
     const claimed = await service.app.inject({
       method: 'POST',
@@ -166,7 +172,7 @@ describe('public routes of a service', () => {
       remoteAddress: '10.1.2.3',
     });
     expect(claimed.statusCode).toBe(200);
-    expect(claimed.json()).toEqual({ ip: '10.1.2.3', admin: null });
+    expect(claimed.json()).toEqual({ admin: null, actor: 'admin', adminHeaders: [], ip: '10.1.2.3' });
   });
 });
 

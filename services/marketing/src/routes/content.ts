@@ -1,6 +1,6 @@
 // Site content (back office part B §2.1, §7): the admin calls GET/PUT /api/content, POST /api/content/reset,
 // the version history and a restore; and the storefront's public, cacheable read GET /api/content/public.
-// The gateway lets the admin calls through only with an admin session (x-admin-email names the admin).
+// The gateway lets the admin calls through only with an admin session (its signed token names the admin).
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import {

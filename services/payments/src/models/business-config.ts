@@ -7,7 +7,7 @@ export const businessConfigId = 'business';
 
 export interface BusinessConfigDoc extends BusinessConfig {
   _id: string;
-  /** The admin who saved it last (the gateway's x-admin-email), for the record. */
+  /** The admin who saved it last (the email signedInAdmin reads from the gateway's token), for the record. */
   updatedBy: string | null;
 }
 

@@ -13,7 +13,7 @@ export const contactConfigSchema = new Schema(
       weekend: { type: String, default: '' },
       showHours: { type: Boolean, default: false },
     },
-    /** The admin who saved it last (the gateway's x-admin-email), for the record. */
+    /** The admin who saved it last (the email signedInAdmin reads from the gateway's token), for the record. */
     updatedBy: { type: String, default: null },
   },
   { collection: 'contact_config', timestamps: true },

@@ -1,5 +1,5 @@
 // Discount Codes tab (back office part B §2.4, §5, §7): list, create, active toggle, delete. The gateway
-// lets /api/marketing/** through only with an admin session and forwards the admin in x-admin-email.
+// lets /api/marketing/** through only with an admin session and signs the admin into its token.
 import {
   discountCreateSchema,
   discountDeleteResponseSchema,

@@ -2,8 +2,8 @@
 // call table (§7): GET /api/orders, PUT /api/orders/:id/status, DELETE /api/orders/:id, GET and PUT
 // /api/orders/:id/details, POST .../send-email, .../generate-quote, PUT .../tracking; the rest under the
 // same resource (.../info-request, /api/orders/bulk/...). The gateway opens these only to a signed-in
-// admin (the storefront's calls on the same resource differ by method or path) and forwards the
-// verified admin in `x-admin-email`; that address goes into status history and notes.
+// admin (the storefront's calls on the same resource differ by method or path) and signs the admin
+// into its token; `adminActor` (the admin's email) goes into status history and notes.
 // Changes others must hear about (status, quote, info request, email) are written with their event in
 // one transaction (outbox); the email service turns the events into emails.
 import { randomUUID } from 'node:crypto';
