@@ -13,3 +13,11 @@ export { Skeleton } from './Skeleton.js';
 export { ErrorState, type ErrorStateProps } from './ErrorState.js';
 export { Toaster, toast } from './Toast.js';
 export { TabList, TabPanel, type TabItem, type TabListProps } from './Tabs.js';
+export {
+  DataTable,
+  Cell,
+  type DataTableProps,
+  type DataColumn,
+  type DataTableLook,
+  type CellProps,
+} from './DataTable.js';

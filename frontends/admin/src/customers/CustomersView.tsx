@@ -16,7 +16,20 @@ import {
   formatMoney,
   type AdminCustomer,
 } from '@shop/contracts';
-import { Badge, Button, Card, CardBody, ErrorState, Field, Input, Select, Skeleton, toast } from '@shop/ui';
+import {
+  Badge,
+  Button,
+  Card,
+  CardBody,
+  Cell,
+  DataTable,
+  ErrorState,
+  Field,
+  Input,
+  Select,
+  Skeleton,
+  toast,
+} from '@shop/ui';
 import { customerKeys, downloadText, fetchAllCustomers, fetchCustomers, type CustomerFilters } from './api.js';
 import { CustomerDetail } from './CustomerDetail.js';
 import { shortDate, statusTone } from './format.js';
@@ -55,36 +68,37 @@ function CustomerRow({ customer: c, onOpen }: { customer: AdminCustomer; onOpen:
   return (
     <tr className="border-t border-olive-700 hover:bg-olive-800" data-testid="customer-row">
       {/* Long names and addresses are cut with an ellipsis (full text in the title) so the table fits 1024 px. */}
-      <td className="max-w-56 p-3">
+      {/* 12 px from the card's edge on both sides (pl/pr win over the table's px-2). */}
+      <Cell className="max-w-56 pl-3 pr-3">
         <span className="block truncate font-semibold text-khaki-50" title={c.name}>
           {c.name || 'Unnamed customer'}
         </span>
         <span className="block truncate text-xs text-khaki-300" title={c.email}>
           {c.email}
         </span>
-      </td>
-      <td className="px-2 py-3">
+      </Cell>
+      <Cell>
         <Badge tone={statusTone[c.status]}>{customerStatusLabels[c.status]}</Badge>
-      </td>
-      <td className="px-2 py-3 text-khaki-100" data-testid="customer-orders">
+      </Cell>
+      <Cell className="text-khaki-100" data-testid="customer-orders">
         {c.totalOrders}
         <span className="block text-xs text-khaki-300">{c.lifetimeStats.completedOrders} completed</span>
-      </td>
-      <td className="px-2 py-3 font-semibold text-khaki-50" data-testid="customer-spent">
+      </Cell>
+      <Cell className="font-semibold text-khaki-50" data-testid="customer-spent">
         {formatMoney(c.totalSpent)}
-      </td>
-      <td className="px-2 py-3 text-khaki-100">{formatMoney(c.averageOrderValue)}</td>
-      <td className="px-2 py-3 text-khaki-100">
+      </Cell>
+      <Cell className="text-khaki-100">{formatMoney(c.averageOrderValue)}</Cell>
+      <Cell className="text-khaki-100">
         {c.lastOrderDate ? shortDate(c.lastOrderDate) : '–'}
         <span className="block text-xs text-khaki-300">
           {c.preferredItemType ? catalog[c.preferredItemType].cardTitle : 'No preference yet'}
         </span>
-      </td>
-      <td className="px-2 py-3 text-right">
+      </Cell>
+      <Cell align="right">
         <Button variant="ghost" size="sm" onClick={onOpen} aria-label={`View details of ${c.name || c.email}`}>
           <Eye aria-hidden="true" className="size-4" /> <span className="hidden xl:inline">View Details</span>
         </Button>
-      </td>
+      </Cell>
     </tr>
   );
 }
@@ -226,38 +240,23 @@ export function CustomersView() {
               </p>
             </div>
           ) : (
-            <table className="w-full text-left text-sm" data-testid="customers-table">
-              <thead className="text-xs uppercase text-khaki-300">
-                <tr>
-                  <th scope="col" className="px-2 py-3">
-                    Customer
-                  </th>
-                  <th scope="col" className="px-2 py-3">
-                    Status
-                  </th>
-                  <th scope="col" className="px-2 py-3">
-                    Orders
-                  </th>
-                  <th scope="col" className="px-2 py-3">
-                    Total Spent
-                  </th>
-                  <th scope="col" className="px-2 py-3">
-                    Avg Order
-                  </th>
-                  <th scope="col" className="px-2 py-3">
-                    Last Order
-                  </th>
-                  <th scope="col" className="px-2 py-3 text-right">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.customers.map((c) => (
-                  <CustomerRow key={c.id} customer={c} onOpen={() => setOpenId(c.id)} />
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              look="card"
+              data-testid="customers-table"
+              columns={[
+                'Customer',
+                'Status',
+                'Orders',
+                'Total Spent',
+                'Avg Order',
+                'Last Order',
+                { label: 'Actions', hidden: true, align: 'right' },
+              ]}
+            >
+              {data.customers.map((c) => (
+                <CustomerRow key={c.id} customer={c} onOpen={() => setOpenId(c.id)} />
+              ))}
+            </DataTable>
           )}
         </Card>
       )}

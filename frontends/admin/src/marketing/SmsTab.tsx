@@ -21,7 +21,9 @@ import {
   CardBody,
   CardHeader,
   CardTitle,
+  Cell,
   Checkbox,
+  DataTable,
   Field,
   Input,
   Modal,
@@ -223,59 +225,45 @@ export function SmsTab({ startCreating = false }: { startCreating?: boolean }) {
         }
       >
         {(list) => (
-          <div className="overflow-x-auto rounded-lg border border-olive-700">
-            <table className="w-full text-left text-sm">
-              <thead className="bg-olive-800 text-xs uppercase tracking-wide text-khaki-300">
-                <tr>
-                  <th scope="col" className="px-3 py-2">
-                    Template
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Trigger
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right">
-                    Sent
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Active
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-olive-800">
-                {list.map((t) => (
-                  <tr key={t.id} data-testid="sms-template-row">
-                    <td className="px-3 py-2">
-                      <span className="font-semibold text-khaki-50">{t.name}</span>
-                      <span className="block max-w-xl break-words text-xs text-khaki-300">{t.content}</span>
-                    </td>
-                    <td className="px-3 py-2 text-khaki-100">{smsTriggerLabels[t.trigger]}</td>
-                    <td className="px-3 py-2 text-right font-mono text-khaki-100">
-                      {t.usageCount.toLocaleString('en-US')}
-                    </td>
-                    <td className="px-3 py-2">
-                      <Toggle
-                        checked={t.isActive}
-                        label={`${t.name} active`}
-                        disabled={activate.isPending}
-                        onChange={(isActive) => activate.mutate({ id: t.id, isActive })}
-                      />
-                    </td>
-                    <td className="whitespace-nowrap px-3 py-2 text-right">
-                      <Button variant="ghost" size="sm" onClick={() => setEditing(t)} aria-label={`Edit ${t.name}`}>
-                        <Pencil aria-hidden="true" className="size-4" />
-                      </Button>
-                      <Button variant="ghost" size="sm" onClick={() => setDeleting(t)} aria-label={`Delete ${t.name}`}>
-                        <Trash2 aria-hidden="true" className="size-4" />
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            look="raised"
+            columns={[
+              'Template',
+              'Trigger',
+              { label: 'Sent', align: 'right' },
+              'Active',
+              { label: 'Actions', hidden: true },
+            ]}
+          >
+            {list.map((t) => (
+              <tr key={t.id} data-testid="sms-template-row">
+                <Cell>
+                  <span className="font-semibold text-khaki-50">{t.name}</span>
+                  <span className="block max-w-xl break-words text-xs text-khaki-300">{t.content}</span>
+                </Cell>
+                <Cell className="text-khaki-100">{smsTriggerLabels[t.trigger]}</Cell>
+                <Cell align="right" className="font-mono text-khaki-100">
+                  {t.usageCount.toLocaleString('en-US')}
+                </Cell>
+                <Cell>
+                  <Toggle
+                    checked={t.isActive}
+                    label={`${t.name} active`}
+                    disabled={activate.isPending}
+                    onChange={(isActive) => activate.mutate({ id: t.id, isActive })}
+                  />
+                </Cell>
+                <Cell align="right" className="whitespace-nowrap">
+                  <Button variant="ghost" size="sm" onClick={() => setEditing(t)} aria-label={`Edit ${t.name}`}>
+                    <Pencil aria-hidden="true" className="size-4" />
+                  </Button>
+                  <Button variant="ghost" size="sm" onClick={() => setDeleting(t)} aria-label={`Delete ${t.name}`}>
+                    <Trash2 aria-hidden="true" className="size-4" />
+                  </Button>
+                </Cell>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </QueryState>
       <RecentSmsActivity />

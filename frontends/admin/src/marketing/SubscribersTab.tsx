@@ -16,7 +16,7 @@ import {
   type Subscriber,
   type SubscriberPatch,
 } from '@shop/contracts';
-import { Badge, Button, Checkbox, Field, Input, Modal, Select, toast } from '@shop/ui';
+import { Badge, Button, Cell, Checkbox, DataTable, Field, Input, Modal, Select, toast } from '@shop/ui';
 import { AdminApiError } from '../api.js';
 import { formatDate } from '../orders/format.js';
 import {
@@ -181,82 +181,64 @@ export function SubscribersTab() {
         }
       >
         {(list) => (
-          <div className="overflow-x-auto rounded-lg border border-olive-700">
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">Subscribers with their email and SMS subscriptions</caption>
-              <thead className="bg-olive-800 text-xs uppercase tracking-wide text-khaki-300">
-                <tr>
-                  <th scope="col" className="px-3 py-2">
-                    Subscriber
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Category
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Status
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right">
-                    Opens
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right">
-                    Orders
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Since
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Email
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    SMS
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-olive-800">
-                {list.map((s) => (
-                  <tr key={s.id} data-testid="subscriber-row" data-email={s.email}>
-                    <td className="px-3 py-2">
-                      <span className="font-semibold text-khaki-50">{s.name}</span>
-                      <span className="block break-all text-xs text-khaki-300">{s.email}</span>
-                      {s.phone ? <span className="block text-xs text-khaki-300">{s.phone}</span> : null}
-                    </td>
-                    <td className="px-3 py-2 text-khaki-100">{customerCategory.labels[s.category]}</td>
-                    <td className="px-3 py-2">
-                      <Badge tone={statusTone[s.status]}>{s.status}</Badge>
-                    </td>
-                    <td className="px-3 py-2 text-right font-mono">{s.emailOpens.toLocaleString('en-US')}</td>
-                    <td className="px-3 py-2 text-right font-mono">{s.totalOrders.toLocaleString('en-US')}</td>
-                    <td className="whitespace-nowrap px-3 py-2 text-khaki-200">{formatDate(s.subscribedDate)}</td>
-                    <td className="px-3 py-2">
-                      <Toggle
-                        checked={s.emailSubscribed}
-                        label={`Email for ${s.name}`}
-                        disabled={busyId === s.id}
-                        onChange={(on) => toggle.mutate({ id: s.id, patch: { emailSubscribed: on } })}
-                      />
-                    </td>
-                    <td className="px-3 py-2">
-                      {/* SMS needs a phone: the service refuses it otherwise, so the switch is off and disabled. */}
-                      <Toggle
-                        checked={s.smsSubscribed}
-                        label={s.phone ? `SMS for ${s.name}` : `SMS for ${s.name} (no phone number)`}
-                        disabled={busyId === s.id || (!s.phone && !s.smsSubscribed)}
-                        onChange={(on) => toggle.mutate({ id: s.id, patch: { smsSubscribed: on } })}
-                      />
-                    </td>
-                    <td className="px-3 py-2 text-right">
-                      <Button variant="ghost" size="sm" onClick={() => setRemoving(s)} aria-label={`Remove ${s.name}`}>
-                        <Trash2 aria-hidden="true" className="size-4" />
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            look="raised"
+            caption="Subscribers with their email and SMS subscriptions"
+            columns={[
+              'Subscriber',
+              'Category',
+              'Status',
+              { label: 'Opens', align: 'right' },
+              { label: 'Orders', align: 'right' },
+              'Since',
+              'Email',
+              'SMS',
+              { label: 'Actions', hidden: true },
+            ]}
+          >
+            {list.map((s) => (
+              <tr key={s.id} data-testid="subscriber-row" data-email={s.email}>
+                <Cell>
+                  <span className="font-semibold text-khaki-50">{s.name}</span>
+                  <span className="block break-all text-xs text-khaki-300">{s.email}</span>
+                  {s.phone ? <span className="block text-xs text-khaki-300">{s.phone}</span> : null}
+                </Cell>
+                <Cell className="text-khaki-100">{customerCategory.labels[s.category]}</Cell>
+                <Cell>
+                  <Badge tone={statusTone[s.status]}>{s.status}</Badge>
+                </Cell>
+                <Cell align="right" className="font-mono">
+                  {s.emailOpens.toLocaleString('en-US')}
+                </Cell>
+                <Cell align="right" className="font-mono">
+                  {s.totalOrders.toLocaleString('en-US')}
+                </Cell>
+                <Cell className="whitespace-nowrap text-khaki-200">{formatDate(s.subscribedDate)}</Cell>
+                <Cell>
+                  <Toggle
+                    checked={s.emailSubscribed}
+                    label={`Email for ${s.name}`}
+                    disabled={busyId === s.id}
+                    onChange={(on) => toggle.mutate({ id: s.id, patch: { emailSubscribed: on } })}
+                  />
+                </Cell>
+                <Cell>
+                  {/* SMS needs a phone: the service refuses it otherwise, so the switch is off and disabled. */}
+                  <Toggle
+                    checked={s.smsSubscribed}
+                    label={s.phone ? `SMS for ${s.name}` : `SMS for ${s.name} (no phone number)`}
+                    disabled={busyId === s.id || (!s.phone && !s.smsSubscribed)}
+                    onChange={(on) => toggle.mutate({ id: s.id, patch: { smsSubscribed: on } })}
+                  />
+                </Cell>
+                <Cell align="right">
+                  <Button variant="ghost" size="sm" onClick={() => setRemoving(s)} aria-label={`Remove ${s.name}`}>
+                    <Trash2 aria-hidden="true" className="size-4" />
+                  </Button>
+                </Cell>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </QueryState>
       {adding ? <AddSubscriberModal onClose={() => setAdding(false)} /> : null}

@@ -4,7 +4,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ExternalLink, TriangleAlert } from 'lucide-react';
 import { formatMoney, refundDueMessages, type RefundDue } from '@shop/contracts';
-import { Alert, Button, toast } from '@shop/ui';
+import { Alert, Button, Cell, DataTable, toast } from '@shop/ui';
 import { fetchOpenRefundsDue, markRefunded, ordersKeys } from './api.js';
 import { formatDateTime } from './format.js';
 
@@ -51,72 +51,48 @@ export function RefundsDuePanel() {
         These payments did not pay their order, so the orders were not marked paid. Refund each in Stripe, then mark it
         refunded.
       </p>
-      <div className="mt-3 overflow-x-auto rounded-lg border border-olive-700">
-        <table className="w-full text-left text-sm text-khaki-100">
-          <caption className="sr-only">Payments due for a refund</caption>
-          <thead className="bg-olive-900 text-xs uppercase tracking-wide text-khaki-300">
-            <tr>
-              <th scope="col" className="px-3 py-2">
-                Order
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Taken
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Order total
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Why
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Paid
-              </th>
-              <th scope="col" className="px-3 py-2">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-olive-700">
-            {due.map((r) => (
-              <tr key={r.paymentIntentId} data-payment-intent={r.paymentIntentId}>
-                <td className="whitespace-nowrap px-3 py-2 font-mono text-khaki-50">#{r.orderNumber}</td>
-                <td className="whitespace-nowrap px-3 py-2">{formatMoney(r.amount)}</td>
-                <td className="whitespace-nowrap px-3 py-2">
-                  {r.orderTotal === null ? '—' : formatMoney(r.orderTotal)}
-                </td>
-                <td className="max-w-md break-words px-3 py-2">{r.reason}</td>
-                <td className="whitespace-nowrap px-3 py-2">{formatDateTime(r.paidAt ?? r.recordedAt)}</td>
-                <td className="whitespace-nowrap px-3 py-2 text-right">
-                  <div className="flex justify-end gap-2">
-                    {r.provider === 'stripe' ? (
-                      <a
-                        href={stripePaymentUrl(r.paymentIntentId)}
-                        target="_blank"
-                        rel="noreferrer"
-                        className="inline-flex items-center gap-1 text-brass-300 underline"
-                      >
-                        Open in Stripe
-                        <ExternalLink aria-hidden="true" className="size-3" />
-                        <span className="sr-only">(opens in a new tab)</span>
-                      </a>
-                    ) : null}
-                    <Button
-                      size="sm"
-                      variant="secondary"
-                      onClick={() => mark.mutate(r)}
-                      loading={mark.isPending && mark.variables?.paymentIntentId === r.paymentIntentId}
-                      loadingText="Saving..."
-                      aria-label={`Mark the payment for order #${r.orderNumber} refunded`}
-                    >
-                      Mark refunded
-                    </Button>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        frameClassName="mt-3"
+        className="text-khaki-100"
+        caption="Payments due for a refund"
+        columns={['Order', 'Taken', 'Order total', 'Why', 'Paid', { label: 'Actions', hidden: true }]}
+      >
+        {due.map((r) => (
+          <tr key={r.paymentIntentId} data-payment-intent={r.paymentIntentId}>
+            <Cell className="whitespace-nowrap font-mono text-khaki-50">#{r.orderNumber}</Cell>
+            <Cell className="whitespace-nowrap">{formatMoney(r.amount)}</Cell>
+            <Cell className="whitespace-nowrap">{r.orderTotal === null ? '—' : formatMoney(r.orderTotal)}</Cell>
+            <Cell className="max-w-md break-words">{r.reason}</Cell>
+            <Cell className="whitespace-nowrap">{formatDateTime(r.paidAt ?? r.recordedAt)}</Cell>
+            <Cell align="right" className="whitespace-nowrap">
+              <div className="flex justify-end gap-2">
+                {r.provider === 'stripe' ? (
+                  <a
+                    href={stripePaymentUrl(r.paymentIntentId)}
+                    target="_blank"
+                    rel="noreferrer"
+                    className="inline-flex items-center gap-1 text-brass-300 underline"
+                  >
+                    Open in Stripe
+                    <ExternalLink aria-hidden="true" className="size-3" />
+                    <span className="sr-only">(opens in a new tab)</span>
+                  </a>
+                ) : null}
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  onClick={() => mark.mutate(r)}
+                  loading={mark.isPending && mark.variables?.paymentIntentId === r.paymentIntentId}
+                  loadingText="Saving..."
+                  aria-label={`Mark the payment for order #${r.orderNumber} refunded`}
+                >
+                  Mark refunded
+                </Button>
+              </div>
+            </Cell>
+          </tr>
+        ))}
+      </DataTable>
     </section>
   );
 }

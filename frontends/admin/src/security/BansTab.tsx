@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ShieldBan } from 'lucide-react';
 import { banDuration, banDurations, securityMessages } from '@shop/contracts';
-import { Button, Field, Input, Modal, Select, Skeleton, Textarea, toast } from '@shop/ui';
+import { Button, Cell, DataTable, Field, Input, Modal, Select, Skeleton, Textarea, toast } from '@shop/ui';
 import { banIp, fetchBannedIps, securityKeys, unbanIp } from './api.js';
 import { formatDateTime, reasonOf } from './format.js';
 import { EmptyState, SecurityError } from './parts.js';
@@ -105,58 +105,35 @@ export function BansTab() {
       ) : bans.data.length === 0 ? (
         <EmptyState>No banned IP addresses. Use Ban IP to block an address or range.</EmptyState>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-olive-700">
-          <table className="w-full text-left text-sm" data-testid="banned-ips">
-            <caption className="sr-only">Banned IP addresses</caption>
-            <thead className="bg-olive-900 text-xs uppercase tracking-wide text-khaki-300">
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  IP
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Reason
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Banned
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Expires
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Banned by
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-olive-700">
-              {bans.data.map((b) => (
-                <tr key={b.id} data-ip={b.ip}>
-                  <td className="px-3 py-2 font-mono text-khaki-50">{b.ip}</td>
-                  <td className="max-w-xs break-words px-3 py-2 text-khaki-100">{b.reason}</td>
-                  <td className="whitespace-nowrap px-3 py-2 text-khaki-200">{formatDateTime(b.bannedDate)}</td>
-                  <td className="whitespace-nowrap px-3 py-2 text-khaki-200">
-                    {b.expiresAt ? formatDateTime(b.expiresAt) : 'Never'}
-                  </td>
-                  <td className="px-3 py-2 text-khaki-200">{b.bannedBy}</td>
-                  <td className="px-3 py-2 text-right">
-                    <Button
-                      size="sm"
-                      variant="secondary"
-                      onClick={() => unban.mutate(b.id)}
-                      loading={unban.isPending && unban.variables === b.id}
-                      loadingText="Unbanning..."
-                      aria-label={`Unban ${b.ip}`}
-                    >
-                      Unban
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          data-testid="banned-ips"
+          caption="Banned IP addresses"
+          columns={['IP', 'Reason', 'Banned', 'Expires', 'Banned by', { label: 'Actions', hidden: true }]}
+        >
+          {bans.data.map((b) => (
+            <tr key={b.id} data-ip={b.ip}>
+              <Cell className="font-mono text-khaki-50">{b.ip}</Cell>
+              <Cell className="max-w-xs break-words text-khaki-100">{b.reason}</Cell>
+              <Cell className="whitespace-nowrap text-khaki-200">{formatDateTime(b.bannedDate)}</Cell>
+              <Cell className="whitespace-nowrap text-khaki-200">
+                {b.expiresAt ? formatDateTime(b.expiresAt) : 'Never'}
+              </Cell>
+              <Cell className="text-khaki-200">{b.bannedBy}</Cell>
+              <Cell align="right">
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  onClick={() => unban.mutate(b.id)}
+                  loading={unban.isPending && unban.variables === b.id}
+                  loadingText="Unbanning..."
+                  aria-label={`Unban ${b.ip}`}
+                >
+                  Unban
+                </Button>
+              </Cell>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </div>
   );

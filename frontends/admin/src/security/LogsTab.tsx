@@ -2,7 +2,7 @@
 // status code, risk level and response time in ms. The newest 100 (spec §9).
 import { useDeferredValue, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Field, Input, Select, Skeleton } from '@shop/ui';
+import { Cell, DataTable, Field, Input, Select, Skeleton } from '@shop/ui';
 import { fetchSecurityLogs, securityKeys, type RiskFilter } from './api.js';
 import { formatDateTime } from './format.js';
 import { EmptyState, RiskBadge, SecurityError } from './parts.js';
@@ -46,56 +46,42 @@ export function LogsTab() {
           {risk !== 'all' || deferredIp ? 'No requests match these filters.' : 'No requests logged yet.'}
         </EmptyState>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-olive-700">
-          <table className="w-full text-left text-sm" data-testid="security-logs">
-            <caption className="sr-only">The newest requests through the gateway</caption>
-            <thead className="bg-olive-900 text-xs uppercase tracking-wide text-khaki-300">
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  Time
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  IP
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Request
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Status
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Risk
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Time (ms)
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-olive-700">
-              {logs.data.map((l) => (
-                <tr key={l.id} data-ip={l.ip}>
-                  <td className="whitespace-nowrap px-3 py-2 text-khaki-200">{formatDateTime(l.timestamp)}</td>
-                  <td className="px-3 py-2 font-mono text-khaki-50">{l.ip}</td>
-                  <td className="max-w-md px-3 py-2">
-                    <span className="font-mono text-khaki-50">
-                      {l.method} <span className="break-all">{l.path}</span>
-                    </span>
-                    <span className="block truncate text-xs text-khaki-300" title={l.userAgent}>
-                      {l.userAgent || 'No user agent'}
-                    </span>
-                  </td>
-                  <td className="px-3 py-2 text-right font-mono text-khaki-100">{l.statusCode}</td>
-                  <td className="px-3 py-2">
-                    <RiskBadge level={l.riskLevel} />
-                  </td>
-                  <td className="px-3 py-2 text-right font-mono text-khaki-100">
-                    {l.responseTime.toLocaleString('en-US', { maximumFractionDigits: 1 })}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          data-testid="security-logs"
+          caption="The newest requests through the gateway"
+          columns={[
+            'Time',
+            'IP',
+            'Request',
+            { label: 'Status', align: 'right' },
+            'Risk',
+            { label: 'Time (ms)', align: 'right' },
+          ]}
+        >
+          {logs.data.map((l) => (
+            <tr key={l.id} data-ip={l.ip}>
+              <Cell className="whitespace-nowrap text-khaki-200">{formatDateTime(l.timestamp)}</Cell>
+              <Cell className="font-mono text-khaki-50">{l.ip}</Cell>
+              <Cell className="max-w-md">
+                <span className="font-mono text-khaki-50">
+                  {l.method} <span className="break-all">{l.path}</span>
+                </span>
+                <span className="block truncate text-xs text-khaki-300" title={l.userAgent}>
+                  {l.userAgent || 'No user agent'}
+                </span>
+              </Cell>
+              <Cell align="right" className="font-mono text-khaki-100">
+                {l.statusCode}
+              </Cell>
+              <Cell>
+                <RiskBadge level={l.riskLevel} />
+              </Cell>
+              <Cell align="right" className="font-mono text-khaki-100">
+                {l.responseTime.toLocaleString('en-US', { maximumFractionDigits: 1 })}
+              </Cell>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </div>
   );

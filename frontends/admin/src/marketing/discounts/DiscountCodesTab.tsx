@@ -17,7 +17,20 @@ import {
   type DiscountCode,
   type DiscountCreate,
 } from '@shop/contracts';
-import { Badge, Button, ErrorState, Field, Input, Modal, Select, Skeleton, Textarea, toast } from '@shop/ui';
+import {
+  Badge,
+  Button,
+  Cell,
+  DataTable,
+  ErrorState,
+  Field,
+  Input,
+  Modal,
+  Select,
+  Skeleton,
+  Textarea,
+  toast,
+} from '@shop/ui';
 import { AdminApiError } from '../../api.js';
 import { createDiscount, deleteDiscount, discountKeys, fetchDiscounts, setDiscountActive } from './api.js';
 
@@ -268,75 +281,56 @@ export function DiscountCodesTab({ startCreating = false }: { startCreating?: bo
           </Button>
         </div>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-olive-700">
-          <table className="w-full min-w-[760px] text-left text-sm">
-            <thead className="bg-olive-800 text-xs uppercase tracking-wide text-khaki-300">
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  Code
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Category
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Discount
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Uses
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Min order
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Expires
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Active
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-olive-800">
-              {discounts.data.map((d) => (
-                <tr key={d.id} data-testid={`discount-row-${d.code}`}>
-                  <td className="px-3 py-2">
-                    <span className="font-mono font-semibold text-khaki-50">{d.code}</span>
-                    <span className="block text-xs text-khaki-300">{d.description}</span>
-                  </td>
-                  <td className="px-3 py-2">
-                    <Badge tone="neutral">{discountCategoryLabels[d.category]}</Badge>
-                  </td>
-                  <td className="px-3 py-2 text-khaki-100">{valueText(d)}</td>
-                  <td className="px-3 py-2 text-khaki-100" data-testid="discount-uses">
-                    {usesText(d)}
-                  </td>
-                  <td className="px-3 py-2 text-khaki-100">{d.minOrder !== null ? formatMoney(d.minOrder) : '—'}</td>
-                  <td className="px-3 py-2 text-khaki-100" data-testid="discount-expires">
-                    {expiryText(d)}
-                  </td>
-                  <td className="px-3 py-2">
-                    <Switch.Root
-                      checked={d.isActive}
-                      disabled={toggling === d.id}
-                      onCheckedChange={(on) => void toggle(d, on)}
-                      aria-label={`${d.code} active`}
-                      className="relative h-6 w-11 shrink-0 rounded-full border border-olive-500 bg-ink-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brass-300 disabled:opacity-60 data-[state=checked]:bg-brass-400"
-                    >
-                      <Switch.Thumb className="block size-5 translate-x-0.5 rounded-full bg-khaki-100 transition-transform data-[state=checked]:translate-x-5 motion-reduce:transition-none" />
-                    </Switch.Root>
-                  </td>
-                  <td className="px-3 py-2 text-right">
-                    <Button variant="ghost" size="sm" onClick={() => setDeleting(d)} aria-label={`Delete ${d.code}`}>
-                      <Trash2 aria-hidden="true" className="size-4" />
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          look="raised"
+          className="min-w-[760px]"
+          columns={[
+            'Code',
+            'Category',
+            'Discount',
+            'Uses',
+            'Min order',
+            'Expires',
+            'Active',
+            { label: 'Actions', hidden: true },
+          ]}
+        >
+          {discounts.data.map((d) => (
+            <tr key={d.id} data-testid={`discount-row-${d.code}`}>
+              <Cell>
+                <span className="font-mono font-semibold text-khaki-50">{d.code}</span>
+                <span className="block text-xs text-khaki-300">{d.description}</span>
+              </Cell>
+              <Cell>
+                <Badge tone="neutral">{discountCategoryLabels[d.category]}</Badge>
+              </Cell>
+              <Cell className="text-khaki-100">{valueText(d)}</Cell>
+              <Cell className="text-khaki-100" data-testid="discount-uses">
+                {usesText(d)}
+              </Cell>
+              <Cell className="text-khaki-100">{d.minOrder !== null ? formatMoney(d.minOrder) : '—'}</Cell>
+              <Cell className="text-khaki-100" data-testid="discount-expires">
+                {expiryText(d)}
+              </Cell>
+              <Cell>
+                <Switch.Root
+                  checked={d.isActive}
+                  disabled={toggling === d.id}
+                  onCheckedChange={(on) => void toggle(d, on)}
+                  aria-label={`${d.code} active`}
+                  className="relative h-6 w-11 shrink-0 rounded-full border border-olive-500 bg-ink-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brass-300 disabled:opacity-60 data-[state=checked]:bg-brass-400"
+                >
+                  <Switch.Thumb className="block size-5 translate-x-0.5 rounded-full bg-khaki-100 transition-transform data-[state=checked]:translate-x-5 motion-reduce:transition-none" />
+                </Switch.Root>
+              </Cell>
+              <Cell align="right">
+                <Button variant="ghost" size="sm" onClick={() => setDeleting(d)} aria-label={`Delete ${d.code}`}>
+                  <Trash2 aria-hidden="true" className="size-4" />
+                </Button>
+              </Cell>
+            </tr>
+          ))}
+        </DataTable>
       )}
 
       {creating ? (
