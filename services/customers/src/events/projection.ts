@@ -24,16 +24,11 @@ function wins(at: Date, currentAt: Date | null | undefined, tieBreak: () => bool
   return tieBreak();
 }
 
-/** Stores the facts of one event about one order; answers the customer's email when the order is known to belong to one. */
-export async function recordOrderFacts(
-  models: CustomersModels,
-  session: ClientSession,
+/** What one event changes of the stored order (`existing`, undefined when not stored yet). */
+export function orderFactsSet(
+  existing: Pick<CustomerOrderDoc, 'customerEmail' | 'status' | 'statusAt' | 'total' | 'totalAt'> | null | undefined,
   update: OrderFactUpdate,
-): Promise<string | null> {
-  const { CustomerOrder } = models;
-  const existing = await CustomerOrder.findById(update.orderId)
-    .session(session)
-    .lean<CustomerOrderDoc & { _id: string }>();
+): Record<string, unknown> {
   const set: Record<string, unknown> = { orderNumber: update.orderNumber, itemType: update.itemType };
   if (update.created) {
     // The customer it belongs to is fixed at its first order.created.
@@ -62,6 +57,20 @@ export async function recordOrderFacts(
     set.status = 'pending';
     set.statusAt = null;
   }
+  return set;
+}
+
+/** Stores the facts of one event about one order; answers the customer's email when the order is known to belong to one. */
+export async function recordOrderFacts(
+  models: CustomersModels,
+  session: ClientSession,
+  update: OrderFactUpdate,
+): Promise<string | null> {
+  const { CustomerOrder } = models;
+  const existing = await CustomerOrder.findById(update.orderId)
+    .session(session)
+    .lean<CustomerOrderDoc & { _id: string }>();
+  const set = orderFactsSet(existing, update);
   await CustomerOrder.updateOne({ _id: update.orderId }, { $set: set }, { session, upsert: true });
   return existing?.customerEmail ?? update.created?.customerEmail ?? null;
 }
@@ -79,6 +88,16 @@ export async function refreshCustomer(
   const orders = await CustomerOrder.find({ customerEmail: email, submittedDate: { $ne: null } })
     .session(session)
     .lean<(CustomerOrderDoc & { _id: string })[]>();
+  setFigures(customer, orders, thresholds);
+  await customer.save({ session });
+}
+
+/** Sets the customer's figures, search fields and last order from their created orders (not saved). */
+export function setFigures(
+  customer: InstanceType<CustomersModels['Customer']>,
+  orders: readonly (CustomerOrderDoc & { _id: string })[],
+  thresholds: StatusSettings,
+): void {
   const facts: OrderFacts[] = orders.map((o) => ({
     itemType: o.itemType,
     quantity: o.quantity,
@@ -110,7 +129,6 @@ export async function refreshCustomer(
       orders.map((o) => o.orderNumber),
     ),
   );
-  await customer.save({ session });
 }
 
 /** nameKey (sorting) and searchText (the search box: name, email, phone, order numbers), lower-cased. */

@@ -1,0 +1,143 @@
+// order.created handled in batches: a batch of events gives exactly what the same events give one at a
+// time, in the same order. Two customers get the same orders (only the email differs): one in a single
+// batch (two orders of theirs, the newer first, and a repeat of the first), the other one event per
+// transaction; their profiles and orders must match, and the newer order keeps deciding the saved details.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEvent, type EventData, type EventEnvelope } from '@shop/contracts';
+import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { orderCreatedConsumer } from '../src/events/order-created.js';
+
+let mongo: StartedMongo;
+let nats: StartedNats;
+let service: Awaited<ReturnType<typeof buildApp>>;
+const config = () =>
+  loadConfig({ PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'silent', VIP_MIN_ORDERS: '2' });
+
+beforeAll(async () => {
+  [mongo, nats] = await Promise.all([startMongo(), startNats()]);
+  service = await buildApp(config());
+  await service.start();
+});
+
+afterAll(async () => {
+  await service?.stop();
+  await Promise.all([nats?.stop(), mongo?.stop()]);
+});
+
+const day = 24 * 60 * 60_000;
+const run = randomUUID().slice(0, 6);
+const now = Date.now();
+
+function created(email: string, o: { id: string; name: string; phone: string; total: number; daysAgo: number }) {
+  const data: EventData<'order.created'> = {
+    orderId: o.id,
+    orderNumber: `CC-${o.id.slice(0, 8)}`,
+    customerName: o.name,
+    email,
+    phone: o.phone,
+    itemType: 'coin',
+    designMethod: 'describe',
+    quantity: 40,
+    estimatedTotal: o.total,
+    customerCategory: 'military',
+    taxExempt: false,
+    aiGenerated: false,
+    subscribeEmail: false,
+    subscribeSMS: false,
+    status: 'pending_quote',
+    submittedDate: new Date(now - o.daysAgo * day).toISOString(),
+  };
+  return createEvent('order.created', 'orders', data);
+}
+
+/** Runs the consumer's handler on `events` in one transaction, as the service kit does for one batch. */
+async function handle(events: EventEnvelope<'order.created'>[]) {
+  const consumer = orderCreatedConsumer(service.ctx.models, config().status);
+  await service.ctx.withOutbox((session, outbox) =>
+    consumer.handleBatch(
+      events,
+      { session, outbox, log: service.ctx.log, afterCommit: () => undefined },
+      events.map(() => 1),
+    ),
+  );
+}
+
+/** The customer's profile and orders, without what differs between two customers (ids, email, times). */
+async function stateOf(email: string) {
+  const { Customer, CustomerOrder } = service.ctx.models;
+  const customer = await Customer.findOne({ email }).lean();
+  const orders = await CustomerOrder.find({ customerEmail: email }).sort({ submittedDate: 1 }).lean();
+  const {
+    _id,
+    email: _email,
+    createdAt: _created,
+    updatedAt: _updated,
+    lastOrderId,
+    lastOrderNumber: _lastNumber,
+    searchText,
+    ...profile
+  } = customer as never as Record<string, unknown>;
+  return {
+    profile,
+    searchText: String(searchText).replace(email, '').split(' ').sort(),
+    lastOrder: orders.findIndex((o) => o._id === lastOrderId),
+    orders: orders.map(
+      ({ _id, customerEmail: _owner, createdAt: _created, updatedAt: _updated, __v, ...rest }) => rest,
+    ),
+  };
+}
+
+describe('order.created in one batch', () => {
+  it('two orders of one customer (the newer first) and a repeat give what one event at a time gives', async () => {
+    const newer = { name: 'Robin New', phone: '555-0101', total: 300, daysAgo: 2 };
+    const older = { name: 'Robin Old', phone: '555-0199', total: 200, daysAgo: 9 };
+    const ids = [randomUUID(), randomUUID()];
+    const batched = `robin-${run}@example.com`;
+    const single = `robin-single-${run}@example.com`;
+    const eventsFor = (email: string, orderIds: string[]) => [
+      created(email, { id: orderIds[0], ...newer }),
+      created(email, { id: orderIds[1], ...older }),
+      // The same order again under a new event id (a replay): counted once.
+      created(email, { id: orderIds[0], ...newer }),
+    ];
+
+    await handle(eventsFor(batched, ids));
+    for (const event of eventsFor(single, [randomUUID(), randomUUID()])) await handle([event]);
+
+    const [one, apart] = await Promise.all([stateOf(batched), stateOf(single)]);
+    expect(one.profile).toMatchObject({
+      customerName: 'Robin New',
+      phone: '555-0101',
+      orderCount: 2,
+      vip: false,
+      spentOrders: 0,
+    });
+    expect(one.orders).toHaveLength(2);
+    expect(one.lastOrder).toBe(1);
+    // Only the order numbers differ in the search text.
+    expect({
+      ...one,
+      searchText: one.searchText.length,
+      orders: one.orders.map(({ orderNumber: _n, ...o }) => o),
+    }).toEqual({
+      ...apart,
+      searchText: apart.searchText.length,
+      orders: apart.orders.map(({ orderNumber: _n, ...o }) => o),
+    });
+  });
+
+  it('an older order arriving after the profile exists leaves the saved details, and counts', async () => {
+    const email = `sam-${run}@example.com`;
+    await handle([created(email, { id: randomUUID(), name: 'Sam First', phone: '555-0111', total: 100, daysAgo: 1 })]);
+    await handle([
+      created(email, { id: randomUUID(), name: 'Sam Older', phone: '555-0112', total: 50, daysAgo: 30 }),
+      created(email, { id: randomUUID(), name: 'Sam Newest', phone: '', total: 70, daysAgo: 0 }),
+    ]);
+    const { profile } = await stateOf(email);
+    // The newest order decides the name; it had no phone, so the last known one stays.
+    expect(profile).toMatchObject({ customerName: 'Sam Newest', phone: '555-0111', orderCount: 3 });
+  });
+});
