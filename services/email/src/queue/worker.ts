@@ -138,7 +138,10 @@ export class EmailWorker {
     return attempted;
   }
 
-  /** Claims up to `limit` due emails in three round trips, whatever the limit. */
+  /**
+   * Claims up to `limit` due emails in two round trips, whatever the limit (three when another worker
+   * took some of them between the read and the claim).
+   */
   private async claim(limit: number): Promise<EmailDoc[]> {
     const { Email } = this.ctx.models;
     const now = this.options.clock();
@@ -148,27 +151,35 @@ export class EmailWorker {
         { status: 'sending' as const, lockedUntil: { $lte: now } },
       ],
     };
-    const candidates = await Email.find(
-      { ...due, ...(this.inHand.size > 0 ? { _id: { $nin: [...this.inHand] } } : {}) },
-      { _id: 1 },
-    )
+    const candidates = await Email.find({
+      ...due,
+      ...(this.inHand.size > 0 ? { _id: { $nin: [...this.inHand] } } : {}),
+    })
       .sort({ nextAttemptAt: 1 })
       .limit(limit)
-      .lean<{ _id: EmailDoc['_id'] }[]>();
+      .lean<EmailDoc[]>();
     if (candidates.length === 0) return [];
     const claimId = randomUUID();
     const ids = candidates.map((c) => c._id);
+    const lockedUntil = new Date(now.getTime() + this.leaseMs);
     // Each email is moved only if it is still due: of two workers racing on one email, one gets it.
-    await Email.updateMany(
+    const { modifiedCount } = await Email.updateMany(
       { _id: { $in: ids }, ...due },
-      {
-        $set: { status: 'sending', claimId, lockedUntil: new Date(now.getTime() + this.leaseMs) },
-        $inc: { attempts: 1 },
-      },
+      { $set: { status: 'sending', claimId, lockedUntil }, $inc: { attempts: 1 } },
     );
-    const claimed = await Email.find({ _id: { $in: ids }, claimId, status: 'sending' })
-      .sort({ nextAttemptAt: 1 })
-      .lean<EmailDoc[]>();
+    // Every candidate claimed (the usual case): they are as read, plus the claim.
+    const claimed =
+      modifiedCount === candidates.length
+        ? candidates.map((email) => ({
+            ...email,
+            status: 'sending' as const,
+            claimId,
+            lockedUntil,
+            attempts: email.attempts + 1,
+          }))
+        : await Email.find({ _id: { $in: ids }, claimId, status: 'sending' })
+            .sort({ nextAttemptAt: 1 })
+            .lean<EmailDoc[]>();
     for (const email of claimed) this.inHand.add(String(email._id));
     return claimed;
   }

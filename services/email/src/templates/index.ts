@@ -35,8 +35,9 @@ export const formatMoney = (amount: number) => money.format(amount);
 export const formatPercent = (fraction: number) => `${Number((fraction * 100).toFixed(3))}%`;
 /** The tax row: shown only when there is tax, with its rate (storefront §2 payment details). */
 export const taxLabel = (taxRate: number) => (taxRate > 0 ? `Tax (${formatPercent(taxRate)})` : 'Tax');
-export const dateTime = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC';
+// One formatter for every email: toLocaleString with options builds a new one on each call.
+const longDateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+export const dateTime = (iso: string) => longDateTime.format(new Date(iso)) + ' UTC';
 
 export function firstName(name: string) {
   return name.trim().split(/\s+/)[0] || 'there';
