@@ -16,7 +16,7 @@
 //     a flag to every Node part after the runner's (e.g. --node-arg=--max-semi-space-size=16).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -291,6 +291,27 @@ async function main() {
   if (values['cpu-prof']) console.log(`\nCPU profiles in ${values['profile-dir']}`);
 }
 
+/** User and system CPU (ms) of each part of the stack so far: every process in the part's process group. */
+function stackCpuMs(stack: { children(): { name: string; process: ChildProcess }[] }): Map<string, number> {
+  const byGroup = new Map<number, string>();
+  for (const child of stack.children()) if (child.process.pid !== undefined) byGroup.set(child.process.pid, child.name);
+  const ticksPerMs = 100 / 1000; // USER_HZ is 100 on Linux
+  const cpu = new Map<string, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // After the command name: state, ppid, pgrp (index 2), ... utime (11), stime (12).
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const name = byGroup.get(Number(fields[2]));
+      if (name) cpu.set(name, (cpu.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / ticksPerMs);
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  return cpu;
+}
+
 /** The stack rows of `npm run bench` (track, quote, confirmation emails, memory) on their own. */
 async function wholeStack(
   shape: { connections: number; durationSeconds: number },
@@ -309,7 +330,17 @@ async function wholeStack(
         .map((l) => l.toFixed(2))
         .join(' ')}; Node ${process.version}`,
     );
-    const r = await measureStack(stack, standIns.urls.baseline, shape, (line) => console.log(line));
+    // CPU each part spent from the quote load's start until its emails were in (the drain included).
+    let cpuAtQuoteStart: Map<string, number> | undefined;
+    let quoteCpu: Map<string, number> | undefined;
+    const r = await measureStack(stack, standIns.urls.baseline, shape, (line) => {
+      if (line.startsWith('quote requests:')) cpuAtQuoteStart = stackCpuMs(stack!);
+      if (line.startsWith('stack after the quote load') && cpuAtQuoteStart) {
+        const now = stackCpuMs(stack!);
+        quoteCpu = new Map([...now].map(([name, ms]) => [name, ms - (cpuAtQuoteStart!.get(name) ?? 0)]));
+      }
+      console.log(line);
+    });
     const e = r.emails;
     console.log(
       [
@@ -320,6 +351,15 @@ async function wholeStack(
           .loadavg()
           .map((l) => l.toFixed(2))
           .join(' ')}`,
+        ...(quoteCpu && r.quote.ok > 0
+          ? [
+              `CPU ms per quote (load and email drain, from /proc): ${[...quoteCpu]
+                .filter(([, ms]) => ms > 0)
+                .sort((a, b) => b[1] - a[1])
+                .map(([name, ms]) => `${name} ${(ms / r.quote.ok).toFixed(2)}`)
+                .join(', ')}; all ${([...quoteCpu.values()].reduce((a, b) => a + b, 0) / r.quote.ok).toFixed(1)}`,
+            ]
+          : []),
       ].join('\n'),
     );
   } finally {
