@@ -14,7 +14,7 @@ import {
   type GatewayTokenAdmin,
   type VerifiedAdmin,
 } from '@shop/contracts';
-import { AppError, withRequestSpan } from '@shop/service-kit';
+import { AppError, withRequestSpan } from '@shop/service-kit/edge';
 import { accessFor, canonicalPath, ruleLabel, targetIdOf, type AccessRule } from './admin-routes.js';
 import type { SessionChecker } from './admin-bus.js';
 import type { GatewayConfig } from './config.js';

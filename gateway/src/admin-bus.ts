@@ -15,7 +15,7 @@ import {
   type GatewayAdminActionData,
   type VerifiedAdmin,
 } from '@shop/contracts';
-import { AppError, currentTraceCarrier, toNatsHeaders, type Logger } from '@shop/service-kit';
+import { AppError, currentTraceCarrier, toNatsHeaders, type Logger } from '@shop/service-kit/edge';
 import { GatewayNats } from './nats-connection.js';
 
 export interface SessionChecker {

@@ -10,7 +10,7 @@ import {
   requestIdHeader,
   sendError,
   startServerSpan,
-} from '@shop/service-kit';
+} from '@shop/service-kit/edge';
 import type { GatewayConfig } from './config.js';
 import { registerDocsRoutes } from './docs.js';
 import { registerFrontends } from './frontends.js';

@@ -24,7 +24,7 @@ import {
   type IpRange,
 } from '@shop/contracts';
 import type { Subscription } from '@nats-io/nats-core';
-import { sendError, type Logger } from '@shop/service-kit';
+import { sendError, type Logger } from '@shop/service-kit/edge';
 import { GatewayNats } from './nats-connection.js';
 import type { RequestLogSink } from './request-log.js';
 

@@ -3,7 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { defaultGatewayPort, defaultServicePorts } from '@shop/contracts';
-import { gatewayKeyRing, gatewaySigningKey, type GatewaySigningKey } from '@shop/service-kit';
+import { gatewayKeyRing, gatewaySigningKey, type GatewaySigningKey } from '@shop/service-kit/edge';
 import type { ServiceName } from './routes.js';
 
 export interface GatewayConfig {

@@ -6,7 +6,7 @@
 import { adminSessionCookie, errorCodes } from '@shop/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from './config.js';
-import { AppError } from '@shop/service-kit';
+import { AppError } from '@shop/service-kit/edge';
 import { accessFor } from './admin-routes.js';
 import { upstreamFailure } from './errors.js';
 import { ROUTES, SERVICE_NAMES, routeForPath, type ServiceName } from './routes.js';

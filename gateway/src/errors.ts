@@ -1,7 +1,7 @@
 // The gateway's own failures, as the shop's AppError (service-kit renders every one of them in the
 // one error envelope { error, code, details?, requestId? }), with messages a person can act on.
 import { errorCodes } from '@shop/contracts';
-import { AppError } from '@shop/service-kit';
+import { AppError } from '@shop/service-kit/edge';
 
 const SERVICE_LABELS: Record<string, string> = {
   orders: 'ordering',

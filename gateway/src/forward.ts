@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Pool, type Dispatcher } from 'undici';
 import { adminIdentityHeaderPrefix, adminSessionCookie, gatewayTokenHeader } from '@shop/contracts';
-import { requestIdHeader, signGatewayToken, traceHeadersFor, type GatewaySigningKey } from '@shop/service-kit';
+import { requestIdHeader, signGatewayToken, traceHeadersFor, type GatewaySigningKey } from '@shop/service-kit/edge';
 import { signedAdmin } from './admin-auth.js';
 import { clientIpOf } from './bans.js';
 import { upstreamFailure } from './errors.js';

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { GatewayConfig } from './config.js';
 import { errorCodes } from '@shop/contracts';
-import { AppError } from '@shop/service-kit';
+import { AppError } from '@shop/service-kit/edge';
 import { apiNotFound } from './errors.js';
 import { seoSource, withSeo } from './seo.js';
 

@@ -18,7 +18,7 @@ const telemetry = startTelemetry('gateway', {
   fastifySpans: false,
   httpInstrumentation: false,
 });
-const { createLogger } = await import('@shop/service-kit');
+const { createLogger } = await import('@shop/service-kit/edge');
 const { buildApp } = await import('./app.js');
 
 const logger = createLogger({ service: 'gateway', level: config.logLevel });

@@ -6,7 +6,7 @@
 import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
-import { ensureStream, type Logger } from '@shop/service-kit';
+import { ensureStream, type Logger } from '@shop/service-kit/edge';
 
 type Listener = (nc: NatsConnection) => void;
 

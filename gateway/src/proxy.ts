@@ -4,7 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { nameRequestSpan } from '@shop/service-kit';
+import { nameRequestSpan } from '@shop/service-kit/edge';
 import type { GatewayConfig } from './config.js';
 import { bodyTooLarge } from './errors.js';
 import { ServicePools, type ForwardSettings } from './forward.js';

@@ -24,7 +24,7 @@ import {
   type RequestSignal,
   type RiskLevel,
 } from '@shop/contracts';
-import type { Logger } from '@shop/service-kit';
+import type { Logger } from '@shop/service-kit/edge';
 import { accessFor } from './admin-routes.js';
 import { bannedRequests, clientIpOf } from './bans.js';
 

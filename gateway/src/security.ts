@@ -5,7 +5,7 @@ import helmet from 'helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { GatewayConfig } from './config.js';
 import { errorCodes } from '@shop/contracts';
-import { AppError } from '@shop/service-kit';
+import { AppError } from '@shop/service-kit/edge';
 
 /** Stripe.js must load from Stripe's own host; its card field lives in Stripe's iframes, and it talks to Stripe's API. */
 export const STRIPE_SOURCES = {

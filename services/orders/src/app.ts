@@ -54,7 +54,7 @@ export function buildApp(config: OrdersConfig = loadConfig(), hooks: OrdersTestH
       registerTrackingRoutes(app, ctx);
       registerPaymentRoutes(app, ctx);
       await registerUploadRoutes(app, ctx);
-      await registerAiRoutes(app, ctx, imageGenerator ?? imageGeneratorFor(config.ai, ctx.log), aiRateLimit);
+      await registerAiRoutes(app, ctx, imageGenerator ?? (await imageGeneratorFor(config.ai, ctx.log)), aiRateLimit);
       registerAdminOrderRoutes(app, ctx);
       registerAdminDiscountRoutes(app, ctx);
       registerAdminExportRoutes(app, ctx);
