@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { idempotencyKeyHeader, type CreateOrderResponse } from '@shop/contracts';
 import { startStack, type Stack, type StackOptions } from '@shop/local';
 import { coinOrder } from '@shop/test-support';
-import { measure, type LoadShape, type Measurement } from './bench-measure.js';
+import { measure, type LoadRequest, type LoadShape, type Measurement } from './bench-measure.js';
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const PAGE_BYTES = 4096; // /proc/<pid>/statm counts pages; 4 KiB on this machine's kernels (x86-64, arm64 default)
@@ -122,6 +122,38 @@ function freshQuote(run: string): { body: string; headers: Record<string, string
   };
 }
 
+/**
+ * Places one quote request through the stack and tracks it once; the baseline then answers the tracking
+ * read with the same status and payload. Returns the placed order's answer and the tracking request.
+ */
+export async function placeTrackableOrder(
+  stack: Stack,
+  baselineUrl: string,
+  run: string,
+): Promise<{ placed: Answer<CreateOrderResponse>; trackRequest: LoadRequest }> {
+  const first = freshQuote(run);
+  const placed = await post<CreateOrderResponse>(stack.url, '/api/orders', JSON.parse(first.body), first.headers);
+  if (placed.status !== 201 && placed.status !== 200)
+    throw new Error(`the first quote request answered ${placed.status}: ${JSON.stringify(placed.body)}`);
+  const trackBody = {
+    orderNumber: placed.body.order.orderNumber,
+    email: (JSON.parse(first.body) as { email: string }).email,
+  };
+  const tracked = await post(stack.url, '/api/orders/track', trackBody);
+  if (tracked.status !== 200)
+    throw new Error(`tracking the first order answered ${tracked.status}: ${JSON.stringify(tracked.body)}`);
+  await recordOnBaseline(baselineUrl, '/api/orders/track', tracked);
+  return {
+    placed,
+    trackRequest: {
+      method: 'POST',
+      path: '/api/orders/track',
+      body: JSON.stringify(trackBody),
+      headers: { origin: stack.url },
+    },
+  };
+}
+
 async function mailboxTotal(mailboxUrl: string): Promise<number> {
   const response = await fetch(`${mailboxUrl}/messages?limit=1`);
   return ((await response.json()) as { total: number }).total;
@@ -188,27 +220,10 @@ export async function measureStack(
 
   // One order to track, and one quote request to learn how many emails a quote request causes.
   await clearMailbox(mailboxUrl);
-  const first = freshQuote(run);
-  const placed = await post<CreateOrderResponse>(stack.url, '/api/orders', JSON.parse(first.body), first.headers);
-  if (placed.status !== 201 && placed.status !== 200)
-    throw new Error(`the first quote request answered ${placed.status}: ${JSON.stringify(placed.body)}`);
+  const { placed, trackRequest } = await placeTrackableOrder(stack, baselineUrl, run);
   const perQuote = await settledMailbox(mailboxUrl, 1_500, 15_000);
-  const trackBody = {
-    orderNumber: placed.body.order.orderNumber,
-    email: (JSON.parse(first.body) as { email: string }).email,
-  };
-  const tracked = await post(stack.url, '/api/orders/track', trackBody);
-  if (tracked.status !== 200)
-    throw new Error(`tracking the first order answered ${tracked.status}: ${JSON.stringify(tracked.body)}`);
-  await recordOnBaseline(baselineUrl, '/api/orders/track', tracked);
   await recordOnBaseline(baselineUrl, '/api/orders', placed);
 
-  const trackRequest = {
-    method: 'POST' as const,
-    path: '/api/orders/track',
-    body: JSON.stringify(trackBody),
-    headers: { origin: stack.url },
-  };
   log('tracking read: bare Fastify with the same answer...');
   const trackBaseline = await measure(baselineUrl, trackRequest, shape);
   log('tracking read: through the whole stack...');

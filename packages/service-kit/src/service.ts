@@ -20,6 +20,7 @@ import { installErrorHandling } from './errors.js';
 import { installGatewayIdentity } from './gateway-token.js';
 import { installJsonBodyParser, installZodAndRequestIds, requestIdFrom, requestLogController } from './http.js';
 import { createLogger, type Logger } from './logger.js';
+import { lazyRequestLogger } from './request-logger.js';
 import { databaseName, pingMongo } from './mongo.js';
 import { EventBus } from './bus/bus.js';
 import type { EventConsumer } from './bus/consumers.js';
@@ -110,6 +111,8 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
     loggerInstance: log,
     genReqId: requestIdFrom,
     logController: requestLogController(),
+    // The request's child logger is made only when it writes a line (request-logger.ts).
+    childLoggerFactory: lazyRequestLogger,
     // Forwarded headers are not trusted: the client's address comes only from the gateway's signed
     // identity (gateway-token.ts), so a pod that reaches the service cannot claim another address.
     trustProxy: false,

@@ -4,14 +4,15 @@
 //
 // Built in code on purpose: the default resource detectors probe cloud metadata addresses and the
 // auto-instrumentation bundle loads dozens of patches; we use env/host/os/process detectors and only
-// http, undici, pino, @fastify/otel and mongodb. Without OTEL_EXPORTER_OTLP_ENDPOINT nothing is exported,
-// but spans still get real ids so logs carry trace_id/span_id.
+// http, undici and pino, plus mongodb when exporting and @fastify/otel when asked for. Without
+// OTEL_EXPORTER_OTLP_ENDPOINT nothing is exported, but spans still get real ids so logs carry
+// trace_id/span_id.
 //
 // A tracer provider, not @opentelemetry/sdk-node's NodeSDK: NodeSDK loads every exporter it could pick
 // from the environment (OTLP http/proto/grpc for traces, metrics and logs, Prometheus, Zipkin, Jaeger and
 // B3 propagators: about 2,500 module files), which cost each process about 20 MiB of live heap and 45 MiB
-// of resident memory at start (issue 20: the local stack runs eight of them). The OTLP exporter is loaded
-// only when there is an endpoint to export to.
+// of resident memory at start (issue 20: the local stack runs eight of them). The OTLP exporter and the
+// mongodb instrumentation are loaded only when there is an endpoint to export to.
 import { createRequire } from 'node:module';
 import {
   AlwaysOnSampler,
@@ -33,17 +34,16 @@ import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
-import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
-import FastifyOtel from '@fastify/otel';
 
 export interface TelemetryOptions {
   /** OTLP/HTTP base URL, e.g. http://otel-collector:4318. Unset: no export. */
   otlpEndpoint?: string | undefined;
   serviceVersion?: string;
   /**
-   * Spans for Fastify's routes and each of its hooks (@fastify/otel); default on. The gateway turns
-   * them off: with a dozen hooks on every proxied call they were a large share of its time, and its
-   * server span (http) and the call to the service (undici) already carry the trace.
+   * Spans for Fastify's routes and each of its hooks (@fastify/otel); default off (@fastify/otel is then
+   * not loaded). With a dozen hooks a request they were a large share of a service's CPU on the tracking
+   * read (issue 20) and of the gateway's on a proxied read; the http server span carries the trace, and
+   * createService names it after the route (`POST /api/orders/track`, `http.route`).
    */
   fastifySpans?: boolean;
   /**
@@ -93,18 +93,11 @@ export function startTelemetry(serviceName: string, options: TelemetryOptions = 
         ]),
     // Log correlation only; log records are written to stdout by pino, not shipped over OTLP.
     new PinoInstrumentation({ disableLogSending: true }),
-    ...(options.fastifySpans === false
-      ? []
-      : [
-          new FastifyOtel.FastifyOtelInstrumentation({
-            registerOnInitialization: true,
-            ignorePaths: (route) => quietPaths.has(route.url),
-          }),
-        ]),
-    // Its default turns every command (a batch insert carries whole documents) into JSON for the span's
-    // db.query.text; without an exporter nothing reads it, and it was a visible share of the services' CPU
-    // under the quote load (issue 20).
-    new MongoDBInstrumentation(endpoint ? {} : { dbStatementSerializer: () => '' }),
+    ...(options.fastifySpans ? [fastifyInstrumentation()] : []),
+    // Spans for MongoDB commands only when they are exported: they are leaves (nothing is propagated from
+    // them, log lines carry the request's span), so without an exporter nothing reads them, and making
+    // them was a visible share of a service's CPU on the tracking read (issue 20).
+    ...(endpoint ? [mongodbInstrumentation()] : []),
   ];
   for (const instrumentation of instrumentations) instrumentation.setTracerProvider(provider);
   const telemetry: Telemetry = {
@@ -117,6 +110,24 @@ export function startTelemetry(serviceName: string, options: TelemetryOptions = 
   };
   setCurrentTelemetry(telemetry);
   return telemetry;
+}
+
+/** Spans for Fastify's routes and hooks, loaded only when asked for. */
+function fastifyInstrumentation() {
+  const require = createRequire(import.meta.url);
+  const { FastifyOtelInstrumentation } = require('@fastify/otel') as typeof import('@fastify/otel');
+  return new FastifyOtelInstrumentation({
+    registerOnInitialization: true,
+    ignorePaths: (route) => quietPaths.has(route.url),
+  });
+}
+
+/** Spans for MongoDB commands, loaded only when there is somewhere to export them to. */
+function mongodbInstrumentation() {
+  const require = createRequire(import.meta.url);
+  const { MongoDBInstrumentation } =
+    require('@opentelemetry/instrumentation-mongodb') as typeof import('@opentelemetry/instrumentation-mongodb');
+  return new MongoDBInstrumentation();
 }
 
 /** The OTLP/HTTP trace exporter, loaded only when there is somewhere to export to. */

@@ -31,7 +31,41 @@ export function customerNote(note: string): string {
     .trim();
 }
 
-export function trackedView(order: OrderDoc): TrackedOrder {
+/**
+ * The stored fields a tracker's answer is built from (plus `emailKey`, which proves the lookup): the
+ * lookups read only these, not the order's files, addresses, notes, payment or email history.
+ */
+export const trackedFields = [
+  'orderNumber',
+  'emailKey',
+  'customerName',
+  'email',
+  'itemType',
+  'quantity',
+  'description',
+  'estimatedTotal',
+  'discount',
+  'quote',
+  'status',
+  'createdAt',
+  'updatedAt',
+  'aiGenerated',
+  'designMethod',
+  'size',
+  'sizeBreakdown',
+  'colors',
+  'finish',
+  'shape',
+  'edge',
+  'features',
+  'statusHistory',
+  'tracking',
+] as const satisfies ReadonlyArray<keyof OrderDoc>;
+
+/** An order as the lookups read it (`trackedFields`). */
+export type TrackedOrderDoc = Pick<OrderDoc, '_id' | (typeof trackedFields)[number]>;
+
+export function trackedView(order: TrackedOrderDoc): TrackedOrder {
   const discountAmount = order.discount?.amount ?? 0;
   return {
     id: order._id,
