@@ -156,6 +156,22 @@ describe('admin calls through the gateway', () => {
     expect(totalSeen(stack)).toBe(before);
   });
 
+  it('decides each method of an address on its own, again and again (decisions are kept per method and address)', async () => {
+    // GET /api/content/public is public, PUT of the same address is admin; a query string changes neither.
+    for (let round = 0; round < 3; round++) {
+      const read = await fetch(`${stack.url}/api/content/public?round=${round}`);
+      expect(read.status).toBe(200);
+      const write = await fetch(`${stack.url}/api/content/public?round=${round}`, {
+        method: 'PUT',
+        headers: { origin: stack.url, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(write.status).toBe(401);
+      const separator = await fetch(`${stack.url}/api/orders/${ID}%2Fstatus`);
+      expect(separator.status).toBe(400);
+    }
+  });
+
   it("forwards the spec's back-office order calls (admin part A §7) with a session, unchanged, to the orders service", async () => {
     const calls: Array<[Method, string, string?]> = [
       ['GET', '/api/orders?status=pending&page=2'],

@@ -3,12 +3,16 @@
 // telemetry, request log, security headers, rate limit, admin check), then measures the proxied read
 // and /api/health through it beside bare Fastify in the same run. With --cpu-prof the gateway runs
 // under Node's profiler and, after the load, the profile's top self and inclusive times are printed.
+// With --compare DIR a second gateway, started from another copy of gateway/ (e.g. `git archive HEAD
+// gateway | tar -x -C /tmp/base`, with node_modules linked beside it), is measured in turn with this one
+// for --rounds rounds: on a shared machine only a same-run comparison says whether a change paid off.
 //
 //   npx tsx load-tests/src/gateway-profile.ts [--duration 10] [--connections 50] [--cpu-prof]
+//     [--only read,health] [--compare DIR --rounds 3]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -102,6 +106,8 @@ async function main() {
       connections: { type: 'string', default: '50' },
       'cpu-prof': { type: 'boolean', default: false },
       only: { type: 'string', default: 'read,health' },
+      compare: { type: 'string' },
+      rounds: { type: 'string', default: '1' },
     },
     strict: true,
   });
@@ -110,6 +116,8 @@ async function main() {
   const nats = await startNats();
   const standIns = spawnChild(['--import', 'tsx', 'src/stand-ins.ts'], loadTestsDir, { PATH: process.env.PATH ?? '' });
   let gateway: ReturnType<typeof spawnChild> | undefined;
+  let compared: ReturnType<typeof spawnChild> | undefined;
+  let comparedUrl: string | undefined;
   try {
     const urls = await new Promise<StandIns>((resolve, reject) => {
       standIns.process.once('exit', (code) => reject(new Error(`stand-ins exited ${code}: ${standIns.stderr()}`)));
@@ -117,11 +125,9 @@ async function main() {
         resolve(JSON.parse(line) as StandIns),
       );
     });
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH ?? '',
       HOST: '127.0.0.1',
-      PORT: String(port),
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
       NATS_URL: nats.url,
@@ -130,31 +136,51 @@ async function main() {
     };
     for (const [service, url] of Object.entries(urls.services)) env[`${service.toUpperCase()}_URL`] = url;
     const profileDir = values['cpu-prof'] ? mkdtempSync(join(tmpdir(), 'gateway-prof-')) : undefined;
-    const args = [
-      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
-      '--conditions=source',
-      '--import',
-      'tsx',
-      'src/main.ts',
-    ];
-    gateway = spawnChild(args, gatewayDir, env);
-    const gatewayUrl = `http://127.0.0.1:${port}`;
-    await waitReady(`${gatewayUrl}/readyz`, gateway.stderr);
-    // Warm both (JIT, connection pools) before measuring.
-    await load(`${gatewayUrl}/api/orders/_service`, connections, 2);
+    const startGateway = async (dir: string, profile: boolean) => {
+      const port = 20_000 + Math.floor(Math.random() * 20_000);
+      const args = [
+        ...(profile && profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+        '--conditions=source',
+        '--import',
+        'tsx',
+        'src/main.ts',
+      ];
+      const child = spawnChild(args, dir, { ...env, PORT: String(port) });
+      const url = `http://127.0.0.1:${port}`;
+      await waitReady(`${url}/readyz`, child.stderr);
+      // Warm it (JIT, connection pools) before measuring.
+      await load(`${url}/api/orders/_service`, connections, 2);
+      return { child, url };
+    };
+    const started = await startGateway(gatewayDir, true);
+    gateway = started.child;
+    const gatewayUrl = started.url;
+    if (values.compare) {
+      const other = await startGateway(values.compare, false);
+      compared = other.child;
+      comparedUrl = other.url;
+    }
     await load(`${urls.baseline}/api/orders/_service`, connections, 2);
     const only = new Set(values.only.split(','));
-    for (const [name, path] of [
-      ['read', '/api/orders/_service'],
-      ['health', '/api/health'],
-    ] as const) {
-      if (!only.has(name)) continue;
-      const bare = await load(`${urls.baseline}${path}`, connections, duration);
-      const via = await load(`${gatewayUrl}${path}`, connections, duration);
+    const rounds = Number(values.rounds);
+    const ratio = (via: LoadResult, bare: LoadResult) => (100 * via.requests.average) / bare.requests.average;
+    const line = (via: LoadResult, bare: LoadResult) => {
       const failed = via.non2xx + via.errors;
-      console.log(
-        `${path}: gateway ${via.requests.average.toFixed(0)} req/s (p50 ${via.latency.p50} ms, p99 ${via.latency.p99} ms${failed ? `, ${failed} failed` : ''}) = ${((100 * via.requests.average) / bare.requests.average).toFixed(1)}% of bare Fastify ${bare.requests.average.toFixed(0)} req/s`,
-      );
+      return `${via.requests.average.toFixed(0)} req/s (p50 ${via.latency.p50} ms, p99 ${via.latency.p99} ms${failed ? `, ${failed} failed` : ''}) = ${ratio(via, bare).toFixed(1)}%`;
+    };
+    for (let round = 1; round <= rounds; round++) {
+      for (const [name, path] of [
+        ['read', '/api/orders/_service'],
+        ['health', '/api/health'],
+      ] as const) {
+        if (!only.has(name)) continue;
+        const bare = await load(`${urls.baseline}${path}`, connections, duration);
+        const via = await load(`${gatewayUrl}${path}`, connections, duration);
+        const other = comparedUrl ? await load(`${comparedUrl}${path}`, connections, duration) : undefined;
+        console.log(
+          `${rounds > 1 ? `round ${round} ` : ''}${path}: gateway ${line(via, bare)}${other ? `; compared ${line(other, bare)}` : ''} of bare Fastify ${bare.requests.average.toFixed(0)} req/s (load average ${loadavg()[0].toFixed(2)})`,
+        );
+      }
     }
     if (profileDir) {
       const exited = new Promise((r) => gateway!.process.once('exit', r));
@@ -170,6 +196,11 @@ async function main() {
     if (gateway && gateway.process.exitCode === null) {
       const exited = new Promise((r) => gateway!.process.once('exit', r));
       gateway.process.kill('SIGTERM');
+      await exited;
+    }
+    if (compared && compared.process.exitCode === null) {
+      const exited = new Promise((r) => compared!.process.once('exit', r));
+      compared.process.kill('SIGTERM');
       await exited;
     }
     standIns.process.kill('SIGTERM');
