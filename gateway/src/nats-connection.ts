@@ -63,6 +63,9 @@ export class GatewayNats {
         maxReconnectAttempts: -1,
         reconnectTimeWait: 500,
         pingInterval: 10_000,
+        // No Error built at every request and publish just to keep the caller's stack for a failure
+        // that may come later: failures keep their message and type, only the caller's frames are lost.
+        noAsyncTraces: true,
       });
     } catch (err) {
       if (!this.closing)

@@ -348,15 +348,21 @@ export class RequestLogBuffer {
     return { log: builder.build(), end: n };
   }
 
-  /** Publishes what is held, a batch at a time; stops at the first failure (the rest waits). */
+  /**
+   * Publishes what is held now, a batch at a time; stops at the first failure (the rest waits).
+   * Requests answered meanwhile wait for the next flush: going on with them made a busy gateway publish
+   * back to back, a small batch per round trip (76-183 messages a second of 5-11 KiB at 13,000 requests
+   * a second, instead of 8 of 100 KiB), each costing the gateway and nats-server far more than its entries.
+   */
   flush(): Promise<void> {
     if (this.inFlight) return this.inFlight;
     if (this.pending === 0 && this.droppedSinceReport === 0) return Promise.resolve();
+    const until = this.next;
     this.inFlight = (async () => {
       try {
-        while (this.pending > 0 || this.droppedSinceReport > 0) {
+        do {
           const start = this.first;
-          const { log, end } = this.columnsOf(start, Math.min(this.next, start + maxRequestLogBatch));
+          const { log, end } = this.columnsOf(start, Math.min(until, start + maxRequestLogBatch));
           const dropped = this.droppedSinceReport;
           const data: GatewayRequestsLoggedData = { gateway: this.sink.gatewayName, log, dropped };
           // Built by hand rather than parsed: the entries were made by this file, and the security
@@ -382,7 +388,7 @@ export class RequestLogBuffer {
           this.first = Math.max(this.first, end);
           this.droppedSinceReport -= dropped;
           this.published += end - start;
-        }
+        } while (this.first < until);
       } finally {
         this.inFlight = undefined;
       }

@@ -159,10 +159,14 @@ describe('the buffer', () => {
     record(buffer, 5);
     expect(buffer.droppedTotal).toBe(0);
     waiting[0].settle(true);
-    // The flush goes on with the two newer ones.
-    await vi.waitFor(() => expect(waiting).toHaveLength(2));
+    await flushed;
     expect(buffer.published).toBe(4);
     expect(buffer.droppedTotal).toBe(0);
+    // The two newer ones wait for the next flush (a flush publishes what was held when it began).
+    expect(waiting).toHaveLength(1);
+    expect(buffer.pending).toBe(2);
+    flushed = buffer.flush();
+    await vi.waitFor(() => expect(waiting).toHaveLength(2));
     expect(batchOf(waiting[1].body).entries.map((e) => e.requestId)).toEqual(['req-4', 'req-5']);
 
     // The same while NATS refuses that batch: the two pushed out of it are lost, and counted.

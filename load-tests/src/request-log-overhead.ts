@@ -6,13 +6,19 @@
 // autocannon measures them in alternating rounds (on/off, then off/on, ...) so drift in the machine's
 // load falls on both sides, and prints each round, the median of the per-round ratios, the ratio of
 // the totals and a verdict on the goal. At the end it reads the GATEWAY stream back: the logging gateway
-// must have published an entry for every request it answered, the other none.
+// must have published an entry for every request it answered, the other none; it also prints how many
+// messages and bytes a second nats-server took from the logging gateway while it was measured.
 //
-//   npm run bench:request-log -w load-tests -- [--rounds 6] [--duration 5] [--connections 50] [--path /api/orders/_service] [--cpu-prof]
+//   npm run bench:request-log -w load-tests -- [--rounds 6] [--duration 5] [--connections 50] [--path /api/orders/_service] [--cpu-prof] [--pin]
+//
+// With --pin (Linux, taskset) the gateway under test runs alone on core 0 and everything else (this
+// process with autocannon, the stand-ins, nats-server) on the other cores, both variants alike: a
+// deployment does not give the gateway's cores to nats-server and the load generator. Without it all
+// share every core, so nats-server's work for the batches slows the gateway too.
 //
 // With --cpu-prof every gateway writes a V8 CPU profile (request-log-on-1.cpuprofile, request-log-off-1...)
 // to --profile-dir; read them with `npx tsx load-tests/src/quote-path.ts --summarise <file>`.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,8 +41,12 @@ interface Child {
   stderr: () => string;
 }
 
-function spawnChild(args: string[], cwd: string, env: NodeJS.ProcessEnv): Child {
-  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `cores` (a taskset list such as "0" or "1-3"): the child runs on those cores only (taskset execs it, same pid). */
+function spawnChild(args: string[], cwd: string, env: NodeJS.ProcessEnv, cores?: string): Child {
+  const [command, commandArgs] = cores
+    ? ['taskset', ['-c', cores, process.execPath, ...args]]
+    : [process.execPath, args];
+  const child = spawn(command, commandArgs, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   return { process: child, stderr: () => stderr };
@@ -100,6 +110,11 @@ function natsServerPid(port: number): number | undefined {
   return undefined;
 }
 
+/** Moves every thread of a running process to `cores` (Linux taskset). */
+function pinProcess(pid: number, cores: string) {
+  execFileSync('taskset', ['-a', '-p', '-c', cores, String(pid)], { stdio: 'ignore' });
+}
+
 const median = (values: number[]) => {
   const s = [...values].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -132,6 +147,7 @@ async function main() {
       connections: { type: 'string', default: '50' },
       path: { type: 'string', default: '/api/orders/_service' },
       'cpu-prof': { type: 'boolean', default: false },
+      pin: { type: 'boolean', default: false },
       'profile-dir': { type: 'string', default: join(os.tmpdir(), 'request-log-profiles') },
     },
     strict: true,
@@ -148,12 +164,24 @@ async function main() {
       throw new Error(`--${name} must be a whole number of at least 1, got ${String(v)}`);
   }
   if (!values.path.startsWith('/')) throw new Error(`--path must start with "/", got "${values.path}"`);
+  const cores = os.cpus().length;
+  // The gateway under test on core 0, the rest on the others; set before anything starts, so the
+  // stand-ins inherit it (nats-server is moved once it runs).
+  const pinning = values.pin ? { gateway: '0', rest: cores > 2 ? `1-${cores - 1}` : '1' } : undefined;
+  if (pinning) {
+    if (cores < 2 || process.platform !== 'linux') throw new Error('--pin needs Linux (taskset) and at least 2 cores');
+    pinProcess(process.pid, pinning.rest);
+  }
+  const placement = pinning
+    ? `pinned: the gateway under test alone on core ${pinning.gateway}, autocannon, the stand-ins and nats-server on ${pinning.rest} (both variants alike)`
+    : `not pinned: gateway, autocannon, stand-ins and nats-server share all ${cores} cores`;
 
   const nats = await startNats();
   const standIns = spawnChild(['--import', 'tsx', 'src/stand-ins.ts'], loadTestsDir, { PATH: process.env.PATH ?? '' });
   /** The gateways running now; every one started, by mode (the stream check finds their batches by pid). */
   const running = new Set<Child>();
   const pids: Record<Mode, number[]> = { on: [], off: [] };
+  let nc: Awaited<ReturnType<typeof connect>> | undefined;
   try {
     const urls = await firstLine<StandIns>(standIns, 'the stand-in services');
     const env: NodeJS.ProcessEnv = {
@@ -182,6 +210,7 @@ async function main() {
         [...profile, '--conditions=source', '--import', 'tsx', fileURLToPath(import.meta.url), '--serve-gateway', mode],
         loadTestsDir,
         env,
+        pinning?.gateway,
       );
       running.add(child);
       const { url, pid } = await firstLine<{ url: string; pid: number }>(
@@ -192,7 +221,7 @@ async function main() {
       return { child, url, pid };
     };
     console.log(
-      `nats ${nats.url}; ${connections} connections, ${duration} s per run, ${rounds} rounds, ${values.path}; two fresh gateways every round`,
+      `nats ${nats.url}; ${connections} connections, ${duration} s per run, ${rounds} rounds, ${values.path}; two fresh gateways every round; ${placement}`,
     );
 
     const rows: Array<{
@@ -208,7 +237,20 @@ async function main() {
     }> = [];
     let answeredByOn = 0;
     const natsPid = natsServerPid(nats.port);
+    if (pinning) {
+      if (!natsPid) throw new Error('--pin: nats-server not found in /proc');
+      pinProcess(natsPid, pinning.rest);
+    }
     const natsCpuMs: Record<Mode, number> = { on: 0, off: 0 };
+    // What the logging gateway sent nats-server while measured: messages and bytes into the stream.
+    nc = await connect({ servers: nats.url });
+    const jsm = await jetstreamManager(nc);
+    const streamState = () =>
+      jsm.streams.info('GATEWAY').then(
+        (info) => info.state,
+        () => ({ messages: 0, bytes: 0 }), // not made yet: the gateway had no NATS
+      );
+    const stored = { messages: 0, bytes: 0, seconds: 0 };
     for (let round = 1; round <= rounds; round++) {
       const order = round % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const);
       // Fresh processes each round, started in the round's order: how one process happens to be
@@ -223,7 +265,14 @@ async function main() {
       for (const mode of order) {
         const before = cpuMsOf(gateways[mode].pid);
         const natsBefore = natsPid ? cpuMsOf(natsPid) : 0;
+        const streamBefore = mode === 'on' ? await streamState() : undefined;
         result[mode] = await load(`${gateways[mode].url}${values.path}`, connections, duration);
+        if (streamBefore) {
+          const streamAfter = await streamState();
+          stored.messages += streamAfter.messages - streamBefore.messages;
+          stored.bytes += streamAfter.bytes - streamBefore.bytes;
+          stored.seconds += duration;
+        }
         // Its CPU per request also counts the batches it published during the run.
         cpu[mode] = (cpuMsOf(gateways[mode].pid) - before) / Math.max(1, result[mode].requests.total);
         // nats-server shares the machine's cores: what storing the batches costs it slows the gateway too.
@@ -254,8 +303,6 @@ async function main() {
 
     // Every answered request of the logging gateway reached the GATEWAY stream; none of the other's.
     await new Promise((r) => setTimeout(r, 1_000));
-    const nc = await connect({ servers: nats.url });
-    const jsm = await jetstreamManager(nc);
     const info = await jsm.streams.info('GATEWAY');
     const logged: Record<string, number> = {};
     let dropped = 0;
@@ -266,7 +313,6 @@ async function main() {
       logged[data.gateway] = (logged[data.gateway] ?? 0) + data.log.startedAt.length;
       dropped += data.dropped;
     }
-    await nc.close();
     const loggedOn = Object.entries(logged)
       .filter(([name]) => pids.on.some((pid) => name.endsWith(`:${pid}`)))
       .reduce((n, [, c]) => n + c, 0);
@@ -281,7 +327,7 @@ async function main() {
       .map((l) => l.toFixed(2))
       .join(' ');
     console.log(
-      `\n${values.path}, ${connections} connections, ${rounds} alternating rounds of ${duration} s; ${os.cpus().length} cores, load average ${load1}; Node ${process.version}\n`,
+      `\n${values.path}, ${connections} connections, ${rounds} alternating rounds of ${duration} s; ${cores} cores, ${placement}; load average ${load1}; Node ${process.version}\n`,
     );
     const cpuOn = rows.reduce((n, r) => n + r.onCpu * r.onTotal, 0) / sumOn;
     const cpuOff = rows.reduce((n, r) => n + r.offCpu * r.offTotal, 0) / sumOff;
@@ -303,6 +349,9 @@ async function main() {
         `nats-server CPU µs/request while the gateway with the request log was measured: ${((1000 * natsCpuMs.on) / sumOn).toFixed(1)}, without: ${((1000 * natsCpuMs.off) / sumOff).toFixed(1)}`,
       );
     console.log(
+      `stored while the logging gateway was measured: ${(stored.messages / stored.seconds).toFixed(1)} messages/s, ${Math.round(stored.bytes / stored.seconds / 1024)} KiB/s (${Math.round(stored.bytes / Math.max(1, stored.messages) / 1024)} KiB a message, ${(stored.bytes / sumOn).toFixed(0)} bytes a request)`,
+    );
+    console.log(
       `\nverdict: ${verdictOf(
         rows.map((r) => r.ratio),
         sumOn / sumOff,
@@ -321,6 +370,7 @@ async function main() {
       process.exitCode = 1;
     }
   } finally {
+    await nc?.close();
     for (const child of running) await stopChild(child);
     await stopChild(standIns);
     await nats.stop();
