@@ -7,6 +7,7 @@ import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, jsonSchemaTransformObject, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import mongoose, { type ClientSession, type Connection } from 'mongoose';
 import {
+  errorCodes,
   errorEnvelopeSchema,
   healthSchema,
   readinessSchema,
@@ -16,7 +17,7 @@ import {
   type ServiceName,
 } from '@shop/contracts';
 import type { ServiceConfig } from './config.js';
-import { installErrorHandling } from './errors.js';
+import { AppError, installErrorHandling } from './errors.js';
 import { installGatewayIdentity } from './gateway-token.js';
 import { installJsonBodyParser, installZodAndRequestIds, requestIdFrom, requestLogController } from './http.js';
 import { createLogger, type Logger } from './logger.js';
@@ -188,15 +189,31 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
     async () => ({ service: def.name, version, startedAt }),
   );
 
+  let started = false;
+  let databaseReady = false;
+  let startCompleted = false;
+
   if (def.routes) {
     const routes = def.routes;
     await app.register(async (scope) => {
+      // The port opens before MongoDB is reached (start() below). A call arriving in that window (a
+      // restarted pod, the gateway's pooled connection) is answered 503 at once, instead of waiting on
+      // mongoose's buffering until the gateway's 15 s upstream timeout. Once MongoDB is there the API
+      // answers, NATS or not (writes wait in the outbox). Ops routes above stay answered throughout.
+      scope.addHook('onRequest', (_request, reply, done) => {
+        if (!started || databaseReady) return done();
+        void reply.header('retry-after', '1');
+        done(
+          new AppError(
+            503,
+            errorCodes.SERVICE_UNAVAILABLE,
+            `The ${def.name} service is starting. Try again in a moment.`,
+          ),
+        );
+      });
       await routes(scope, ctx);
     });
   }
-
-  let started = false;
-  let startCompleted = false;
 
   async function start(): Promise<string> {
     const { config } = def;
@@ -218,6 +235,7 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
     // implicitly inside one on every server).
     await Promise.all(Object.values(connection.models).map((model) => model.init()));
     if (def.afterConnect) await def.afterConnect(ctx);
+    databaseReady = true;
     await bus.connect();
     for (const handler of def.replies?.(ctx) ?? []) bus.reply(handler);
     bus.startRelay();
@@ -233,6 +251,7 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
     await bus.close().catch((err) => log.error({ err }, 'NATS close failed'));
     await connection.close().catch((err) => log.error({ err }, 'MongoDB close failed'));
     started = false;
+    databaseReady = false;
     startCompleted = false;
     log.info('stopped');
   }

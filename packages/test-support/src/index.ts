@@ -18,10 +18,11 @@ export interface StartedMongo {
  * Starts the embedded MongoDB as the one-member replica set `rs0` (so transactions work) on a free port,
  * in memory unless `dbPath` is given.
  */
-export async function startMongo(options: { dbPath?: string } = {}): Promise<StartedMongo> {
+/** `port`: a fixed one (a service started before its database, told the address beforehand); default any free one. */
+export async function startMongo(options: { dbPath?: string; port?: number } = {}): Promise<StartedMongo> {
   // Loaded lazily so tests that only need NATS do not load the database engine.
   const { startEmbeddedMongo } = await import('@shop/embedded-mongo');
-  const mongo = await startEmbeddedMongo({ port: 0, replSet: 'rs0', dbPath: options.dbPath });
+  const mongo = await startEmbeddedMongo({ port: options.port ?? 0, replSet: 'rs0', dbPath: options.dbPath });
   return { uri: mongo.uri, port: mongo.port, stop: () => mongo.stop() };
 }
 
