@@ -9,6 +9,7 @@
 import { consumeEventBatches } from '@shop/service-kit';
 import type { StatusSettings } from '../config.js';
 import { normalizeEmail } from '../domain/codes.js';
+import { savedAddressOf } from '../domain/saved-address.js';
 import type { CustomerOrderDoc, CustomersModels } from '../models/index.js';
 import { orderFactsSet, searchFieldsOf, setFigures } from './projection.js';
 
@@ -44,16 +45,7 @@ export function orderCreatedConsumer(models: CustomersModels, thresholds: Status
       const data = event.data;
       const email = normalizeEmail(data.email);
       const submitted = new Date(data.submittedDate);
-      const address = data.shippingAddress
-        ? {
-            line1: data.shippingAddress.line1,
-            line2: data.shippingAddress.line2 ?? '',
-            city: data.shippingAddress.city,
-            state: data.shippingAddress.state,
-            postalCode: data.shippingAddress.postalCode,
-            country: data.shippingAddress.country,
-          }
-        : null;
+      const address = savedAddressOf(data.shippingAddress);
       const phone = data.phone?.trim() ?? '';
 
       const stored = orders.get(data.orderId);

@@ -21,6 +21,7 @@ import {
 import { hitRateLimit, type ServiceApp, type ServiceContext } from '@shop/service-kit';
 import type { LookupSettings } from '../config.js';
 import { codeMatches, hashCode, newCode, newSalt, normalizeEmail, splitName } from '../domain/codes.js';
+import { savedAddressOf } from '../domain/saved-address.js';
 import type { CustomerDoc, CustomersModels } from '../models/index.js';
 
 export interface LookupDeps {
@@ -61,16 +62,7 @@ function firstIssue(schema: z.ZodType, body: unknown): { field: string; message:
 const minutes = (seconds: number) => Math.max(1, Math.ceil(seconds / 60));
 
 export function toVerifiedCustomer(profile: CustomerDoc): VerifiedCustomer {
-  const address = profile.lastShippingAddress
-    ? {
-        line1: profile.lastShippingAddress.line1,
-        line2: profile.lastShippingAddress.line2 ?? '',
-        city: profile.lastShippingAddress.city,
-        state: profile.lastShippingAddress.state,
-        postalCode: profile.lastShippingAddress.postalCode,
-        country: profile.lastShippingAddress.country,
-      }
-    : null;
+  const address = savedAddressOf(profile.lastShippingAddress);
   return {
     customerName: profile.customerName,
     ...splitName(profile.customerName),
