@@ -122,6 +122,27 @@ function freshQuote(run: string): { body: string; headers: Record<string, string
   };
 }
 
+/** User and system CPU (ms) of each part of the stack so far: every process in the part's process group. */
+export function stackCpuMs(stack: Stack): Map<string, number> {
+  const byGroup = new Map<number, string>();
+  for (const child of stack.children()) if (child.process.pid !== undefined) byGroup.set(child.process.pid, child.name);
+  const ticksPerMs = 100 / 1000; // USER_HZ is 100 on Linux
+  const cpu = new Map<string, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // After the command name: state, ppid, pgrp (index 2), ... utime (11), stime (12).
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const name = byGroup.get(Number(fields[2]));
+      if (name) cpu.set(name, (cpu.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / ticksPerMs);
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  return cpu;
+}
+
 /**
  * Places one quote request through the stack and tracks it once; the baseline then answers the tracking
  * read with the same status and payload. Returns the placed order's answer and the tracking request.

@@ -16,7 +16,7 @@
 //     a flag to every Node part after the runner's (e.g. --node-arg=--max-semi-space-size=16).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -291,27 +291,6 @@ async function main() {
   if (values['cpu-prof']) console.log(`\nCPU profiles in ${values['profile-dir']}`);
 }
 
-/** User and system CPU (ms) of each part of the stack so far: every process in the part's process group. */
-function stackCpuMs(stack: { children(): { name: string; process: ChildProcess }[] }): Map<string, number> {
-  const byGroup = new Map<number, string>();
-  for (const child of stack.children()) if (child.process.pid !== undefined) byGroup.set(child.process.pid, child.name);
-  const ticksPerMs = 100 / 1000; // USER_HZ is 100 on Linux
-  const cpu = new Map<string, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // After the command name: state, ppid, pgrp (index 2), ... utime (11), stime (12).
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const name = byGroup.get(Number(fields[2]));
-      if (name) cpu.set(name, (cpu.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / ticksPerMs);
-    } catch {
-      // The process ended while being read.
-    }
-  }
-  return cpu;
-}
-
 /** The stack rows of `npm run bench` (track, quote, confirmation emails, memory) on their own. */
 async function wholeStack(
   shape: { connections: number; durationSeconds: number },
@@ -319,7 +298,7 @@ async function wholeStack(
   localNodeFlags: boolean,
 ) {
   const { startStandIns, stopChild: stopPeer } = await import('./bench-peers.js');
-  const { measureStack, startBenchStack } = await import('./bench-stack.js');
+  const { measureStack, stackCpuMs, startBenchStack } = await import('./bench-stack.js');
   const standIns = await startStandIns();
   let stack: Awaited<ReturnType<typeof startBenchStack>> | undefined;
   try {

@@ -2,7 +2,7 @@
 // (bench-stack.ts), one order placed, then `POST /api/orders/track` measured beside bare Fastify answering
 // the same bytes. With --cpu-prof the gateway, orders and the embedded MongoDB run under Node's profiler;
 // after the load the stack stops and each profile's top self times (by function) and its share per
-// package are printed.
+// package are printed. Each part's CPU over the timed load (from /proc) is printed per tracking read.
 //   node --conditions=source --import tsx src/track-profile.ts [--duration 10] [--connections 50] [--cpu-prof]
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import type { Stack } from '@shop/local';
 import { measure } from './bench-measure.js';
 import { startStandIns, stopChild } from './bench-peers.js';
-import { placeTrackableOrder, startBenchStack } from './bench-stack.js';
+import { placeTrackableOrder, stackCpuMs, startBenchStack } from './bench-stack.js';
 
 const { values } = parseArgs({
   options: {
@@ -77,12 +77,21 @@ try {
   const { trackRequest } = await placeTrackableOrder(stack, standIns.urls.baseline, Date.now().toString(36));
   const load = loadavg();
   const bare = await measure(standIns.urls.baseline, trackRequest, shape);
-  const track = await measure(stack.url, trackRequest, shape);
+  // The warm-up on its own, so the CPU read around the timed run is the timed run's.
+  await measure(stack.url, trackRequest, { ...shape, durationSeconds: 1 }, { warmup: false });
+  const cpuBefore = stackCpuMs(stack);
+  const track = await measure(stack.url, trackRequest, shape, { warmup: false });
+  const cpuAfter = stackCpuMs(stack);
   console.log(
     `track through the stack: ${track.requestsPerSecond.toFixed(0)} req/s = ${((100 * track.requestsPerSecond) / bare.requestsPerSecond).toFixed(1)}% of bare Fastify ${bare.requestsPerSecond.toFixed(0)} req/s; ` +
       `p50 ${track.p50} ms, p99 ${track.p99} ms${track.failures ? `, ${track.failures} of ${track.total} failed` : ''} ` +
       `(load average ${load.map((l) => l.toFixed(2)).join(' ')} before, ${loadavg()[0].toFixed(2)} after)`,
   );
+  const perRead = [...cpuAfter]
+    .map(([name, ms]) => [name, (ms - (cpuBefore.get(name) ?? 0)) / track.total] as const)
+    .filter(([, ms]) => ms >= 0.005)
+    .sort((a, b) => b[1] - a[1]);
+  console.log(`CPU ms per tracking read: ${perRead.map(([name, ms]) => `${name} ${ms.toFixed(3)}`).join(', ')}`);
 } finally {
   await stack?.stop();
   await stopChild(standIns.child);

@@ -4,12 +4,14 @@
 // load-tests/RESULTS.md, Gateway), and on the tracking read a service made one per request too, for lines
 // that are almost never written (at the production level Fastify's per-request lines are off). This
 // stand-in answers Fastify's logger interface, checks the level on the parent, and makes the real child
-// (with the request id and, when the request has a lean server span, its trace ids as bindings) the first
-// time a line is written. The gateway and every service (createService) use it.
+// (with the request id) the first time a line is written. Each line is written inside the request's lean
+// server span (server-spans.ts), so the logger's mixin (logger.ts) adds its trace ids once, whether the
+// line comes from a hook before the span is the active context or from a handler running in it. The
+// gateway and every service (createService) use it.
 import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bindings, ChildLoggerOptions, LevelWithSilentOrString } from 'pino';
-import { requestTraceBindings } from './server-spans.js';
+import { requestTraceBindings, withRequestSpan } from './server-spans.js';
 
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 /** A pino logger as Fastify types it, with pino's level check. */
@@ -27,10 +29,7 @@ class LazyRequestLogger {
 
   /** The real child logger, made once. */
   private logger(): LeveledLogger {
-    return (this.made ??= this.parent.child(
-      { ...this.bindings, ...requestTraceBindings(this.req) },
-      this.options,
-    ) as LeveledLogger);
+    return (this.made ??= this.parent.child(this.bindings, this.options) as LeveledLogger);
   }
 
   private enabled(level: Level): boolean {
@@ -57,9 +56,11 @@ class LazyRequestLogger {
 
   private write(level: Level, obj: unknown, msg: string | undefined, args: unknown[]): void {
     if (!this.enabled(level)) return;
+    const logger = this.logger();
     // The arguments as given: a message alone stays alone (no undefined interpolation argument).
-    if (msg === undefined && args.length === 0) this.logger()[level](obj);
-    else this.logger()[level](obj, msg, ...args);
+    withRequestSpan(this.req, () =>
+      msg === undefined && args.length === 0 ? logger[level](obj) : logger[level](obj, msg, ...args),
+    );
   }
 
   // Methods on the prototype: nothing allocated per request but the object itself.

@@ -1,13 +1,14 @@
-// Lean server spans for a proxy (the gateway): one SERVER span per request, continued from the caller's
-// W3C trace context and handed on to the service it forwards to, without the OpenTelemetry http and
-// undici instrumentations. Those patch every request and response emitter to carry the active context
-// to each listener (a wrapped closure per listener), and add a CLIENT span for the forwarded call: on
-// the gateway's proxied read they were about half of its CPU per request (load-tests/RESULTS.md,
-// Gateway). Here the span lives on the raw request; nothing is bound to the async context, and code
-// that needs the span as its active context (a NATS call made for the request) asks for it with
-// `withRequestSpan`. Log lines of the request carry its trace ids through the request's child logger
-// (`requestTraceBindings`). When telemetry is not started, the API's no-op tracer makes these spans
-// cost next to nothing and carry nothing.
+// Lean server spans for the gateway and every service (createService): one SERVER span per request,
+// continued from the caller's W3C trace context and handed on to whatever the request calls, without the
+// OpenTelemetry http instrumentation's server side. That patches every request and response emitter to
+// carry the active context to each listener (a wrapped closure per listener) and reads a dozen
+// attributes per request: on the gateway's proxied read it and the undici client spans were about half of
+// its CPU per request (load-tests/RESULTS.md, Gateway), on the tracking read 5-8% of the orders service's
+// (issue 20). Here the span lives on the raw request; nothing is bound to the async context by default.
+// Code that needs the span as its active context (a NATS call or an outbox event made for the request)
+// runs under `withRequestSpan`: a service's handlers all do (createService), the gateway's NATS calls too.
+// The request's log lines are written inside it, so they carry its trace ids (request-logger.ts). When
+// telemetry is not started, the API's no-op tracer makes these spans cost next to nothing and carry nothing.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   ROOT_CONTEXT,
@@ -86,17 +87,6 @@ export function nameRequestSpan(req: IncomingMessage, route: string): void {
 }
 
 /**
- * Names the active span (a service's http server span: its request listener runs in that span's context)
- * after the route that answers, e.g. `POST /api/orders/track`, as @fastify/otel's route spans did.
- */
-export function nameActiveSpan(method: string, route: string): void {
-  const span = trace.getActiveSpan();
-  if (!span?.isRecording()) return;
-  span.updateName(`${method} ${route}`);
-  span.setAttribute('http.route', route);
-}
-
-/**
  * The headers that hand the request's trace on to the service it is forwarded to (`traceparent`,
  * and `tracestate` when the caller sent one): the service's span is a child of the gateway's.
  */
@@ -107,7 +97,7 @@ export function traceHeadersFor(req: IncomingMessage): Record<string, string> {
   return carrier;
 }
 
-/** `trace_id` and `span_id` of the request's span, for its child logger's bindings; {} when none. */
+/** `trace_id` and `span_id` of the request's span, for a logger's bindings; {} when none. */
 export function requestTraceBindings(req: IncomingMessage): { trace_id?: string; span_id?: string } {
   const ctx = (req as WithSpan)[spanOf]?.spanContext();
   if (!ctx || !isSpanContextValid(ctx)) return {};

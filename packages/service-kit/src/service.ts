@@ -22,6 +22,7 @@ import { installGatewayIdentity } from './gateway-token.js';
 import { installJsonBodyParser, installZodAndRequestIds, requestIdFrom, requestLogController } from './http.js';
 import { createLogger, type Logger } from './logger.js';
 import { lazyRequestLogger } from './request-logger.js';
+import { startServerSpan, withRequestSpan } from './server-spans.js';
 import { databaseName, pingMongo } from './mongo.js';
 import { EventBus } from './bus/bus.js';
 import type { EventConsumer } from './bus/consumers.js';
@@ -120,6 +121,12 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>() as unknown as ServiceApp;
 
+  // Tracing: one lean server span per request (server-spans.ts), as the gateway makes it, in place of the
+  // http instrumentation's server side (telemetry.ts). The handlers run in its context, so the NATS
+  // calls, outbox events and outgoing calls they make carry the request's trace. Entered after the body
+  // is read: its events come from the connection's context, not the request listener's.
+  app.server.prependListener('request', startServerSpan);
+  app.addHook('preHandler', (request, _reply, done) => withRequestSpan(request.raw, done));
   installZodAndRequestIds(app);
   installJsonBodyParser(app);
   installErrorHandling(app);

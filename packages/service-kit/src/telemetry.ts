@@ -4,9 +4,10 @@
 //
 // Built in code on purpose: the default resource detectors probe cloud metadata addresses and the
 // auto-instrumentation bundle loads dozens of patches; we use env/host/os/process detectors and only
-// http, undici and pino, plus mongodb when exporting and @fastify/otel when asked for. Without
-// OTEL_EXPORTER_OTLP_ENDPOINT nothing is exported, but spans still get real ids so logs carry
-// trace_id/span_id.
+// http (outgoing calls), undici and pino, plus mongodb when exporting and @fastify/otel when asked for.
+// Incoming requests get the kit's lean server span instead (server-spans.ts: the gateway and
+// createService start it). Without OTEL_EXPORTER_OTLP_ENDPOINT nothing is exported, but spans still get
+// real ids so logs carry trace_id/span_id.
 //
 // A tracer provider, not @opentelemetry/sdk-node's NodeSDK: NodeSDK loads every exporter it could pick
 // from the environment (OTLP http/proto/grpc for traces, metrics and logs, Prometheus, Zipkin, Jaeger and
@@ -47,10 +48,12 @@ export interface TelemetryOptions {
    */
   fastifySpans?: boolean;
   /**
-   * The OpenTelemetry http and undici instrumentations; default on. The gateway turns them off and
-   * makes one lean server span per request itself (server-spans.ts), handing its trace on to the
-   * service: the instrumentations bound the active context to every request and response listener
-   * and added a client span per forwarded call, about 40% of the gateway's CPU per proxied request.
+   * Client spans and trace headers for outgoing http and fetch (undici) calls; default on. The gateway
+   * turns them off and hands its trace on to the service itself (server-spans.ts `traceHeadersFor`): a
+   * client span per forwarded call was a large share of its CPU per proxied request. Incoming requests
+   * are never instrumented here: they get the lean server span of server-spans.ts (about 40% of the
+   * gateway's CPU per proxied read, 5-8% of the orders service's per tracking read, was the http
+   * instrumentation binding the active context to every request and response listener).
    */
   httpInstrumentation?: boolean;
 }
@@ -84,13 +87,7 @@ export function startTelemetry(serviceName: string, options: TelemetryOptions = 
   const instrumentations = [
     ...(options.httpInstrumentation === false
       ? []
-      : [
-          new HttpInstrumentation({
-            // Probes are polled every few seconds; tracing them only adds noise.
-            ignoreIncomingRequestHook: (req) => quietPaths.has((req.url ?? '').split('?')[0] ?? ''),
-          }),
-          new UndiciInstrumentation(),
-        ]),
+      : [new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }), new UndiciInstrumentation()]),
     // Log correlation only; log records are written to stdout by pino, not shipped over OTLP.
     new PinoInstrumentation({ disableLogSending: true }),
     ...(options.fastifySpans ? [fastifyInstrumentation()] : []),
