@@ -25,13 +25,20 @@ async function provenOrder(
   orderNumber: string,
   email: string,
 ): Promise<TrackedOrderDoc | null> {
-  // The driver's findOne, not a mongoose query: a lean read of a string key needs none of its casting, and
-  // building the query and parsing its projection on every lookup was about 8% of the orders service's
-  // CPU on the tracking read (issue 20).
-  const order = await ctx.models.Order.collection.findOne<TrackedOrderDoc>(
-    { orderNumber: orderNumber.trim().toUpperCase() },
-    { projection: trackedProjection },
-  );
+  const db = ctx.connection.db;
+  if (!db) throw new Error('MongoDB is not connected yet');
+  // MongoDB's find command itself, one batch of at most one order: a read of a unique key needs neither a
+  // mongoose query (its casting and projection parsing were about 8% of the orders service's CPU on the
+  // tracking read) nor the driver's findOne, whose cursor is set up, read and closed for the one answer
+  // (about a third less CPU per lookup without it, issue 20).
+  const reply = (await db.command({
+    find: ctx.models.Order.collection.collectionName,
+    filter: { orderNumber: orderNumber.trim().toUpperCase() },
+    projection: trackedProjection,
+    limit: 1,
+    singleBatch: true,
+  })) as { cursor: { firstBatch: TrackedOrderDoc[] } };
+  const order = reply.cursor.firstBatch[0];
   if (!order || order.emailKey !== email.trim().toLowerCase()) return null;
   return order;
 }
