@@ -9,12 +9,17 @@
 // must have published an entry for every request it answered, the other none; it also prints how many
 // messages and bytes a second nats-server took from the logging gateway while it was measured.
 //
-//   npm run bench:request-log -w load-tests -- [--rounds 6] [--duration 5] [--connections 50] [--path /api/orders/_service] [--cpu-prof] [--pin]
+//   npm run bench:request-log -w load-tests -- [--rounds 10] [--duration 5] [--connections 50] [--path /api/orders/_service] [--cpu-prof] [--pin]
 //
 // With --pin (Linux, taskset) the gateway under test runs alone on core 0 and everything else (this
 // process with autocannon, the stand-ins, nats-server) on the other cores, both variants alike: a
 // deployment does not give the gateway's cores to nats-server and the load generator. Without it all
 // share every core, so nats-server's work for the batches slows the gateway too.
+//
+// Beside each gateway's CPU per request (from /proc) it prints how much ran on the main thread and on
+// the other threads (V8's GC and compiler helpers, libuv: a CPU profile sees only the main thread), and
+// its GC pauses over the measured run (the gateway reports them on SIGUSR2), so a difference between
+// the variants can be put on the hook and flush or on garbage collection.
 //
 // With --cpu-prof every gateway writes a V8 CPU profile (request-log-on-1.cpuprofile, request-log-off-1...)
 // to --profile-dir; read them with `npx tsx load-tests/src/quote-path.ts --summarise <file>`.
@@ -24,6 +29,7 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import os from 'node:os';
+import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Result as LoadResult } from 'autocannon';
@@ -39,6 +45,8 @@ const gatewayDir = fileURLToPath(new URL('../../gateway/', import.meta.url));
 interface Child {
   process: ChildProcess;
   stderr: () => string;
+  /** The next line the child prints on stdout (lines are queued until asked for). */
+  nextLine: () => Promise<string>;
 }
 
 /** `cores` (a taskset list such as "0" or "1-3"): the child runs on those cores only (taskset execs it, same pid). */
@@ -49,7 +57,16 @@ function spawnChild(args: string[], cwd: string, env: NodeJS.ProcessEnv, cores?:
   const child = spawn(command, commandArgs, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
-  return { process: child, stderr: () => stderr };
+  const lines: string[] = [];
+  const waiting: Array<(line: string) => void> = [];
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const waiter = waiting.shift();
+    if (waiter) waiter(line);
+    else lines.push(line);
+  });
+  const nextLine = () =>
+    lines.length ? Promise.resolve(lines.shift()!) : new Promise<string>((resolve) => waiting.push(resolve));
+  return { process: child, stderr: () => stderr, nextLine };
 }
 
 /** The first line the child prints, as JSON. */
@@ -57,11 +74,30 @@ function firstLine<T>(child: Child, what: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${what} did not start within 90 s:\n${child.stderr()}`)), 90_000);
     child.process.once('exit', (code) => reject(new Error(`${what} exited with code ${code}:\n${child.stderr()}`)));
-    createInterface({ input: child.process.stdout! }).once('line', (line) => {
+    void child.nextLine().then((line) => {
       clearTimeout(timer);
       resolve(JSON.parse(line) as T);
     });
   });
+}
+
+/** Garbage collection in a gateway so far (its SIGUSR2 answer): pauses and their ms, by kind. */
+interface GcTotals {
+  minor: number;
+  minorMs: number;
+  major: number;
+  majorMs: number;
+  other: number;
+  otherMs: number;
+}
+
+async function gcTotalsOf(child: Child): Promise<GcTotals> {
+  child.process.kill('SIGUSR2');
+  // The gateway's own log lines (warnings) share its stdout.
+  for (;;) {
+    const line = await child.nextLine();
+    if (line.startsWith('{"gc":')) return (JSON.parse(line) as { gc: GcTotals }).gc;
+  }
 }
 
 async function stopChild(child: Child): Promise<void> {
@@ -78,15 +114,32 @@ function load(url: string, connections: number, seconds: number): Promise<LoadRe
 }
 
 /** CPU time (user + system, ms) a process has used so far (Linux /proc; 0 elsewhere). */
-function cpuMsOf(pid: number): number {
+function cpuMsOf(pid: number, statFile = `/proc/${pid}/stat`, only?: 'system'): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(statFile, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime and stime are fields 14 and 15 of the line, in clock ticks (100 a second on Linux).
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    return (((only ? 0 : Number(fields[11])) + Number(fields[12])) * 1000) / 100;
   } catch {
     return 0;
   }
+}
+
+/** CPU ms of a process's main thread and of all its other threads (V8's GC and compiler helpers, libuv). */
+function threadCpuMsOf(pid: number): { main: number; other: number; system: number } {
+  const system = cpuMsOf(pid, undefined, 'system');
+  let main = 0;
+  let other = 0;
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const ms = cpuMsOf(Number(tid), `/proc/${pid}/task/${tid}/stat`);
+      if (Number(tid) === pid) main = ms;
+      else other += ms;
+    }
+  } catch {
+    // not Linux, or the process ended
+  }
+  return { main, other, system };
 }
 
 type Mode = 'on' | 'off';
@@ -142,7 +195,7 @@ async function main() {
   const { values } = parseArgs({
     args: process.argv.slice(2),
     options: {
-      rounds: { type: 'string', default: '6' },
+      rounds: { type: 'string', default: '10' },
       duration: { type: 'string', default: '5' },
       connections: { type: 'string', default: '50' },
       path: { type: 'string', default: '/api/orders/_service' },
@@ -234,6 +287,11 @@ async function main() {
       failures: number;
       onCpu: number;
       offCpu: number;
+      /** µs a request on the main thread and on the others, ms of GC pauses per 1,000 requests, by mode. */
+      threads: Record<
+        Mode,
+        { main: number; other: number; system: number; minor: number; major: number; gcMs: number }
+      >;
     }> = [];
     let answeredByOn = 0;
     const natsPid = natsServerPid(nats.port);
@@ -262,7 +320,10 @@ async function main() {
       for (const mode of order) await load(`${gateways[mode].url}${values.path}`, connections, 2);
       const result: Partial<Record<Mode, LoadResult>> = {};
       const cpu: Partial<Record<Mode, number>> = {};
+      const threads = {} as (typeof rows)[number]['threads'];
       for (const mode of order) {
+        const gcBefore = await gcTotalsOf(gateways[mode].child);
+        const threadsBefore = threadCpuMsOf(gateways[mode].pid);
         const before = cpuMsOf(gateways[mode].pid);
         const natsBefore = natsPid ? cpuMsOf(natsPid) : 0;
         const streamBefore = mode === 'on' ? await streamState() : undefined;
@@ -274,7 +335,26 @@ async function main() {
           stored.seconds += duration;
         }
         // Its CPU per request also counts the batches it published during the run.
-        cpu[mode] = (cpuMsOf(gateways[mode].pid) - before) / Math.max(1, result[mode].requests.total);
+        const requests = Math.max(1, result[mode].requests.total);
+        cpu[mode] = (cpuMsOf(gateways[mode].pid) - before) / requests;
+        const threadsAfter = threadCpuMsOf(gateways[mode].pid);
+        const gcAfter = await gcTotalsOf(gateways[mode].child);
+        threads[mode] = {
+          main: (1000 * (threadsAfter.main - threadsBefore.main)) / requests,
+          other: (1000 * (threadsAfter.other - threadsBefore.other)) / requests,
+          system: (1000 * (threadsAfter.system - threadsBefore.system)) / requests,
+          minor: gcAfter.minor - gcBefore.minor,
+          major: gcAfter.major - gcBefore.major,
+          gcMs:
+            (1000 *
+              (gcAfter.minorMs +
+                gcAfter.majorMs +
+                gcAfter.otherMs -
+                gcBefore.minorMs -
+                gcBefore.majorMs -
+                gcBefore.otherMs)) /
+            requests,
+        };
         // nats-server shares the machine's cores: what storing the batches costs it slows the gateway too.
         natsCpuMs[mode] += natsPid ? cpuMsOf(natsPid) - natsBefore : 0;
       }
@@ -295,9 +375,12 @@ async function main() {
         failures,
         onCpu: cpu.on!,
         offCpu: cpu.off!,
+        threads,
       });
+      const t = (m: Mode) =>
+        `main ${threads[m].main.toFixed(1)} + other threads ${threads[m].other.toFixed(1)} (system ${threads[m].system.toFixed(1)}), GC ${threads[m].minor} minor ${threads[m].major} major ${threads[m].gcMs.toFixed(2)} ms/1000`;
       console.log(
-        `round ${round} (${order.join(' then ')}): on ${Math.round(r.on.requests.average)} req/s, off ${Math.round(r.off.requests.average)} req/s, on/off ${(100 * rows.at(-1)!.ratio).toFixed(1)}%; gateway CPU µs/request on ${(1000 * cpu.on!).toFixed(1)}, off ${(1000 * cpu.off!).toFixed(1)}`,
+        `round ${round} (${order.join(' then ')}): on ${Math.round(r.on.requests.average)} req/s, off ${Math.round(r.off.requests.average)} req/s, on/off ${(100 * rows.at(-1)!.ratio).toFixed(1)}%; gateway CPU µs/request on ${(1000 * cpu.on!).toFixed(1)} (${t('on')}), off ${(1000 * cpu.off!).toFixed(1)} (${t('off')})`,
       );
     }
 
@@ -343,6 +426,13 @@ async function main() {
     );
     console.log(
       `\nthe request log costs the gateway ${((100 * (cpuOn - cpuOff)) / cpuOff).toFixed(1)}% more CPU per request (${(1000 * (cpuOn - cpuOff)).toFixed(1)} µs; median of rounds ${percent(median(rows.map((r) => r.onCpu / r.offCpu)) - 1)})`,
+    );
+    const threadShare = (mode: Mode, key: 'main' | 'other' | 'system' | 'gcMs') =>
+      rows.reduce((n, r) => n + r.threads[mode][key] * (mode === 'on' ? r.onTotal : r.offTotal), 0) /
+      (mode === 'on' ? sumOn : sumOff);
+    const gcCount = (mode: Mode, key: 'minor' | 'major') => rows.reduce((n, r) => n + r.threads[mode][key], 0);
+    console.log(
+      `gateway CPU µs/request by thread, on / off: main ${threadShare('on', 'main').toFixed(1)} / ${threadShare('off', 'main').toFixed(1)}, other threads (GC and compiler helpers, libuv) ${threadShare('on', 'other').toFixed(1)} / ${threadShare('off', 'other').toFixed(1)}, system time ${threadShare('on', 'system').toFixed(1)} / ${threadShare('off', 'system').toFixed(1)}; GC pauses ${threadShare('on', 'gcMs').toFixed(2)} / ${threadShare('off', 'gcMs').toFixed(2)} ms per 1,000 requests (${gcCount('on', 'minor')} / ${gcCount('off', 'minor')} minor, ${gcCount('on', 'major')} / ${gcCount('off', 'major')} major)`,
     );
     if (natsPid)
       console.log(
@@ -398,6 +488,22 @@ if (process.argv[2] === '--serve-gateway') {
     logger: createLogger({ service: 'gateway', level: config.logLevel }),
     ...(requestLog ? {} : { requestLog: false }),
   });
+  // The bench asks for the GC pauses so far (SIGUSR2) before and after each measured run.
+  const gc = { minor: 0, minorMs: 0, major: 0, majorMs: 0, other: 0, otherMs: 0 };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
+      const key =
+        kind === constants.NODE_PERFORMANCE_GC_MINOR
+          ? 'minor'
+          : kind === constants.NODE_PERFORMANCE_GC_MAJOR
+            ? 'major'
+            : 'other';
+      gc[key] += 1;
+      gc[`${key}Ms`] += entry.duration;
+    }
+  }).observe({ entryTypes: ['gc'] });
+  process.on('SIGUSR2', () => console.log(JSON.stringify({ gc })));
   const url = await app.listen({ host: config.host, port: config.port });
   process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
   console.log(JSON.stringify({ url, pid: process.pid }));
