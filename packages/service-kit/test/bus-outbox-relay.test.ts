@@ -1,7 +1,7 @@
 // The outbox relay publishes a batch of pending events at once and marks it sent in one write: every
 // event reaches its stream once, in the order it was written, and an event JetStream refuses stays
 // pending (with its error and a later retry time) without holding back the rest of its batch.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import mongoose, { type Connection } from 'mongoose';
 import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
@@ -136,5 +136,50 @@ describe('outbox relay', () => {
     expect(refused.lastError).toBeTruthy();
     expect(refused.nextAttemptAt.getTime()).toBeGreaterThan(now.getTime());
     expect((await streamedOrderNumbers()).filter((n) => n.startsWith('CC-900'))).toEqual(['CC-9001', 'CC-9003']);
+  });
+  it('publishes the events a transaction hands it without reading the outbox, and the sweep finds the rest', async () => {
+    const Outbox = outboxModel(connection);
+    await Outbox.deleteMany({});
+    // Only the start reads the outbox here: the timer's sweep is an hour away.
+    const relay = new OutboxRelay(
+      Outbox,
+      () => js,
+      () => !nc.isClosed(),
+      log,
+      { sweepIntervalMs: 3_600_000 },
+    );
+    relay.start();
+    await relay.idle();
+    const reads = vi.spyOn(Outbox, 'find');
+    try {
+      const { events } = await runInOutboxTransaction(connection, Outbox, 'orders', async (_session, outbox) => {
+        outbox.add('order.created', orderCreatedData('CC-7001'));
+        outbox.add('order.created', orderCreatedData('CC-7002'));
+      });
+      relay.wake(false, events);
+      await relay.idle();
+      expect(reads).not.toHaveBeenCalled();
+      const docs = await Outbox.find({}).lean<OutboxDoc[]>();
+      expect(docs.map((d) => d.status)).toEqual(['sent', 'sent']);
+      expect((await streamedOrderNumbers()).filter((n) => n.startsWith('CC-700'))).toEqual(['CC-7001', 'CC-7002']);
+
+      // Written without handing it over (another process): a wake without events reads the outbox.
+      await runInOutboxTransaction(connection, Outbox, 'orders', async (_session, outbox) => {
+        outbox.add('order.created', orderCreatedData('CC-7003'));
+      });
+      reads.mockClear();
+      relay.wake();
+      await relay.idle();
+      expect(reads).toHaveBeenCalled();
+      expect(await Outbox.countDocuments({ status: 'pending' })).toBe(0);
+      expect((await streamedOrderNumbers()).filter((n) => n.startsWith('CC-700'))).toEqual([
+        'CC-7001',
+        'CC-7002',
+        'CC-7003',
+      ]);
+    } finally {
+      reads.mockRestore();
+      await relay.stop();
+    }
   });
 });

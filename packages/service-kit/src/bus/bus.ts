@@ -68,6 +68,9 @@ export class EventBus {
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
       pingInterval: 10_000,
+      // No Error built at every publish and request to keep the caller's stack for a failure that may
+      // come later (two per outbox event): failures keep their message and type, not the caller's frames.
+      noAsyncTraces: true,
     });
     this.connected = true;
     this.watchStatus(this.nc);
@@ -120,7 +123,7 @@ export class EventBus {
         log: this.log,
         jsm: () => this.jsm,
         js: () => this.js,
-        onEventsWritten: () => this.relay.wake(),
+        onEventsWritten: (events) => this.relay.wake(false, events),
       },
       consumers,
     );
@@ -138,7 +141,7 @@ export class EventBus {
       this.options.service,
       work,
     );
-    if (events > 0) this.relay.wake();
+    if (events.length > 0) this.relay.wake(false, events);
     return result;
   }
 

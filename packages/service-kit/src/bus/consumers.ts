@@ -109,7 +109,8 @@ export interface ConsumerDeps {
   log: Logger;
   jsm: () => JetStreamManager | undefined;
   js: () => JetStreamClient | undefined;
-  onEventsWritten: () => void;
+  /** The events a batch's transaction stored, once it committed (for the relay to publish). */
+  onEventsWritten: (events: OutboxDoc[]) => void;
 }
 
 export class ConsumerRunner {
@@ -337,7 +338,7 @@ export class ConsumerRunner {
               }
             }
             for (const { m } of received) m.ack();
-            if (events > 0) this.deps.onEventsWritten();
+            if (events.length > 0) this.deps.onEventsWritten(events);
             for (const { event } of received) log.debug({ eventId: event.id, batch: received.length }, 'event handled');
             log.debug({ events: received.length, acted }, 'event batch committed');
           } catch (err) {

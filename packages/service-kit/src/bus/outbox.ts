@@ -1,6 +1,9 @@
 // Transactional outbox: the change and the event that announces it are one MongoDB commit. A relay
 // then publishes pending events to JetStream with the event id as the message id (so JetStream drops a
 // repeat within the dedupe window), marks them sent, and retries with backoff while NATS is away.
+// The events this process committed are handed to the relay as written, so it publishes them without
+// reading them back; a periodic sweep reads the outbox for the rest (another process's, a failed publish,
+// events committed while NATS was away).
 // A sent event is kept (until a TTL) for dedupe and debugging, but an event that carries a secret in
 // clear (a verification code: `eventsWithSecrets` in the contracts, or `add(..., { secret: true })`)
 // loses its body in the same update that marks it sent, so the secret is not at rest in MongoDB.
@@ -71,15 +74,15 @@ export async function runInOutboxTransaction<R>(
   model: Model<OutboxDoc>,
   source: EventSource,
   work: OutboxWork<R>,
-): Promise<{ result: R; events: number }> {
+): Promise<{ result: R; events: OutboxDoc[] }> {
   let result!: R;
-  let events = 0;
+  let events: OutboxDoc[] = [];
   await connection.transaction(async (session) => {
     const outbox = new OutboxWriter(source);
     result = await work(session, outbox);
-    events = outbox.pending.length;
+    events = outbox.pending;
     // Lean: the writer built every field already; hydrating and validating them again cost a quote request.
-    if (events > 0) await model.insertMany(outbox.pending, { session, lean: true });
+    if (events.length > 0) await model.insertMany(events, { session, lean: true });
   });
   return { result, events };
 }
@@ -97,7 +100,11 @@ export class OutboxRelay {
   private running: Promise<void> | undefined;
   private again = false;
   private ignoreBackoff = false;
+  /** A read of the outbox is asked for (start, the timer, a reconnect, `wake()` without events). */
+  private sweepAsked = false;
   private stopped = true;
+  /** Events this process committed and has not published yet, in commit order. */
+  private readonly committed = new Map<string, OutboxDoc>();
   private readonly sweepIntervalMs: number;
   private readonly batchSize: number;
   private readonly maxBackoffMs: number;
@@ -123,10 +130,16 @@ export class OutboxRelay {
     this.wake();
   }
 
-  /** Publish what is pending now. `force` skips per-event backoff (used right after NATS reconnects). */
-  wake(force = false) {
+  /**
+   * Publish what is pending now: `committed` are events a transaction of this process just stored (published
+   * as they are, without reading them back); without them the outbox is read. `force` skips per-event
+   * backoff (used right after NATS reconnects).
+   */
+  wake(force = false, committed: readonly OutboxDoc[] = []) {
     if (this.stopped) return;
     if (force) this.ignoreBackoff = true;
+    if (committed.length === 0) this.sweepAsked = true;
+    for (const doc of committed) this.committed.set(doc._id, doc);
     if (this.running) {
       this.again = true;
       return;
@@ -150,15 +163,29 @@ export class OutboxRelay {
   private async loop() {
     do {
       this.again = false;
-      let more = true;
-      while (more && !this.stopped) more = await this.publishBatch();
+      // What this process committed goes first, in batches gathered while the last one was published.
+      while (this.committed.size > 0 && !this.stopped) {
+        if (!this.js() || !this.natsUp()) {
+          // Stored all the same: the sweep after the reconnect publishes them.
+          this.committed.clear();
+          break;
+        }
+        const docs = [...this.committed.values()].slice(0, this.batchSize);
+        for (const doc of docs) this.committed.delete(doc._id);
+        // A failed one stays pending with its retry time; the sweep takes it from there.
+        await this.publish(docs);
+      }
+      if (this.sweepAsked && !this.stopped) {
+        this.sweepAsked = false;
+        let more = true;
+        while (more && !this.stopped) more = await this.sweepBatch();
+      }
     } while (this.again && !this.stopped);
   }
 
-  /** Returns true when a full batch went out and more may be waiting. */
-  private async publishBatch(): Promise<boolean> {
-    const js = this.js();
-    if (!js || !this.natsUp()) return false;
+  /** Reads and publishes a batch of pending events; true when a full batch went out and more may be waiting. */
+  private async sweepBatch(): Promise<boolean> {
+    if (!this.js() || !this.natsUp()) return false;
     const force = this.ignoreBackoff;
     this.ignoreBackoff = false;
     let docs: OutboxDoc[];
@@ -176,6 +203,15 @@ export class OutboxRelay {
       return false;
     }
     if (docs.length === 0) return false;
+    // Read here, so not published again from the committed ones.
+    for (const doc of docs) this.committed.delete(doc._id);
+    return (await this.publish(docs)) && docs.length === this.batchSize;
+  }
+
+  /** Publishes the events and marks them sent (or due again later); false when one failed or the mark did. */
+  private async publish(docs: OutboxDoc[]): Promise<boolean> {
+    const js = this.js();
+    if (!js) return false;
     // The whole batch at once: one connection writes the publishes in this order, so JetStream stores them
     // in it; waiting for each ack before the next publish made the relay a serial queue of round trips.
     const results = await Promise.allSettled(
@@ -249,7 +285,6 @@ export class OutboxRelay {
       return false;
     }
     // After a failure (NATS away, a timeout) stop this round; the sweep or a reconnect tries again.
-    if (failed.length > 0) return false;
-    return docs.length === this.batchSize;
+    return failed.length === 0;
   }
 }
