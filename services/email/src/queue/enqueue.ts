@@ -1,6 +1,6 @@
 // Puts rendered emails into the queue inside the caller's transaction (an event consumer's), so the
 // event is marked processed if and only if its emails are queued.
-import type { ClientSession } from 'mongoose';
+import { Types, type ClientSession } from 'mongoose';
 import type { EmailModels } from '../models/index.js';
 import type { RenderedEmail } from '../templates/index.js';
 
@@ -49,8 +49,12 @@ export async function enqueueEmails(
   const seen = new Set(queued.map((q) => q.dedupeKey));
   const fresh = keyed.filter((k) => !seen.has(k.dedupeKey) && (seen.add(k.dedupeKey), true));
   if (fresh.length === 0) return 0;
+  // Lean: every field the schema would add is written here (defaults, timestamps, version key); hydrating
+  // and validating each email was most of the consumer's CPU for a burst of quote requests.
+  const stamped = new Date(); // mongoose's timestamps are the wall clock's, not the queue's clock
   await Email.insertMany(
     fresh.map(({ request, dedupeKey }) => ({
+      _id: new Types.ObjectId(),
       to: request.to,
       subject: request.subject,
       html: request.html,
@@ -60,16 +64,25 @@ export async function enqueueEmails(
       attempts: 0,
       maxAttempts: options.maxAttempts,
       nextAttemptAt: options.now,
+      lockedUntil: null,
+      claimId: null,
+      lastError: null,
       orderId: request.orderId ?? null,
       orderNumber: request.orderNumber ?? null,
       sourceEventId: request.sourceEventId,
+      dedupeKey,
       emailRecordId: request.emailRecordId ?? null,
       campaignId: request.campaignId ?? null,
       subscriberId: request.subscriberId ?? null,
       headers: request.headers ?? null,
-      dedupeKey,
+      sentAt: null,
+      failedAt: null,
+      smtpMessageId: null,
+      createdAt: stamped,
+      updatedAt: stamped,
+      __v: 0,
     })),
-    { session },
+    { session, lean: true },
   );
   return fresh.length;
 }

@@ -145,7 +145,10 @@ export class EmailWorker {
   private async claim(limit: number): Promise<EmailDoc[]> {
     const { Email } = this.ctx.models;
     const now = this.options.clock();
+    // The status condition beside the $or lets the {status, nextAttemptAt} index narrow the read to
+    // the queued and sending emails; a top-level $or alone read every email ever sent.
     const due = {
+      status: { $in: ['queued' as const, 'sending' as const] },
       $or: [
         { status: 'queued' as const, nextAttemptAt: { $lte: now } },
         { status: 'sending' as const, lockedUntil: { $lte: now } },
