@@ -4,9 +4,10 @@
 // on each details view: the view stays one read, and works while the email service is down.
 // An entry asked for by this service (queued at request time) is updated in place; an email about the
 // order that the email service sent on its own (e.g. the order confirmation) is added once by its id.
-import { consumeEvent } from '@shop/service-kit';
+import type { AnyBulkWriteOperation } from 'mongoose';
+import { consumeEvent, consumeEventBatches } from '@shop/service-kit';
 import { erasedText, isErasedEmail, type EmailHistoryType } from '@shop/contracts';
-import type { EmailHistoryEntry, OrderModels } from '../models/order.js';
+import type { EmailHistoryEntry, OrderDoc, OrderModels } from '../models/order.js';
 
 /** Emails that went to the team, not the customer: not part of the customer's email history. */
 const teamTemplates = new Set(['admin_new_order', 'admin_payment_received']);
@@ -18,54 +19,81 @@ function typeOfTemplate(template: string): EmailHistoryType {
 export function emailHistoryConsumers(models: OrderModels) {
   const { Order } = models;
   return [
-    consumeEvent(
+    // The emails reported together are written together: one read of their orders and one write for the
+    // batch (one confirmation per quote request reaches this consumer).
+    consumeEventBatches(
       'email.sent',
-      async (event, { session }) => {
-        const email = event.data;
-        if (!email.orderId || teamTemplates.has(email.template)) return;
-        // An email sent before the customer's erasure can be reported after it: it must not write the
-        // address and text back into an anonymised order (the history keeps only date, subject, status).
-        const order = await Order.findById(email.orderId, { emailKey: 1 })
+      async (events, { session }) => {
+        const orderIds = [...new Set(events.map((event) => event.data.orderId!))];
+        const orders = await Order.find({ _id: { $in: orderIds } }, { emailKey: 1, 'emailHistory.id': 1 })
           .session(session)
-          .lean<{ emailKey?: string }>();
-        if (!order) return;
-        const erased = Boolean(order.emailKey && isErasedEmail(order.emailKey));
-        const to = erased ? order.emailKey! : email.to;
-        const preview = erased ? erasedText : email.preview;
-        const sentAt = new Date(email.sentAt);
-        if (email.emailRecordId) {
-          const result = await Order.updateOne(
-            { _id: email.orderId, 'emailHistory.id': email.emailRecordId },
+          .lean<{ _id: string; emailKey?: string; emailHistory?: { id: string }[] }[]>();
+        const byId = new Map(
+          orders.map((order) => [
+            order._id,
             {
-              $set: {
-                'emailHistory.$.status': 'sent',
-                'emailHistory.$.sentAt': sentAt,
-                'emailHistory.$.emailId': email.emailId,
-                'emailHistory.$.subject': email.subject,
-                ...(preview ? { 'emailHistory.$.preview': preview } : {}),
-              },
+              emailKey: order.emailKey,
+              listed: new Set((order.emailHistory ?? []).map((entry) => entry.id)),
+              writes: [] as AnyBulkWriteOperation<OrderDoc>[],
             },
-            { session, timestamps: false },
-          );
-          if (result.matchedCount > 0) return;
-        }
-        const entry: EmailHistoryEntry = {
-          id: email.emailRecordId ?? email.emailId,
-          subject: email.subject,
-          to,
-          type: typeOfTemplate(email.template),
-          preview: preview ?? '',
-          status: 'sent',
-          timestamp: sentAt,
-          sentAt,
-          emailId: email.emailId,
-        };
-        // Added once: the filter skips an order that already lists this email.
-        await Order.updateOne(
-          { _id: email.orderId, 'emailHistory.id': { $ne: entry.id } },
-          { $push: { emailHistory: entry } },
-          { session, timestamps: false },
+          ]),
         );
+        for (const event of events) {
+          const email = event.data;
+          const order = byId.get(email.orderId!);
+          if (!order) continue;
+          // An email sent before the customer's erasure can be reported after it: it must not write the
+          // address and text back into an anonymised order (the history keeps only date, subject, status).
+          const erased = Boolean(order.emailKey && isErasedEmail(order.emailKey));
+          const to = erased ? order.emailKey! : email.to;
+          const preview = erased ? erasedText : email.preview;
+          const sentAt = new Date(email.sentAt);
+          // The entry this service queued when it asked for the email: marked sent in place.
+          if (email.emailRecordId && order.listed.has(email.emailRecordId)) {
+            order.writes.push({
+              updateOne: {
+                filter: { _id: email.orderId!, 'emailHistory.id': email.emailRecordId },
+                update: {
+                  $set: {
+                    'emailHistory.$.status': 'sent',
+                    'emailHistory.$.sentAt': sentAt,
+                    'emailHistory.$.emailId': email.emailId,
+                    'emailHistory.$.subject': email.subject,
+                    ...(preview ? { 'emailHistory.$.preview': preview } : {}),
+                  },
+                },
+              },
+            });
+            continue;
+          }
+          const entry: EmailHistoryEntry = {
+            id: email.emailRecordId ?? email.emailId,
+            subject: email.subject,
+            to,
+            type: typeOfTemplate(email.template),
+            preview: preview ?? '',
+            status: 'sent',
+            timestamp: sentAt,
+            sentAt,
+            emailId: email.emailId,
+          };
+          // Added once: an order that already lists this email is left as it is.
+          if (order.listed.has(entry.id)) continue;
+          order.listed.add(entry.id);
+          order.writes.push({
+            updateOne: {
+              filter: { _id: email.orderId!, 'emailHistory.id': { $ne: entry.id } },
+              update: { $push: { emailHistory: entry } },
+            },
+          });
+        }
+        // One write per order in each bulkWrite: the embedded MongoDB loses the first of two updates of one
+        // document in a single bulk command inside a transaction. A quote request's order has one.
+        for (let round = 0; ; round++) {
+          const writes = [...byId.values()].flatMap((order) => order.writes.slice(round, round + 1));
+          if (writes.length === 0) break;
+          await Order.bulkWrite(writes, { session, timestamps: false });
+        }
       },
       // Two emails per quote request reach this consumer: the team's notice is acked without a transaction.
       { relevant: (event) => Boolean(event.data.orderId) && !teamTemplates.has(event.data.template) },
