@@ -972,7 +972,6 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
   const txnTarget = (ns: Ns, txn: Txn, bypass = false): Target => {
     const t = txnState(txn);
     const key = nsKey(ns);
-    const view = viewOf(ns, txn);
     const claim = (k: string) => {
       const lk = lockKey(key, k);
       const holder = locks.get(lk);
@@ -982,11 +981,12 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       locks.set(lk, t.id);
       t.locked.add(lk);
     };
-    return {
-      view,
+    const target: Target = {
+      view: viewOf(ns, txn),
       put(k, doc, inserting) {
         checkDbName(ns.db);
         checkCollName(ns.db, ns.coll);
+        const view = target.view;
         if (inserting && view.get(k) !== undefined) throw duplicateIdError(key, doc._id);
         const overlay = t.writes.get(key);
         const c = getColl(ns);
@@ -1006,23 +1006,32 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
           }
         }
         claim(k);
-        let w = t.writes.get(key);
-        if (!w) {
-          w = new Map();
-          t.writes.set(key, w);
-        }
-        w.set(k, doc);
+        write(k, doc);
       },
       del(k) {
         claim(k);
-        let w = t.writes.get(key);
-        if (!w) {
-          w = new Map();
-          t.writes.set(key, w);
-        }
-        w.set(k, null);
+        write(k, null);
       },
     };
+    /**
+     * Buffers one write where the rest of this command reads: the next statement of the same command (a
+     * bulk write's second update of one document) must see it. A view made before this transaction's first
+     * write to the collection read committed records (or its snapshot) only, and one over records others
+     * changed reads a copy of the writes: reading through either lost the earlier statement's change.
+     */
+    const write = (k: string, doc: Document | null) => {
+      let w = t.writes.get(key);
+      if (!w) {
+        w = new Map();
+        t.writes.set(key, w);
+      }
+      w.set(k, doc);
+      const view = target.view;
+      if (view.overlay === w) return;
+      if (view.overlay) view.overlay.set(k, doc);
+      else target.view = viewOf(ns, txn);
+    };
+    return target;
   };
 
   const targetFor = (ns: Ns, batch: Batch, txn?: Txn, bypass = false): Target =>

@@ -38,6 +38,48 @@ describe('transactions', () => {
     expect(e.find({ db: ns.db, coll: 'outbox' }, {})).toHaveLength(1);
   });
 
+  test("a command's later statements see its earlier ones (a bulk write updating one document twice)", async () => {
+    const e = freshEngine();
+    await e.insert(
+      ns,
+      [
+        { _id: 1, n: 0 },
+        { _id: 2, n: 0 },
+      ],
+      {},
+    );
+    // The transaction's first write to the collection: two increments of one document, then two $sets.
+    const t = e.beginTransaction();
+    await e.update(
+      ns,
+      [
+        { q: { _id: 1 }, u: { $inc: { n: 1 } } },
+        { q: { _id: 1 }, u: { $inc: { n: 1 } } },
+        { q: { _id: 1 }, u: { $set: { a: 1 } } },
+        { q: { _id: 1 }, u: { $set: { b: 1 } } },
+      ],
+      {},
+      t,
+    );
+    await e.commitTransaction(t);
+    expect(e.find(ns, { filter: { _id: 1 } })).toEqual([{ _id: 1, n: 2, a: 1, b: 1 }]);
+
+    // Another record changed by a committed write after the transaction began (read through a copy).
+    const u = e.beginTransaction();
+    await e.update(ns, [{ q: { _id: 2 }, u: { $set: { other: true } } }], {});
+    await e.update(
+      ns,
+      [
+        { q: { _id: 1 }, u: { $inc: { n: 1 } } },
+        { q: { _id: 1 }, u: { $inc: { n: 1 } } },
+      ],
+      {},
+      u,
+    );
+    await e.commitTransaction(u);
+    expect(e.find(ns, { filter: { _id: 1 } })).toEqual([{ _id: 1, n: 4, a: 1, b: 1 }]);
+  });
+
   test('abort discards everything', async () => {
     const e = freshEngine();
     await e.insert(ns, [{ _id: 1 }], {});
