@@ -87,13 +87,9 @@ export function emailHistoryConsumers(models: OrderModels) {
             },
           });
         }
-        // One write per order in each bulkWrite: the embedded MongoDB loses the first of two updates of one
-        // document in a single bulk command inside a transaction. A quote request's order has one.
-        for (let round = 0; ; round++) {
-          const writes = [...byId.values()].flatMap((order) => order.writes.slice(round, round + 1));
-          if (writes.length === 0) break;
-          await Order.bulkWrite(writes, { session, timestamps: false });
-        }
+        // In stream order per order (an entry added before it is marked sent).
+        const writes = [...byId.values()].flatMap((order) => order.writes);
+        if (writes.length > 0) await Order.bulkWrite(writes, { session, ordered: true, timestamps: false });
       },
       // Two emails per quote request reach this consumer: the team's notice is acked without a transaction.
       { relevant: (event) => Boolean(event.data.orderId) && !teamTemplates.has(event.data.template) },
