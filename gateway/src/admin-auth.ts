@@ -15,7 +15,7 @@ import {
   type VerifiedAdmin,
 } from '@shop/contracts';
 import { AppError, withRequestSpan } from '@shop/service-kit/edge';
-import { accessFor, canonicalPath, ruleLabel, targetIdOf, type Access, type AccessRule } from './admin-routes.js';
+import { accessOfUrl, canonicalPath, ruleLabel, targetIdOf, type AccessRule } from './admin-routes.js';
 import type { SessionChecker } from './admin-bus.js';
 import type { GatewayConfig } from './config.js';
 
@@ -72,40 +72,6 @@ export function fromOwnPages(request: FastifyRequest, config: GatewayConfig): bo
   return expectedOrigins(request, config).includes(source.toLowerCase());
 }
 
-/** What the access table decides for one method and address; `path` undefined: an address refused as unsafe. */
-interface AccessDecision {
-  path: string | undefined;
-  access: Access;
-  rule: AccessRule | undefined;
-}
-
-/** Distinct method and address pairs whose decision is kept (ids in addresses make them many). */
-const ACCESS_CACHE_MAX = 2_000;
-/** Longer addresses are decided afresh each time, so the cache stays small whatever clients send. */
-const ACCESS_CACHE_KEY_MAX = 300;
-
-/**
- * The access table's decision per method and address (query left out), kept for the addresses seen
- * most recently: decoding the path and walking the table's patterns was most of the admin check's
- * cost on every proxied call, and the same few addresses come again and again.
- */
-function accessCache(): (method: string, url: string) => AccessDecision {
-  const decisions = new Map<string, AccessDecision>();
-  return (method, url) => {
-    const query = url.indexOf('?');
-    const key = `${method} ${query === -1 ? url : url.slice(0, query)}`;
-    let decision = decisions.get(key);
-    if (decision) return decision;
-    const path = canonicalPath(url);
-    decision = path === undefined ? { path, access: 'public', rule: undefined } : { path, ...accessFor(method, path) };
-    if (key.length > ACCESS_CACHE_KEY_MAX) return decision;
-    // The oldest entry makes room (Map keeps insertion order).
-    if (decisions.size >= ACCESS_CACHE_MAX) decisions.delete(decisions.keys().next().value!);
-    decisions.set(key, decision);
-    return decision;
-  };
-}
-
 /** Proxied calls only: the gateway's own routes (health, docs, files) need no admin. */
 function isProxied(request: FastifyRequest): boolean {
   return Boolean((request.routeOptions.config as { service?: string } | undefined)?.service);
@@ -126,8 +92,6 @@ export function registerAdminAuth(app: FastifyInstance, config: GatewayConfig, c
     return admin;
   }
 
-  const accessOf = accessCache();
-
   app.decorateRequest('admin', null);
   app.decorateRequest('accessRule', null);
   app.decorateRequest('refusedCrossSite', false);
@@ -146,7 +110,7 @@ export function registerAdminAuth(app: FastifyInstance, config: GatewayConfig, c
   // Callback form: public calls (nearly all) decide synchronously, with no promise per request.
   app.addHook('onRequest', (request, _reply, done) => {
     if (!isProxied(request)) return done();
-    const { path, access, rule } = accessOf(request.method, request.url);
+    const { path, access, rule } = accessOfUrl(request.method, request.url);
     if (path === undefined) {
       return done(
         new AppError(

@@ -3,6 +3,7 @@
 export {
   ACCESS_RULES,
   accessFor,
+  accessOfUrl,
   accessRuleFor,
   canonicalPath,
   patternMatches,

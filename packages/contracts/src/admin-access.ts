@@ -197,6 +197,38 @@ export function accessFor(method: string, path: string): { access: AccessLevel; 
   return { access: found?.access ?? 'public', rule: found };
 }
 
+/** The access table's decision for one call; `path` undefined: an address refused as unsafe (`canonicalPath`). */
+export interface AccessDecision {
+  path: string | undefined;
+  access: AccessLevel;
+  rule: AccessRule | undefined;
+}
+
+/** Distinct method and address pairs whose decision is kept (ids in addresses make them many). */
+const ACCESS_CACHE_MAX = 2_000;
+/** Longer addresses are decided afresh each time, so the cache stays small whatever clients send. */
+const ACCESS_CACHE_KEY_MAX = 300;
+const decisions = new Map<string, AccessDecision>();
+
+/**
+ * `canonicalPath` then `accessFor` for a raw request target (query left out), kept for the addresses
+ * seen most recently: decoding the path and walking the table's patterns on every call was a visible
+ * share of the gateway's and the services' CPU (issue 20), and the same few addresses come again and again.
+ */
+export function accessOfUrl(method: string, url: string): AccessDecision {
+  const query = url.indexOf('?');
+  const key = `${method} ${query === -1 ? url : url.slice(0, query)}`;
+  let decision = decisions.get(key);
+  if (decision) return decision;
+  const path = canonicalPath(url);
+  decision = path === undefined ? { path, access: 'public', rule: undefined } : { path, ...accessFor(method, path) };
+  if (key.length > ACCESS_CACHE_KEY_MAX) return decision;
+  // The oldest entry makes room (Map keeps insertion order).
+  if (decisions.size >= ACCESS_CACHE_MAX) decisions.delete(decisions.keys().next().value!);
+  decisions.set(key, decision);
+  return decision;
+}
+
 /** A label for the audit trail: "PUT /api/orders/**". */
 export function ruleLabel(method: string, found: AccessRule | undefined, path: string): string {
   return `${method.toUpperCase()} ${found?.pattern ?? path}`;

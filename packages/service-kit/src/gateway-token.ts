@@ -10,9 +10,8 @@
 import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  accessFor,
+  accessOfUrl,
   adminIdentityHeaderPrefix,
-  canonicalPath,
   errorCodes,
   gatewayTokenClaimsSchema,
   gatewayTokenHeader,
@@ -219,8 +218,8 @@ export function installGatewayIdentity(app: FastifyInstance, ring: GatewayKeyRin
       (request as WithTokenState)[tokenState] = token;
       Object.defineProperty(request, 'ip', { get: clientAddress, configurable: true, enumerable: true });
     }
-    const path = canonicalPath(request.url);
-    const adminRoute = path === undefined || accessFor(request.method, path).access === 'admin';
+    const { path, access } = accessOfUrl(request.method, request.url);
+    const adminRoute = path === undefined || access === 'admin';
     if (!adminRoute) return done();
     if (path === undefined) {
       return done(
