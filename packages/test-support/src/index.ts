@@ -171,6 +171,6 @@ export async function startNats(
   }
 }
 
-export { coinOrder } from './orders.js';
+export { coinOrder, orderCreatedData } from './orders.js';
 export { orderEventsReader, streamEventsReader, type EventReader } from './events.js';
 export { eventually } from './wait.js';

@@ -16,7 +16,14 @@ import {
   type EventData,
   type EventType,
 } from '@shop/contracts';
-import { eventually, startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
+import {
+  eventually,
+  orderCreatedData,
+  startMongo,
+  startNats,
+  type StartedMongo,
+  type StartedNats,
+} from '@shop/test-support';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { adminHeaders } from '@shop/service-kit/testing';
@@ -90,24 +97,18 @@ function created(
     status?: EventData<'order.created'>['status'];
   },
 ): Published {
-  const data: EventData<'order.created'> = {
+  const data = orderCreatedData({
     orderId: o.id,
     orderNumber: o.number,
     customerName: name,
     email,
     phone: '555-0142',
     itemType: o.itemType ?? 'coin',
-    designMethod: 'describe',
     quantity: o.quantity ?? 50,
     estimatedTotal: o.total,
-    customerCategory: 'military',
-    taxExempt: false,
-    aiGenerated: false,
-    subscribeEmail: false,
-    subscribeSMS: false,
     status: o.status ?? 'pending_quote',
     submittedDate: ago(o.daysAgo),
-  };
+  });
   return { type: 'order.created', data };
 }
 

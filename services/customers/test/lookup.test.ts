@@ -15,7 +15,14 @@ import {
   type CustomerLookupResponse,
   type EventData,
 } from '@shop/contracts';
-import { eventually, startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
+import {
+  eventually,
+  orderCreatedData,
+  startMongo,
+  startNats,
+  type StartedMongo,
+  type StartedNats,
+} from '@shop/test-support';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { gatewayHeaders } from '@shop/service-kit/testing';
@@ -58,21 +65,9 @@ afterAll(async () => {
 });
 
 function order(email: string, overrides: Partial<EventData<'order.created'>> = {}): EventData<'order.created'> {
-  return {
-    orderId: randomUUID(),
-    orderNumber: `CC-${Math.floor(Math.random() * 1e6)}`,
-    customerName: 'Jordan Lee',
+  return orderCreatedData({
     email,
-    phone: '555-0100',
-    itemType: 'coin',
-    designMethod: 'describe',
-    quantity: 50,
-    estimatedTotal: 1170,
-    customerCategory: 'military',
     taxExempt: true,
-    aiGenerated: false,
-    subscribeEmail: false,
-    subscribeSMS: false,
     shippingAddress: {
       line1: '1 Main St',
       line2: 'Unit 2',
@@ -81,10 +76,8 @@ function order(email: string, overrides: Partial<EventData<'order.created'>> = {
       postalCode: '78701',
       country: 'US',
     },
-    status: 'pending_quote',
-    submittedDate: new Date().toISOString(),
     ...overrides,
-  };
+  });
 }
 
 async function publishOrders(...orders: EventData<'order.created'>[]) {

@@ -4,8 +4,8 @@
 // transaction; their profiles and orders must match, and the newer order keeps deciding the saved details.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvent, type EventData, type EventEnvelope } from '@shop/contracts';
-import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
+import { createEvent, type EventEnvelope } from '@shop/contracts';
+import { orderCreatedData, startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { orderCreatedConsumer } from '../src/events/order-created.js';
@@ -32,24 +32,16 @@ const run = randomUUID().slice(0, 6);
 const now = Date.now();
 
 function created(email: string, o: { id: string; name: string; phone: string; total: number; daysAgo: number }) {
-  const data: EventData<'order.created'> = {
+  const data = orderCreatedData({
     orderId: o.id,
     orderNumber: `CC-${o.id.slice(0, 8)}`,
     customerName: o.name,
     email,
     phone: o.phone,
-    itemType: 'coin',
-    designMethod: 'describe',
     quantity: 40,
     estimatedTotal: o.total,
-    customerCategory: 'military',
-    taxExempt: false,
-    aiGenerated: false,
-    subscribeEmail: false,
-    subscribeSMS: false,
-    status: 'pending_quote',
     submittedDate: new Date(now - o.daysAgo * day).toISOString(),
-  };
+  });
   return createEvent('order.created', 'orders', data);
 }
 

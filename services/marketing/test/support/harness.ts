@@ -4,7 +4,14 @@
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { createEvent, type EventData, type EventSource, type EventType } from '@shop/contracts';
-import { eventually, startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
+import {
+  eventually,
+  orderCreatedData,
+  startMongo,
+  startNats,
+  type StartedMongo,
+  type StartedNats,
+} from '@shop/test-support';
 import { SMTPServer } from 'smtp-server';
 import { buildApp as buildEmailApp } from '../../../email/src/app.js';
 import { loadConfig as loadEmailConfig, type RawEmailEnv } from '../../../email/src/config.js';
@@ -147,25 +154,13 @@ export async function startCapturingSmtp() {
   };
 }
 
-let seq = 0;
+/** A new customer's uploaded-art quote request as order.created carries it; `overrides` change any field. */
 export function orderCreated(overrides: Partial<EventData<'order.created'>> = {}): EventData<'order.created'> {
-  seq += 1;
-  return {
-    orderId: `order-${Date.now()}-${seq}`,
-    orderNumber: `CC-${100000 + seq}`,
+  return orderCreatedData({
     customerName: 'Dana Reyes',
-    email: `dana${seq}@example.com`,
-    itemType: 'coin',
     designMethod: 'upload',
     quantity: 100,
     estimatedTotal: 450,
-    customerCategory: 'military',
-    taxExempt: false,
-    aiGenerated: false,
-    subscribeEmail: false,
-    subscribeSMS: false,
-    status: 'pending_quote',
-    submittedDate: new Date().toISOString(),
     ...overrides,
-  };
+  });
 }
