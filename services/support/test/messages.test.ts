@@ -11,6 +11,7 @@ import {
   type supportMessageAnswerSchema,
 } from '@shop/contracts';
 import type { z } from 'zod';
+import { gatewayHeaders } from '@shop/service-kit/testing';
 import { json, startSupportStack, stopSupportStack, type SupportStack } from './support/harness.js';
 
 type SupportMessageAnswer = z.infer<typeof supportMessageAnswerSchema>;
@@ -25,8 +26,9 @@ beforeEach(async () => {
   await stack.service.ctx.models.ContactConfig.deleteMany({});
 });
 
+/** A customer's message: the gateway's token without an admin in it (replacing the harness's admin one). */
 const send = <T = SupportMessageCreated>(body: Record<string, unknown>) =>
-  json<T>(`${stack.url}${supportPaths.messages}`, { method: 'POST', json: body, headers: { 'x-admin-email': '' } });
+  json<T>(`${stack.url}${supportPaths.messages}`, { method: 'POST', json: body, headers: gatewayHeaders() });
 const message = (over: Record<string, unknown> = {}) => ({
   name: 'Pat Doe',
   email: 'pat@example.com',
