@@ -1,6 +1,7 @@
 // The SMTP transport from SMTP_URL. Plain SMTP to a loopback server (the dev mailbox) skips STARTTLS;
 // any other server gets nodemailer's usual opportunistic STARTTLS, and smtps:// is TLS from the start.
 import nodemailer from 'nodemailer';
+import { composeMail } from './mime.js';
 
 export interface OutgoingMail {
   from: string;
@@ -51,7 +52,11 @@ export function smtpSender(smtpUrl: string, pool?: SmtpPool): MailSender {
   const transport = smtpTransport(smtpUrl, undefined, pool);
   return {
     async send(mail) {
-      const info = await transport.sendMail(mail);
+      // Built here in one piece (see mime.ts); nodemailer composes only what that leaves to it.
+      const composed = composeMail(mail);
+      const info = await transport.sendMail(
+        composed ? { envelope: composed.envelope, raw: composed.raw, messageId: mail.messageId } : mail,
+      );
       return { messageId: info.messageId, response: info.response };
     },
     close: () => transport.close(),
