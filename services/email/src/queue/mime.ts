@@ -42,6 +42,8 @@ function displayName(name: string): string {
 
 /** The mailboxes of an address field, or null when one needs nodemailer's handling. */
 function mailboxes(field: string): Mailbox[] | null {
+  // A bare address (a customer's, the usual `to`) needs no parsing.
+  if (plainAddress.test(field) && !unsafeInAddress.test(field)) return [{ header: field, address: field }];
   const parsed = addressparser(field, { flatten: true });
   if (parsed.length === 0) return null;
   const out: Mailbox[] = [];
@@ -72,14 +74,26 @@ const ownHeaders = new Set(['from', 'to', 'subject', 'message-id', 'date', 'mime
 /** Custom headers nodemailer would have refused or rewritten are not sent raw here either. */
 const headerName = /^[\x21-\x39\x3b-\x7e]+$/;
 
+// The sender is the shop's one configured address: parsed once.
+let lastFrom: { field: string; mailboxes: Mailbox[] | null } | undefined;
+function fromMailboxes(field: string): Mailbox[] | null {
+  if (lastFrom?.field !== field) lastFrom = { field, mailboxes: mailboxes(field) };
+  return lastFrom.mailboxes;
+}
+
+// Base64 lines never hold '-' or '_', so no part can contain a boundary made of them: a process-wide
+// prefix and a counter make it unique per message without drawing random bytes for each.
+const boundaryPrefix = `--_shop-${randomBytes(8).toString('hex')}-`;
+let boundaries = 0;
+
 export function composeMail(mail: MailToCompose, now = new Date()): ComposedMail | null {
-  const from = mailboxes(mail.from);
+  const from = fromMailboxes(mail.from);
   const to = mailboxes(mail.to);
   if (!from || from.length !== 1 || !to) return null;
   // The message's own fields win over a custom header of the same name, as with nodemailer.
   const extra = Object.entries(mail.headers ?? {}).filter(([key]) => !ownHeaders.has(key.toLowerCase()));
   if (extra.some(([key]) => !headerName.test(key))) return null;
-  const boundary = `--_shop-${randomBytes(12).toString('hex')}`;
+  const boundary = `${boundaryPrefix}${(boundaries = (boundaries + 1) % Number.MAX_SAFE_INTEGER)}`;
   const lines = [
     ...extra.map(([key, value]) => encodedHeader(key, value)),
     header('From', from[0].header),
