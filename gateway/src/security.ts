@@ -2,10 +2,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
-import rateLimit from '@fastify/rate-limit';
+import { normalizeIP } from '@fastify/rate-limit';
+import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
 import type { GatewayConfig } from './config.js';
 import { errorCodes } from '@shop/contracts';
 import { AppError } from '@shop/service-kit/edge';
+import { clientIpOf } from './bans.js';
 
 /** Stripe.js must load from Stripe's own host; its card field lives in Stripe's iframes, and it talks to Stripe's API. */
 export const STRIPE_SOURCES = {
@@ -81,19 +83,50 @@ export async function registerSecurity(app: FastifyInstance, config: GatewayConf
     done(null, payload);
   });
 
-  await app.register(rateLimit, {
-    global: true,
-    max: config.rateLimit.max,
-    timeWindow: config.rateLimit.windowMs,
-    allowList: (request) => exempt(request),
-    errorResponseBuilder: (_request, context) => {
-      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
-      return new AppError(
-        429,
-        errorCodes.RATE_LIMITED,
-        `Too many requests from your address: the limit is ${context.max} per ${minutes(config.rateLimit.windowMs)}. Please wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`,
-      );
-    },
-  });
+  registerRateLimit(app, config.rateLimit);
   return securityHeaders;
+}
+
+/**
+ * The per-address limit on the API: @fastify/rate-limit's counters (its in-memory store, the same
+ * fixed window per address, IPv6 counted per /64, at most 5,000 addresses) and its headers, checked
+ * in one callback hook. The plugin's own hook is an async function that awaits its allow list and
+ * wraps the store's callback in a promise: a few promises and a microtask turn on every request of
+ * the proxied read (issue 20). Registered before the admin check, so a flood of admin guesses is
+ * limited before any session lookup (the plugin's hook, a route hook, ran after every app hook).
+ */
+function registerRateLimit(app: FastifyInstance, { max, windowMs }: GatewayConfig['rateLimit']): void {
+  const store = new LocalStore(false, false, 5_000);
+  const limited = (ttlSeconds: number) =>
+    new AppError(
+      429,
+      errorCodes.RATE_LIMITED,
+      `Too many requests from your address: the limit is ${max} per ${minutes(windowMs)}. Please wait ${ttlSeconds} second${ttlSeconds === 1 ? '' : 's'} and try again.`,
+    );
+  app.addHook('onRequest', (request, reply, done) => {
+    if (exempt(request)) return done();
+    let hits = 0;
+    let ttlMs = 0;
+    // The store answers synchronously through its callback.
+    store.incr(
+      normalizeIP(clientIpOf(request)),
+      (_error, counted) => {
+        hits = counted.current;
+        ttlMs = counted.ttl;
+      },
+      windowMs,
+      max,
+    );
+    const ttlSeconds = Math.ceil(ttlMs / 1000);
+    reply.header('x-ratelimit-limit', max);
+    if (hits <= max) {
+      reply.header('x-ratelimit-remaining', max - hits);
+      reply.header('x-ratelimit-reset', ttlSeconds);
+      return done();
+    }
+    reply.header('x-ratelimit-remaining', 0);
+    reply.header('x-ratelimit-reset', ttlSeconds);
+    reply.header('retry-after', ttlSeconds);
+    done(limited(Math.max(1, ttlSeconds)));
+  });
 }

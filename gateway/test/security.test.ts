@@ -71,6 +71,22 @@ describe('rate limiting', () => {
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
+  it('tells each answer how many calls are left, and counts admin guesses before the session check', async () => {
+    const limited = await startStack({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000' });
+    try {
+      const first = await fetch(`${limited.url}/api/content/public`);
+      expect(first.headers.get('x-ratelimit-limit')).toBe('3');
+      expect(first.headers.get('x-ratelimit-remaining')).toBe('2');
+      expect(Number(first.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0);
+      // Calls refused by the admin check count too: the fourth is refused by the limit, not the check.
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) statuses.push((await fetch(`${limited.url}/api/admin/settings`)).status);
+      expect(statuses).toEqual([401, 401, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('never limits the health check, the probes or the pages', async () => {
     for (let i = 0; i < 6; i++) {
       expect((await fetch(`${stack.url}/api/health`)).status).toBe(200);

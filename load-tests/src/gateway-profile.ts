@@ -6,6 +6,8 @@
 // With --compare DIR a second gateway, started from another copy of gateway/ (e.g. `git archive HEAD
 // gateway | tar -x -C /tmp/base`, with node_modules linked beside it), is measured in turn with this one
 // for --rounds rounds: on a shared machine only a same-run comparison says whether a change paid off.
+// Each line also gives the gateway's CPU time per request (all its threads, from /proc) and the stand-in
+// services' beside it: throughput moves with whatever else runs on the machine, CPU per request much less.
 //
 //   npx tsx load-tests/src/gateway-profile.ts [--duration 10] [--connections 50] [--cpu-prof]
 //     [--only read,health] [--compare DIR --rounds 3]
@@ -48,6 +50,19 @@ async function waitReady(url: string, stderr: () => string): Promise<void> {
   }
   throw new Error(`${url} did not answer within 90 s:\n${stderr()}`);
 }
+
+/** CPU time (user + system, all threads) a process has used so far, ms; from /proc (Linux). */
+function cpuMsOf(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    // Fields after the command name (which may hold spaces): state is 3rd, utime 14th, stime 15th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicksPerSecond;
+  } catch {
+    return NaN;
+  }
+}
+const clockTicksPerSecond = 100;
 
 function load(url: string, connections: number, seconds: number): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
@@ -164,9 +179,17 @@ async function main() {
     const only = new Set(values.only.split(','));
     const rounds = Number(values.rounds);
     const ratio = (via: LoadResult, bare: LoadResult) => (100 * via.requests.average) / bare.requests.average;
-    const line = (via: LoadResult, bare: LoadResult) => {
+    /** A load through one gateway, with the CPU it and the stand-ins used per request, microseconds. */
+    const measured = async (url: string, child: ChildProcess) => {
+      const before = [cpuMsOf(child.pid), cpuMsOf(standIns.process.pid)];
+      const result = await load(url, connections, duration);
+      const count = result.requests.total || 1;
+      const cpuUs = (pid: number | undefined, at: number) => ((cpuMsOf(pid) - before[at]) * 1000) / count;
+      return { result, gatewayUs: cpuUs(child.pid, 0), standInsUs: cpuUs(standIns.process.pid, 1) };
+    };
+    const line = ({ result: via, gatewayUs, standInsUs }: Awaited<ReturnType<typeof measured>>, bare: LoadResult) => {
       const failed = via.non2xx + via.errors;
-      return `${via.requests.average.toFixed(0)} req/s (p50 ${via.latency.p50} ms, p99 ${via.latency.p99} ms${failed ? `, ${failed} failed` : ''}) = ${ratio(via, bare).toFixed(1)}%`;
+      return `${via.requests.average.toFixed(0)} req/s (p50 ${via.latency.p50} ms, p99 ${via.latency.p99} ms${failed ? `, ${failed} failed` : ''}; CPU per request ${gatewayUs.toFixed(1)} us, stand-ins ${standInsUs.toFixed(1)} us) = ${ratio(via, bare).toFixed(1)}%`;
     };
     for (let round = 1; round <= rounds; round++) {
       for (const [name, path] of [
@@ -175,8 +198,8 @@ async function main() {
       ] as const) {
         if (!only.has(name)) continue;
         const bare = await load(`${urls.baseline}${path}`, connections, duration);
-        const via = await load(`${gatewayUrl}${path}`, connections, duration);
-        const other = comparedUrl ? await load(`${comparedUrl}${path}`, connections, duration) : undefined;
+        const via = await measured(`${gatewayUrl}${path}`, started.child.process);
+        const other = comparedUrl && compared ? await measured(`${comparedUrl}${path}`, compared.process) : undefined;
         console.log(
           `${rounds > 1 ? `round ${round} ` : ''}${path}: gateway ${line(via, bare)}${other ? `; compared ${line(other, bare)}` : ''} of bare Fastify ${bare.requests.average.toFixed(0)} req/s (load average ${loadavg()[0].toFixed(2)})`,
         );
