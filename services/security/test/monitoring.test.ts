@@ -31,6 +31,7 @@ import {
 } from '@shop/test-support';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { requestsLoggedConsumer } from '../src/events/gateway-requests-logged.js';
 import { retentionIndexName } from '../src/models/request-log.js';
 import { adminHeaders, gatewayHeaders } from '@shop/service-kit/testing';
 
@@ -259,6 +260,40 @@ describe('alert rules', () => {
     const mine = events.map((e) => parseEvent('alert.raised', e)).filter((e) => e.data.type === 'brute_force');
     expect(mine).toHaveLength(1);
     expect(mine[0].data).toMatchObject({ alertId: raised[0].id, severity: 'high', ip: '192.0.2.7' });
+  });
+
+  it('handles flushes waiting together in one transaction: all stored and counted, alerts flush by flush', async () => {
+    const fail = () =>
+      entry({
+        ip: '192.0.2.9',
+        method: 'POST',
+        path: '/api/auth/login',
+        statusCode: 401,
+        riskLevel: 'medium',
+        signals: ['failed_sign_in'],
+      });
+    const flush = (n: number) =>
+      createEvent('gateway.requests_logged', 'gateway', {
+        gateway: 'gw-test:2',
+        log: requestLogColumnsOf(Array.from({ length: n }, fail)),
+        dropped: 0,
+      });
+    const consumer = requestsLoggedConsumer(service.ctx.models, () => new Date());
+    await service.ctx.withOutbox((session, outbox) =>
+      consumer.handleBatch(
+        [flush(5), flush(2)],
+        { session, outbox, log: service.ctx.log, afterCommit: () => {} },
+        [1, 1],
+      ),
+    );
+    expect(await logsFor('?ip=192.0.2.9')).toHaveLength(7);
+    const counted = await service.ctx.models.AddressHour.find({ ip: '192.0.2.9' }).lean();
+    expect(counted.map((c) => [c.count, c.suspicious, c.highRisk])).toEqual([[7, 7, 0]]);
+    // The first flush reaches the threshold and opens the alert with its 5; the second counts as a repeat.
+    const raised = (await alerts('false')).filter((a) => a.ip === '192.0.2.9');
+    expect(raised).toHaveLength(1);
+    expect(raised[0]).toMatchObject({ type: 'brute_force', count: 7 });
+    expect(raised[0].description).toMatch(/5 failed admin sign-ins from 192\.0\.2\.9/);
   });
 
   it('raises each documented rule at its threshold', async () => {
