@@ -23,6 +23,8 @@ export const emailTemplates = [
   // Quote payment: the customer's payment receipt and the team's notice of a payment (order.paid).
   'order_payment_receipt',
   'admin_payment_received',
+  // The team's notice of a payment taken that does not pay its order and must be refunded (payment.refund_due).
+  'admin_refund_due',
   // Marketing: one campaign email to one subscriber (campaign.send_requested).
   'campaign',
   // Support desk and returns (issue 12): the visitor's confirmation, the team's notice, an admin reply,
@@ -38,6 +40,16 @@ export const emailTemplates = [
 ] as const;
 export const emailTemplateSchema = z.enum(emailTemplates);
 export type EmailTemplate = z.infer<typeof emailTemplateSchema>;
+
+/** The emails to the shop's team, not to a customer: never part of a customer's order email history. */
+export const teamEmailTemplates: ReadonlySet<string> = new Set<EmailTemplate>([
+  'admin_new_order',
+  'admin_payment_received',
+  'admin_refund_due',
+  'support_admin_notice',
+  'return_admin_notice',
+  'security_alert',
+]);
 
 export const adminSettingsSchema = z
   .object({

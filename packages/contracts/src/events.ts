@@ -189,6 +189,18 @@ export const paymentFailedData = paymentSucceededData.omit({ paidAt: true }).ext
   failedAt: isoDate,
 });
 
+/**
+ * The provider took a payment that does not pay its order (another amount than the order's total now, an
+ * order paid another way or gone): the order stays unpaid and the team owes the money back. Emailed to the
+ * team (email service); listed by `GET /api/payments/refunds-due`.
+ */
+export const paymentRefundDueData = paymentSucceededData.omit({ paidAt: true, provider: true }).extend({
+  /** Cents the order's total was when the payment arrived (null: no quote, or no order). */
+  orderTotal: z.number().int().nonnegative().nullable(),
+  reason: z.string(),
+  recordedAt: isoDate,
+});
+
 export const customerVerificationRequestedData = z.object({
   email: z.email(),
   customerName: z.string(),
@@ -270,6 +282,7 @@ export const eventDataSchemas = {
   'order.paid': orderPaidData,
   'payment.succeeded': paymentSucceededData,
   'payment.failed': paymentFailedData,
+  'payment.refund_due': paymentRefundDueData,
   'customer.verification_requested': customerVerificationRequestedData,
   'privacy.erasure_requested': customerErasureRequestedData,
   'support.message_created': supportMessageCreatedData,

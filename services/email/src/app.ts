@@ -6,6 +6,7 @@ import mongoose from 'mongoose';
 import { createService, type ServiceDefinition } from '@shop/service-kit';
 import { loadConfig, type EmailConfig } from './config.js';
 import { alertRaisedConsumer } from './events/alert-raised.js';
+import { refundDueConsumer } from './events/refund-due.js';
 import { campaignConsumer } from './events/campaign-send-requested.js';
 import { emailConsumers } from './events/consumers.js';
 import { orderUpdateConsumers } from './events/order-update-consumers.js';
@@ -89,6 +90,7 @@ export async function buildApp(config: EmailConfig = loadConfig(), testHooks: Em
         ...supportConsumers(deps),
         campaignConsumer(deps),
         alertRaisedConsumer(deps),
+        refundDueConsumer(deps),
         erasureRequestedConsumer(ctx.models),
       ];
     },

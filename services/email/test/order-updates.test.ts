@@ -239,3 +239,63 @@ describe('a paid quote (order.paid)', () => {
     }
   });
 });
+
+const refundDue = (over: Partial<EventData<'payment.refund_due'>> = {}): EventData<'payment.refund_due'> => ({
+  orderId: randomUUID(),
+  orderNumber: `CC-${randomUUID().slice(0, 8).toUpperCase()}`,
+  paymentIntentId: `pi_${randomUUID().replace(/-/g, '')}`,
+  amount: 31875,
+  currency: 'usd',
+  orderTotal: 28688,
+  reason: "$318.75 was charged but the order's total is now $286.88: the total changed after this payment was started.",
+  recordedAt: '2026-11-24T10:00:00.000Z',
+  ...over,
+});
+const publishRefundDue = (data: EventData<'payment.refund_due'>, copies = 1) =>
+  publishEvent(stack.nats.url, 'payment.refund_due', 'payments', data, copies);
+const refundDueConsumed = () => consumedBy(service, 'PAYMENTS', 'email--payment-refund_due');
+
+describe("the team's notice of a payment due for a refund (payment.refund_due)", () => {
+  it('emails the notification address once with the amounts, the reason and what to do', async () => {
+    const data = refundDue();
+    await publishRefundDue(data, 2);
+    const mail = await mailbox.waitFor((m) => m.to.includes(teamAddress) && m.text.includes(data.paymentIntentId));
+    await refundDueConsumed();
+    expect(mailbox.messages({ to: teamAddress }).filter((m) => m.text.includes(data.paymentIntentId))).toHaveLength(1);
+    expect(mail.subject).toBe(`Refund due ${data.orderNumber}: $318.75 does not pay the order`);
+    expect(mail.text).toContain('$286.88');
+    expect(mail.text).toContain(data.reason);
+    expect(mail.text).toContain('mark it refunded in the back office');
+    // The reason's apostrophe is escaped in the HTML part.
+    expect(mail.html).toContain('order&#39;s total is now');
+  });
+
+  it('says there was no quote to pay when the order had none', async () => {
+    const data = refundDue({ orderTotal: null, reason: 'The order has no quote to pay.' });
+    await publishRefundDue(data);
+    const mail = await mailbox.waitFor((m) => m.to.includes(teamAddress) && m.text.includes(data.paymentIntentId));
+    expect(mail.text).toContain('No quote to pay');
+  });
+
+  it('is not sent while admin notifications are off', async () => {
+    await service.ctx.models.AdminSettings.updateOne(
+      { _id: 'admin' },
+      { $set: { notificationEmail: teamAddress, emailNotificationsEnabled: false } },
+      { upsert: true },
+    );
+    try {
+      const quiet = refundDue();
+      await publishRefundDue(quiet);
+      await refundDueConsumed();
+      await service.ctx.models.AdminSettings.deleteMany({});
+      const marker = refundDue();
+      await publishRefundDue(marker);
+      await mailbox.waitFor((m) => m.text.includes(marker.paymentIntentId));
+      expect(mailbox.messages({ to: teamAddress }).filter((m) => m.text.includes(quiet.paymentIntentId))).toHaveLength(
+        0,
+      );
+    } finally {
+      await service.ctx.models.AdminSettings.deleteMany({});
+    }
+  });
+});

@@ -188,9 +188,27 @@ describe('a payment Stripe took that does not pay the order', () => {
     const record = await h.payments.ctx.models.PaymentIntent.findById(old.id).lean();
     expect(record).toMatchObject({ status: 'succeeded', refundDue: { amount: 31875, orderTotal: 28688 } });
 
-    // Nothing told orders it was paid; the payment page's confirmation is refused too.
-    const all = await h.paymentEvents();
-    expect(eventsOf(all, old.id)).toEqual([]);
+    // Nothing told orders it was paid, only the team that a refund is due (once, though Stripe sent the
+    // success again under another event id); the payment page's confirmation is refused too.
+    const resent = await deliver(h.fake.event('payment_intent.succeeded', h.fake.intents.get(old.id)!));
+    expect(resent.body.outcome).toMatch(/^refund due: /);
+    const all = await h.paymentEvents((events) => eventsOf(events, old.id).length > 0);
+    expect(eventsOf(all, old.id)).toEqual([
+      expect.objectContaining({
+        type: 'payment.refund_due',
+        data: {
+          orderId: order.id,
+          orderNumber: order.orderNumber,
+          paymentIntentId: old.id,
+          amount: 31875,
+          currency: 'usd',
+          orderTotal: 28688,
+          reason:
+            "$318.75 was charged but the order's total is now $286.88: the total changed after this payment was started.",
+          recordedAt: expect.any(String) as unknown,
+        },
+      }),
+    ]);
     const verify = await verifyPayment(h, order.id, old.id);
     expect(verify.verified).toBe(false);
     expect(verify.reason).toContain(refundDueMessage);

@@ -4,6 +4,7 @@ import {
   catalog,
   countryName,
   customerCategory,
+  formatMoney,
   orderStatusLabels,
   shopName,
   sizeLabel,
@@ -11,7 +12,7 @@ import {
   type EmailTemplate,
 } from '@shop/contracts';
 
-export { shopName };
+export { formatMoney, shopName };
 
 export interface RenderedEmail {
   template: EmailTemplate;
@@ -29,8 +30,6 @@ export function escapeHtml(value: string | number | boolean | null | undefined):
     .replace(/'/g, '&#39;');
 }
 
-const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-export const formatMoney = (amount: number) => money.format(amount);
 /** A tax rate fraction as the customer reads it: 0.0625 is "6.25%". */
 export const formatPercent = (fraction: number) => `${Number((fraction * 100).toFixed(3))}%`;
 /** The tax row: shown only when there is tax, with its rate (storefront §2 payment details). */

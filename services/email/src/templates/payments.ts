@@ -1,6 +1,7 @@
 // Emails of a paid quote (order.paid): the customer's payment receipt and the team's notice of the
-// payment. Same layout and escaping as the shop's other emails.
-import { catalog, type EventData } from '@shop/contracts';
+// payment; and the team's notice of a payment to refund (payment.refund_due). Same layout and escaping as
+// the shop's other emails.
+import { catalog, formatCents, type EventData } from '@shop/contracts';
 import {
   dateTime,
   escapeHtml,
@@ -90,4 +91,40 @@ ${rowsHtml(rows)}
     `Back office: ${adminUrl}`,
   ].join('\n');
   return { template: 'admin_payment_received', subject, html, text };
+}
+
+/** The team's notice of a payment taken that does not pay its order: what was taken, why, where to act. */
+export function adminRefundDueEmail(data: EventData<'payment.refund_due'>, shopUrl: string): RenderedEmail {
+  const subject = `Refund due ${data.orderNumber}: ${formatCents(data.amount)} does not pay the order`;
+  const rows: Row[] = [
+    ['Order number', data.orderNumber],
+    ['Amount taken', formatCents(data.amount)],
+    ["Order's total when it arrived", data.orderTotal === null ? 'No quote to pay' : formatCents(data.orderTotal)],
+    ['Reason', data.reason],
+    ['Recorded', dateTime(data.recordedAt)],
+    ['Payment reference', data.paymentIntentId],
+  ];
+  const steps =
+    "The order was not marked paid. Refund this payment in Stripe's dashboard (or keep it against a new quote, with the customer's agreement), then mark it refunded in the back office, above the orders list.";
+  const adminUrl = `${shopUrl}/admin`;
+  const html = layout(
+    subject,
+    `<h1 style="font-size:20px;margin:0 0 12px">A payment is due for a refund</h1>
+<p style="margin:0 0 12px">A payment was taken for ${escapeHtml(data.orderNumber)} that does not pay the order.</p>
+${rowsHtml(rows)}
+<p style="margin:12px 0">${escapeHtml(steps)}</p>
+<p style="margin:16px 0">Back office: ${safeLink(adminUrl, adminUrl)}</p>`,
+  );
+  const text = [
+    'A payment is due for a refund',
+    '',
+    `A payment was taken for ${data.orderNumber} that does not pay the order.`,
+    '',
+    rowsText(rows),
+    '',
+    steps,
+    '',
+    `Back office: ${adminUrl}`,
+  ].join('\n');
+  return { template: 'admin_refund_due', subject, html, text };
 }

@@ -6,11 +6,8 @@
 // order that the email service sent on its own (e.g. the order confirmation) is added once by its id.
 import type { AnyBulkWriteOperation } from 'mongoose';
 import { consumeEvent, consumeEventBatches } from '@shop/service-kit';
-import { erasedText, isErasedEmail, type EmailHistoryType } from '@shop/contracts';
+import { erasedText, isErasedEmail, teamEmailTemplates, type EmailHistoryType } from '@shop/contracts';
 import type { EmailHistoryEntry, OrderDoc, OrderModels } from '../models/order.js';
-
-/** Emails that went to the team, not the customer: not part of the customer's email history. */
-const teamTemplates = new Set(['admin_new_order', 'admin_payment_received']);
 
 function typeOfTemplate(template: string): EmailHistoryType {
   return /status|quote|confirmation|receipt/.test(template) ? 'status_update' : 'admin_message';
@@ -92,7 +89,7 @@ export function emailHistoryConsumers(models: OrderModels) {
         if (writes.length > 0) await Order.bulkWrite(writes, { session, ordered: true, timestamps: false });
       },
       // Two emails per quote request reach this consumer: the team's notice is acked without a transaction.
-      { relevant: (event) => Boolean(event.data.orderId) && !teamTemplates.has(event.data.template) },
+      { relevant: (event) => Boolean(event.data.orderId) && !teamEmailTemplates.has(event.data.template) },
     ),
     consumeEvent('email.failed', async (event, { session }) => {
       const email = event.data;

@@ -2,7 +2,8 @@
 // bytes) and verified before anything is recorded or answered 2xx. Each Stripe event id is recorded once,
 // in the same transaction as the event it causes: payment_intent.succeeded -> payment.succeeded,
 // payment_intent.payment_failed -> payment.failed. A success that does not pay its order (another amount
-// than the order's total now, or an order paid another way) is kept as a refund due, with no event.
+// than the order's total now, or an order paid another way) is kept as a refund due: payment.refund_due,
+// once per payment, tells the team (the email service emails them).
 // Other types are recorded and acknowledged.
 import type Stripe from 'stripe';
 import { z } from 'zod';
@@ -107,6 +108,18 @@ async function handleEvent(
         },
         { session, upsert: true },
       );
+      // Once per payment: a second success event for the same intent only updates the record.
+      if (!record?.refundDue)
+        outbox.add('payment.refund_due', {
+          orderId,
+          orderNumber,
+          paymentIntentId,
+          amount,
+          currency: 'usd',
+          orderTotal: refundDue.orderTotal,
+          reason: misfit,
+          recordedAt: now.toISOString(),
+        });
     } else if (event.type === 'payment_intent.succeeded') {
       outbox.add('payment.succeeded', {
         orderId,
