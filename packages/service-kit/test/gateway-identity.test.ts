@@ -3,7 +3,7 @@
 // read the admin from the token (signedInAdmin), and no x-admin-* header reaches them; the client address
 // comes only from a verified token, never from X-Forwarded-For; production refuses a weak key.
 // Built without start(): createService does no I/O, so inject() reaches the hooks and routes.
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayTokenHeader } from '@shop/contracts';
@@ -173,6 +173,28 @@ describe('public routes of a service', () => {
     });
     expect(claimed.statusCode).toBe(200);
     expect(claimed.json()).toEqual({ admin: null, actor: 'admin', adminHeaders: [], ip: '10.1.2.3' });
+  });
+});
+
+describe('the token', () => {
+  it('carries the claims as JSON.stringify writes them, escapes and all, signed with HMAC-SHA256 of its first two parts', () => {
+    const key = gatewaySigningKey(current);
+    const now = 1_764_000_000_123;
+    const odd = { ...admin, name: 'Zoë "Q" O\'Neil \\ \u2028' };
+    for (const sub of [undefined, odd]) {
+      const rid = 'rid-"quoted"\\';
+      const token = signGatewayToken(key, { sub, ip: '::ffff:198.51.100.7', rid }, now, 60);
+      const [kid, payload, signature] = token.split('.');
+      const iat = Math.floor(now / 1000);
+      const claims = { ...(sub ? { sub } : {}), ip: '::ffff:198.51.100.7', rid, iat, exp: iat + 60 };
+      expect(kid).toBe(key.id);
+      expect(Buffer.from(payload, 'base64url').toString('utf8')).toBe(JSON.stringify(claims));
+      expect(signature).toBe(createHmac('sha256', current).update(`${kid}.${payload}`).digest('base64url'));
+      expect(verifyGatewayToken(gatewayKeyRing({ current, nodeEnv: 'test' }), token, rid, now)).toEqual({
+        ok: true,
+        claims,
+      });
+    }
   });
 });
 
