@@ -1,9 +1,12 @@
 // Where the tracking read's time goes (issue 20): the whole local stack started as the bench starts it
 // (bench-stack.ts), one order placed, then `POST /api/orders/track` measured beside bare Fastify answering
-// the same bytes. With --cpu-prof the gateway, orders and the embedded MongoDB run under Node's profiler;
-// after the load the stack stops and each profile's top self times (by function) and its share per
-// package are printed. Each part's CPU over the timed load (from /proc) is printed per tracking read.
-//   node --conditions=source --import tsx src/track-profile.ts [--duration 10] [--connections 50] [--cpu-prof]
+// the same bytes. With --cpu-prof the gateway, orders, security and the embedded MongoDB run under Node's
+// profiler; after the load the stack stops and each profile's top self times over the timed load (by
+// function) and its share per package are printed. Each part's CPU over the timed load (from /proc) is printed per tracking read.
+// With --stalls every part reports, each half second, its event loop's delay (perf_hooks'
+// monitorEventLoopDelay) and its GC pauses; those of the timed load are summed up per part, to find what
+// makes the p99.
+//   node --conditions=source --import tsx src/track-profile.ts [--duration 10] [--connections 50] [--cpu-prof] [--stalls]
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,12 +21,13 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
     'cpu-prof': { type: 'boolean', default: false },
+    stalls: { type: 'boolean', default: false },
     top: { type: 'string', default: '25' },
   },
   strict: true,
 });
 const shape = { connections: Number(values.connections), durationSeconds: Number(values.duration) };
-const profiled = new Set(['gateway', 'orders', 'mongodb']);
+const profiled = new Set(['gateway', 'orders', 'mongodb', 'security']);
 
 interface ProfileNode {
   id: number;
@@ -40,18 +44,29 @@ function owner(url: string): string {
   return url.startsWith('node:') ? '(node)' : url ? url : '(native, gc, idle)';
 }
 
-function summarise(path: string, top: number): void {
+/**
+ * Prints a profile's top self times. `window`: the timed load on the monotonic clock in microseconds, the
+ * clock of V8's profile timestamps (and of process.hrtime), so start-up and the idle wait are left out.
+ */
+function summarise(path: string, top: number, window?: { from: number; to: number }): void {
   const profile = JSON.parse(readFileSync(path, 'utf8')) as {
     nodes: ProfileNode[];
     samples: number[];
     timeDeltas: number[];
+    startTime: number;
+    endTime: number;
   };
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<string, number>();
   const perOwner = new Map<string, number>();
   let total = 0;
+  let at = profile.startTime;
+  const from = window?.from ?? -Infinity;
+  const to = window?.to ?? Infinity;
   profile.samples.forEach((id, i) => {
     const dt = profile.timeDeltas[i] ?? 0;
+    at += dt;
+    if (at < from || at > to) return;
     total += dt;
     const { callFrame } = byId.get(id)!;
     const key = `${callFrame.functionName || '(anonymous)'} ${callFrame.url.replace(/^.*node_modules\//, '~/').replace(/^file:\/\/.*\/work\/main\//, '')}:${callFrame.lineNumber + 1}`;
@@ -67,12 +82,80 @@ function summarise(path: string, top: number): void {
   print('self time by function', self, top);
 }
 
+/**
+ * Preloaded into every part with --stalls: each 500 ms one stderr line with the event loop's delay (max,
+ * p99, mean), the GC pauses (count, total, longest; and of them the full mark-compacts) since the last
+ * line, and the heap in use.
+ */
+const stallReporter = `
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+const loop = monitorEventLoopDelay({ resolution: 5 });
+loop.enable();
+let gcCount = 0, gcMs = 0, gcMax = 0, majorCount = 0, majorMs = 0;
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    gcCount++; gcMs += e.duration; gcMax = Math.max(gcMax, e.duration);
+    // perf_hooks' NODE_PERFORMANCE_GC_MAJOR
+    if (e.detail?.kind === 4) { majorCount++; majorMs += e.duration; }
+  }
+}).observe({ entryTypes: ['gc'] });
+setInterval(() => {
+  process.stderr.write('@@stall ' + JSON.stringify({ t: Date.now(), max: loop.max / 1e6, p99: loop.percentile(99) / 1e6,
+    mean: loop.mean / 1e6, gcCount, gcMs, gcMax, majorCount, majorMs, heapMiB: process.memoryUsage().heapUsed / 2 ** 20 }) + '\\n');
+  loop.reset(); gcCount = 0; gcMs = 0; gcMax = 0; majorCount = 0; majorMs = 0;
+}, 500).unref();
+`;
+interface StallLine {
+  t: number;
+  max: number;
+  p99: number;
+  mean: number;
+  gcCount: number;
+  gcMs: number;
+  gcMax: number;
+  majorCount: number;
+  majorMs: number;
+  heapMiB: number;
+}
+const stallLines = new Map<string, StallLine[]>();
+function collectStalls(name: string, line: string): void {
+  if (!line.startsWith('@@stall ')) return;
+  const lines = stallLines.get(name) ?? [];
+  lines.push(JSON.parse(line.slice(8)) as StallLine);
+  stallLines.set(name, lines);
+}
+function printStalls(from: number, to: number): void {
+  console.log(`\nstalls over the timed load, per part (half-second intervals; event loop delay and GC pauses in ms):`);
+  for (const [name, all] of [...stallLines].sort()) {
+    const lines = all.filter((l) => l.t > from + 500 && l.t <= to);
+    if (!lines.length) continue;
+    const maxima = lines.map((l) => l.max).sort((a, b) => a - b);
+    const gcMs = lines.reduce((sum, l) => sum + l.gcMs, 0);
+    const gcCount = lines.reduce((sum, l) => sum + l.gcCount, 0);
+    const majorCount = lines.reduce((sum, l) => sum + l.majorCount, 0);
+    const majorMs = lines.reduce((sum, l) => sum + l.majorMs, 0);
+    console.log(
+      `${name.padEnd(10)} loop delay max ${maxima.at(-1)!.toFixed(1)}, median of interval maxima ${maxima[maxima.length >> 1].toFixed(1)}, ` +
+        `intervals over 20 ms ${maxima.filter((m) => m > 20).length}/${lines.length}, mean ${(lines.reduce((s, l) => s + l.mean, 0) / lines.length).toFixed(1)}; ` +
+        `GC ${gcCount} pauses ${gcMs.toFixed(0)} ms (${((100 * gcMs) / (to - from)).toFixed(1)}% of the time), longest ${Math.max(...lines.map((l) => l.gcMax)).toFixed(1)}, ` +
+        `of them ${majorCount} full ${majorMs.toFixed(0)} ms; heap ${lines[0].heapMiB.toFixed(0)} -> ${lines.at(-1)!.heapMiB.toFixed(0)} MiB`,
+    );
+  }
+}
+
 const standIns = await startStandIns();
 const profileDir = values['cpu-prof'] ? mkdtempSync(join(tmpdir(), 'track-prof-')) : undefined;
 let stack: Stack | undefined;
 const pids = new Map<number, string>();
+let timed: { from: number; to: number } | undefined;
 try {
-  stack = await startBenchStack(profileDir ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {});
+  stack = await startBenchStack({
+    nodeArgs: [
+      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+      ...(values.stalls ? [`--import=data:text/javascript,${encodeURIComponent(stallReporter)}`] : []),
+    ],
+    ...(values.stalls ? { log: collectStalls } : {}),
+  });
   for (const child of stack.children()) if (child.pid !== undefined) pids.set(child.pid, child.name);
   const { trackRequest } = await placeTrackableOrder(stack, standIns.urls.baseline, Date.now().toString(36));
   const load = loadavg();
@@ -91,7 +174,11 @@ try {
     .map(([name, ms]) => [name, (ms - (cpuBefore.get(name) ?? 0)) / track.total] as const)
     .filter(([, ms]) => ms >= 0.005)
     .sort((a, b) => b[1] - a[1]);
+  if (values.stalls) printStalls(track.startedAt, track.endedAt);
   console.log(`CPU ms per tracking read: ${perRead.map(([name, ms]) => `${name} ${ms.toFixed(3)}`).join(', ')}`);
+  // The timed load on the monotonic clock (µs), without its first 200 ms.
+  const monotonicOffset = Number(process.hrtime.bigint() / 1000n) - Date.now() * 1000;
+  timed = { from: (track.startedAt + 200) * 1000 + monotonicOffset, to: track.endedAt * 1000 + monotonicOffset };
 } finally {
   await stack?.stop();
   await stopChild(standIns.child);
@@ -100,7 +187,7 @@ if (profileDir) {
   for (const file of readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'))) {
     const name = pids.get(Number(file.split('.')[3]));
     if (!name || !profiled.has(name)) continue;
-    console.log(`\n=== ${name}: ${join(profileDir, file)}`);
-    summarise(join(profileDir, file), Number(values.top));
+    console.log(`\n=== ${name}: ${join(profileDir, file)} (timed load, monotonic µs: ${timed?.from} ${timed?.to})`);
+    summarise(join(profileDir, file), Number(values.top), timed);
   }
 }
