@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import autocannon, { type Result as LoadResult } from 'autocannon';
 import { startNats } from '@shop/test-support';
 import type { StandIns } from './stand-ins.js';
+import { summariseProfile } from './cpu-profile.js';
 
 const loadTestsDir = fileURLToPath(new URL('../', import.meta.url));
 const gatewayDir = fileURLToPath(new URL('../../gateway/', import.meta.url));
@@ -68,49 +69,6 @@ function load(url: string, connections: number, seconds: number): Promise<LoadRe
   return new Promise((resolve, reject) => {
     autocannon({ url, connections, duration: seconds }, (error, result) => (error ? reject(error) : resolve(result)));
   });
-}
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-
-/** Top self and inclusive times of a .cpuprofile, by function (file:line). */
-function summarise(path: string, top = 30): void {
-  const profile = JSON.parse(readFileSync(path, 'utf8')) as {
-    nodes: ProfileNode[];
-    samples: number[];
-    timeDeltas: number[];
-  };
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const key = (n: ProfileNode) =>
-    `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*node_modules\//, '~/').replace(/^file:\/\/.*\/work\/main\//, '')}:${n.callFrame.lineNumber + 1}`;
-  const self = new Map<string, number>();
-  const inclusive = new Map<string, number>();
-  let total = 0;
-  profile.samples.forEach((id, i) => {
-    const dt = profile.timeDeltas[i] ?? 0;
-    total += dt;
-    const node = byId.get(id)!;
-    self.set(key(node), (self.get(key(node)) ?? 0) + dt);
-    const seen = new Set<string>();
-    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-      const k = key(byId.get(at)!);
-      if (seen.has(k)) continue;
-      seen.add(k);
-      inclusive.set(k, (inclusive.get(k) ?? 0) + dt);
-    }
-  });
-  const print = (title: string, m: Map<string, number>) => {
-    console.log(`\n${title} (of ${(total / 1000).toFixed(0)} ms sampled)`);
-    for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top))
-      console.log(`${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`);
-  };
-  print('self', self);
-  print('inclusive', inclusive);
 }
 
 async function main() {
@@ -213,7 +171,7 @@ async function main() {
       const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
       if (!file) throw new Error(`no profile was written in ${profileDir}`);
       console.log(`profile: ${join(profileDir, file)}`);
-      summarise(join(profileDir, file));
+      console.log(summariseProfile(join(profileDir, file), { top: 30 }));
     }
   } finally {
     if (gateway && gateway.process.exitCode === null) {

@@ -16,7 +16,7 @@
 //     a flag to every Node part after the runner's (e.g. --node-arg=--max-semi-space-size=16).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -25,6 +25,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { idempotencyKeyHeader } from '@shop/contracts';
 import { coinOrder, startNats } from '@shop/test-support';
+import { summariseProfile } from './cpu-profile.js';
 
 const loadTestsDir = fileURLToPath(new URL('../', import.meta.url));
 const ordersDir = fileURLToPath(new URL('../../services/orders/', import.meta.url));
@@ -117,47 +118,6 @@ function freshQuote(run: string): { body: string; headers: Record<string, string
     body: JSON.stringify(coinOrder({ email, customerName: 'Bench Customer' })),
     headers: { [idempotencyKeyHeader]: randomUUID() },
   };
-}
-
-/** Top self-time and inclusive-time functions of a V8 .cpuprofile, as text. */
-export function summariseProfile(file: string, top = 25): string {
-  interface Node {
-    id: number;
-    callFrame: { functionName: string; url: string; lineNumber: number };
-    hitCount?: number;
-    children?: number[];
-  }
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const selfUs = new Map<number, number>();
-  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
-  const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
-  const label = (n: Node) =>
-    `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/(node_modules|work\/main)\//, '')}:${n.callFrame.lineNumber + 1}`;
-  const self = new Map<string, number>();
-  const inclusive = new Map<string, number>();
-  const walk = (id: number, onStack: Set<string>): number => {
-    const node = byId.get(id)!;
-    let t = selfUs.get(id) ?? 0;
-    const key = label(node);
-    self.set(key, (self.get(key) ?? 0) + t);
-    const nested = onStack.has(key);
-    if (!nested) onStack.add(key);
-    for (const c of node.children ?? []) t += walk(c, onStack);
-    if (!nested) {
-      onStack.delete(key);
-      inclusive.set(key, (inclusive.get(key) ?? 0) + t);
-    }
-    return t;
-  };
-  walk(profile.nodes[0].id, new Set());
-  const fmt = (m: Map<string, number>) =>
-    [...m.entries()]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, top)
-      .map(([k, v]) => `${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`)
-      .join('\n');
-  return `${file}: ${(total / 1e6).toFixed(1)} s sampled\n-- self --\n${fmt(self)}\n-- inclusive --\n${fmt(inclusive)}\n`;
 }
 
 async function main() {

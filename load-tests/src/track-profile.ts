@@ -7,7 +7,7 @@
 // monitorEventLoopDelay) and its GC pauses; those of the timed load are summed up per part, to find what
 // makes the p99.
 //   node --conditions=source --import tsx src/track-profile.ts [--duration 10] [--connections 50] [--cpu-prof] [--stalls]
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,6 +15,7 @@ import type { Stack } from '@shop/local';
 import { measure } from './bench-measure.js';
 import { startStandIns, stopChild } from './bench-peers.js';
 import { placeTrackableOrder, stackCpuMs, startBenchStack } from './bench-stack.js';
+import { summariseProfile } from './cpu-profile.js';
 
 const { values } = parseArgs({
   options: {
@@ -28,59 +29,6 @@ const { values } = parseArgs({
 });
 const shape = { connections: Number(values.connections), durationSeconds: Number(values.duration) };
 const profiled = new Set(['gateway', 'orders', 'mongodb', 'security']);
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-
-/** `~/pkg` for a dependency, the repository path for the shop's own code, `(node)` for Node's. */
-function owner(url: string): string {
-  const dependency = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (dependency) return `~/${dependency[1]}`;
-  const own = /\/work\/main\/(.+?)\/(?:src|dist|bin)\//.exec(url);
-  if (own) return own[1];
-  return url.startsWith('node:') ? '(node)' : url ? url : '(native, gc, idle)';
-}
-
-/**
- * Prints a profile's top self times. `window`: the timed load on the monotonic clock in microseconds, the
- * clock of V8's profile timestamps (and of process.hrtime), so start-up and the idle wait are left out.
- */
-function summarise(path: string, top: number, window?: { from: number; to: number }): void {
-  const profile = JSON.parse(readFileSync(path, 'utf8')) as {
-    nodes: ProfileNode[];
-    samples: number[];
-    timeDeltas: number[];
-    startTime: number;
-    endTime: number;
-  };
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const self = new Map<string, number>();
-  const perOwner = new Map<string, number>();
-  let total = 0;
-  let at = profile.startTime;
-  const from = window?.from ?? -Infinity;
-  const to = window?.to ?? Infinity;
-  profile.samples.forEach((id, i) => {
-    const dt = profile.timeDeltas[i] ?? 0;
-    at += dt;
-    if (at < from || at > to) return;
-    total += dt;
-    const { callFrame } = byId.get(id)!;
-    const key = `${callFrame.functionName || '(anonymous)'} ${callFrame.url.replace(/^.*node_modules\//, '~/').replace(/^file:\/\/.*\/work\/main\//, '')}:${callFrame.lineNumber + 1}`;
-    self.set(key, (self.get(key) ?? 0) + dt);
-    perOwner.set(owner(callFrame.url), (perOwner.get(owner(callFrame.url)) ?? 0) + dt);
-  });
-  const print = (title: string, m: Map<string, number>, n: number) => {
-    console.log(`\n${title} (of ${(total / 1000).toFixed(0)} ms sampled)`);
-    for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, n))
-      console.log(`${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`);
-  };
-  print('self time by package', perOwner, 20);
-  print('self time by function', self, top);
-}
 
 /**
  * Preloaded into every part with --stalls: each 500 ms one stderr line with the event loop's delay (max,
@@ -188,6 +136,6 @@ if (profileDir) {
     const name = pids.get(Number(file.split('.')[3]));
     if (!name || !profiled.has(name)) continue;
     console.log(`\n=== ${name}: ${join(profileDir, file)} (timed load, monotonic µs: ${timed?.from} ${timed?.to})`);
-    summarise(join(profileDir, file), Number(values.top), timed);
+    console.log(summariseProfile(join(profileDir, file), { top: Number(values.top), window: timed }));
   }
 }
