@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { formatMegabytes } from '@shop/contracts';
 import {
   buildOrderBody,
   canContinue,
   fallbackOrderNumber,
   finalDescription,
-  formatMb,
   initialOrderForm,
   isAcceptedUpload,
   orderEstimate,
@@ -116,8 +116,8 @@ describe('uploads (§5)', () => {
   });
 
   it('shows sizes in MB with 2 decimals', () => {
-    expect(formatMb(10 * 1024 * 1024)).toBe('10.00 MB');
-    expect(formatMb(1536 * 1024)).toBe('1.50 MB');
+    expect(formatMegabytes(10 * 1024 * 1024)).toBe('10.00 MB');
+    expect(formatMegabytes(1536 * 1024)).toBe('1.50 MB');
   });
 });
 

@@ -24,6 +24,9 @@ export const uploadExtensions = ['jpg', 'jpeg', 'png', 'pdf', 'svg', 'ai', 'eps'
 export const uploadRejectedMessage =
   'Some files were rejected. Please upload only JPG, PNG, PDF, AI, EPS, or SVG files.';
 
+/** A file's size in MB with 2 decimals, as the storefront and the back office show uploads (DESIGN.md). */
+export const formatMegabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
+
 /** Volume pricing tiers of the guided flow: 10% off from 50 pieces, 20% off from 100. */
 export const volumeTiers = [
   { minQuantity: 100, discount: 0.2, label: 'Volume Discount Applied' },

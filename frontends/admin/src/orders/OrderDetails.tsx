@@ -30,11 +30,12 @@ import {
   type AdminEmailHistoryEntry,
   type AdminOrderDetail,
   type EmailHistoryType,
+  formatMegabytes,
   formatMoney,
 } from '@shop/contracts';
 import { Badge, Button, ErrorState, Field, Input, Select, Skeleton, Textarea, cn, toast } from '@shop/ui';
 import { editOrder, fetchOrder, ordersKeys, reasonOf, sendOrderEmail } from './api.js';
-import { formatDate, formatDateTime, formatMegabytes, formatTaxRate, spaced } from './format.js';
+import { formatDate, formatDateTime, formatTaxRate, spaced } from './format.js';
 import { OrderModal, type OrderModalKind } from './modals.js';
 import { StatusBadge } from './status.js';
 import { Facts } from './Facts.js';

@@ -12,7 +12,6 @@ const dateTime = new Intl.DateTimeFormat('en-US', {
 
 export const formatDate = (iso: string | null | undefined) => (iso ? dateShort.format(new Date(iso)) : '—');
 export const formatDateTime = (iso: string | null | undefined) => (iso ? dateTime.format(new Date(iso)) : '—');
-export const formatMegabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
 export const formatPercent = (value: number) => `${value.toFixed(1)}%`;
 /** A tax rate fraction in full: 0.0625 -> "6.25%" (one decimal would misstate it). */
 export const formatTaxRate = (fraction: number) => `${Number((fraction * 100).toFixed(3))}%`;

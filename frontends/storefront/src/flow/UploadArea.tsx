@@ -6,7 +6,8 @@ import { useState } from 'react';
 import { useDropzone, type FileRejection } from 'react-dropzone';
 import { Alert, Button, cn } from '@shop/ui';
 import { messages } from '../messages.js';
-import { formatMb, isAcceptedUpload, uploadAcceptAttribute } from './model.js';
+import { formatMegabytes } from '@shop/contracts';
+import { isAcceptedUpload, uploadAcceptAttribute } from './model.js';
 
 export interface UploadAreaProps {
   files: File[];
@@ -76,7 +77,7 @@ export function UploadArea({ files, onChange }: UploadAreaProps) {
                 className="flex items-center gap-3 rounded-md border border-olive-600 bg-olive-800 px-3 py-2"
               >
                 <span className="min-w-0 flex-1 truncate text-sm text-khaki-50">{file.name}</span>
-                <span className="shrink-0 text-xs text-khaki-300">{formatMb(file.size)}</span>
+                <span className="shrink-0 text-xs text-khaki-300">{formatMegabytes(file.size)}</span>
                 <button
                   type="button"
                   onClick={() => onChange(files.filter((_, j) => j !== i))}

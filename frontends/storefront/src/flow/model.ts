@@ -247,11 +247,6 @@ export function isAcceptedUpload(name: string): boolean {
   return (uploadExtensions as readonly string[]).includes(name.slice(dot + 1).toLowerCase());
 }
 
-/** File sizes in MB with 2 decimals (DESIGN.md). */
-export function formatMb(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
-}
-
 // ---------------------------------------------------------------------------------------------
 // What each step needs before Continue (spec §5)
 // ---------------------------------------------------------------------------------------------

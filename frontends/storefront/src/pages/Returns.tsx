@@ -6,6 +6,7 @@ import { CheckCircle2, ImagePlus, X } from 'lucide-react';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link } from '@shop/ui/router';
 import {
+  formatMegabytes,
   returnConditionLabels,
   returnConditions,
   returnReasonLabels,
@@ -25,8 +26,6 @@ interface Values {
   description: string;
 }
 const empty: Values = { orderNumber: '', email: '', reason: '', itemCondition: 'new_unopened', description: '' };
-
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
 
 function ReturnsForm() {
   const [values, setValues] = useState<Values>(empty);
@@ -191,7 +190,7 @@ function ReturnsForm() {
                   className="flex items-center justify-between gap-2 rounded border border-olive-600 px-2 py-1"
                 >
                   <span className="truncate">
-                    {p.name} ({mb(p.size)})
+                    {p.name} ({formatMegabytes(p.size)})
                   </span>
                   <button
                     type="button"
