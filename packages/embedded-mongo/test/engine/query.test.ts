@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { ObjectId } from 'bson';
 import { freshEngine, ns, rejection } from './helpers.js';
+import { compileProjection } from '../../src/engine/projection.js';
 
 const docs = [
   {
@@ -119,6 +120,21 @@ describe('find options', () => {
     expect(get({ 'sizes.$': 1 }, { 'sizes.s': 'XL' })).toEqual({ _id: 3, sizes: [{ s: 'XL', n: 1 }] });
     expect(get({ label: { $concat: ['$name', '!'] } })).toEqual({ _id: 1, label: 'Challenge coin!' });
     expect((await rejection(() => e.find(ns, { projection: { name: 1, price: 0 } }))).code).toBe(31254);
+  });
+
+  test('projection: a plain include/exclude spec is compiled once and answers as before, errors stay errors', async () => {
+    const e = await setup();
+    const get = (projection: object) => e.find(ns, { filter: { _id: 1 }, projection })[0];
+    // Equal specs share one compiled projector (a new spec object each query, as from the wire).
+    expect(compileProjection({ name: 1, price: 1 })).toBe(compileProjection({ name: 1, price: 1 }));
+    expect(compileProjection({ name: 1 })).not.toBe(compileProjection({ name: 0 }));
+    for (let round = 0; round < 2; round++) {
+      expect(get({ name: 1, price: 1 })).toEqual({ _id: 1, name: 'Challenge coin', price: 12 });
+      expect(get({ name: true, _id: false })).toEqual({ name: 'Challenge coin' });
+      expect(Object.keys(get({ sizes: 0, stock: 0, tags: 0 }))).toEqual(['_id', 'name', 'price']);
+      expect((await rejection(() => e.find(ns, { projection: { name: 1, price: 0 } }))).code).toBe(31254);
+      expect((await rejection(() => e.find(ns, { projection: { stock: 1, 'stock.qty': 1 } }))).code).toBe(31249);
+    }
   });
 
   test('count with skip/limit and distinct unwinding arrays', async () => {
