@@ -4,9 +4,7 @@
 // acked after that commit. At a few hundred events a second this is one transaction (start, processed
 // read, processed insert, commit) per batch instead of per event; at a trickle a batch is one event.
 // When a batch fails, its events are handled again one at a time, so only a failing event is nak'ed
-// (with a growing delay) and the others go through. A busy consumer (its last batch held several events
-// and more are waiting) lets the next batch fill for a moment before handling it: under load that makes
-// fewer, larger transactions, whose CPU the request path needs; at a trickle nothing waits.
+// (with a growing delay) and the others go through.
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { nanos } from '@nats-io/nats-core';
 import {
@@ -44,20 +42,12 @@ export interface ConsumerContext extends BatchContext {
 /** Events handled together in one transaction at most, unless a consumer says otherwise. */
 export const defaultBatchSize = 32;
 
-/** How long a busy consumer lets its next batch fill before handling it, unless a consumer says otherwise. */
-export const defaultBatchLingerMs = 50;
-
 export interface ConsumerOptions<T extends EventType = EventType> {
   /**
    * Events handled together in one transaction, at most (default `defaultBatchSize`); 1 gives each
    * event its own transaction. Either way events are handled in stream order, one batch at a time.
    */
   batchSize?: number;
-  /**
-   * While busy (the last batch held more than one event and some are waiting already), wait up to this
-   * long for a full batch before handling the next (default `defaultBatchLingerMs`; 0 never waits).
-   */
-  batchLingerMs?: number;
   /**
    * False for an event the handler would do nothing with: it is acked at once, without a transaction
    * or a processed mark (a repeat of it is just as irrelevant). Default: every event is handled.
@@ -127,8 +117,6 @@ export class ConsumerRunner {
   private stopped = false;
   private readonly active = new Set<ConsumerMessages>();
   private readonly loops: Promise<void>[] = [];
-  /** Ends the lingers in progress (stopping does not wait them out). */
-  private readonly lingers = new Set<() => void>();
 
   constructor(
     private readonly deps: ConsumerDeps,
@@ -154,7 +142,6 @@ export class ConsumerRunner {
 
   async stop() {
     this.stopped = true;
-    for (const end of this.lingers) end();
     for (const messages of this.active) await messages.close().catch(() => undefined);
     await Promise.allSettled(this.loops);
   }
@@ -187,7 +174,6 @@ export class ConsumerRunner {
   private async run(c: EventConsumer) {
     let failures = 0;
     const batchSize = Math.max(1, Math.floor(c.batchSize ?? defaultBatchSize));
-    const lingerMs = Math.max(0, c.batchLingerMs ?? defaultBatchLingerMs);
     while (!this.stopped) {
       try {
         const js = this.deps.js();
@@ -205,20 +191,6 @@ export class ConsumerRunner {
         const waiting: JsMsg[] = [];
         let handling: Promise<void> | undefined;
         let batchHandled: Promise<void> = Promise.resolve();
-        /** Ends a linger early: set while one lasts, called once a full batch is waiting. */
-        let batchFull: (() => void) | undefined;
-        const linger = () =>
-          new Promise<void>((resolve) => {
-            const timer = setTimeout(() => batchFull?.(), lingerMs);
-            batchFull = () => {
-              clearTimeout(timer);
-              this.lingers.delete(end);
-              batchFull = undefined;
-              resolve();
-            };
-            const end = batchFull;
-            this.lingers.add(end);
-          });
         const handleWaiting = async () => {
           // Let the messages the client already holds join the first batch. (The loop below waits on this
           // too when a batch is full: waiting on a settled promise there would starve the event loop.)
@@ -226,14 +198,8 @@ export class ConsumerRunner {
           await batchHandled;
           try {
             while (waiting.length > 0 && !this.stopped) {
-              const batch = waiting.splice(0, batchSize);
-              batchHandled = this.handleBatch(c, durable, log, batch);
+              batchHandled = this.handleBatch(c, durable, log, waiting.splice(0, batchSize));
               await batchHandled;
-              // Busy: events keep arriving while batches are handled. Let the next batch fill a moment.
-              if (lingerMs > 0 && batch.length > 1 && waiting.length > 0 && waiting.length < batchSize) {
-                batchHandled = linger();
-                await batchHandled;
-              }
             }
           } finally {
             handling = undefined;
@@ -242,7 +208,6 @@ export class ConsumerRunner {
         try {
           for await (const m of messages) {
             waiting.push(m);
-            if (waiting.length >= batchSize) batchFull?.();
             handling ??= handleWaiting();
             // Hold at most one batch beyond the one being handled; the client buffers the rest.
             while (waiting.length >= batchSize && handling !== undefined) await batchHandled;
