@@ -85,14 +85,14 @@ export function cachedShopHealth(config: GatewayConfig): (requestId: string) => 
 
 export function registerHealthRoutes(app: FastifyInstance, config: GatewayConfig): void {
   const currentHealth = cachedShopHealth(config);
-  // Health checks are exempt from rate limiting: probes and dashboards poll them.
-  app.get('/api/health', { config: { rateLimit: false } }, async (request, reply) => {
+  // Health checks are exempt from rate limiting (security.ts): probes and dashboards poll them.
+  app.get('/api/health', async (request, reply) => {
     const health = await currentHealth(request.id);
     reply.header('cache-control', 'no-store');
     return reply.code(health.status === 'ready' ? 200 : 503).send(health);
   });
   // The gateway's own probes: alive while the process serves; ready once listening. They do not
   // depend on the services, so one service down never takes the storefront's pages offline.
-  app.get('/healthz', { config: { rateLimit: false } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { config: { rateLimit: false } }, async () => ({ status: 'ready', checks: {} }));
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async () => ({ status: 'ready', checks: {} }));
 }

@@ -3,11 +3,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
 import { normalizeIP } from '@fastify/rate-limit';
-import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
 import type { GatewayConfig } from './config.js';
 import { errorCodes } from '@shop/contracts';
 import { AppError } from '@shop/service-kit/edge';
 import { clientIpOf } from './bans.js';
+import { LocalStore } from './rate-limit-store.js';
 
 /** Stripe.js must load from Stripe's own host; its card field lives in Stripe's iframes, and it talks to Stripe's API. */
 export const STRIPE_SOURCES = {
@@ -46,8 +46,10 @@ function minutes(ms: number): string {
 
 /** Rate limits apply to the API. Health checks and static files (cheap, cacheable) are exempt. */
 function exempt(request: FastifyRequest): boolean {
-  const path = request.url.split('?', 1)[0];
-  return !path.startsWith('/api/') || path === '/api/health';
+  const url = request.url;
+  if (!url.startsWith('/api/')) return true;
+  // '/api/health', alone or with a query (no string cut out for it on every API call).
+  return url.startsWith('/api/health') && (url.length === 11 || url[11] === '?');
 }
 
 /** The headers helmet sets with the shop's policy, as [name, value, name, value, ...]. */

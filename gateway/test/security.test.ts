@@ -90,6 +90,7 @@ describe('rate limiting', () => {
   it('never limits the health check, the probes or the pages', async () => {
     for (let i = 0; i < 6; i++) {
       expect((await fetch(`${stack.url}/api/health`)).status).toBe(200);
+      expect((await fetch(`${stack.url}/api/health?from=dashboard`)).status).toBe(200);
       expect((await fetch(`${stack.url}/healthz`)).status).toBe(200);
       expect((await fetch(`${stack.url}/track`, { headers: { accept: 'text/html' } })).status).not.toBe(429);
     }
