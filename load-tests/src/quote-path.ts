@@ -16,7 +16,7 @@
 //     a flag to every Node part after the runner's (e.g. --node-arg=--max-semi-space-size=16).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -52,6 +52,14 @@ function firstLine<T>(child: Child, what: string): Promise<T> {
       resolve(JSON.parse(line) as T);
     });
   });
+}
+
+/** CPU time (user + system) a process has used so far, in ms (/proc/<pid>/stat, 100 ticks a second). */
+function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command name (which may hold spaces); utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 async function stopChild(child: Child): Promise<void> {
@@ -223,9 +231,12 @@ async function main() {
     const quoteAnswer = JSON.stringify(createdBody);
 
     const rows: string[] = [];
-    const row = (name: string, f: Figures, base: Figures) =>
+    // CPU of the service and of the database per answered request, over the measured load (from /proc:
+    // less moved by other work on the machine than the request rate).
+    const cpuMs = () => [orders, mongo].map((c) => processCpuMs(c.process.pid!));
+    const row = (name: string, f: Figures, base: Figures, cpu: number[]) =>
       rows.push(
-        `| ${name} | ${Math.round(f.rps)} | ${f.p50} | ${f.p99} | ${Math.round(base.rps)} | ${((100 * f.rps) / base.rps).toFixed(1)}% | ${f.failures} |`,
+        `| ${name} | ${Math.round(f.rps)} | ${f.p50} | ${f.p99} | ${Math.round(base.rps)} | ${((100 * f.rps) / base.rps).toFixed(1)}% | ${f.failures} | ${cpu.map((ms) => (ms / f.ok).toFixed(2)).join(' + ')} |`,
       );
     for (const what of ['quote', 'track'] as const) {
       if (values.only && values.only !== what) continue;
@@ -236,12 +247,14 @@ async function main() {
       const baselineRequest = { path: '/answer', body: what === 'quote' ? quoteAnswer : trackAnswer };
       await load(url, connections, 2, request); // warm-up: JIT, keep-alive
       await load(baselineUrl, connections, 1, baselineRequest);
+      const cpuBefore = cpuMs();
       const measured = await load(url, connections, duration, request);
+      const cpu = cpuMs().map((ms, i) => ms - cpuBefore[i]);
       const base = await load(baselineUrl, connections, duration, baselineRequest);
-      row(what === 'quote' ? 'POST /api/orders (quote request)' : 'POST /api/orders/track', measured, base);
+      row(what === 'quote' ? 'POST /api/orders (quote request)' : 'POST /api/orders/track', measured, base, cpu);
     }
     console.log(
-      `\n| route | req/s | p50 ms | p99 ms | bare Fastify req/s | of bare | failures |\n|---|---:|---:|---:|---:|---:|---:|\n${rows.join('\n')}`,
+      `\n| route | req/s | p50 ms | p99 ms | bare Fastify req/s | of bare | failures | CPU ms per request (orders + db) |\n|---|---:|---:|---:|---:|---:|---:|---:|\n${rows.join('\n')}`,
     );
   } finally {
     for (const child of children.reverse()) await stopChild(child);

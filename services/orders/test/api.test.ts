@@ -326,6 +326,41 @@ describe('Idempotency-Key', () => {
     expect(await h.service.ctx.models.Order.countDocuments({ emailKey: 'race@example.com' })).toBe(1);
   });
 
+  it('answers a key that spells a field name like any other key', async () => {
+    const key = `orderNumber-${Date.now()}`;
+    const body = coinOrder({ email: 'field-name@example.com' });
+    const first = await order(body, { 'idempotency-key': key });
+    const again = await order(body, { 'idempotency-key': key });
+    expect([first.status, again.status]).toEqual([201, 200]);
+    expect(again.body.order.id).toBe(first.body.order.id);
+  });
+
+  it('still answers a key stored before keys were kept on the order', async () => {
+    // An order as the route stored it then: the key on the order, its body's fingerprint in idempotency_keys.
+    const key = `legacy-${Date.now()}`;
+    const body = coinOrder({ email: 'legacy@example.com' });
+    const first = await order(body, { 'idempotency-key': key });
+    const { Order, IdempotencyKey } = h.service.ctx.models;
+    const stored = await Order.collection.findOneAndUpdate(
+      { idempotencyKey: key },
+      { $unset: { idempotencyBodyHash: '' } },
+      { returnDocument: 'before' },
+    );
+    await IdempotencyKey.collection.insertOne({
+      _id: key,
+      bodyHash: stored!.idempotencyBodyHash as string,
+      orderId: first.body.order.id,
+      createdAt: new Date(),
+    } as never);
+    const again = await order(body, { 'idempotency-key': key });
+    expect(again.status).toBe(200);
+    expect(again.body.order).toEqual(first.body.order);
+    const different = await order<Failure>(coinOrder({ email: 'legacy@example.com', quantity: 51 }), {
+      'idempotency-key': key,
+    });
+    expect(different.status).toBe(409);
+  });
+
   it('refuses a key that is not printable text', async () => {
     const res = await order<Failure>(coinOrder(), { 'idempotency-key': 'x'.repeat(201) });
     expect(res.status).toBe(400);

@@ -109,7 +109,10 @@ export interface OrderDoc {
   tracking?: { carrier: Carrier; trackingNumber: string; estimatedDelivery?: Date } | null;
   /** Set once, when the provider's payment is verified (amount in dollars, as charged). */
   payment?: { paymentIntentId: string; paidAt: Date; amount: number; provider: PaymentMode } | null;
+  /** The Idempotency-Key the quote request came with: unique among orders (a retry finds this order). */
   idempotencyKey?: string;
+  /** With idempotencyKey: the fingerprint of the body it came with (the same key with another body is refused). */
+  idempotencyBodyHash?: string;
   /** Notes edited in the back office's details view. */
   notes?: string;
   /** Internal notes (Admin Notes modal), with who wrote them last. */
@@ -200,6 +203,7 @@ export const orderSchema = new Schema<OrderDoc>(
     },
     payment: { type: Schema.Types.Mixed, default: null },
     idempotencyKey: String,
+    idempotencyBodyHash: String,
     notes: { type: String, default: '' },
     adminNotes: { type: String, default: '' },
     adminNotesUpdatedBy: String,
@@ -230,6 +234,9 @@ export const orderSchema = new Schema<OrderDoc>(
 // Tracking looks an order up by its number; history lists an email's orders newest first; the back
 // office lists by status and date.
 orderSchema.index({ orderNumber: 1 }, { unique: true });
+// A quote request's Idempotency-Key, kept on its order: the order's insert is the key's check, no
+// write of its own (orders without a key are left out of the index).
+orderSchema.index({ idempotencyKey: 1 }, { unique: true, sparse: true });
 orderSchema.index({ emailKey: 1, createdAt: -1 });
 orderSchema.index({ status: 1, createdAt: -1 });
 orderSchema.index({ createdAt: -1 });
@@ -252,7 +259,10 @@ export function storedOrder(order: OrderDoc): OrderDoc & { __v: number } {
   return doc as unknown as OrderDoc & { __v: number };
 }
 
-/** An Idempotency-Key seen on POST /api/orders: the body it came with and the order it made. */
+/**
+ * An Idempotency-Key seen on POST /api/orders before keys were kept on the order itself: the body it came
+ * with and the order it made. Only read now, when a retry meets an order that has no body fingerprint.
+ */
 export interface IdempotencyDoc {
   _id: string;
   bodyHash: string;

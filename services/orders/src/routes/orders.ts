@@ -58,6 +58,16 @@ function duplicateKeyOf(err: unknown): DuplicateKeyError | null {
   return null;
 }
 
+/** The order field whose unique index refused the insert (its key pattern, else the index named in the message). */
+function duplicateFieldOf(err: unknown): string | undefined {
+  const duplicate = duplicateKeyOf(err);
+  if (!duplicate) return undefined;
+  const pattern = Object.keys(duplicate.keyPattern ?? {});
+  if (pattern.length > 0) return pattern[0];
+  // Not the key's value: an Idempotency-Key may spell anything, "orderNumber" included.
+  return / index: (\w+)_-?1 dup key/.exec(duplicate.message ?? '')?.[1];
+}
+
 /** Files named in the body must be uploads stored here; the stored record wins over the browser's copy. */
 async function resolveFiles(ctx: ServiceContext<OrderModels>, body: ParsedOrderRequest): Promise<OrderFile[]> {
   const files: OrderFile[] = [];
@@ -86,16 +96,19 @@ export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderMod
 
   /** Answers a repeated Idempotency-Key: the same order for the same body, 409 for a different one. */
   async function replay(key: string, fingerprint: string): Promise<OrderDoc | null> {
-    const seen = await IdempotencyKey.findById(key).lean();
-    if (!seen) return null;
-    if (seen.bodyHash !== fingerprint) {
+    const order = await Order.findOne({ idempotencyKey: key }).lean<OrderDoc>();
+    // An order made before keys were kept on it has its body's fingerprint in idempotency_keys.
+    const legacy = order?.idempotencyBodyHash ? null : await IdempotencyKey.findById(key).lean();
+    if (!order) {
+      if (!legacy) return null;
+      throw new AppError(410, 'GONE', 'The order made with this Idempotency-Key no longer exists.');
+    }
+    if ((order.idempotencyBodyHash ?? legacy?.bodyHash) !== fingerprint) {
       throw conflict(
         'This Idempotency-Key was already used for a different order. Send a changed order with a new Idempotency-Key.',
         [{ field: 'Idempotency-Key', message: 'Already used with a different body' }],
       );
     }
-    const order = await Order.findById(seen.orderId).lean<OrderDoc>();
-    if (!order) throw new AppError(410, 'GONE', 'The order made with this Idempotency-Key no longer exists.');
     return order;
   }
 
@@ -147,9 +160,9 @@ export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderMod
       const body = request.body;
       const fingerprint = bodyFingerprint(body);
       try {
-        // No lookup of the Idempotency-Key first: the transaction below inserts it before anything else,
-        // and a key already used fails that insert (duplicate key), answered as a retry below. A new
-        // key, the usual case, saves a round trip to the database.
+        // No lookup of the Idempotency-Key first: the order carries it under a unique index, so a key
+        // already used fails the order's insert (duplicate key), answered as a retry below. A new key,
+        // the usual case, costs no command of its own.
         const files = await resolveFiles(ctx, body);
         if (body.aiDesignId && !(await Design.exists({ _id: body.aiDesignId }))) {
           throw badRequest('The AI design this order refers to was not found.', [
@@ -206,20 +219,15 @@ export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderMod
             discount: null,
             tracking: null,
             payment: null,
-            ...(key ? { idempotencyKey: key } : {}),
+            ...(key ? { idempotencyKey: key, idempotencyBodyHash: fingerprint } : {}),
             createdAt: now,
             updatedAt: now,
           };
           try {
             await ctx.withOutbox(async (session, outbox) => {
-              // Lean inserts: the body passed the contracts schema, and storedOrder adds what the
+              // A lean insert: the body passed the contracts schema, and storedOrder adds what the
               // mongoose schema would (its document hydration and validation were a large share of the CPU).
-              // The key first: a repeated key stops the transaction before anything else is written.
-              if (key)
-                await IdempotencyKey.insertMany(
-                  [{ _id: key, bodyHash: fingerprint, orderId: order._id, createdAt: now }],
-                  { session, lean: true },
-                );
+              // First: a repeated key (or order number) stops the transaction before anything else is written.
               await Order.insertMany([storedOrder(order)], { session, lean: true });
               // Claim the files in the same transaction, and only while the unused-file sweep has not
               // marked them for deletion: a file it marked meanwhile fails the order instead of vanishing.
@@ -250,10 +258,9 @@ export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderMod
               outbox.add('order.created', orderCreatedData(order));
             });
           } catch (err) {
-            const duplicate = duplicateKeyOf(err);
-            if (duplicate?.keyPattern?.orderNumber !== undefined || /orderNumber/.test(duplicate?.message ?? ''))
-              continue;
-            if (key && duplicate && /idempotency_keys/.test(duplicate.message ?? '')) {
+            const duplicate = duplicateFieldOf(err);
+            if (duplicate === 'orderNumber') continue;
+            if (key && duplicate === 'idempotencyKey') {
               // A retry, or the same key racing us from another request: the order made with it.
               const previous = await replay(key, fingerprint);
               if (previous) return reply.status(200).send({ success: true as const, order: createdView(previous) });
