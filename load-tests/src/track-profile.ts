@@ -6,7 +6,7 @@
 // With --stalls every part reports, each half second, its event loop's delay (perf_hooks'
 // monitorEventLoopDelay) and its GC pauses; those of the timed load are summed up per part, to find what
 // makes the p99.
-//   node --conditions=source --import tsx src/track-profile.ts [--duration 10] [--connections 50] [--cpu-prof] [--stalls]
+//   node --conditions=source --import tsx src/track-profile.ts [--duration 10] [--connections 50] [--cpu-prof] [--stalls] [--node-arg=--flag ...]
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,8 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '50' },
     'cpu-prof': { type: 'boolean', default: false },
     stalls: { type: 'boolean', default: false },
+    // Extra Node flags for every part (after the runner's own), e.g. to try a GC setting.
+    'node-arg': { type: 'string', multiple: true, default: [] },
     top: { type: 'string', default: '25' },
   },
   strict: true,
@@ -101,6 +103,7 @@ try {
     nodeArgs: [
       ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
       ...(values.stalls ? [`--import=data:text/javascript,${encodeURIComponent(stallReporter)}`] : []),
+      ...values['node-arg'],
     ],
     ...(values.stalls ? { log: collectStalls } : {}),
   });
