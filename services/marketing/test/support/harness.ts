@@ -118,6 +118,25 @@ export interface CapturedMail {
   raw: string;
 }
 
+/** The decoded body of a captured message's text or HTML part, however the sender encoded it. */
+export function mimePart(raw: string, type: 'text/plain' | 'text/html'): string {
+  const start = raw.search(new RegExp(`^Content-Type: ${type}`, 'im'));
+  if (start < 0) return '';
+  const part = raw.slice(start);
+  const headersEnd = part.indexOf('\r\n\r\n');
+  const headers = part.slice(0, headersEnd);
+  const body = part.slice(headersEnd + 4).split(/\r\n--/)[0];
+  if (/^Content-Transfer-Encoding: base64/im.test(headers))
+    return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (/^Content-Transfer-Encoding: quoted-printable/im.test(headers)) {
+    const bytes = body
+      .replace(/=\r\n/g, '')
+      .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    return Buffer.from(bytes, 'latin1').toString('utf8');
+  }
+  return body;
+}
+
 /**
  * A loopback SMTP server that keeps each message raw (headers included) and refuses recipients whose
  * address starts with `bounce-` with a permanent 550, as a real mail server does for a dead mailbox.
