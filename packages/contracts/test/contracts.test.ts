@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  backoffDelayMs,
+  productionRetryDelayMs,
   catalog,
   createEvent,
   errorEnvelopeSchema,
@@ -108,5 +110,15 @@ describe('http shapes', () => {
     expect(readinessSchema.parse({ status: 'not_ready', checks: { mongo: 'up', nats: 'down' } }).checks.nats).toBe(
       'down',
     );
+  });
+});
+
+describe('back-off', () => {
+  it('doubles from the base before each attempt, capped, and never overflows however long it fails', () => {
+    expect([1, 2, 3, 4, 5].map((n) => backoffDelayMs(n, 250, 3_000))).toEqual([250, 500, 1_000, 2_000, 3_000]);
+    expect(backoffDelayMs(0, 250, 3_000)).toBe(250);
+    expect(backoffDelayMs(100_000, 250, 30_000)).toBe(30_000);
+    // The production page's retries (admin §8): 1 s, 2 s, 4 s, then 5 s.
+    expect([1, 2, 3, 4].map(productionRetryDelayMs)).toEqual([1_000, 2_000, 4_000, 5_000]);
   });
 });

@@ -10,7 +10,7 @@ import { freePort, startMongo, startNats, type StartedMongo, type StartedNats } 
 import { buildApp, type EmailTestHooks } from '../src/app.js';
 import { loadConfig, type EmailConfig, type RawEmailEnv } from '../src/config.js';
 import { enqueueEmail } from '../src/queue/enqueue.js';
-import { retryDelayMs } from '../src/queue/worker.js';
+import { backoffDelayMs } from '@shop/contracts';
 import { removedSecretBody, verificationCodeEmail } from '../src/templates/index.js';
 import { eventually as eventuallyWithin } from './support/harness.js';
 
@@ -73,7 +73,7 @@ async function queueCode(service: Awaited<ReturnType<typeof buildApp>>, email: s
 
 describe('retry schedule', () => {
   it('doubles the wait after each failed attempt, up to the cap', () => {
-    expect([1, 2, 3, 4, 5, 6].map((n) => retryDelayMs(n, 30_000, 600_000))).toEqual([
+    expect([1, 2, 3, 4, 5, 6].map((n) => backoffDelayMs(n, 30_000, 600_000))).toEqual([
       30_000, 60_000, 120_000, 240_000, 480_000, 600_000,
     ]);
   });

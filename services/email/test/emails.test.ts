@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mailboxListSchema, type ErrorEnvelope, type EventData, type EventType } from '@shop/contracts';
 import type { DevMailbox } from '@shop/dev-mailbox';
-import type { StartedMongo, StartedNats } from '@shop/test-support';
+import { orderCreatedData, type StartedMongo, type StartedNats } from '@shop/test-support';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { adminHeaders } from '@shop/service-kit/testing';
@@ -47,31 +47,16 @@ const publish = <T extends EventType>(type: T, source: 'orders' | 'customers', d
 const consumed = (stream: string, durable: string) => consumedBy(service, stream, durable);
 
 function order(overrides: Partial<EventData<'order.created'>> = {}): EventData<'order.created'> {
-  return {
-    orderId: randomUUID(),
-    orderNumber: `CC-${Math.floor(100000 + Math.random() * 900000)}`,
-    customerName: 'Jordan Lee',
-    email: `buyer-${randomUUID().slice(0, 8)}@example.com`,
-    phone: '555-0100',
-    itemType: 'coin',
-    designMethod: 'describe',
-    quantity: 50,
-    estimatedTotal: 1170,
-    customerCategory: 'military',
+  return orderCreatedData({
     taxExempt: true,
-    aiGenerated: false,
-    subscribeEmail: false,
-    subscribeSMS: false,
     shippingAddress: { line1: '1 Main St', line2: '', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
-    status: 'pending_quote',
     statusLabel: 'Quote Pending',
-    submittedDate: new Date().toISOString(),
     description: 'Unit crest with eagle, gold on black',
     size: '2',
     colors: ['Gold', 'Black'],
     finish: 'antique_gold',
     ...overrides,
-  };
+  });
 }
 
 describe('order.created', () => {

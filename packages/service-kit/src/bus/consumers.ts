@@ -18,7 +18,14 @@ import {
   type JsMsg,
 } from '@nats-io/jetstream';
 import type { ClientSession, Connection, Model } from 'mongoose';
-import { parseEvent, streamForEventType, type EventEnvelope, type EventSource, type EventType } from '@shop/contracts';
+import {
+  backoffDelayMs,
+  parseEvent,
+  streamForEventType,
+  type EventEnvelope,
+  type EventSource,
+  type EventType,
+} from '@shop/contracts';
 import type { Logger } from '../logger.js';
 import type { OutboxDoc, ProcessedEventDoc } from './models.js';
 import { runInOutboxTransaction, type Outbox } from './outbox.js';
@@ -224,7 +231,7 @@ export class ConsumerRunner {
         failures += 1;
         this.deps.log.warn({ err, event: c.event }, 'consumer interrupted; restarting');
       }
-      if (!this.stopped) await new Promise((r) => setTimeout(r, Math.min(10_000, 500 * 2 ** Math.min(failures, 5))));
+      if (!this.stopped) await new Promise((r) => setTimeout(r, backoffDelayMs(failures + 1, 500, 10_000)));
     }
   }
 
@@ -361,7 +368,7 @@ interface Received {
 
 /** Hands a failed event back to JetStream for a later try, waiting longer after each failure. */
 function nak(log: Logger, { m, event }: Received, err: unknown) {
-  const delay = Math.min(maxNakDelayMs, 1000 * 2 ** Math.max(0, m.info.deliveryCount - 1));
+  const delay = backoffDelayMs(m.info.deliveryCount, 1000, maxNakDelayMs);
   log.error(
     { err, eventId: event.id, seq: m.seq, deliveryCount: m.info.deliveryCount, retryInMs: delay },
     'event handler failed; will retry',

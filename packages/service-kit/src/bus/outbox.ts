@@ -10,6 +10,7 @@
 import type { ClientSession, Connection, Model } from 'mongoose';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import {
+  backoffDelayMs,
   createEvent,
   eventsWithSecrets,
   type EventData,
@@ -260,7 +261,7 @@ export class OutboxRelay {
     ];
     const retries = failed.map(({ doc, err }) => {
       const attempts = (doc.attempts ?? 0) + 1;
-      const delay = Math.min(this.maxBackoffMs, 250 * 2 ** Math.min(attempts, 10));
+      const delay = backoffDelayMs(attempts + 1, 250, this.maxBackoffMs);
       this.log.warn(
         { err, eventId: doc._id, type: doc.type, attempts, retryInMs: delay },
         'event publish failed; will retry',

@@ -7,16 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import addressparser from 'nodemailer/lib/addressparser';
 import { encodeWord, encodeWords, foldLines } from 'nodemailer/lib/mime-funcs';
-
-export interface MailToCompose {
-  from: string;
-  to: string;
-  subject: string;
-  html: string;
-  text: string;
-  messageId: string;
-  headers?: Record<string, string>;
-}
+import type { OutgoingMail } from './transport.js';
 
 export interface ComposedMail {
   envelope: { from: string; to: string[] };
@@ -86,7 +77,7 @@ function fromMailboxes(field: string): Mailbox[] | null {
 const boundaryPrefix = `--_shop-${randomBytes(8).toString('hex')}-`;
 let boundaries = 0;
 
-export function composeMail(mail: MailToCompose, now = new Date()): ComposedMail | null {
+export function composeMail(mail: OutgoingMail, now = new Date()): ComposedMail | null {
   const from = fromMailboxes(mail.from);
   const to = mailboxes(mail.to);
   if (!from || from.length !== 1 || !to) return null;

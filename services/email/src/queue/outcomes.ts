@@ -4,11 +4,10 @@
 // queue pays one commit per group instead of one per email (group commit). The gathering is bounded
 // (`limit`): the worker starts no new send while it is full, which keeps small the number of emails the
 // SMTP server accepted but the queue has not recorded yet (the ones a crash would send again).
-import type { EventData } from '@shop/contracts';
+import { backoffDelayMs, type EventData } from '@shop/contracts';
 import type { Logger, ServiceContext } from '@shop/service-kit';
 import type { EmailDoc, EmailModels } from '../models/index.js';
 import { removedSecretBody, secretBodyTemplates } from '../templates/index.js';
-import { retryDelayMs } from './retry.js';
 
 export type Outcome =
   | { kind: 'sent'; email: EmailDoc; at: Date; smtpMessageId: string }
@@ -139,7 +138,7 @@ export class OutcomeRecorder {
           this.log.error({ err, emails: group.length }, 'outcomes not recorded at shutdown; their claims run out');
         } else {
           this.pending.unshift(...group);
-          const delay = retryDelayMs(failures, 100, 5_000);
+          const delay = backoffDelayMs(failures, 100, 5_000);
           this.log.warn({ err, emails: group.length, retryInMs: delay }, 'could not record email outcomes; will retry');
           await new Promise((r) => setTimeout(r, delay));
           continue;

@@ -11,10 +11,8 @@ import type { Logger, ServiceContext } from '@shop/service-kit';
 import type { EmailSettings } from '../config.js';
 import type { EmailDoc, EmailModels } from '../models/index.js';
 import { OutcomeRecorder, type Outcome } from './outcomes.js';
-import { retryDelayMs } from './retry.js';
+import { backoffDelayMs } from '@shop/contracts';
 import { longestSendMs, type MailSender } from './transport.js';
-
-export { retryDelayMs };
 
 export interface WorkerOptions {
   settings: EmailSettings;
@@ -234,7 +232,9 @@ export class EmailWorker {
               email,
               at,
               error,
-              retryAt: new Date(at.getTime() + retryDelayMs(email.attempts, settings.retryBaseMs, settings.retryMaxMs)),
+              retryAt: new Date(
+                at.getTime() + backoffDelayMs(email.attempts, settings.retryBaseMs, settings.retryMaxMs),
+              ),
             };
     }
     this.outcomes.add(outcome);
