@@ -69,15 +69,19 @@ function spawnChild(args: string[], cwd: string, env: NodeJS.ProcessEnv, cores?:
   return { process: child, stderr: () => stderr, nextLine };
 }
 
-/** The first line the child prints, as JSON. */
-function firstLine<T>(child: Child, what: string): Promise<T> {
+/** The first line the child prints that is JSON with `key` (a gateway's own log lines share its stdout). */
+function firstLine<T>(child: Child, what: string, key: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${what} did not start within 90 s:\n${child.stderr()}`)), 90_000);
     child.process.once('exit', (code) => reject(new Error(`${what} exited with code ${code}:\n${child.stderr()}`)));
-    void child.nextLine().then((line) => {
-      clearTimeout(timer);
-      resolve(JSON.parse(line) as T);
-    });
+    const next = (): void =>
+      void child.nextLine().then((line) => {
+        const parsed = line.startsWith('{') ? (JSON.parse(line) as Record<string, unknown>) : undefined;
+        if (!parsed || !(key in parsed)) return next();
+        clearTimeout(timer);
+        resolve(parsed as T);
+      });
+    next();
   });
 }
 
@@ -173,6 +177,31 @@ function busyShare(before: ReturnType<typeof coreTicks>, after: ReturnType<typeo
 
 type Mode = 'on' | 'off';
 
+/** One variant's measured runs in a round, summed (one run, or several with --paired). */
+function emptyWindowSum() {
+  return {
+    requests: 0,
+    seconds: 0,
+    failures: 0,
+    /** The gateway process's CPU, all threads, user + system. */
+    cpuMs: 0,
+    main: 0,
+    other: 0,
+    system: 0,
+    minor: 0,
+    major: 0,
+    gcMs: 0,
+    wallMs: 0,
+    loadSideMs: 0,
+    /** How busy the gateway's and the load side's cores were in each run. */
+    gatewayCores: [] as number[],
+    loadCores: [] as number[],
+  };
+}
+
+/** Wait after each measured run before reading the gateway's CPU: over the request log's 250 ms flush. */
+const flushSettleMs = 400;
+
 /** The pid of the nats-server listening on `port` (Linux /proc; undefined elsewhere). */
 function natsServerPid(port: number): number | undefined {
   let entries: string[];
@@ -230,6 +259,8 @@ async function main() {
       path: { type: 'string', default: '/api/orders/_service' },
       'cpu-prof': { type: 'boolean', default: false },
       pin: { type: 'boolean', default: false },
+      paired: { type: 'boolean', default: false },
+      windows: { type: 'string', default: '3' },
       'profile-dir': { type: 'string', default: join(os.tmpdir(), 'request-log-profiles') },
     },
     strict: true,
@@ -237,7 +268,9 @@ async function main() {
   const rounds = Number(values.rounds);
   const duration = Number(values.duration);
   const connections = Number(values.connections);
+  const windows = Number(values.windows);
   for (const [name, v] of [
+    ['windows', windows],
     ['rounds', rounds],
     ['duration', duration],
     ['connections', connections],
@@ -265,7 +298,7 @@ async function main() {
   const pids: Record<Mode, number[]> = { on: [], off: [] };
   let nc: Awaited<ReturnType<typeof connect>> | undefined;
   try {
-    const urls = await firstLine<StandIns>(standIns, 'the stand-in services');
+    const urls = await firstLine<StandIns>(standIns, 'the stand-in services', 'services');
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH ?? '',
       HOST: '127.0.0.1',
@@ -280,7 +313,8 @@ async function main() {
     };
     for (const [service, url] of Object.entries(urls.services)) env[`${service.toUpperCase()}_URL`] = url;
     if (values['cpu-prof']) mkdirSync(values['profile-dir'], { recursive: true });
-    const startGateway = async (mode: Mode, round: number) => {
+    /** A gateway process with the request log on, off, or (paired) both: one app of each on its own port. */
+    const spawnGateway = (mode: Mode | 'both', round: number) => {
       const profile = values['cpu-prof']
         ? [
             '--cpu-prof',
@@ -295,15 +329,34 @@ async function main() {
         pinning?.gateway,
       );
       running.add(child);
+      return child;
+    };
+    const startGateway = async (mode: Mode, round: number) => {
+      const child = spawnGateway(mode, round);
       const { url, pid } = await firstLine<{ url: string; pid: number }>(
         child,
         `the gateway with the request log ${mode}`,
+        'url',
       );
       pids[mode].push(pid);
       return { child, url, pid };
     };
+    // The off app of a paired process publishes nothing (it has no request log at all), so its pid
+    // counts as the logging gateway's in the stream check.
+    const startPairedGateways = async (
+      round: number,
+    ): Promise<Record<Mode, { child: Child; url: string; pid: number }>> => {
+      const child = spawnGateway('both', round);
+      const { urls, pid } = await firstLine<{ urls: Record<Mode, string>; pid: number }>(
+        child,
+        'the gateway process with the request log on and off',
+        'urls',
+      );
+      pids.on.push(pid);
+      return { on: { child, url: urls.on, pid }, off: { child, url: urls.off, pid } };
+    };
     console.log(
-      `nats ${nats.url}; ${connections} connections, ${duration} s per run, ${rounds} rounds, ${values.path}; two fresh gateways every round; ${placement}`,
+      `nats ${nats.url}; ${connections} connections, ${duration} s per run, ${rounds} rounds, ${values.path}; ${values.paired ? `one fresh gateway process holding both variants every round, ${windows} runs of each alternating` : 'two fresh gateways every round'}; ${placement}`,
     );
 
     const rows: Array<{
@@ -355,15 +408,19 @@ async function main() {
       // Fresh processes each round, started in the round's order: how one process happens to be
       // compiled and placed (it moves a long-lived one's CPU per request by 10-15% either way on this
       // machine) then falls on both sides over the rounds instead of on one side for the whole run.
+      // --paired: one process holds both variants, so that placement falls on both alike within the round.
       const gateways = {} as Record<Mode, { child: Child; url: string; pid: number }>;
-      for (const mode of order) gateways[mode] = await startGateway(mode, round);
+      if (values.paired) Object.assign(gateways, await startPairedGateways(round));
+      else for (const mode of order) gateways[mode] = await startGateway(mode, round);
       // Warm-up (JIT, keep-alive pools to the stand-ins, the first NATS batches).
       for (const mode of order) await load(`${gateways[mode].url}${values.path}`, connections, 2);
-      const result: Partial<Record<Mode, LoadResult>> = {};
-      const cpu: Partial<Record<Mode, number>> = {};
-      const threads = {} as (typeof rows)[number]['threads'];
-      const saturation = {} as (typeof rows)[number]['saturation'];
-      for (const mode of order) {
+      const sums = { on: emptyWindowSum(), off: emptyWindowSum() };
+      // Separate processes: one window each. Paired: `windows` each, in the order on off off on on off ...,
+      // so a drift in the machine's speed within the round falls on both variants alike.
+      const sequence: Mode[] = [];
+      for (let w = 0; w < (values.paired ? windows : 1); w++) sequence.push(...(w % 2 ? [...order].reverse() : order));
+      for (const mode of sequence) {
+        const sum = sums[mode];
         const gcBefore = await gcTotalsOf(gateways[mode].child);
         const threadsBefore = threadCpuMsOf(gateways[mode].pid);
         const before = cpuMsOf(gateways[mode].pid);
@@ -372,70 +429,85 @@ async function main() {
         const loadSideBefore = loadSideCpuMs();
         const ticksBefore = coreTicks();
         const startedAt = performance.now();
-        result[mode] = await load(`${gateways[mode].url}${values.path}`, connections, duration);
+        const result = await load(`${gateways[mode].url}${values.path}`, connections, duration);
         const wallMs = performance.now() - startedAt;
         const ticksAfter = coreTicks();
         const loadSideMs = loadSideCpuMs() - loadSideBefore;
+        // The run's last batch is published within one flush interval of its last request: its CPU
+        // belongs to this run (and, paired, must not land in the other variant's next run).
+        await new Promise((r) => setTimeout(r, flushSettleMs));
         if (streamBefore) {
           const streamAfter = await streamState();
           stored.messages += streamAfter.messages - streamBefore.messages;
           stored.bytes += streamAfter.bytes - streamBefore.bytes;
           stored.seconds += duration;
         }
-        // Its CPU per request also counts the batches it published during the run.
-        const requests = Math.max(1, result[mode].requests.total);
-        cpu[mode] = (cpuMsOf(gateways[mode].pid) - before) / requests;
         const threadsAfter = threadCpuMsOf(gateways[mode].pid);
         const gcAfter = await gcTotalsOf(gateways[mode].child);
-        saturation[mode] = {
-          gateway: (cpu[mode] * requests) / wallMs,
-          gatewayCores: busyShare(ticksBefore, ticksAfter, gatewayCores),
-          loadCores: busyShare(ticksBefore, ticksAfter, loadCores),
-          loadSide: loadSideMs / wallMs,
-        };
-        threads[mode] = {
-          main: (1000 * (threadsAfter.main - threadsBefore.main)) / requests,
-          other: (1000 * (threadsAfter.other - threadsBefore.other)) / requests,
-          system: (1000 * (threadsAfter.system - threadsBefore.system)) / requests,
-          minor: gcAfter.minor - gcBefore.minor,
-          major: gcAfter.major - gcBefore.major,
-          gcMs:
-            (1000 *
-              (gcAfter.minorMs +
-                gcAfter.majorMs +
-                gcAfter.otherMs -
-                gcBefore.minorMs -
-                gcBefore.majorMs -
-                gcBefore.otherMs)) /
-            requests,
-        };
+        sum.requests += result.requests.total;
+        sum.seconds += duration;
+        sum.failures += result.non2xx + result.errors + result.timeouts;
+        sum.cpuMs += cpuMsOf(gateways[mode].pid) - before;
+        sum.main += threadsAfter.main - threadsBefore.main;
+        sum.other += threadsAfter.other - threadsBefore.other;
+        sum.system += threadsAfter.system - threadsBefore.system;
+        sum.minor += gcAfter.minor - gcBefore.minor;
+        sum.major += gcAfter.major - gcBefore.major;
+        sum.gcMs +=
+          gcAfter.minorMs + gcAfter.majorMs + gcAfter.otherMs - gcBefore.minorMs - gcBefore.majorMs - gcBefore.otherMs;
+        sum.wallMs += wallMs;
+        sum.loadSideMs += loadSideMs;
+        sum.gatewayCores.push(busyShare(ticksBefore, ticksAfter, gatewayCores));
+        sum.loadCores.push(busyShare(ticksBefore, ticksAfter, loadCores));
         // nats-server shares the machine's cores: what storing the batches costs it slows the gateway too.
         natsCpuMs[mode] += natsPid ? cpuMsOf(natsPid) - natsBefore : 0;
       }
-      for (const mode of order) {
-        await stopChild(gateways[mode].child);
-        running.delete(gateways[mode].child);
+      for (const child of new Set(Object.values(gateways).map((g) => g.child))) {
+        await stopChild(child);
+        running.delete(child);
       }
-      const r = { on: result.on!, off: result.off! };
-      answeredByOn += r.on.requests.total;
-      const failures = r.on.non2xx + r.on.errors + r.on.timeouts + r.off.non2xx + r.off.errors + r.off.timeouts;
+      // Its CPU per request also counts the batches it published during the run.
+      const cpu = {} as Record<Mode, number>;
+      const threads = {} as (typeof rows)[number]['threads'];
+      const saturation = {} as (typeof rows)[number]['saturation'];
+      for (const mode of order) {
+        const s = sums[mode];
+        const requests = Math.max(1, s.requests);
+        cpu[mode] = s.cpuMs / requests;
+        threads[mode] = {
+          main: (1000 * s.main) / requests,
+          other: (1000 * s.other) / requests,
+          system: (1000 * s.system) / requests,
+          minor: s.minor,
+          major: s.major,
+          gcMs: (1000 * s.gcMs) / requests,
+        };
+        saturation[mode] = {
+          gateway: s.cpuMs / s.wallMs,
+          gatewayCores: median(s.gatewayCores),
+          loadCores: median(s.loadCores),
+          loadSide: s.loadSideMs / s.wallMs,
+        };
+      }
+      const rate = (mode: Mode) => sums[mode].requests / sums[mode].seconds;
+      answeredByOn += sums.on.requests;
       rows.push({
         round,
-        on: r.on.requests.average,
-        off: r.off.requests.average,
-        ratio: r.on.requests.average / r.off.requests.average,
-        onTotal: r.on.requests.total,
-        offTotal: r.off.requests.total,
-        failures,
-        onCpu: cpu.on!,
-        offCpu: cpu.off!,
+        on: rate('on'),
+        off: rate('off'),
+        ratio: rate('on') / rate('off'),
+        onTotal: sums.on.requests,
+        offTotal: sums.off.requests,
+        failures: sums.on.failures + sums.off.failures,
+        onCpu: cpu.on,
+        offCpu: cpu.off,
         threads,
         saturation,
       });
       const t = (m: Mode) =>
         `main ${threads[m].main.toFixed(1)} + other threads ${threads[m].other.toFixed(1)} (system ${threads[m].system.toFixed(1)}), GC ${threads[m].minor} minor ${threads[m].major} major ${threads[m].gcMs.toFixed(2)} ms/1000`;
       console.log(
-        `round ${round} (${order.join(' then ')}): on ${Math.round(r.on.requests.average)} req/s, off ${Math.round(r.off.requests.average)} req/s, on/off ${(100 * rows.at(-1)!.ratio).toFixed(1)}%; gateway CPU µs/request on ${(1000 * cpu.on!).toFixed(1)} (${t('on')}), off ${(1000 * cpu.off!).toFixed(1)} (${t('off')})`,
+        `round ${round} (${values.paired ? `one process, ${windows} runs each, ` : ''}${order.join(' then ')}${values.paired ? ' first' : ''}): on ${Math.round(rate('on'))} req/s, off ${Math.round(rate('off'))} req/s, on/off ${(100 * rows.at(-1)!.ratio).toFixed(1)}%; gateway CPU µs/request on ${(1000 * cpu.on).toFixed(1)} (${t('on')}), off ${(1000 * cpu.off).toFixed(1)} (${t('off')})`,
       );
       const sat = (m: Mode) =>
         `gateway ${percent(saturation[m].gateway)} of a core (its cores ${percent(saturation[m].gatewayCores)} busy), load side ${percent(saturation[m].loadSide)} (its cores ${percent(saturation[m].loadCores)} busy)`;
@@ -549,7 +621,7 @@ async function main() {
 // (without telemetry, so the gateway's own work is all that is measured). Last, once everything above
 // is defined.
 if (process.argv[2] === '--serve-gateway') {
-  const requestLog = process.argv[3] === 'on';
+  const mode = process.argv[3] as Mode | 'both';
   const { loadConfig } = (await import(`${gatewayDir}src/config.ts`)) as {
     loadConfig: () => { host: string; port: number; logLevel: string };
   };
@@ -561,10 +633,10 @@ if (process.argv[2] === '--serve-gateway') {
   };
   const { createLogger } = await import('@shop/service-kit');
   const config = loadConfig();
-  const app = await buildApp(config, {
-    logger: createLogger({ service: 'gateway', level: config.logLevel }),
-    ...(requestLog ? {} : { requestLog: false }),
-  });
+  const logger = createLogger({ service: 'gateway', level: config.logLevel });
+  const appWith = (requestLog: boolean) => buildApp(config, { logger, ...(requestLog ? {} : { requestLog: false }) });
+  const apps =
+    mode === 'both' ? { on: await appWith(true), off: await appWith(false) } : { [mode]: await appWith(mode === 'on') };
   // The bench asks for the GC pauses so far (SIGUSR2) before and after each measured run.
   const gc = { minor: 0, minorMs: 0, major: 0, majorMs: 0, other: 0, otherMs: 0 };
   new PerformanceObserver((list) => {
@@ -581,9 +653,15 @@ if (process.argv[2] === '--serve-gateway') {
     }
   }).observe({ entryTypes: ['gc'] });
   process.on('SIGUSR2', () => console.log(JSON.stringify({ gc })));
-  const url = await app.listen({ host: config.host, port: config.port });
-  process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
-  console.log(JSON.stringify({ url, pid: process.pid }));
+  const urls: Partial<Record<Mode, string>> = {};
+  // Paired, each app on a port of its own (the configured one is for a single gateway).
+  for (const [name, app] of Object.entries(apps) as Array<[Mode, (typeof apps)[Mode] & object]>)
+    urls[name] = await app.listen({ host: config.host, port: mode === 'both' ? 0 : config.port });
+  process.once(
+    'SIGTERM',
+    () => void Promise.all(Object.values(apps).map((app) => app.close())).then(() => process.exit(0)),
+  );
+  console.log(JSON.stringify(mode === 'both' ? { urls, pid: process.pid } : { url: urls[mode], pid: process.pid }));
 } else {
   await main();
 }
