@@ -3,14 +3,20 @@
 // route's size limit and the route's timeout.
 import type { IncomingMessage } from 'node:http';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+  preParsingHookHandler,
+} from 'fastify';
 import { nameRequestSpan } from '@shop/service-kit/edge';
 import type { GatewayConfig } from './config.js';
 import { bodyTooLarge } from './errors.js';
 import { ServicePools, type ForwardSettings } from './forward.js';
 import { ROUTES, type RouteRow } from './routes.js';
 
-/** Per-route settings the gateway's hooks read from `request.routeOptions.config`. */
+/** Per-route settings, in `request.routeOptions.config` (the admin check reads `service`). */
 export interface ProxyRouteConfig {
   service: string;
   bodyLimitBytes: number;
@@ -68,10 +74,6 @@ export function honourExpectContinue(app: FastifyInstance): void {
   });
 }
 
-function routeConfig(request: FastifyRequest): Partial<ProxyRouteConfig> {
-  return request.routeOptions.config ?? {};
-}
-
 /** The methods forwarded to a service (those a browser or a webhook sends). */
 const FORWARDED_METHODS = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'];
 
@@ -93,6 +95,28 @@ function readBody(request: FastifyRequest, payload: Readable, done: (err: Error 
   });
 }
 
+/** A forwarded route's body size limit, as its two hooks. */
+function bodyLimitHooks(limit: number): { onRequest: onRequestHookHandler; preParsing: preParsingHookHandler } {
+  return {
+    // Refuse an oversized body before a single byte reaches a service.
+    onRequest(request, _reply, done) {
+      const length = request.headers['content-length'];
+      if (length !== undefined) {
+        const declared = Number(length);
+        if (Number.isFinite(declared) && declared > limit) return done(bodyTooLarge(limit));
+      }
+      done();
+    },
+    // A chunked body (no Content-Length) is counted as it streams. A request with neither header has
+    // no body at all (RFC 9112 6.3): no counting stream for it (every GET).
+    preParsing(request, _reply, payload, done) {
+      const chunked = request.headers['transfer-encoding'] !== undefined;
+      if (!chunked || request.headers['content-length'] !== undefined) return done(null, payload);
+      done(null, payload.pipe(new BodyLimit(limit)));
+    },
+  };
+}
+
 /** Bodies up to this size (by Content-Length) are read whole before forwarding. */
 const collectBodyUpToBytes = 64 * 1024;
 
@@ -108,25 +132,6 @@ export async function registerServiceProxies(
   config: GatewayConfig,
   options: ProxyOptions,
 ): Promise<void> {
-  // Refuse an oversized body before a single byte reaches a service.
-  app.addHook('onRequest', (request, _reply, done) => {
-    const limit = routeConfig(request).bodyLimitBytes;
-    const length = request.headers['content-length'];
-    if (limit && length !== undefined) {
-      const declared = Number(length);
-      if (Number.isFinite(declared) && declared > limit) return done(bodyTooLarge(limit));
-    }
-    done();
-  });
-  // A chunked body (no Content-Length) is counted as it streams. A request with neither header has
-  // no body at all (RFC 9112 6.3): no counting stream for it (every GET).
-  app.addHook('preParsing', (request, _reply, payload, done) => {
-    const limit = routeConfig(request).bodyLimitBytes;
-    const chunked = request.headers['transfer-encoding'] !== undefined;
-    if (!limit || !chunked || request.headers['content-length'] !== undefined) return done(null, payload);
-    done(null, payload.pipe(new BodyLimit(limit)));
-  });
-
   // One connection pool per service, shared by its routes; closed when the gateway stops.
   const pools = new ServicePools(Math.min(config.upstreamTimeoutMs, 5_000));
   app.addHook('onClose', async () => pools.close());
@@ -144,13 +149,19 @@ export async function registerServiceProxies(
         answerHeaders: options.answerHeaders,
         draining: options.draining,
       };
-      const routeSettings: ProxyRouteConfig = { service: row.service, bodyLimitBytes: bodyLimitFor(row, config) };
+      const limit = bodyLimitFor(row, config);
+      const routeSettings: ProxyRouteConfig = { service: row.service, bodyLimitBytes: limit };
       const handler = (request: FastifyRequest, reply: FastifyReply) => {
         nameRequestSpan(request.raw, row.prefix);
         pools.forward(pool, request, reply, settings);
       };
+      // The size limit's hooks belong to the route, its limit known here: a global hook read it from
+      // `request.routeOptions`, which builds a fresh object of a dozen fields on every read. Route hooks
+      // run after every global one (ban, rate limit, admin check; "100 Continue"), as these did.
+      // (A limit of 0 set no limit, as before.)
+      const hooks = limit ? bodyLimitHooks(limit) : {};
       for (const url of [row.prefix, `${row.prefix}/*`])
-        proxied.route({ method: FORWARDED_METHODS, url, config: routeSettings, handler });
+        proxied.route({ method: FORWARDED_METHODS, url, config: routeSettings, ...hooks, handler });
     }
   });
 }

@@ -8,6 +8,7 @@
 // id is a fingerprint of the key, so rotating needs no second setting: services accept the current key
 // and GATEWAY_SIGNING_KEY_PREVIOUS while the gateways move to the new one.
 import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   accessOfUrl,
@@ -171,6 +172,24 @@ function unauthorizedCall(reason: string) {
   return new AppError(401, errorCodes.UNAUTHORIZED, reason);
 }
 
+const droppedHeader = (name: string) => name === gatewayTokenHeader || name.startsWith(adminIdentityHeaderPrefix);
+
+function carriesAdminHeader(headers: IncomingHttpHeaders): boolean {
+  for (const name in headers) if (name.startsWith(adminIdentityHeaderPrefix)) return true;
+  return false;
+}
+
+/**
+ * The call's headers without the gateway's token and any x-admin-* header, as a new object: deleting
+ * them from the parsed headers (every call from the gateway carries a token) made V8 turn that object
+ * into a slow dictionary, and cost about twice as much as the copy.
+ */
+function withoutGatewayHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const kept: IncomingHttpHeaders = {};
+  for (const name in headers) if (!droppedHeader(name)) kept[name] = headers[name];
+  return kept;
+}
+
 /** A call's gateway token until it is checked, then the check; null when the call carried none. */
 const tokenState = Symbol('gatewayTokenState');
 type WithTokenState = FastifyRequest & { [tokenState]: string | GatewayTokenCheck | null };
@@ -210,9 +229,7 @@ export function installGatewayIdentity(app: FastifyInstance, ring: GatewayKeyRin
   app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
     const headers = request.headers;
     const token = headerValue(headers[gatewayTokenHeader]);
-    for (const name of Object.keys(headers)) {
-      if (name.startsWith(adminIdentityHeaderPrefix) || name === gatewayTokenHeader) delete headers[name];
-    }
+    if (token !== undefined || carriesAdminHeader(headers)) request.raw.headers = withoutGatewayHeaders(headers);
     if (token !== undefined) {
       (request as WithTokenState)[tokenState] = token;
       Object.defineProperty(request, 'ip', { get: clientAddress, configurable: true, enumerable: true });

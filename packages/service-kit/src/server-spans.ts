@@ -59,18 +59,19 @@ export function startServerSpan(req: IncomingMessage, res: ServerResponse): void
   const parent = propagation.extract(ROOT_CONTEXT, req.headers);
   const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
   if (span.isRecording()) {
-    const userAgent = req.headers['user-agent'];
     span.setAttributes({
       'http.request.method': method,
       'url.scheme': 'http',
       'url.path': path.slice(0, 2048),
       'network.peer.address': req.socket.remoteAddress,
       'network.protocol.version': req.httpVersion,
-      ...(userAgent ? { 'user_agent.original': userAgent.slice(0, 512) } : {}),
     });
+    const userAgent = req.headers['user-agent'];
+    if (userAgent) span.setAttribute('user_agent.original', userAgent.slice(0, 512));
   }
   (req as WithSpan)[spanOf] = span;
-  res.once('close', endServerSpan);
+  // `on`, not `once`: a response closes once, and `once` wraps the listener in a new closure per call.
+  res.on('close', endServerSpan);
 }
 
 /** The request's server span (undefined for probes, or when startServerSpan did not see it). */

@@ -27,11 +27,16 @@ const admin = { id: 'admin-7', email: 'chief@shop.test', name: 'Chief Quartermas
 
 let service: Service<Record<string, never>>;
 
-/** What a handler learns of the caller: the verified admin, and any x-admin-* header left on the call. */
+/**
+ * What a handler learns of the caller: the verified admin, and any x-admin-* header or gateway token
+ * left on the call.
+ */
 const seenBy = (request: FastifyRequest) => ({
   admin: signedInAdmin(request),
   actor: adminActor(request),
-  adminHeaders: Object.keys(request.headers).filter((name) => name.startsWith('x-admin-')),
+  adminHeaders: Object.keys(request.headers).filter(
+    (name) => name.startsWith('x-admin-') || name === gatewayTokenHeader,
+  ),
   ip: request.ip,
 });
 
@@ -47,6 +52,8 @@ beforeAll(async () => {
       // An admin row (GET /api/orders) and a public one (POST /api/orders/track) of the access table.
       app.get('/api/orders', async (request) => seenBy(request));
       app.post('/api/orders/track', async (request) => seenBy(request));
+      // Another public row: every header the handler sees, by name, in order.
+      app.post('/api/orders/history', async (request) => ({ headers: request.headers, ip: request.ip }));
     },
   });
 });
@@ -173,6 +180,40 @@ describe('public routes of a service', () => {
     });
     expect(claimed.statusCode).toBe(200);
     expect(claimed.json()).toEqual({ admin: null, actor: 'admin', adminHeaders: [], ip: '10.1.2.3' });
+  });
+});
+
+describe('the headers a handler sees', () => {
+  it("are the call's own, in order, without the token and the x-admin-* headers", async () => {
+    for (const viaGateway of [true, false]) {
+      const res = await service.app.inject({
+        method: 'POST',
+        url: '/api/orders/history',
+        headers: {
+          'x-admin-email': 'intruder@evil.example',
+          ...(viaGateway ? signed({ ip: '192.0.2.45', rid: 'rid-headers' }) : { 'x-request-id': 'rid-headers' }),
+          'x-admin-role': 'admin',
+          'x-forwarded-for': '192.0.2.99',
+          'x-admins': 'a header of another name',
+          'content-type': 'application/json',
+        },
+        payload: {},
+        remoteAddress: '10.1.2.4',
+      });
+      const { headers, ip } = res.json<{ headers: Record<string, string>; ip: string }>();
+      expect(Object.keys(headers)).toEqual([
+        'x-request-id',
+        'x-forwarded-for',
+        'x-admins',
+        'content-type',
+        'user-agent',
+        'host',
+        'content-length',
+      ]);
+      expect(headers['x-forwarded-for']).toBe('192.0.2.99');
+      expect(headers['x-admins']).toBe('a header of another name');
+      expect(ip).toBe(viaGateway ? '192.0.2.45' : '10.1.2.4');
+    }
   });
 });
 
