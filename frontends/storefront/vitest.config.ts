@@ -5,5 +5,5 @@ import { sourceConditions } from '../../vitest.shared.ts';
 // rules, the order body, the messages of §8. The screens themselves are covered in frontends/e2e.
 export default defineProject({
   ...sourceConditions,
-  test: { name: 'storefront', include: ['test/**/*.test.ts'], environment: 'node' },
+  test: { name: 'storefront', include: ['test/**/*.test.{ts,tsx}'], environment: 'node' },
 });

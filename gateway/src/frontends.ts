@@ -1,6 +1,7 @@
 // Serves the built frontends: the shell at /, the remotes at /remotes/<name>/, and the shell's
 // index.html for every other page address (the shell's router decides what to show). Storefront pages
-// get the site content's SEO tags in that HTML (src/seo.ts); the back office's pages do not.
+// get the site content's SEO tags (src/seo.ts) and the content itself, and the home page its first
+// paint (src/first-paint.ts), in that HTML; the back office's pages do not.
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -9,7 +10,8 @@ import type { GatewayConfig } from './config.js';
 import { errorCodes } from '@shop/contracts';
 import { AppError } from '@shop/service-kit/edge';
 import { apiNotFound } from './errors.js';
-import { seoSource, withSeo } from './seo.js';
+import { withFirstPaint } from './first-paint.js';
+import { siteContentSource, withSeo } from './seo.js';
 
 export const REMOTES = ['storefront', 'admin'] as const;
 
@@ -72,7 +74,7 @@ async function fileUnder(root: string, urlPath: string): Promise<string | undefi
 
 export async function registerFrontends(app: FastifyInstance, config: GatewayConfig): Promise<void> {
   const shellDist = resolve(config.frontendsDir, 'shell', 'dist');
-  const currentSeo = seoSource(config.services.marketing);
+  const currentContent = siteContentSource(config.services.marketing);
   const isAdminPage = (path: string) => path === '/admin' || path.startsWith('/admin/');
 
   // Decorates reply.sendFile only; the catch-all route below decides what "/..." means.
@@ -118,8 +120,9 @@ export async function registerFrontends(app: FastifyInstance, config: GatewayCon
       }
       reply.header('cache-control', REVALIDATE).header('vary', VARY);
       if (isAdminPage(path)) return reply.sendFile('index.html', shellDist);
-      const [html, seo] = await Promise.all([readFile(join(shellDist, 'index.html'), 'utf8'), currentSeo()]);
-      return reply.type('text/html; charset=utf-8').send(withSeo(html, seo));
+      const [html, content] = await Promise.all([readFile(join(shellDist, 'index.html'), 'utf8'), currentContent()]);
+      const home = path === '/';
+      return reply.type('text/html; charset=utf-8').send(withFirstPaint(withSeo(html, content.seo), content, home));
     }
     if (file) {
       reply.header('cache-control', cacheControlFor(file)).header('vary', VARY);

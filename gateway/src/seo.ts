@@ -42,32 +42,35 @@ export function withSeo(html: string, seo: Seo): string {
   return `${stripped.slice(0, at)}  ${seoTags(seo)}\n  ${stripped.slice(at)}`;
 }
 
-/** Reads the SEO content from marketing, at most once per SEO_CACHE_MS; the defaults when it fails. */
-export function seoSource(marketingUrl: string, now: () => number = Date.now) {
-  let cached: { seo: Seo; at: number } | null = null;
-  let pending: Promise<Seo> | null = null;
+/**
+ * Reads the public site content from marketing, at most once per SEO_CACHE_MS; the defaults when it
+ * fails. The SEO tags and the home page's first paint (src/first-paint.ts) are made from it.
+ */
+export function siteContentSource(marketingUrl: string, now: () => number = Date.now) {
+  let cached: { content: SiteContent; at: number } | null = null;
+  let pending: Promise<SiteContent> | null = null;
 
-  async function load(): Promise<Seo> {
+  async function load(): Promise<SiteContent> {
     try {
       const res = await fetch(new URL(contentPaths.public, marketingUrl), {
         signal: AbortSignal.timeout(MARKETING_TIMEOUT_MS),
         headers: { accept: 'application/json' },
       });
-      if (!res.ok) return defaultSiteContent.seo;
+      if (!res.ok) return defaultSiteContent;
       const parsed = contentResponseSchema.safeParse(await res.json());
-      return parsed.success ? parsed.data.content.seo : defaultSiteContent.seo;
+      return parsed.success ? parsed.data.content : defaultSiteContent;
     } catch {
-      return defaultSiteContent.seo;
+      return defaultSiteContent;
     }
   }
 
-  return async function currentSeo(): Promise<Seo> {
-    if (cached && now() - cached.at < SEO_CACHE_MS) return cached.seo;
+  return async function currentContent(): Promise<SiteContent> {
+    if (cached && now() - cached.at < SEO_CACHE_MS) return cached.content;
     // Concurrent page requests share one read.
-    pending ??= load().then((seo) => {
-      cached = { seo, at: now() };
+    pending ??= load().then((content) => {
+      cached = { content, at: now() };
       pending = null;
-      return seo;
+      return content;
     });
     return pending;
   };

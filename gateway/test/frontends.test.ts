@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { defaultSiteContent } from '@shop/contracts';
 import { cacheControlFor } from '../src/frontends.js';
+import { withFirstPaint } from '../src/first-paint.js';
 import { withSeo } from '../src/seo.js';
 import { makeFrontends, startStack, type Stack } from './helpers.js';
 
@@ -13,9 +14,11 @@ const CHUNK = 'export const items = ["Challenge Coins", "Custom Patches", "Tacti
 const SHELL_HTML =
   '<!doctype html><html><head><script defer src="/main.0a1b2c3d4e5f6a7b.js"></script></head><body><div id="root"></div></body></html>';
 
-// Storefront pages carry the site content's SEO tags: the stand-in marketing service has no content,
-// so the defaults (seo.test.ts covers the content's own).
-const SHELL_PAGE = withSeo(SHELL_HTML, defaultSiteContent.seo);
+// Storefront pages carry the site content's SEO tags and the content itself, the home page its first
+// paint: the stand-in marketing service has no content, so the defaults (seo.test.ts and
+// first-paint.test.ts cover the content's own).
+const SHELL_PAGE = withFirstPaint(withSeo(SHELL_HTML, defaultSiteContent.seo), defaultSiteContent, false);
+const HOME_PAGE = withFirstPaint(withSeo(SHELL_HTML, defaultSiteContent.seo), defaultSiteContent, true);
 
 let stack: Stack;
 let frontends: Awaited<ReturnType<typeof makeFrontends>>;
@@ -48,7 +51,7 @@ describe('serving the built frontends', () => {
   it("serves the shell's index.html at / without long caching", async () => {
     const res = await page('/');
     expect(res.status).toBe(200);
-    expect(await res.text()).toBe(SHELL_PAGE);
+    expect(await res.text()).toBe(HOME_PAGE);
     expect(res.headers.get('cache-control')).toBe('no-cache');
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
   });

@@ -70,7 +70,7 @@ describe('SEO tags in the served HTML', () => {
       expect(html).not.toContain('Shell title');
       expect(html).not.toContain('Shell words');
       expect(html.match(/<title>/g)).toHaveLength(1);
-      expect(html).toContain('<div id="root"></div>');
+      expect(html).toContain(path === '/' ? '<div id="root" data-first-paint>' : '<div id="root"></div>');
     }
   });
 

@@ -10,7 +10,9 @@
 // `npm run bench` measures the same first loads on its own stack through measureFirstLoadWeights(baseUrl).
 //
 //   npm run bench:frontend -w load-tests -- [--runs 3] [--record] [--label "after"] [--scripts (list each script)]
+//     [--lighthouse-runs 5 (median run)] [--lighthouse-json <file> (the first run's whole report: opportunities, diagnostics)]
 import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
@@ -124,7 +126,18 @@ function summarise(loads: PageLoad[]): PageLoad {
   };
 }
 
-async function lighthousePerformance(url: string): Promise<number> {
+/** Lighthouse's score and the metrics behind it (ms, CLS unitless). */
+interface LighthouseRun {
+  score: number;
+  fcpMs: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  speedIndexMs: number;
+}
+
+/** Runs Lighthouse on url (mobile preset); with jsonPath, keeps its whole report there (opportunities, diagnostics). */
+async function lighthousePerformance(url: string, jsonPath?: string): Promise<LighthouseRun> {
   const { stdout } = await run(
     process.execPath,
     [
@@ -137,10 +150,22 @@ async function lighthousePerformance(url: string): Promise<number> {
     ],
     { env: { ...process.env, CHROME_PATH: CHROMIUM_PATH }, maxBuffer: 64 * 1024 * 1024 },
   );
-  const report = JSON.parse(stdout) as { categories: { performance: { score: number | null } } };
+  if (jsonPath) await writeFile(jsonPath, stdout);
+  const report = JSON.parse(stdout) as {
+    categories: { performance: { score: number | null } };
+    audits: Record<string, { numericValue?: number }>;
+  };
   const score = report.categories.performance.score;
   if (score === null) throw new Error('Lighthouse gave no performance score');
-  return Math.round(score * 100);
+  const metric = (id: string) => report.audits[id]?.numericValue ?? NaN;
+  return {
+    score: Math.round(score * 100),
+    fcpMs: metric('first-contentful-paint'),
+    lcpMs: metric('largest-contentful-paint'),
+    tbtMs: metric('total-blocking-time'),
+    cls: metric('cumulative-layout-shift'),
+    speedIndexMs: metric('speed-index'),
+  };
 }
 
 const kib = (bytes: number) => (bytes / 1024).toFixed(1);
@@ -206,6 +231,8 @@ async function main(): Promise<void> {
       record: { type: 'boolean', default: false },
       label: { type: 'string', default: 'run' },
       scripts: { type: 'boolean', default: false },
+      'lighthouse-json': { type: 'string' },
+      'lighthouse-runs': { type: 'string', default: '1' },
     },
   });
   const runs = Math.max(1, Number(values.runs));
@@ -220,7 +247,14 @@ async function main(): Promise<void> {
         console.log(`${name}: ${load.files.map((f) => `${f.path} ${kib(f.wire)}`).join('\n  ')}`);
       }
     }
-    const score = await lighthousePerformance(`${stack.url}/`);
+    // Lighthouse's own advice for a noisy machine: several runs, the median (by score) reported.
+    const lhRuns: LighthouseRun[] = [];
+    for (let i = 0; i < Math.max(1, Number(values['lighthouse-runs'])); i++) {
+      const once = () => lighthousePerformance(`${stack.url}/`, i === 0 ? values['lighthouse-json'] : undefined);
+      // Lighthouse now and then loses its trace on a busy machine (NO_NAVSTART): that run is repeated once.
+      lhRuns.push(await once().catch(once));
+    }
+    const lh = [...lhRuns].sort((a, b) => a.score - b.score)[Math.floor(lhRuns.length / 2)];
 
     const load = os
       .loadavg()
@@ -230,13 +264,21 @@ async function main(): Promise<void> {
     const lines = [
       `### ${values.label} (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit.trim()}, load average ${load})`,
       '',
-      `Median of ${runs} first loads per page, empty cache each, after one unmeasured load; Lighthouse once (mobile preset). Files under 1 KiB are not precompressed (their headers cost more than the saving).`,
+      `Median of ${runs} first loads per page, empty cache each, after one unmeasured load; Lighthouse ${lhRuns.length === 1 ? 'once' : `${lhRuns.length} times, the median run`} (mobile preset). Files under 1 KiB are not precompressed (their headers cost more than the saving).`,
       '',
       '| page | scripts | script KiB on the wire | script KiB raw | scripts compressed | encodings | LCP ms | goal | |',
       '|---|---:|---:|---:|---:|---|---:|---|---|',
       `| storefront home \`/\` | ${h.scripts} | ${kib(h.wireBytes)} | ${kib(h.rawBytes)} | ${h.compressed} | ${h.encodings.join(', ')} | ${h.lcpMs.toFixed(0)} | ≤ ${GOALS.homeScriptKiB} KiB, LCP < ${GOALS.homeLcpMs} ms | ${mark(h.wireBytes / 1024 <= GOALS.homeScriptKiB && h.lcpMs < GOALS.homeLcpMs)} |`,
       `| admin sign-in \`/admin\` | ${a.scripts} | ${kib(a.wireBytes)} | ${kib(a.rawBytes)} | ${a.compressed} | ${a.encodings.join(', ')} | ${a.lcpMs.toFixed(0)} | ≤ ${GOALS.adminScriptKiB} KiB | ${mark(a.wireBytes / 1024 <= GOALS.adminScriptKiB)} |`,
-      `| Lighthouse performance, home | ${score} | | | | | | ≥ ${GOALS.lighthouse} | ${mark(score >= GOALS.lighthouse)} |`,
+      `| Lighthouse performance, home | ${lh.score} | | | | | ${lh.lcpMs.toFixed(0)} | ≥ ${GOALS.lighthouse} | ${mark(lh.score >= GOALS.lighthouse)} |`,
+      '',
+      ...(lhRuns.length > 1
+        ? [
+            `Lighthouse scores of the runs: ${lhRuns.map((r) => r.score).join(', ')} (TBT ${lhRuns.map((r) => r.tbtMs.toFixed(0)).join(', ')} ms).`,
+            '',
+          ]
+        : []),
+      `Lighthouse (simulated mobile: slow 4G, 4x CPU slowdown), median run: FCP ${lh.fcpMs.toFixed(0)} ms, LCP ${lh.lcpMs.toFixed(0)} ms, TBT ${lh.tbtMs.toFixed(0)} ms, CLS ${lh.cls.toFixed(3)}, Speed Index ${lh.speedIndexMs.toFixed(0)} ms.`,
       '',
     ];
     const report = lines.join('\n');

@@ -25,6 +25,18 @@ type AnyComponent = ComponentType<Record<string, unknown>>;
 
 // One lazy component per module, kept while it works; dropped on failure so a later visit tries again.
 const lazyModules = new Map<RemoteModuleId, LazyExoticComponent<AnyComponent>>();
+// Modules loaded before the first render (preloadRemoteModule): drawn at once, without suspending, so the
+// first render replaces the HTML's first paint with the page itself rather than a loading placeholder.
+const preloadedModules = new Map<RemoteModuleId, AnyComponent>();
+
+/** Loads a module ahead of its first render; a failure is left to RemoteView (it shows the error and Retry). */
+export async function preloadRemoteModule(id: RemoteModuleId): Promise<void> {
+  try {
+    preloadedModules.set(id, (await loadRemoteComponent(id)) as AnyComponent);
+  } catch {
+    // RemoteView loads it again and reports the error where the page would be.
+  }
+}
 
 function lazyModule(id: RemoteModuleId): LazyExoticComponent<AnyComponent> {
   let cached = lazyModules.get(id);
@@ -121,11 +133,11 @@ export function RemoteView<K extends RemoteModuleId>({ module, props }: RemoteVi
   // Looked up here, outside the Suspense boundary, where the render is kept: a component that suspends
   // on its first mount loses its state, so a lookup inside it would start a new fetch on every failure.
   // lazyModule keeps one lazy component per module (the same one on every render).
-  const View = lazyModule(module);
+  const View = preloadedModules.get(module) ?? lazyModule(module);
   return (
     <RemoteErrorBoundary key={`${module}#${attempt}`} areaName={areaName} onRetry={() => setAttempt((n) => n + 1)}>
       <Suspense fallback={<RemoteLoading areaName={areaName} />}>
-        {/* eslint-disable-next-line react-hooks/static-components -- one lazy component per module id, cached in lazyModules */}
+        {/* eslint-disable-next-line react-hooks/static-components -- one component per module id, cached in lazyModules or preloadedModules */}
         <View {...(props ?? {})} />
       </Suspense>
     </RemoteErrorBoundary>

@@ -1,4 +1,7 @@
 import { shareRefreshRenderers } from './shareRefreshRenderers.js';
+// In the entry, not in bootstrap: the stylesheet is then a <link> in index.html's head, fetched with the
+// HTML and applied to the home page's first paint that the HTML carries (gateway/src/first-paint.ts).
+import './styles.css';
 
 if (__SHOP_DEV__) shareRefreshRenderers();
 

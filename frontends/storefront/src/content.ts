@@ -29,11 +29,34 @@ export async function loadSiteContent(): Promise<SiteContent> {
   return content;
 }
 
+/** The id of the script element in which the gateway sends the site content (gateway/src/first-paint.ts). */
+export const siteContentElementId = 'shop-site-content';
+
+/**
+ * The site content the gateway put into this page's HTML (read at the time of the request, at most a few
+ * seconds old), when it is there and has the content's shape: the first render uses it instead of waiting
+ * for GET /api/content/public, and draws the hero the HTML already shows.
+ */
+export function pageSiteContent(doc: Pick<Document, 'getElementById'> | undefined = globalThis.document) {
+  const text = doc?.getElementById(siteContentElementId)?.textContent;
+  if (!text) return undefined;
+  try {
+    const content: unknown = JSON.parse(text);
+    return hasSiteContentShape(content) ? content : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Re-read every few seconds (the server answers 304 while nothing changed), so a change shows without a reload. */
 export function useSiteContent() {
   return useQuery({
     queryKey: siteContentKey,
     queryFn: loadSiteContent,
+    // Only while the cache is empty (the first page drawn); dated at the page's load, so once older than
+    // staleTime it is read again from the API.
+    initialData: () => pageSiteContent(),
+    initialDataUpdatedAt: () => globalThis.performance?.timeOrigin,
     staleTime: 5_000,
     refetchInterval: 10_000,
     refetchOnWindowFocus: true,

@@ -30,6 +30,8 @@ export interface Browser {
     reducedMotion?: 'reduce' | 'no-preference';
     width?: number;
     bypassCSP?: boolean;
+    /** False: the page as it is before (or without) its scripts. */
+    javaScriptEnabled?: boolean;
   }): Promise<ShopPage>;
   close(): Promise<void>;
 }
@@ -47,6 +49,7 @@ export async function launchBrowser(): Promise<Browser> {
         reducedMotion: options.reducedMotion ?? 'no-preference',
         // Only for injecting test tooling (axe) past the gateway's script-src 'self'.
         bypassCSP: options.bypassCSP ?? false,
+        javaScriptEnabled: options.javaScriptEnabled ?? true,
       });
       const page = await context.newPage();
       const pageErrors: string[] = [];

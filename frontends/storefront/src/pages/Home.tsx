@@ -2,20 +2,8 @@
 // testimonials), the guided order flow (steps 0 to 7), the AI design generator, the lookup modal and
 // the item customizer (storefront §2).
 import { useMutation } from '@tanstack/react-query';
-import {
-  ArrowRight,
-  BadgeCheck,
-  Check,
-  Clock,
-  Mail,
-  Medal,
-  MessageCircle,
-  Phone,
-  ShieldCheck,
-  Sparkles,
-  UserRound,
-} from 'lucide-react';
-import { Suspense, lazy, useEffect, useRef, useState } from 'react';
+import { ArrowRight, BadgeCheck, Check, Clock, Mail, Medal, MessageCircle, Phone, ShieldCheck } from 'lucide-react';
+import { Suspense, lazy, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from '@shop/ui/router';
 import { formatMoney, itemTypes, priceListOf, type ItemType, type SiteContent } from '@shop/contracts';
 import { Alert, Button, Card, ErrorState, Skeleton, toast } from '@shop/ui';
@@ -23,6 +11,7 @@ import { createCustomizerOrder, type GeneratedDesign } from '../api/shop.js';
 import { ItemArt } from '../components/ItemArt.js';
 import { Rating } from '../components/Rating.js';
 import { RotatingTestimonials } from '../components/Testimonials.js';
+import { HomeHero } from './HomeHero.js';
 import { homeRating, homeTestimonials, trustPoints, useSiteContent } from '../content.js';
 import { telHref } from '../api/phone.js';
 import { customizerItemOf, customizerOrderBody, type CustomizerDraft } from '../customizer/model.js';
@@ -116,50 +105,11 @@ function ContactBlock({ content }: { content: SiteContent }) {
   );
 }
 
-function Landing({
-  content,
-  onStart,
-  onLookup,
-  onAi,
-  welcome,
-}: {
-  content: SiteContent;
-  onStart: (t: ItemType) => void;
-  onLookup: () => void;
-  onAi: () => void;
-  welcome: string | null;
-}) {
-  const { homepage, products, features } = content;
+/** The landing below the hero: item cards, trust banner, rating and testimonials, contact. */
+function BelowHero({ content, onStart }: { content: SiteContent; onStart: (t: ItemType) => void }) {
+  const { products } = content;
   return (
     <>
-      <section className="border-b border-olive-800 bg-gradient-to-b from-olive-900 to-ink-950">
-        <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-14 sm:py-20">
-          <p className="text-sm font-bold uppercase tracking-[0.2em] text-brass-400">
-            {homepage.companyName}
-            {homepage.tagline ? <span className="text-khaki-300"> · {homepage.tagline}</span> : null}
-          </p>
-          <h1
-            className="max-w-3xl font-display text-4xl font-bold uppercase leading-tight tracking-wide text-khaki-50 sm:text-5xl"
-            data-testid="hero-title"
-          >
-            {homepage.heroTitle}
-          </h1>
-          {homepage.heroSubtitle ? <p className="max-w-2xl text-lg text-khaki-200">{homepage.heroSubtitle}</p> : null}
-          <Rating score={homeRating.score} reviews={homeRating.reviews} />
-          <div className="flex flex-col gap-3 sm:flex-row">
-            <Button variant="secondary" size="lg" onClick={onLookup}>
-              <UserRound aria-hidden="true" className="size-5" /> Returning Customer
-            </Button>
-            {features.aiGenerationEnabled ? (
-              <Button variant="secondary" size="lg" onClick={onAi}>
-                <Sparkles aria-hidden="true" className="size-5" /> AI Design Tool (Beta)
-              </Button>
-            ) : null}
-          </div>
-          {welcome ? <Alert tone="success">{welcome}</Alert> : null}
-        </div>
-      </section>
-
       <section aria-labelledby="items-heading" className="mx-auto w-full max-w-6xl px-4 py-12">
         <h2 id="items-heading" className="font-display text-2xl font-bold uppercase tracking-wide text-khaki-50">
           What we make
@@ -223,6 +173,44 @@ function Landing({
         <RotatingTestimonials testimonials={homeTestimonials} />
       </section>
       <ContactBlock content={content} />
+    </>
+  );
+}
+
+// Whether the landing was drawn before in this page's life.
+let landingShown = false;
+
+function Landing({
+  content,
+  onStart,
+  onLookup,
+  onAi,
+  welcome,
+}: {
+  content: SiteContent;
+  onStart: (t: ItemType) => void;
+  onLookup: () => void;
+  onAi: () => void;
+  welcome: string | null;
+}) {
+  // On the page's first load the hero comes first, in the render that replaces the HTML's first paint,
+  // and the sections below it in a second, deferred render, so neither holds the main thread long (Total
+  // Blocking Time on a phone). Later visits draw it all at once (the router's scroll restoration needs
+  // the whole page).
+  const [firstLoad] = useState(() => !landingShown);
+  useEffect(() => {
+    landingShown = true;
+  }, []);
+  const belowHero = useDeferredValue(true, !firstLoad);
+  return (
+    <>
+      <HomeHero content={content} onLookup={onLookup} onAi={onAi}>
+        {welcome ? <Alert tone="success">{welcome}</Alert> : null}
+      </HomeHero>
+
+      {/* Until then a screen's height of room keeps the shell's footer below the fold, so the sections
+          arriving do not push anything visible (no layout shift). */}
+      {belowHero ? <BelowHero content={content} onStart={onStart} /> : <div className="min-h-dvh" />}
     </>
   );
 }
