@@ -12,6 +12,7 @@ import {
   orderStatusSchema,
   riskLevelSchema,
 } from './catalog.js';
+import { teamEmailTemplates } from './email-http.js';
 import { eventSourceSchema } from './services.js';
 import { gatewayAdminActionData } from './admin-auth.js';
 import { campaignSendRequestedData } from './marketing-events.js';
@@ -334,6 +335,45 @@ export function streamForEventType(type: string): StreamName {
     if (def.subjects.some((s) => s === `${prefix}.>`)) return name as StreamName;
   }
   throw new Error(`No stream holds events of type "${type}"`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Subjects
+// ---------------------------------------------------------------------------------------------
+/**
+ * Whom a sent email was for, as its email.sent subject says (`email.sent.<audience>`): `order` an email to
+ * a customer about their order (the order's email history), `campaign` a campaign's email (marketing's
+ * counts), `team` a notice to the shop's team, `other` the rest (e.g. a verification code).
+ */
+export type EmailAudience = 'order' | 'campaign' | 'team' | 'other';
+
+export function emailAudience(data: { template: string; orderId?: string | undefined }): EmailAudience {
+  if (teamEmailTemplates.has(data.template)) return 'team';
+  if (data.orderId) return 'order';
+  return data.template === 'campaign' ? 'campaign' : 'other';
+}
+
+/** The subject the email.sent events of one audience are published on. */
+export const emailSentSubject = (audience: EmailAudience) => `email.sent.${audience}`;
+
+/**
+ * The subject an event is published on: its type, or for email.sent a subject under it naming the
+ * email's audience. Two email.sent go out per quote request and each consumer acts on few of them:
+ * a consumer that filters on its audience's subject is never delivered the rest (each such delivery
+ * cost the consumer a parse and an ack, and nats-server a delivery).
+ */
+export function eventSubject<T extends EventType>(type: T, data: EventData<T>): string {
+  return type === 'email.sent' ? emailSentSubject(emailAudience(data as EventData<'email.sent'>)) : type;
+}
+
+/** The subject filter that takes every event of a type, whatever subject under it each is published on. */
+export function eventTypeFilter(type: EventType): string {
+  return type === 'email.sent' ? `${type}.>` : type;
+}
+
+/** Whether a subject filter takes only events of this type (its own subject, or subjects under it). */
+export function filterWithinType(type: EventType, filter: string): boolean {
+  return filter === type || (filter.startsWith(`${type}.`) && filter.length > type.length + 1);
 }
 
 /**

@@ -8,6 +8,9 @@ import {
   estimatedTotal,
   eventDataSchemas,
   eventStreams,
+  eventSubject,
+  eventTypeFilter,
+  filterWithinType,
   orderStatusLabels,
   orderStatuses,
   parseEvent,
@@ -95,6 +98,32 @@ describe('events', () => {
       expect(Object.keys(eventStreams)).toContain(streamForEventType(type));
     expect(streamForEventType('order.status_changed')).toBe('ORDERS');
     expect(() => streamForEventType('unknown.thing')).toThrow(/No stream/);
+  });
+
+  it("publishes email.sent under its audience's subject, every other event on its type", () => {
+    const sent = { emailId: 'e', to: 'a@example.com', subject: 's', sentAt: new Date().toISOString() };
+    expect(eventSubject('email.sent', { ...sent, template: 'order_confirmation', orderId: 'o' })).toBe(
+      'email.sent.order',
+    );
+    // The team's notice about an order is not the order's customer email.
+    expect(eventSubject('email.sent', { ...sent, template: 'admin_new_order', orderId: 'o' })).toBe('email.sent.team');
+    expect(eventSubject('email.sent', { ...sent, template: 'campaign', campaignId: 'c', subscriberId: 's' })).toBe(
+      'email.sent.campaign',
+    );
+    expect(eventSubject('email.sent', { ...sent, template: 'verification_code' })).toBe('email.sent.other');
+    expect(eventSubject('order.created', orderCreated as never)).toBe('order.created');
+    expect(eventTypeFilter('email.sent')).toBe('email.sent.>');
+    expect(eventTypeFilter('email.failed')).toBe('email.failed');
+    for (const type of Object.keys(eventDataSchemas) as (keyof typeof eventDataSchemas)[]) {
+      const stream = eventStreams[streamForEventType(type)];
+      // Every subject an event can go out on is one its stream holds.
+      expect(stream.subjects.some((s) => eventTypeFilter(type).startsWith(s.slice(0, -1)))).toBe(true);
+    }
+    expect(filterWithinType('email.sent', 'email.sent.order')).toBe(true);
+    expect(filterWithinType('email.sent', 'email.sent')).toBe(true);
+    expect(filterWithinType('email.sent', 'email.failed')).toBe(false);
+    expect(filterWithinType('email.sent', 'email.sentx')).toBe(false);
+    expect(filterWithinType('email.sent', 'email.sent.')).toBe(false);
   });
 });
 

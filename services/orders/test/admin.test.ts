@@ -14,6 +14,7 @@ import {
   adminOrderResponseSchema,
   createEvent,
   erasedText,
+  eventSubject,
   type AdminBulkResult,
   type AdminEmailQueuedResponse,
   type AdminOrderResponse,
@@ -533,9 +534,9 @@ describe('order modals', () => {
       sentAt: new Date().toISOString(),
     });
     const js = jetstream(nc);
-    await js.publish('email.sent', JSON.stringify(sent), { msgID: sent.id });
-    await js.publish('email.sent', JSON.stringify(other), { msgID: other.id });
-    await js.publish('email.sent', JSON.stringify(other), { msgID: `${other.id}-again` });
+    await js.publish(eventSubject('email.sent', sent.data), JSON.stringify(sent), { msgID: sent.id });
+    await js.publish(eventSubject('email.sent', other.data), JSON.stringify(other), { msgID: other.id });
+    await js.publish(eventSubject('email.sent', other.data), JSON.stringify(other), { msgID: `${other.id}-again` });
     const deadline = Date.now() + 20_000;
     let history: { id: string; status: string }[] = [];
     while (Date.now() < deadline) {
@@ -560,7 +561,7 @@ describe('order modals', () => {
       preview: 'Dear Bob, your coins',
       sentAt: new Date().toISOString(),
     });
-    await jetstream(nc).publish('email.sent', JSON.stringify(late), { msgID: late.id });
+    await jetstream(nc).publish(eventSubject('email.sent', late.data), JSON.stringify(late), { msgID: late.id });
     let entry: { to: string; preview: string } | undefined;
     const deadline = Date.now() + 20_000;
     while (!entry && Date.now() < deadline) {

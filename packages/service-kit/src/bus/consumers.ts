@@ -5,6 +5,10 @@
 // read, processed insert, commit) per batch instead of per event; at a trickle a batch is one event.
 // When a batch fails, its events are handled again one at a time, so only a failing event is nak'ed
 // (with a growing delay) and the others go through.
+// A consumer may take only the events of its type published on a narrower subject (`subject`, e.g.
+// `email.sent.order`): JetStream then never delivers it the others. When a durable's filter changes, the
+// messages its old filter still holds (a service down while they came) are handled first, then the
+// durable is made again with the new filter from the stream's start (see `ensure`).
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { nanos } from '@nats-io/nats-core';
 import {
@@ -20,6 +24,8 @@ import {
 import type { ClientSession, Connection, Model } from 'mongoose';
 import {
   backoffDelayMs,
+  eventTypeFilter,
+  filterWithinType,
   parseEvent,
   streamForEventType,
   type EventEnvelope,
@@ -60,6 +66,11 @@ export interface ConsumerOptions<T extends EventType = EventType> {
    * or a processed mark (a repeat of it is just as irrelevant). Default: every event is handled.
    */
   relevant?(event: EventEnvelope<T>): boolean;
+  /**
+   * Only the events published on this subject (one under the type's, see `eventSubject` in the
+   * contracts): the rest are never delivered. Default: every event of the type.
+   */
+  subject?: string;
 }
 
 export interface EventConsumer<T extends EventType = EventType> extends ConsumerOptions<T> {
@@ -107,6 +118,8 @@ export function durableName(service: string, type: string) {
 
 const tracer = trace.getTracer('@shop/service-kit');
 const maxNakDelayMs = 60_000;
+/** How often a durable draining its old filter checks whether anything is left under it. */
+const drainCheckMs = 1000;
 
 export interface ConsumerDeps {
   service: EventSource;
@@ -135,6 +148,10 @@ export class ConsumerRunner {
       if (seen.has(c.event))
         throw new Error(`Two consumers of "${c.event}" in ${deps.service}: merge them into one handler`);
       seen.add(c.event);
+      if (c.subject !== undefined && !filterWithinType(c.event, c.subject))
+        throw new Error(
+          `Consumer of "${c.event}" in ${deps.service}: subject "${c.subject}" is not one of its events'`,
+        );
     }
   }
 
@@ -153,14 +170,19 @@ export class ConsumerRunner {
     await Promise.allSettled(this.loops);
   }
 
+  /**
+   * Creates the durable consumer, or brings an existing one to the consumer's filter. `draining`: its old
+   * filter still holds messages, so it keeps that filter until they are handled (see `run`).
+   */
   private async ensure(c: EventConsumer) {
     const jsm = this.deps.jsm();
     if (!jsm) throw new Error('JetStream is not connected');
     const stream = streamForEventType(c.event);
     const durable = durableName(this.deps.service, c.event);
+    const filter = c.subject ?? eventTypeFilter(c.event);
     const config = {
       durable_name: durable,
-      filter_subject: c.event,
+      filter_subject: filter,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
       ack_wait: nanos(30_000),
@@ -168,14 +190,45 @@ export class ConsumerRunner {
     };
     try {
       const info = await jsm.consumers.info(stream, durable);
-      if (info.config.filter_subject !== c.event)
-        await jsm.consumers.update(stream, durable, { filter_subject: c.event });
+      if (info.config.filter_subject !== filter) {
+        // Moving the filter would skip what the old one still holds (e.g. events published on the type's
+        // own subject before they had narrower ones): those are handled first.
+        if (info.num_pending + info.num_ack_pending > 0) return { stream, durable, draining: true };
+        // Made again rather than updated: nats-server 2.9 does not wake a waiting pull for the subjects of
+        // a filter changed by an update (each message then waited ~15 s for the client's next pull). It
+        // starts at the stream's first message: what the old filter took was handled (processed marks
+        // outlive the streams' max age, so those are skipped); what only the new one takes never came.
+        await jsm.consumers.delete(stream, durable).catch((err: unknown) => {
+          if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.ConsumerNotFound)) throw err;
+        });
+        await jsm.consumers.add(stream, config);
+        this.deps.log.info({ stream, durable, filter, previous: info.config.filter_subject }, 'consumer filter moved');
+      }
     } catch (err) {
       if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.ConsumerNotFound)) throw err;
       await jsm.consumers.add(stream, config);
-      this.deps.log.info({ stream, durable }, 'consumer created');
+      this.deps.log.info({ stream, durable, filter }, 'consumer created');
     }
-    return { stream, durable };
+    return { stream, durable, draining: false };
+  }
+
+  /** While a durable drains its old filter: ends `messages` once nothing is left under it, so `run` starts over. */
+  private watchDrain(stream: string, durable: string, messages: ConsumerMessages, log: Logger) {
+    log.info('consumer filter moves once the messages of its old one are handled');
+    const timer = setInterval(() => {
+      const jsm = this.deps.jsm();
+      if (!jsm) return;
+      jsm.consumers.info(stream, durable).then(
+        (info) => {
+          if (info.num_pending + info.num_ack_pending > 0) return;
+          clearInterval(timer);
+          void messages.close().catch(() => undefined);
+        },
+        (err: unknown) => log.warn({ err }, 'could not read the draining consumer'),
+      );
+    }, drainCheckMs);
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   private async run(c: EventConsumer) {
@@ -185,7 +238,7 @@ export class ConsumerRunner {
       try {
         const js = this.deps.js();
         if (!js) throw new Error('JetStream is not connected');
-        const { stream, durable } = await this.ensure(c);
+        const { stream, durable, draining } = await this.ensure(c);
         const log = this.deps.log.child({ event: c.event, consumer: durable });
         const consumer = await js.consumers.get(stream, durable);
         // The client holds up to this many: the next batch gathers while one is handled.
@@ -194,6 +247,7 @@ export class ConsumerRunner {
           abort_on_missing_resource: true,
         });
         this.active.add(messages);
+        const stopWatching = draining ? this.watchDrain(stream, durable, messages, log) : undefined;
         failures = 0;
         const waiting: JsMsg[] = [];
         let handling: Promise<void> | undefined;
@@ -224,6 +278,7 @@ export class ConsumerRunner {
           // Stopping or interrupted: the batch in hand finishes (its acks go out) before the loop ends;
           // messages not yet handled are redelivered after their ack wait.
           await handling;
+          stopWatching?.();
           this.active.delete(messages);
         }
       } catch (err) {

@@ -12,6 +12,7 @@ import type { JetStreamClient } from '@nats-io/jetstream';
 import {
   backoffDelayMs,
   createEvent,
+  eventSubject,
   eventsWithSecrets,
   type EventData,
   type EventEnvelope,
@@ -38,6 +39,12 @@ export interface Outbox {
 /** Whether an outbox document's body must go once it is published. */
 export function carriesSecret(doc: Pick<OutboxDoc, 'type' | 'secret'>): boolean {
   return doc.secret === true || eventsWithSecrets.has(doc.type as EventType);
+}
+
+/** The subject a stored event is published on: its type, or the narrower one its contract gives it. */
+function subjectOf(doc: OutboxDoc): string {
+  const data = (doc.event as { data?: unknown } | undefined)?.data;
+  return data === undefined ? doc.type : eventSubject(doc.type as EventType, data as EventData<EventType>);
 }
 
 export type OutboxWork<R> = (session: ClientSession, outbox: Outbox) => Promise<R>;
@@ -217,7 +224,7 @@ export class OutboxRelay {
     // in it; waiting for each ack before the next publish made the relay a serial queue of round trips.
     const results = await Promise.allSettled(
       docs.map((doc) =>
-        js.publish(doc.type, JSON.stringify(doc.event), {
+        js.publish(subjectOf(doc), JSON.stringify(doc.event), {
           msgID: doc._id,
           headers: toNatsHeaders(doc.traceHeaders ?? {}),
           timeout: this.publishTimeoutMs,

@@ -6,7 +6,13 @@
 // order that the email service sent on its own (e.g. the order confirmation) is added once by its id.
 import type { AnyBulkWriteOperation } from 'mongoose';
 import { consumeEvent, consumeEventBatches } from '@shop/service-kit';
-import { erasedText, isErasedEmail, teamEmailTemplates, type EmailHistoryType } from '@shop/contracts';
+import {
+  emailSentSubject,
+  erasedText,
+  isErasedEmail,
+  teamEmailTemplates,
+  type EmailHistoryType,
+} from '@shop/contracts';
 import type { EmailHistoryEntry, OrderDoc, OrderModels } from '../models/order.js';
 
 function typeOfTemplate(template: string): EmailHistoryType {
@@ -88,8 +94,13 @@ export function emailHistoryConsumers(models: OrderModels) {
         const writes = [...byId.values()].flatMap((order) => order.writes);
         if (writes.length > 0) await Order.bulkWrite(writes, { session, ordered: true, timestamps: false });
       },
-      // Two emails per quote request reach this consumer: the team's notice is acked without a transaction.
-      { relevant: (event) => Boolean(event.data.orderId) && !teamEmailTemplates.has(event.data.template) },
+      // Only a customer's emails about an order are published on this subject (two emails per quote
+      // request, the team's notice never reaches this consumer). The check stays for the events published
+      // on `email.sent` itself before that subject existed: acked without a transaction.
+      {
+        subject: emailSentSubject('order'),
+        relevant: (event) => Boolean(event.data.orderId) && !teamEmailTemplates.has(event.data.template),
+      },
     ),
     consumeEvent('email.failed', async (event, { session }) => {
       const email = event.data;
