@@ -7,9 +7,9 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { createEvent, emailSentSubject, eventSubject, type EventData } from '@shop/contracts';
 import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
-import { consumeEvent, createService, durableName, loadServiceConfig, type Service } from '../src/index.js';
+import { consumeEvent, createService, durableName, type Service } from '../src/index.js';
 import { ensureAllStreams } from '../src/bus/streams.js';
-import { eventually, LogLines } from './helpers.js';
+import { env, eventually, LogLines } from './helpers.js';
 
 let mongo: StartedMongo;
 let nats: StartedNats;
@@ -53,10 +53,7 @@ beforeAll(async () => {
 
   service = await createService({
     name: 'orders',
-    config: loadServiceConfig(
-      { HOST: '127.0.0.1', PORT: '0', MONGO_URL: mongo.uri, NATS_URL: nats.url, LOG_LEVEL: 'warn' },
-      { port: 0 },
-    ),
+    config: env(mongo.uri, nats.url, 'warn'),
     logDestination: new LogLines(),
     models: () => ({}),
     routes() {},

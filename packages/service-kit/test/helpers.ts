@@ -68,9 +68,10 @@ export function projectionModels(connection: Connection) {
   };
 }
 
-const env = (mongoUrl: string, natsUrl: string) =>
+/** A test service's config: loopback on a free port, the given MongoDB and NATS. */
+export const env = (mongoUrl: string, natsUrl: string, logLevel = 'debug') =>
   loadServiceConfig(
-    { HOST: '127.0.0.1', PORT: '0', MONGO_URL: mongoUrl, NATS_URL: natsUrl, LOG_LEVEL: 'debug' },
+    { HOST: '127.0.0.1', PORT: '0', MONGO_URL: mongoUrl, NATS_URL: natsUrl, LOG_LEVEL: logLevel },
     { port: 0 },
   );
 
