@@ -1,19 +1,11 @@
 // WCAG 2 A/AA checks (axe-core, including colour contrast) on every screen the shell draws today.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { axeViolations } from './support/axe.js';
-import { launchBrowser, type Browser } from './support/browser.js';
+import { browserForTests } from './support/browser.js';
 
 const baseUrl = inject('baseUrl');
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForTests();
 
 describe('accessibility (axe, WCAG 2.1 A and AA)', () => {
   const screens = [

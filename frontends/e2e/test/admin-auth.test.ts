@@ -1,22 +1,14 @@
 // Admin sign-in in the browser, against the shared stack (real security service, gateway, MongoDB,
 // NATS): the sign-in screen, a wrong password, signing in, reload, sign-out that really ends the
 // session on the server, and the audit trail of it all.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { DEV_ADMIN, adminApiHeaders, adminGet, signInAsAdmin, submitAdminSignIn } from './support/admin.js';
 import { axeViolations } from './support/axe.js';
-import { expectShellChrome, launchBrowser, pathOf, type Browser } from './support/browser.js';
+import { browserForTests, expectShellChrome, pathOf } from './support/browser.js';
 
 const baseUrl = inject('baseUrl');
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForTests();
 
 describe('admin sign-in (/admin)', () => {
   it('shows the sign-in screen instead of the back office: email, password with show/hide, Sign In, the logged-access notice', async () => {

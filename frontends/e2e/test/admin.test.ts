@@ -1,20 +1,12 @@
 // The admin remote inside the shell, reading the real aggregated health of the shop's services.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { signInAsAdmin } from './support/admin.js';
-import { expectShellChrome, launchBrowser, pathOf, type Browser } from './support/browser.js';
+import { browserForTests, expectShellChrome, pathOf } from './support/browser.js';
 
 const baseUrl = inject('baseUrl');
 const SERVICE_NAMES = ['orders', 'payments', 'customers', 'support', 'marketing', 'security', 'email'];
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForTests();
 
 describe('admin (/admin)', () => {
   it('shows the admin remote inside the shell with the seven services ready', async () => {

@@ -2,21 +2,13 @@
 // from the current site content, so they show before any script runs; React then draws the page over
 // them without moving anything (no layout shift) and without a later, larger paint (the LCP stays the
 // HTML's hero).
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { contentPaths } from '@shop/contracts';
-import { launchBrowser, pathOf, type Browser } from './support/browser.js';
+import { browserForTests, pathOf } from './support/browser.js';
 
 const baseUrl = inject('baseUrl');
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForTests();
 
 async function currentHeroTitle(): Promise<string> {
   const res = await fetch(`${baseUrl}${contentPaths.public}`);

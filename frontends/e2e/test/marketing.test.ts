@@ -4,12 +4,12 @@
 // action, sends it, and sees it sent with its counts; the subscriber's email arrives in the dev mailbox,
 // its open image counts one open, and every tab is axe-clean with nothing overflowing sideways (1024 and
 // 1280 px).
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { marketingPaths, subscriberListResponseSchema } from '@shop/contracts';
 import { adminGet, signInAsAdmin } from './support/admin.js';
 import { axeViolations } from './support/axe.js';
-import { launchBrowser, type Browser } from './support/browser.js';
+import { browserForTests } from './support/browser.js';
 import { uniqueEmail, waitForMail } from './support/quote-flow.js';
 
 const baseUrl = inject('baseUrl');
@@ -17,15 +17,7 @@ const email = uniqueEmail('Marketing.Recruit');
 const campaignName = `Veterans Day ${Date.now().toString(36)}`;
 const subject = 'Veterans Day: 15% off challenge coins';
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForTests();
 
 function tab(page: Page, name: string): Locator {
   return page.getByRole('tablist', { name: 'Marketing' }).getByRole('tab', { name, exact: true });

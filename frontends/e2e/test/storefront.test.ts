@@ -1,19 +1,11 @@
 // The shell with the storefront remote in Chromium: home, tracking search view, branch pages, header
 // navigation, redirects of the product-route variants, and the 404 screen.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { expectShellChrome, launchBrowser, pathOf, type Browser } from './support/browser.js';
+import { describe, expect, inject, it } from 'vitest';
+import { browserForTests, expectShellChrome, pathOf } from './support/browser.js';
 
 const baseUrl = inject('baseUrl');
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForTests();
 
 describe('home (/)', () => {
   it('shows the storefront remote inside the shell: item cards with prices, trust banner, rating', async () => {

@@ -2,6 +2,7 @@
 // gets a fresh profile directory (Playwright creates and removes a temporary --user-data-dir), and
 // every page opens in its own context, so no cache, cookie, storage or fake clock leaks between tests.
 import { chromium, type Browser as PlaywrightBrowser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -58,6 +59,25 @@ export async function launchBrowser(): Promise<Browser> {
     },
     close: () => browser.close(),
   };
+}
+
+/**
+ * The test file's browser, for files that need nothing else set up around it: launched before the
+ * file's tests and closed after them (vitest hooks). Use it inside tests only.
+ */
+export function browserForTests(): Browser {
+  let launched: Browser | undefined;
+  beforeAll(async () => {
+    launched = await launchBrowser();
+  });
+  afterAll(async () => {
+    await launched?.close();
+  });
+  const current = () => {
+    if (!launched) throw new Error('The browser starts before the tests: use it inside a test.');
+    return launched;
+  };
+  return { newPage: (options) => current().newPage(options), close: () => current().close() };
 }
 
 /** The shell's own chrome: header with the three spec links, and the footer. */
