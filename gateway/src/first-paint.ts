@@ -9,13 +9,8 @@
 //
 // The site content also goes into the page as JSON (every storefront page): the storefront's first
 // render uses it instead of waiting for GET /api/content/public (frontends/storefront/src/content.ts).
-import { shopName, type SiteContent } from '@shop/contracts';
+import { shopName, sitePageMarkers, type SiteContent } from '@shop/contracts';
 import { escapeHtml } from './seo.js';
-
-/** The id of the JSON script element holding the site content; read by the storefront. */
-export const SITE_CONTENT_ELEMENT_ID = 'shop-site-content';
-/** Marks #root while it holds the HTML's first paint (the shell waits for the home module then). */
-export const FIRST_PAINT_ATTRIBUTE = 'data-first-paint';
 
 // Static marketing copy of the hero (frontends/storefront/src/content.ts homeRating).
 const RATING = { score: '4.9', reviews: '3,247' };
@@ -139,7 +134,9 @@ export function withFirstPaint(html: string, content: SiteContent, home: boolean
   const root = '<div id="root"></div>';
   const at = html.indexOf(root);
   if (at < 0) return html;
-  const data = `<script id="${SITE_CONTENT_ELEMENT_ID}" type="application/json">${scriptJson(content)}</script>`;
-  const filled = home ? `<div id="root" ${FIRST_PAINT_ATTRIBUTE}>${homeFirstPaint(content)}</div>` : root;
+  // The storefront reads the content by this id; the shell waits for the home module while #root carries
+  // the attribute.
+  const data = `<script id="${sitePageMarkers.contentElementId}" type="application/json">${scriptJson(content)}</script>`;
+  const filled = home ? `<div id="root" ${sitePageMarkers.firstPaintAttribute}>${homeFirstPaint(content)}</div>` : root;
   return `${html.slice(0, at)}${filled}${data}${html.slice(at + root.length)}`;
 }

@@ -4,8 +4,8 @@
 // back office's pages left alone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { contentPaths, defaultSiteContent, type SiteContent } from '@shop/contracts';
-import { heroHtml, scriptJson, SITE_CONTENT_ELEMENT_ID, withFirstPaint } from '../src/first-paint.js';
+import { contentPaths, defaultSiteContent, sitePageMarkers, type SiteContent } from '@shop/contracts';
+import { heroHtml, scriptJson, withFirstPaint } from '../src/first-paint.js';
 import { SEO_CACHE_MS, escapeHtml, siteContentSource } from '../src/seo.js';
 import { deadUrl, makeFrontends, startStack, type Stack } from './helpers.js';
 
@@ -55,9 +55,9 @@ const page = async (base: string, path: string) =>
 
 /** The site content the HTML carries in its JSON script element. */
 function contentIn(html: string): unknown {
-  const match = new RegExp(`<script id="${SITE_CONTENT_ELEMENT_ID}" type="application/json">([^<]*)</script>`).exec(
-    html,
-  );
+  const match = new RegExp(
+    `<script id="${sitePageMarkers.contentElementId}" type="application/json">([^<]*)</script>`,
+  ).exec(html);
   return match ? JSON.parse(match[1]) : undefined;
 }
 

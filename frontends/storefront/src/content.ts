@@ -3,7 +3,7 @@
 // The hero texts, product cards, price list, contact block and feature switches are the site content an
 // administrator edits (GET /api/content/public, useSiteContent below): the browser keeps no copy of them.
 import { useQuery } from '@tanstack/react-query';
-import { contentPaths, hasSiteContentShape, type ItemType, type SiteContent } from '@shop/contracts';
+import { contentPaths, hasSiteContentShape, sitePageMarkers, type ItemType, type SiteContent } from '@shop/contracts';
 import { request } from './api/http.js';
 
 export const siteContentKey = ['site-content'] as const;
@@ -29,16 +29,13 @@ export async function loadSiteContent(): Promise<SiteContent> {
   return content;
 }
 
-/** The id of the script element in which the gateway sends the site content (gateway/src/first-paint.ts). */
-export const siteContentElementId = 'shop-site-content';
-
 /**
  * The site content the gateway put into this page's HTML (read at the time of the request, at most a few
  * seconds old), when it is there and has the content's shape: the first render uses it instead of waiting
  * for GET /api/content/public, and draws the hero the HTML already shows.
  */
 export function pageSiteContent(doc: Pick<Document, 'getElementById'> | undefined = globalThis.document) {
-  const text = doc?.getElementById(siteContentElementId)?.textContent;
+  const text = doc?.getElementById(sitePageMarkers.contentElementId)?.textContent;
   if (!text) return undefined;
   try {
     const content: unknown = JSON.parse(text);

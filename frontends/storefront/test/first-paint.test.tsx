@@ -3,10 +3,10 @@
 // and texts, so the swap moves nothing (no layout shift) and paints nothing larger (the LCP stays).
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { defaultSiteContent, type SiteContent } from '@shop/contracts';
+import { defaultSiteContent, sitePageMarkers, type SiteContent } from '@shop/contracts';
 import { heroHtml } from '../../../gateway/src/first-paint.js';
 import { HomeHero } from '../src/pages/HomeHero.js';
-import { pageSiteContent, siteContentElementId } from '../src/content.js';
+import { pageSiteContent } from '../src/content.js';
 
 function withHomepage(homepage: Partial<SiteContent['homepage']>, ai = true): SiteContent {
   return {
@@ -51,7 +51,7 @@ describe("the hero in the home page's HTML", () => {
 describe('the site content sent in the HTML', () => {
   const page = (text: string | null) => ({
     getElementById: (id: string) =>
-      id === siteContentElementId && text !== null ? ({ textContent: text } as HTMLElement) : null,
+      id === sitePageMarkers.contentElementId && text !== null ? ({ textContent: text } as HTMLElement) : null,
   });
 
   it('is what the first render uses', () => {

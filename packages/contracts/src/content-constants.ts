@@ -14,6 +14,16 @@ export const contentPaths = {
   public: '/api/content/public',
 } as const;
 
+/**
+ * What the gateway writes into a storefront page's HTML for the scripts to read (gateway/src/first-paint.ts):
+ * the id of the JSON script element holding the site content, and the attribute marking #root while it
+ * holds the home page's first paint.
+ */
+export const sitePageMarkers = {
+  contentElementId: 'shop-site-content',
+  firstPaintAttribute: 'data-first-paint',
+} as const;
+
 export type PriceList = Record<ItemType, number>;
 export const priceListOf = (content: Pick<SiteContent, 'products'>): PriceList =>
   Object.fromEntries(itemTypes.map((t) => [t, content.products[t].basePrice])) as PriceList;

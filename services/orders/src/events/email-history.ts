@@ -6,13 +6,7 @@
 // order that the email service sent on its own (e.g. the order confirmation) is added once by its id.
 import type { AnyBulkWriteOperation } from 'mongoose';
 import { consumeEvent, consumeEventBatches } from '@shop/service-kit';
-import {
-  emailSentSubject,
-  erasedText,
-  isErasedEmail,
-  teamEmailTemplates,
-  type EmailHistoryType,
-} from '@shop/contracts';
+import { emailAudience, emailSentSubject, erasedText, isErasedEmail, type EmailHistoryType } from '@shop/contracts';
 import type { EmailHistoryEntry, OrderDoc, OrderModels } from '../models/order.js';
 
 function typeOfTemplate(template: string): EmailHistoryType {
@@ -99,7 +93,7 @@ export function emailHistoryConsumers(models: OrderModels) {
       // on `email.sent` itself before that subject existed: acked without a transaction.
       {
         subject: emailSentSubject('order'),
-        relevant: (event) => Boolean(event.data.orderId) && !teamEmailTemplates.has(event.data.template),
+        relevant: (event) => emailAudience(event.data) === 'order',
       },
     ),
     consumeEvent('email.failed', async (event, { session }) => {
