@@ -58,4 +58,22 @@ describe('admin (/admin)', () => {
     await page.locator('[data-remote="admin"]').waitFor();
     await close();
   });
+
+  it("keeps the shell header's responsive spacing once the admin's stylesheet is in", async () => {
+    const { page, close } = await browser.newPage({ width: 1280 });
+    await page.goto(`${baseUrl}/admin`);
+    await page.locator('[data-remote="admin"]').waitFor();
+    await page.waitForFunction(() =>
+      [...document.styleSheets].some((sheet) => sheet.href?.includes('/remotes/admin/')),
+    );
+    // The admin's own px-2 and gap-0.5 (its Tailwind build) must not beat the shell's sm:px-3 and sm:gap-2:
+    // the admin sheet sits in the cascade layer under the shell's utilities (frontends/admin/src/styles.css).
+    const nav = await page.evaluate(() => {
+      const link = document.querySelector('header nav a') as HTMLElement;
+      const list = document.querySelector('header nav ul') as HTMLElement;
+      return { padding: getComputedStyle(link).paddingLeft, gap: getComputedStyle(list).columnGap };
+    });
+    expect(nav).toEqual({ padding: '12px', gap: '8px' });
+    await close();
+  });
 });
