@@ -137,6 +137,20 @@ export function withFirstPaint(html: string, content: SiteContent, home: boolean
   // The storefront reads the content by this id; the shell waits for the home module while #root carries
   // the attribute.
   const data = `<script id="${sitePageMarkers.contentElementId}" type="application/json">${scriptJson(content)}</script>`;
-  const filled = home ? `<div id="root" ${sitePageMarkers.firstPaintAttribute}>${homeFirstPaint(content)}</div>` : root;
-  return `${html.slice(0, at)}${filled}${data}${html.slice(at + root.length)}`;
+  if (!home) return `${html.slice(0, at)}${root}${data}${html.slice(at + root.length)}`;
+  const filled = `<div id="root" ${sitePageMarkers.firstPaintAttribute}>${homeFirstPaint(content)}</div>`;
+  return `${withWholeFirstPaint(html.slice(0, at))}${filled}${data}${html.slice(at + root.length)}`;
+}
+
+/**
+ * The page's head with a render-blocking "expect" link to the element after the first paint: a busy
+ * browser may otherwise paint the half it has parsed (the header, a button's icon without its label) and
+ * then move it as the rest arrives (a layout shift). The browser waits for that element's parsing, never
+ * longer than the whole document's; one that does not know the link paints as before.
+ */
+function withWholeFirstPaint(beforeRoot: string): string {
+  const headEnd = beforeRoot.indexOf('</head>');
+  if (headEnd < 0) return beforeRoot;
+  const expect = `<link rel="expect" href="#${sitePageMarkers.contentElementId}" blocking="render" />`;
+  return `${beforeRoot.slice(0, headEnd)}${expect}${beforeRoot.slice(headEnd)}`;
 }

@@ -75,6 +75,14 @@ describe("the home page's first paint in the served HTML", () => {
     // Plain links: they work before any script has loaded.
     expect(html).toContain('href="/track"');
     expect(html).toContain('<noscript>x</noscript>');
+    // The browser paints the first paint whole: rendering waits until the content's script element after
+    // #root is parsed.
+    expect(html).toContain(
+      `<link rel="expect" href="#${sitePageMarkers.contentElementId}" blocking="render" /></head>`,
+    );
+    expect(html.indexOf(`<script id="${sitePageMarkers.contentElementId}"`)).toBeGreaterThan(
+      html.indexOf('data-testid="hero-title"'),
+    );
   });
 
   it('sends the site content as JSON that cannot close its script element', async () => {
@@ -88,6 +96,7 @@ describe("the home page's first paint in the served HTML", () => {
     for (const path of ['/track', '/navy-coins', '/faq']) {
       const html = await page(stack.url, path);
       expect(html, path).toContain('<div id="root"></div>');
+      expect(html, path).not.toContain('rel="expect"');
       expect(contentIn(html), path).toEqual(current);
     }
     for (const path of ['/admin', '/admin/orders']) expect(await page(stack.url, path)).toBe(SHELL_HTML);

@@ -16,6 +16,15 @@ async function currentHeroTitle(): Promise<string> {
   return body.content.homepage.heroTitle;
 }
 
+/** What the page's observers saw (set up before the page's own scripts). */
+interface Paints {
+  shifts: string[];
+  cls: number;
+  lcp: string[];
+  lcpElements: (Element | null)[];
+  htmlHero: Element | null;
+}
+
 describe("the home page's first paint", () => {
   it('shows the header and the current hero without scripts, styled, with working links', async () => {
     const { page, close } = await browser.newPage({ javaScriptEnabled: false });
@@ -37,34 +46,49 @@ describe("the home page's first paint", () => {
     it(`is replaced by React's page without a layout shift or a larger paint (${width} px)`, async () => {
       const { page, pageErrors, close } = await browser.newPage({ width });
       await page.addInitScript(() => {
-        const seen = { shifts: [] as string[], cls: 0, lcp: [] as number[] };
-        (window as unknown as { __paint: typeof seen }).__paint = seen;
+        const seen: Paints = { shifts: [], cls: 0, lcp: [], lcpElements: [], htmlHero: null };
+        (window as unknown as { __paint: Paints }).__paint = seen;
+        // The hero title the HTML brought, before React replaces it with its own.
+        const parsed = new MutationObserver(() => {
+          seen.htmlHero ??= document.querySelector('#root[data-first-paint] h1');
+          if (seen.htmlHero) parsed.disconnect();
+        });
+        parsed.observe(document, { childList: true, subtree: true });
+        const nodeText = (node: Element | null): string =>
+          node ? `${node.parentElement?.className ?? ''} > ${node.outerHTML.slice(0, 100)}` : '?';
         new PerformanceObserver((list) => {
           for (const entry of list.getEntries()) {
             const shift = entry as unknown as {
               value: number;
               hadRecentInput: boolean;
-              sources: { node: Node | null }[];
+              sources: { node: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[];
             };
             // As CLS counts them: shifts right after the user's input are expected.
             if (shift.hadRecentInput) continue;
-            const nodes = shift.sources.map((s) => (s.node as Element | null)?.outerHTML?.slice(0, 80) ?? '?');
+            const moves = shift.sources.map(
+              (s) =>
+                `${nodeText(s.node as Element | null)} from ${JSON.stringify(s.previousRect)} to ${JSON.stringify(s.currentRect)}`,
+            );
             seen.cls += shift.value;
-            seen.shifts.push(`${shift.value.toFixed(4)} ${nodes.join(' | ')}`);
+            seen.shifts.push(`${shift.value.toFixed(4)} at ${Math.round(entry.startTime)} ms: ${moves.join(' | ')}`);
           }
         }).observe({ type: 'layout-shift', buffered: true });
         new PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) seen.lcp.push(entry.startTime);
+          for (const entry of list.getEntries()) {
+            const paint = entry as unknown as { size: number; element: Element | null };
+            seen.lcpElements.push(paint.element);
+            seen.lcp.push(`${Math.round(entry.startTime)} ms, ${paint.size} px²: ${nodeText(paint.element)}`);
+          }
         }).observe({ type: 'largest-contentful-paint', buffered: true });
       });
       await page.goto(`${baseUrl}/`);
       await page.locator('[data-remote="storefront"] [data-item="coin"]').waitFor();
       await page.locator('footer').waitFor();
       await page.locator('[data-testid="testimonial"]').waitFor();
-      const { shifts, cls, lcp, fcp } = await page.evaluate(() => ({
-        ...(window as unknown as { __paint: { shifts: string[]; cls: number; lcp: number[] } }).__paint,
-        fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
-      }));
+      const { shifts, cls, lcp, largestIsHtmlHero } = await page.evaluate(() => {
+        const { shifts, cls, lcp, lcpElements, htmlHero } = (window as unknown as { __paint: Paints }).__paint;
+        return { shifts, cls, lcp, largestIsHtmlHero: htmlHero !== null && lcpElements.at(-1) === htmlHero };
+      });
       expect(shifts).toEqual([]);
       expect(cls).toBe(0);
       // With the storefront's stylesheet in, the header keeps its responsive spacing: the remote's plain
@@ -75,8 +99,9 @@ describe("the home page's first paint", () => {
         return { padding: getComputedStyle(link).paddingLeft, gap: getComputedStyle(list).columnGap };
       });
       expect(nav).toEqual(width >= 640 ? { padding: '12px', gap: '8px' } : { padding: '8px', gap: '2px' });
-      // The largest paint is the first one, the HTML's: nothing React drew later was larger.
-      expect(lcp.at(-1)).toBe(fcp);
+      // The largest paint is the HTML's hero title: nothing React drew later was larger. (Not "the first
+      // paint": a busy browser may paint the HTML in two frames, the header before the hero.)
+      expect(largestIsHtmlHero, lcp.join('\n')).toBe(true);
       expect(await page.locator('#root[data-first-paint]').count()).toBe(0);
       expect(await page.locator('h1').count()).toBe(1);
       // React's hero, with working buttons, in place of the HTML's.
