@@ -79,6 +79,12 @@ const MUTATING_COMMANDS = new Set([
 /** Error codes after which retrying the whole transaction can succeed. */
 const TRANSIENT_CODES = new Set([ErrorCodes.NoSuchTransaction, 112 /* WriteConflict */, 24 /* LockTimeout */]);
 
+/**
+ * The `$clusterTime` signature of every reply: no keys, so always the zero hash and key id (as a mongod
+ * without auth sends). One shared value, only ever serialized: a fresh Binary per reply was allocation for nothing.
+ */
+const UNSIGNED = Object.freeze({ hash: new Binary(Buffer.alloc(20)), keyId: Long.ZERO });
+
 export function isKnownCommand(name: string): boolean {
   return Object.hasOwn(HANDLERS, name);
 }
@@ -104,10 +110,7 @@ export async function runCommand(state: ServerState, conn: ConnectionInfo, body:
   }
   if (state.options.replSet) {
     const operationTime = state.lastOpTime();
-    reply.$clusterTime = {
-      clusterTime: operationTime,
-      signature: { hash: new Binary(Buffer.alloc(20)), keyId: Long.ZERO },
-    };
+    reply.$clusterTime = { clusterTime: operationTime, signature: UNSIGNED };
     reply.operationTime = operationTime;
   }
   return reply;
