@@ -38,6 +38,6 @@ export {
   type ConsumerOptions,
   type EventConsumer,
 } from './bus/consumers.js';
-export { OutboxRelay, type Outbox, type OutboxWork, type RelayOptions } from './bus/outbox.js';
+export { OutboxRelay, insertComplete, type Outbox, type OutboxWork, type RelayOptions } from './bus/outbox.js';
 export { replyTo, type RequestOptions, type RpcHandler } from './bus/rpc.js';
 export { outboxModel, processedEventModel, type OutboxDoc, type ProcessedEventDoc } from './bus/models.js';

@@ -132,4 +132,43 @@ describe('order.created in one batch', () => {
     // The newest order decides the name; it had no phone, so the last known one stays.
     expect(profile).toMatchObject({ customerName: 'Sam Newest', phone: '555-0111', orderCount: 3 });
   });
+
+  it('writes a new profile as mongoose would save it: every field of the schema, typed, valid', async () => {
+    const email = `kim-${run}@example.com`;
+    const event = created(email, { id: randomUUID(), name: 'Kim Lean', phone: '555-0121', total: 80, daysAgo: 3 });
+    event.data.shippingAddress = {
+      line1: '1 Main St',
+      line2: 'Suite 5',
+      city: 'Austin',
+      state: 'TX',
+      postalCode: '78701',
+      country: 'US',
+    };
+    await handle([event]);
+    const { Customer } = service.ctx.models;
+    const raw = await Customer.collection.findOne({ email });
+    const saved = new Customer({ ...raw, _id: undefined });
+    const reference = await new Customer({
+      email: `kim-reference-${run}@example.com`,
+      firstOrderAt: new Date(),
+      lastOrderAt: new Date(),
+      lastOrderId: 'x',
+      lastOrderNumber: 'CC-x',
+    }).save();
+    const referenceRaw = await Customer.collection.findOne({ _id: reference._id });
+    expect(Object.keys(raw!).sort()).toEqual(Object.keys(referenceRaw!).sort());
+    expect(saved.validateSync()).toBeUndefined();
+    expect(raw).toMatchObject({ __v: 0, customerName: 'Kim Lean', orderCount: 1, erasedAt: null });
+    expect(raw!._id).toBeInstanceOf(reference._id.constructor);
+    expect(raw!.createdAt).toBeInstanceOf(Date);
+    // The address as the subdocument schema stores it: its fields only, no _id.
+    expect(raw!.lastShippingAddress).toEqual({
+      line1: '1 Main St',
+      line2: 'Suite 5',
+      city: 'Austin',
+      state: 'TX',
+      postalCode: '78701',
+      country: 'US',
+    });
+  });
 });

@@ -98,6 +98,15 @@ export function setFigures(
   orders: readonly (CustomerOrderDoc & { _id: string })[],
   thresholds: StatusSettings,
 ): void {
+  customer.set(figuresOf(customer, orders, thresholds));
+}
+
+/** The customer's figures, search fields and last order, from their created orders. */
+export function figuresOf(
+  customer: { customerName: string; email: string; phone: string },
+  orders: readonly (CustomerOrderDoc & { _id: string })[],
+  thresholds: StatusSettings,
+) {
   const facts: OrderFacts[] = orders.map((o) => ({
     itemType: o.itemType,
     quantity: o.quantity,
@@ -110,7 +119,7 @@ export function setFigures(
     (best, o) => (!best || (o.submittedDate as Date) > (best.submittedDate as Date) ? o : best),
     null,
   );
-  customer.set({
+  return {
     orderCount: f.totalOrders,
     spentOrders: f.spentOrders,
     totalSpent: f.totalSpent,
@@ -122,13 +131,11 @@ export function setFigures(
     ...(f.firstOrderDate ? { firstOrderAt: f.firstOrderDate } : {}),
     ...(f.lastOrderDate ? { lastOrderAt: f.lastOrderDate } : {}),
     ...(newest ? { lastOrderId: newest._id, lastOrderNumber: newest.orderNumber } : {}),
-  });
-  customer.set(
-    searchFieldsOf(
+    ...searchFieldsOf(
       { customerName: customer.customerName, email: customer.email, phone: customer.phone },
       orders.map((o) => o.orderNumber),
     ),
-  );
+  };
 }
 
 /** nameKey (sorting) and searchText (the search box: name, email, phone, order numbers), lower-cased. */

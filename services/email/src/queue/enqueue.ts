@@ -1,6 +1,7 @@
 // Puts rendered emails into the queue inside the caller's transaction (an event consumer's), so the
 // event is marked processed if and only if its emails are queued.
 import { Types, type ClientSession } from 'mongoose';
+import { insertComplete } from '@shop/service-kit';
 import type { EmailModels } from '../models/index.js';
 import type { RenderedEmail } from '../templates/index.js';
 
@@ -49,10 +50,11 @@ export async function enqueueEmails(
   const seen = new Set(queued.map((q) => q.dedupeKey));
   const fresh = keyed.filter((k) => !seen.has(k.dedupeKey) && (seen.add(k.dedupeKey), true));
   if (fresh.length === 0) return 0;
-  // Lean: every field the schema would add is written here (defaults, timestamps, version key); hydrating
-  // and validating each email was most of the consumer's CPU for a burst of quote requests.
+  // Through the driver: every field the schema would add is written here (defaults, timestamps, version
+  // key); hydrating and validating each email was most of the consumer's CPU for a burst of quote requests.
   const stamped = new Date(); // mongoose's timestamps are the wall clock's, not the queue's clock
-  await Email.insertMany(
+  await insertComplete(
+    Email,
     fresh.map(({ request, dedupeKey }) => ({
       _id: new Types.ObjectId(),
       to: request.to,
@@ -82,7 +84,7 @@ export async function enqueueEmails(
       updatedAt: stamped,
       __v: 0,
     })),
-    { session, lean: true },
+    session,
   );
   return fresh.length;
 }

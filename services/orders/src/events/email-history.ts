@@ -86,7 +86,8 @@ export function emailHistoryConsumers(models: OrderModels) {
         }
         // In stream order per order (an entry added before it is marked sent).
         const writes = [...byId.values()].flatMap((order) => order.writes);
-        if (writes.length > 0) await Order.bulkWrite(writes, { session, ordered: true, timestamps: false });
+        // Through the driver: the entries are typed already (no casting needed, no timestamps wanted).
+        if (writes.length > 0) await Order.collection.bulkWrite(writes as never, { session, ordered: true });
       },
       // Only a customer's emails about an order are published on this subject (two emails per quote
       // request, the team's notice never reaches this consumer). The check stays for the events published

@@ -13,7 +13,14 @@ import {
   type CreatedOrder,
   type ParsedOrderRequest,
 } from '@shop/contracts';
-import { AppError, badRequest, conflict, serviceUnavailable, type ServiceContext } from '@shop/service-kit';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  insertComplete,
+  serviceUnavailable,
+  type ServiceContext,
+} from '@shop/service-kit';
 import { z } from 'zod';
 import { currentSiteSettings } from '../models/site-settings.js';
 import {
@@ -225,10 +232,10 @@ export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderMod
           };
           try {
             await ctx.withOutbox(async (session, outbox) => {
-              // A lean insert: the body passed the contracts schema, and storedOrder adds what the
-              // mongoose schema would (its document hydration and validation were a large share of the CPU).
+              // Through the driver: the body passed the contracts schema, and storedOrder adds what the mongoose
+              // schema would (its document hydration and validation were a large share of the CPU).
               // First: a repeated key (or order number) stops the transaction before anything else is written.
-              await Order.insertMany([storedOrder(order)], { session, lean: true });
+              await insertComplete(Order, [storedOrder(order)], session);
               // Claim the files in the same transaction, and only while the unused-file sweep has not
               // marked them for deletion: a file it marked meanwhile fails the order instead of vanishing.
               if (files.length > 0) {
