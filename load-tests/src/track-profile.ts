@@ -6,7 +6,7 @@
 // With --stalls every part reports, each half second, its event loop's delay (perf_hooks'
 // monitorEventLoopDelay) and its GC pauses; those of the timed load are summed up per part, to find what
 // makes the p99.
-//   node --conditions=source --import tsx src/track-profile.ts [--duration 10] [--connections 50] [--cpu-prof] [--stalls] [--node-arg=--flag ...]
+//   node --conditions=source --import tsx src/track-profile.ts [--duration 10] [--connections 50] [--warmup 1] [--cpu-prof] [--stalls] [--node-arg=--flag ...]
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +26,9 @@ const { values } = parseArgs({
     // Extra Node flags for every part (after the runner's own), e.g. to try a GC setting.
     'node-arg': { type: 'string', multiple: true, default: [] },
     top: { type: 'string', default: '25' },
+    // Seconds of load through the stack before the timed one. The orders service's MongoDB pool grows by at
+    // most two connections at a time (the driver's maxConnecting): after 1 s it held 16 of the 50 it reaches.
+    warmup: { type: 'string', default: '1' },
   },
   strict: true,
 });
@@ -112,7 +115,7 @@ try {
   const load = loadavg();
   const bare = await measure(standIns.urls.baseline, trackRequest, shape);
   // The warm-up on its own, so the CPU read around the timed run is the timed run's.
-  await measure(stack.url, trackRequest, { ...shape, durationSeconds: 1 }, { warmup: false });
+  await measure(stack.url, trackRequest, { ...shape, durationSeconds: Number(values.warmup) }, { warmup: false });
   const cpuBefore = stackCpuMs(stack);
   const track = await measure(stack.url, trackRequest, shape, { warmup: false });
   const cpuAfter = stackCpuMs(stack);
