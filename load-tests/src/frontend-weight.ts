@@ -77,13 +77,15 @@ async function loadOnce(browser: Browser, url: string, ready: string): Promise<P
       (async () => {
         const [sizes, body, encoding] = await Promise.all([
           response.request().sizes(),
-          response.body(),
+          // A worker that has already closed itself (the shell's ICU warm-up) no longer gives its script's
+          // body: its raw size is then the wire size (such a file is small and sent as it is).
+          response.body().catch(() => undefined),
           response.headerValue('content-encoding'),
         ]);
         return {
           path: new URL(response.url()).pathname,
           wire: sizes.responseBodySize,
-          raw: body.length,
+          raw: body?.length ?? sizes.responseBodySize,
           encoding: encoding ?? 'identity',
         };
       })(),
