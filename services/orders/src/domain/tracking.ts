@@ -1,6 +1,7 @@
 // What a tracker sees of an order (storefront §3 "Order as seen by tracking", §4 statuses): the order's
-// public fields, its progress and its timeline. Built from the stored order; nothing else leaks (the
-// response schema strips any other field too).
+// public fields, its progress and its timeline. Built field by field from the stored order, so nothing
+// else leaks: POST /api/orders/track sends this object as it is (routes/tracking.ts), without the response
+// schema's pass over it.
 import {
   orderStatusDescriptions,
   orderStatusLabels,
