@@ -15,7 +15,7 @@ export {
   type RawServiceEnv,
   type ServiceConfig,
 } from './config.js';
-export { databaseName, pingMongo } from './mongo.js';
+export { connectionPoolOptions, databaseName, pingMongo } from './mongo.js';
 export {
   clearWindow,
   countHit,

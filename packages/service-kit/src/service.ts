@@ -23,7 +23,7 @@ import { installJsonBodyParser, installZodAndRequestIds, requestIdFrom, requestL
 import { createLogger, type Logger } from './logger.js';
 import { lazyRequestLogger } from './request-logger.js';
 import { startServerSpan, withRequestSpan } from './server-spans.js';
-import { databaseName, pingMongo } from './mongo.js';
+import { connectionPoolOptions, databaseName, pingMongo } from './mongo.js';
 import { EventBus } from './bus/bus.js';
 import type { EventConsumer } from './bus/consumers.js';
 import type { Outbox, RelayOptions } from './bus/outbox.js';
@@ -237,6 +237,7 @@ export async function createService<M = Record<string, never>>(def: ServiceDefin
       dbName: databaseName(def.name),
       appName: `shop-${def.name}`,
       serverSelectionTimeoutMS: 10_000,
+      ...connectionPoolOptions(config.mongoUrl),
     });
     // Collections and indexes exist before the first transaction (collections cannot be created
     // implicitly inside one on every server).
