@@ -1,5 +1,6 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
+import { sitePageMarkers } from '@shop/contracts';
 import { createBrowserRouter, RouterProvider } from '@shop/ui/router';
 import { registerShopRemotes } from './remotes.js';
 import { preloadRemoteModule } from './RemoteView.js';
@@ -19,13 +20,13 @@ const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element to draw the shop in.');
 
 async function render(root: HTMLElement): Promise<void> {
-  if (root.hasAttribute('data-first-paint') && window.location.pathname === '/') {
+  if (root.hasAttribute(sitePageMarkers.firstPaintAttribute) && window.location.pathname === '/') {
     await Promise.race([
       preloadRemoteModule('storefront/Home'),
       new Promise((resolve) => setTimeout(resolve, FIRST_PAINT_WAIT_MS)),
     ]);
   }
-  root.removeAttribute('data-first-paint');
+  root.removeAttribute(sitePageMarkers.firstPaintAttribute);
   const reactRoot = createRoot(root);
   // As a transition the first render yields to the browser every few milliseconds instead of holding the
   // main thread for the whole page (Lighthouse's Total Blocking Time on a throttled phone CPU).
