@@ -77,8 +77,8 @@ async function loadOnce(browser: Browser, url: string, ready: string): Promise<P
       (async () => {
         const [sizes, body, encoding] = await Promise.all([
           response.request().sizes(),
-          // A worker that has already closed itself (the shell's ICU warm-up) no longer gives its script's
-          // body: its raw size is then the wire size (such a file is small and sent as it is).
+          // A worker that has already closed itself no longer gives its script's body: its raw size is then
+          // the wire size.
           response.body().catch(() => undefined),
           response.headerValue('content-encoding'),
         ]);

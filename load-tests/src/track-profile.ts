@@ -26,8 +26,9 @@ const { values } = parseArgs({
     // Extra Node flags for every part (after the runner's own), e.g. to try a GC setting.
     'node-arg': { type: 'string', multiple: true, default: [] },
     top: { type: 'string', default: '25' },
-    // Seconds of load through the stack before the timed one. The orders service's MongoDB pool grows by at
-    // most two connections at a time (the driver's maxConnecting): after 1 s it held 16 of the 50 it reaches.
+    // Seconds of load through the stack before the timed one: the services' MongoDB pools grow while it runs
+    // (with the driver's default of 2 connections at a time orders held 16 of 50 after 1 s; service-kit's
+    // connectionPoolOptions now opens 8 at a time).
     warmup: { type: 'string', default: '1' },
   },
   strict: true,

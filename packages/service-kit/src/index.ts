@@ -15,7 +15,7 @@ export {
   type RawServiceEnv,
   type ServiceConfig,
 } from './config.js';
-export { connectionPoolOptions, databaseName, pingMongo } from './mongo.js';
+export { connectionPoolOptions, databaseName, insertComplete, pingMongo } from './mongo.js';
 export {
   clearWindow,
   countHit,
@@ -38,6 +38,6 @@ export {
   type ConsumerOptions,
   type EventConsumer,
 } from './bus/consumers.js';
-export { OutboxRelay, insertComplete, type Outbox, type OutboxWork, type RelayOptions } from './bus/outbox.js';
+export { OutboxRelay, type Outbox, type OutboxWork, type RelayOptions } from './bus/outbox.js';
 export { replyTo, type RequestOptions, type RpcHandler } from './bus/rpc.js';
 export { outboxModel, processedEventModel, type OutboxDoc, type ProcessedEventDoc } from './bus/models.js';

@@ -1,5 +1,5 @@
 // The service's own MongoDB database through mongoose: one connection per service, `dbName` = shop_<name>.
-import { STATES, type Connection } from 'mongoose';
+import { STATES, type ClientSession, type Collection, type Connection } from 'mongoose';
 
 export function databaseName(service: string) {
   return `shop_${service}`;
@@ -38,4 +38,19 @@ export async function pingMongo(connection: Connection, timeoutMs = 1500): Promi
   } finally {
     if (timer) clearTimeout(timer);
   }
+}
+
+/**
+ * Inserts documents that are complete already (every field typed and set by the caller) through the
+ * driver, in one command. One document goes through `insertOne`: the driver's `insertMany` (and mongoose's,
+ * even lean) builds a whole bulk write for it, a good part of a quote request's CPU for one outbox event.
+ */
+export async function insertComplete(
+  model: { collection: Collection },
+  docs: readonly object[],
+  session: ClientSession | null,
+): Promise<void> {
+  const options = session ? { session } : {};
+  if (docs.length === 1) await model.collection.insertOne(docs[0], options);
+  else if (docs.length > 1) await model.collection.insertMany(docs, options);
 }

@@ -142,7 +142,7 @@ describe('order.created in one batch', () => {
       city: 'Austin',
       state: 'TX',
       postalCode: '78701',
-      country: 'US',
+      country: 'US' as const,
     };
     event.data.shippingAddress = { ...address };
     await handle([event]);

@@ -34,7 +34,8 @@ import {
 } from '@shop/contracts';
 import type { Logger } from '../logger.js';
 import type { OutboxDoc, ProcessedEventDoc } from './models.js';
-import { insertComplete, runInOutboxTransaction, type Outbox } from './outbox.js';
+import { insertComplete } from '../mongo.js';
+import { runInOutboxTransaction, type Outbox } from './outbox.js';
 import { contextFromNatsHeaders } from './trace.js';
 
 /** What a handler of a batch of events gets: one transaction for the whole batch. */

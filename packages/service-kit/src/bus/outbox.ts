@@ -7,7 +7,8 @@
 // A sent event is kept (until a TTL) for dedupe and debugging, but an event that carries a secret in
 // clear (a verification code: `eventsWithSecrets` in the contracts, or `add(..., { secret: true })`)
 // loses its body in the same update that marks it sent, so the secret is not at rest in MongoDB.
-import type { ClientSession, Collection, Connection, Model } from 'mongoose';
+import type { ClientSession, Connection, Model } from 'mongoose';
+import { insertComplete } from '../mongo.js';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import {
   backoffDelayMs,
@@ -48,21 +49,6 @@ function subjectOf(doc: OutboxDoc): string {
 }
 
 export type OutboxWork<R> = (session: ClientSession, outbox: Outbox) => Promise<R>;
-
-/**
- * Inserts documents that are complete already (every field typed and set by the caller) through the
- * driver, in one command. One document goes through `insertOne`: the driver's `insertMany` (and mongoose's,
- * even lean) builds a whole bulk write for it, a good part of a quote request's CPU for one outbox event.
- */
-export async function insertComplete(
-  model: { collection: Collection },
-  docs: readonly object[],
-  session: ClientSession | null,
-): Promise<void> {
-  const options = session ? { session } : {};
-  if (docs.length === 1) await model.collection.insertOne(docs[0], options);
-  else if (docs.length > 1) await model.collection.insertMany(docs, options);
-}
 
 export class OutboxWriter implements Outbox {
   readonly pending: OutboxDoc[] = [];

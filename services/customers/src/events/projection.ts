@@ -88,17 +88,8 @@ export async function refreshCustomer(
   const orders = await CustomerOrder.find({ customerEmail: email, submittedDate: { $ne: null } })
     .session(session)
     .lean<(CustomerOrderDoc & { _id: string })[]>();
-  setFigures(customer, orders, thresholds);
-  await customer.save({ session });
-}
-
-/** Sets the customer's figures, search fields and last order from their created orders (not saved). */
-export function setFigures(
-  customer: InstanceType<CustomersModels['Customer']>,
-  orders: readonly (CustomerOrderDoc & { _id: string })[],
-  thresholds: StatusSettings,
-): void {
   customer.set(figuresOf(customer, orders, thresholds));
+  await customer.save({ session });
 }
 
 /** The customer's figures, search fields and last order, from their created orders. */
