@@ -1,7 +1,7 @@
 // What a tracker sees of an order (storefront §3 "Order as seen by tracking", §4 statuses): the order's
 // public fields, its progress and its timeline. Built field by field from the stored order, so nothing
-// else leaks: POST /api/orders/track sends this object as it is (routes/tracking.ts), without the response
-// schema's pass over it.
+// else leaks: POST /api/orders/track sends this object's JSON as it is (routes/tracking.ts), without the
+// response schema's pass over it, and keeps it for repeated lookups (RecentTrackedAnswers, below).
 import {
   orderStatusDescriptions,
   orderStatusLabels,
@@ -111,4 +111,58 @@ export function trackedView(order: TrackedOrderDoc): TrackedOrder {
         }
       : null,
   };
+}
+
+/**
+ * How old a tracker's answer may be, on any replica: every answer shows the order as stored at most this
+ * long before the request arrived. The bound needs no invalidation (the writes live in other routes, the
+ * events and other replicas), so it is short: nobody changes an order and reloads /track within it.
+ */
+export const trackedAnswerMaxAgeMs = 250;
+
+/** A tracked order's answer as sent (`{ success, order }` as JSON text) and the key that proves a lookup. */
+export interface TrackedAnswer {
+  emailKey: string;
+  json: string;
+}
+
+/**
+ * The answers of the last `maxAgeMs` by order number (issue 20): lookups of the same order within that
+ * time share one MongoDB read, including those that arrive while it is under way. A read counts from
+ * when it started, so a write that committed before a request is seen unless the read began less than
+ * `maxAgeMs` before it. Misses (no such order) are kept the same way; failed reads are not kept.
+ */
+export class RecentTrackedAnswers {
+  private readonly answers = new Map<string, { readAt: number; answer: Promise<TrackedAnswer | null> }>();
+
+  constructor(
+    private readonly maxAgeMs = trackedAnswerMaxAgeMs,
+    /** Answers held at most: a lookup beyond it forgets the oldest (a flood of made-up numbers). */
+    private readonly maxAnswers = 2_000,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  answerFor(orderNumber: string, read: () => Promise<TrackedAnswer | null>): Promise<TrackedAnswer | null> {
+    const now = this.now();
+    const held = this.answers.get(orderNumber);
+    if (held && now - held.readAt < this.maxAgeMs) return held.answer;
+    // Map order is insertion order: re-inserting keeps the oldest read first.
+    if (held) this.answers.delete(orderNumber);
+    else if (this.answers.size >= this.maxAnswers) this.forgetOldest(now);
+    const answer = read();
+    this.answers.set(orderNumber, { readAt: now, answer });
+    answer.catch(() => {
+      if (this.answers.get(orderNumber)?.answer === answer) this.answers.delete(orderNumber);
+    });
+    return answer;
+  }
+
+  /** Drops every expired answer, and the oldest held one if none had expired. */
+  private forgetOldest(now: number): void {
+    for (const [orderNumber, held] of this.answers) {
+      if (now - held.readAt < this.maxAgeMs) break;
+      this.answers.delete(orderNumber);
+    }
+    if (this.answers.size >= this.maxAnswers) this.answers.delete(this.answers.keys().next().value!);
+  }
 }

@@ -12,7 +12,13 @@ import {
   trackResponseSchema,
 } from '@shop/contracts';
 import type { ServiceContext } from '@shop/service-kit';
-import { trackedFields, trackedView, type TrackedOrderDoc } from '../domain/tracking.js';
+import {
+  RecentTrackedAnswers,
+  trackedFields,
+  trackedView,
+  type TrackedAnswer,
+  type TrackedOrderDoc,
+} from '../domain/tracking.js';
 import type { OrderModels } from '../models/order.js';
 import type { OrdersApp } from '../app.js';
 import { fail, failureResponse } from './respond.js';
@@ -25,6 +31,13 @@ async function provenOrder(
   orderNumber: string,
   email: string,
 ): Promise<TrackedOrderDoc | null> {
+  const order = await storedOrder(ctx, orderNumber.trim().toUpperCase());
+  if (!order || order.emailKey !== email.trim().toLowerCase()) return null;
+  return order;
+}
+
+/** The tracked fields of the order with this (normalised) number, or null. */
+async function storedOrder(ctx: ServiceContext<OrderModels>, orderNumber: string): Promise<TrackedOrderDoc | null> {
   const db = ctx.connection.db;
   if (!db) throw new Error('MongoDB is not connected yet');
   // MongoDB's find command itself, one batch of at most one order: a read of a unique key needs neither a
@@ -33,24 +46,32 @@ async function provenOrder(
   // (about a third less CPU per lookup without it, issue 20).
   const reply = (await db.command({
     find: ctx.models.Order.collection.collectionName,
-    filter: { orderNumber: orderNumber.trim().toUpperCase() },
+    filter: { orderNumber },
     projection: trackedProjection,
     limit: 1,
     singleBatch: true,
   })) as { cursor: { firstBatch: TrackedOrderDoc[] } };
-  const order = reply.cursor.firstBatch[0];
-  if (!order || order.emailKey !== email.trim().toLowerCase()) return null;
-  return order;
+  return reply.cursor.firstBatch[0] ?? null;
+}
+
+/** The order's tracked answer as sent, or null: no such order. */
+async function trackedAnswer(ctx: ServiceContext<OrderModels>, orderNumber: string): Promise<TrackedAnswer | null> {
+  const order = await storedOrder(ctx, orderNumber);
+  if (!order) return null;
+  return { emailKey: order.emailKey, json: JSON.stringify({ success: true, order: trackedView(order) }) };
 }
 
 /**
  * The tracking read's answers as plain JSON, without zod's encode pass over them (the route's schemas still
- * document them): trackedView builds the answer field by field, typed as TrackedOrder, and `fail` the error
- * envelope, so the pass changed nothing and was about 6% of the service's busy time on this read (issue 20).
+ * document them): a found order's answer is JSON text already (trackedAnswer, from trackedView, which builds
+ * it field by field, typed as TrackedOrder), and `fail` builds the error envelope, so the pass changed nothing
+ * and was about 6% of the service's busy time on this read (issue 20).
  */
 const plainJson = () => (data: unknown) => JSON.stringify(data);
 
 export function registerTrackingRoutes(app: OrdersApp, ctx: ServiceContext<OrderModels>) {
+  // Repeated lookups of one order within trackedAnswerMaxAgeMs share one read and its JSON (domain/tracking.ts).
+  const recentAnswers = new RecentTrackedAnswers();
   app.post(
     '/api/orders/track',
     {
@@ -70,9 +91,13 @@ export function registerTrackingRoutes(app: OrdersApp, ctx: ServiceContext<Order
           ...(!request.body?.email ? [{ field: 'email', message: 'Email is required' }] : []),
         ]);
       }
-      const order = await provenOrder(ctx, request.body.orderNumber, request.body.email);
-      if (!order) return fail(request, reply, 404, 'NOT_FOUND', trackOrderNotFoundMessage);
-      return { success: true as const, order: trackedView(order) };
+      const orderNumber = request.body.orderNumber.trim().toUpperCase();
+      const answer = await recentAnswers.answerFor(orderNumber, () => trackedAnswer(ctx, orderNumber));
+      if (!answer || answer.emailKey !== request.body.email.trim().toLowerCase())
+        return fail(request, reply, 404, 'NOT_FOUND', trackOrderNotFoundMessage);
+      // The JSON text as it is: a string with a JSON content type passes Fastify's serializer untouched
+      // (the route's reply type is the object the text holds).
+      return reply.type('application/json; charset=utf-8').send(answer.json as never);
     },
   );
 
