@@ -6,13 +6,15 @@
 // With --stalls every part reports, each half second, its event loop's delay (perf_hooks'
 // monitorEventLoopDelay) and its GC pauses; those of the timed load are summed up per part, to find what
 // makes the p99.
-//   node --conditions=source --import tsx src/track-profile.ts [--duration 10] [--connections 50] [--warmup 1] [--cpu-prof] [--stalls] [--node-arg=--flag ...]
+// With --orders N, N orders are placed and tracked in turn instead of one again and again: the figure of a
+// read the orders service's held answers (250 ms, RecentTrackedAnswers) do not serve.
+//   node --conditions=source --import tsx src/track-profile.ts [--duration 10] [--connections 50] [--warmup 1] [--orders 1] [--cpu-prof] [--stalls] [--node-arg=--flag ...]
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Stack } from '@shop/local';
-import { measure } from './bench-measure.js';
+import { measure, type LoadRequest } from './bench-measure.js';
 import { startStandIns, stopChild } from './bench-peers.js';
 import { placeTrackableOrder, stackCpuMs, startBenchStack } from './bench-stack.js';
 import { summariseProfile } from './cpu-profile.js';
@@ -30,6 +32,9 @@ const { values } = parseArgs({
     // (with the driver's default of 2 connections at a time orders held 16 of 50 after 1 s; service-kit's
     // connectionPoolOptions now opens 8 at a time).
     warmup: { type: 'string', default: '1' },
+    // Orders placed and tracked in turn: with more than one order the orders service's held answers
+    // (RecentTrackedAnswers, 250 ms) no longer serve most reads, which shows a read's uncached cost.
+    orders: { type: 'string', default: '1' },
   },
   strict: true,
 });
@@ -97,6 +102,31 @@ function printStalls(from: number, to: number): void {
   }
 }
 
+/**
+ * The load's request: one order tracked again and again, or with --orders N, N orders (placed four at a
+ * time) tracked in turn.
+ */
+async function trackableOrders(stack: Stack, count: number): Promise<LoadRequest> {
+  const run = Date.now().toString(36);
+  const bodies: string[] = [];
+  let first: LoadRequest | undefined;
+  const place = async () => {
+    while (bodies.length + placing < count) {
+      placing++;
+      const { trackRequest } = await placeTrackableOrder(stack, standIns.urls.baseline, run);
+      placing--;
+      first ??= trackRequest;
+      bodies.push(trackRequest.body!);
+    }
+  };
+  let placing = 0;
+  await Promise.all(Array.from({ length: Math.min(4, count) }, place));
+  if (count === 1) return first!;
+  console.log(`tracking ${bodies.length} orders in turn`);
+  let next = 0;
+  return { ...first!, body: undefined, fresh: () => ({ body: bodies[next++ % bodies.length], headers: {} }) };
+}
+
 const standIns = await startStandIns();
 const profileDir = values['cpu-prof'] ? mkdtempSync(join(tmpdir(), 'track-prof-')) : undefined;
 let stack: Stack | undefined;
@@ -112,7 +142,7 @@ try {
     ...(values.stalls ? { log: collectStalls } : {}),
   });
   for (const child of stack.children()) if (child.pid !== undefined) pids.set(child.pid, child.name);
-  const { trackRequest } = await placeTrackableOrder(stack, standIns.urls.baseline, Date.now().toString(36));
+  const trackRequest = await trackableOrders(stack, Number(values.orders));
   const load = loadavg();
   const bare = await measure(standIns.urls.baseline, trackRequest, shape);
   // The warm-up on its own, so the CPU read around the timed run is the timed run's.
