@@ -32,7 +32,7 @@ describe('dev mailbox', () => {
   it('keeps a message sent over SMTP with its parts', async () => {
     mailbox.clear();
     await send('Alex@Example.com', 'Your verification code');
-    const [message] = mailbox.messages();
+    const [message] = await mailbox.messages();
     expect(message).toMatchObject({
       from: 'orders@shop.test',
       to: ['alex@example.com'],
@@ -49,15 +49,15 @@ describe('dev mailbox', () => {
     await send('a@example.com', 'first');
     await send('b@example.com', 'other');
     await send('a@example.com', 'second');
-    expect(mailbox.messages({ to: 'A@example.com' }).map((m) => m.subject)).toEqual(['second', 'first']);
-    expect(mailbox.messages({ to: 'a@example.com', limit: 1 }).map((m) => m.subject)).toEqual(['second']);
-    expect(mailbox.messages().map((m) => m.subject)).toEqual(['second', 'other', 'first']);
+    expect((await mailbox.messages({ to: 'A@example.com' })).map((m) => m.subject)).toEqual(['second', 'first']);
+    expect((await mailbox.messages({ to: 'a@example.com', limit: 1 })).map((m) => m.subject)).toEqual(['second']);
+    expect((await mailbox.messages()).map((m) => m.subject)).toEqual(['second', 'other', 'first']);
   });
 
   it('counts every envelope recipient, Bcc included', async () => {
     mailbox.clear();
     await send('to@example.com', 'with bcc', { bcc: 'hidden@example.com' });
-    expect(mailbox.messages({ to: 'hidden@example.com' })).toHaveLength(1);
+    expect(await mailbox.messages({ to: 'hidden@example.com' })).toHaveLength(1);
   });
 
   it('serves the messages over HTTP and clears them', async () => {
@@ -69,7 +69,8 @@ describe('dev mailbox', () => {
     expect(body.messages.map((m) => m.subject)).toEqual(['over http']);
     expect((await fetch(`${mailbox.httpUrl}/messages?limit=0`)).status).toBe(400);
     expect((await fetch(`${mailbox.httpUrl}/messages`, { method: 'DELETE' })).status).toBe(200);
-    expect(mailbox.messages()).toEqual([]);
+    expect(await mailbox.messages()).toEqual([]);
+    expect(mailbox.count()).toBe(0);
     expect((await fetch(`${mailbox.httpUrl}/nothing`)).status).toBe(404);
   });
 
@@ -79,6 +80,29 @@ describe('dev mailbox', () => {
     await send('w@example.com', 'later');
     expect((await waiting).to).toEqual(['w@example.com']);
     await expect(mailbox.waitFor((m) => m.subject === 'never', 50)).rejects.toThrow(/no matching message/);
+  });
+
+  it('counts what arrived and answers total without reading every message', async () => {
+    mailbox.clear();
+    await send('c1@example.com', 'one');
+    await send('c2@example.com', 'two');
+    expect(mailbox.count()).toBe(2);
+    const res = await fetch(`${mailbox.httpUrl}/messages?limit=1`);
+    const body = (await res.json()) as { messages: MailboxMessage[]; total: number };
+    expect(body).toMatchObject({ total: 2, messages: [{ subject: 'two', to: ['c2@example.com'] }] });
+  });
+
+  it('refuses a message over its size limit with 552', async () => {
+    const small = await startDevMailbox({ maxMessageBytes: 2_000 });
+    try {
+      const transport = nodemailer.createTransport({ url: small.smtpUrl, secure: false, ignoreTLS: true });
+      await expect(
+        transport.sendMail({ from: 'a@shop.test', to: 'big@example.com', subject: 'big', text: 'x'.repeat(10_000) }),
+      ).rejects.toMatchObject({ responseCode: 552 });
+      expect(small.count()).toBe(0);
+    } finally {
+      await small.stop();
+    }
   });
 
   it('refuses a port that is taken', async () => {

@@ -135,5 +135,5 @@ it('a payment from the provider: the order is paid, the customer gets exactly on
     'Quote request received',
   ]);
   // Confirmation, quote, receipt: no status-update email besides the receipt.
-  expect(mailbox.messages({ to: 'payer@example.com' })).toHaveLength(3);
+  expect(await mailbox.messages({ to: 'payer@example.com' })).toHaveLength(3);
 }, 60_000);
