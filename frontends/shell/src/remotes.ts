@@ -31,14 +31,15 @@ export const remoteAreaNames: Record<RemoteName, string> = {
   admin: 'admin area',
 };
 
-function manifestUrl(name: RemoteName): string {
-  // Behind the gateway the remotes live on the same origin as the shell (relative URLs are resolved
-  // against window.location.origin by the federation runtime); in dev each has its own dev server.
-  return __SHOP_DEV__ ? __SHOP_DEV_REMOTES__[name] : `/remotes/${name}/mf-manifest.json`;
+function entryUrl(name: RemoteName): string {
+  // Behind the gateway the remotes live on the same origin as the shell, and the built shell loads their
+  // remoteEntry.js directly: its federation runtime is built without the manifest snapshot code
+  // (packages/ui/build/rspack-app.ts). In dev each remote has its own dev server and manifest.
+  return __SHOP_DEV__ ? __SHOP_DEV_REMOTES__[name] : `/remotes/${name}/remoteEntry.js`;
 }
 
 function remoteEntry(name: RemoteName) {
-  return { name: `shop_${name}`, alias: name, entry: manifestUrl(name) };
+  return { name: `shop_${name}`, alias: name, entry: entryUrl(name) };
 }
 
 export function registerShopRemotes(): void {

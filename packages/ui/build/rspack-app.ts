@@ -200,7 +200,17 @@ export function createAppConfig({ app, dir, exposes, isDev }: AppOptions): Confi
         dev: false,
         // The federation runtime ships once, in the shell; remotes use the shell's copy instead of
         // bundling their own into remoteEntry.js (about 90 KB each). Dev servers keep their own.
-        ...(isDev ? {} : { experiments: isHost ? { provideExternalRuntime: true } : { externalRuntime: true } }),
+        // Built shells load the remotes' remoteEntry.js directly (src/remotes.ts), so the runtime's
+        // manifest snapshot code and its Node loaders are left out: less script to run before the home
+        // page's first render. Dev servers keep reading the manifests.
+        ...(isDev
+          ? {}
+          : {
+              experiments: {
+                ...(isHost ? { provideExternalRuntime: true } : { externalRuntime: true }),
+                optimization: { disableSnapshot: true, target: 'web' as const },
+              },
+            }),
       }),
       ...(isHost
         ? [
