@@ -165,4 +165,33 @@ describe('order.created in one batch', () => {
     // The address as the subdocument schema stores it: its fields only, no _id.
     expect(raw!.lastShippingAddress).toEqual(address);
   });
+
+  it("writes a new order's facts as mongoose's upsert would: timestamps, version key, the schema's defaults", async () => {
+    const email = `lee-${run}@example.com`;
+    const id = randomUUID();
+    await handle([created(email, { id, name: 'Lee Upsert', phone: '', total: 90, daysAgo: 1 })]);
+    const { CustomerOrder } = service.ctx.models;
+    const raw = await CustomerOrder.collection.findOne({ _id: id as never });
+    // The same facts upserted through mongoose, which adds createdAt, updatedAt, __v and the defaults.
+    const referenceId = randomUUID();
+    const { _id, createdAt, updatedAt, __v, ...facts } = raw!;
+    await CustomerOrder.bulkWrite([
+      { updateOne: { filter: { _id: referenceId }, update: { $set: facts }, upsert: true } },
+    ]);
+    const reference = await CustomerOrder.collection.findOne({ _id: referenceId as never });
+    expect(Object.keys(raw!).sort()).toEqual(Object.keys(reference!).sort());
+    expect(createdAt).toBeInstanceOf(Date);
+    expect(updatedAt).toBeInstanceOf(Date);
+    expect(__v).toBe(0);
+    // A status-only fact first (quote_sent before order.created), then order.created: defaults only where unset.
+    const early = randomUUID();
+    await CustomerOrder.collection.insertOne({
+      _id: early as never,
+      orderNumber: 'CC-early',
+      itemType: 'coin',
+      status: 'quote_sent',
+    });
+    await handle([created(email, { id: early, name: 'Lee Upsert', phone: '', total: 95, daysAgo: 0 })]);
+    expect(await CustomerOrder.collection.findOne({ _id: early as never })).not.toHaveProperty('createdAt');
+  });
 });

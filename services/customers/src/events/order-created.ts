@@ -26,15 +26,28 @@ export function orderCreatedConsumer(models: CustomersModels, thresholds: Status
     defaults ??= (({ _id, ...rest }) => ({ ...rest, __v: 0 }))(new Customer().toObject());
     return { ...structuredClone(defaults), _id: new Types.ObjectId() };
   };
+  // Likewise what mongoose's upsert would set on a new order document besides the event's facts.
+  let orderDefaults: Record<string, unknown> | undefined;
+  const newOrderFields = (set: Record<string, unknown>, createdAt: Date): Record<string, unknown> => {
+    orderDefaults ??= (({ _id, ...rest }) => ({ ...rest, __v: 0 }))(new CustomerOrder().toObject());
+    const fields: Record<string, unknown> = { createdAt };
+    for (const [field, value] of Object.entries(orderDefaults)) if (!(field in set)) fields[field] = value;
+    return fields;
+  };
   return consumeEventBatches('order.created', async (events, { session, log }) => {
     const emails = new Set(events.map((event) => normalizeEmail(event.data.email)));
     const orderIds = [...new Set(events.map((event) => event.data.orderId))];
     // The batch's orders as stored, and every order of the batch's customers (their figures come from all).
     const orders = new Map<string, StoredOrder>();
+    // Reads and writes through the driver: ids and addresses need no casting, and every update is typed.
     const load = async (filter: Record<string, unknown>) => {
-      for (const o of await CustomerOrder.find(filter).session(session).lean<StoredOrder[]>()) orders.set(o._id, o);
+      for (const o of await CustomerOrder.collection.find<StoredOrder>(filter, { session }).toArray())
+        orders.set(o._id, o);
     };
-    await load({ $or: [{ _id: { $in: orderIds } }, { customerEmail: { $in: [...emails] } }] });
+    // Two reads, each on its index: the local embedded MongoDB answers a top-level $or by reading the whole
+    // collection (no index union), a cost growing with every order the shop has.
+    await load({ _id: { $in: orderIds } });
+    await load({ customerEmail: { $in: [...emails] } });
     // An order of the batch that already belongs to another profile: that profile's orders too.
     const owners = new Set<string>();
     for (const id of orderIds) {
@@ -46,9 +59,9 @@ export function orderCreatedConsumer(models: CustomersModels, thresholds: Status
     // (hydrating, tracking and saving mongoose documents was most of this consumer's CPU).
     const customers = new Map(
       (
-        await Customer.find({ email: { $in: [...emails, ...owners] } })
-          .session(session)
-          .lean<StoredCustomer[]>()
+        await Customer.collection
+          .find<StoredCustomer>({ email: { $in: [...emails, ...owners] } }, { session })
+          .toArray()
       ).map((c) => [c.email, c]),
     );
     const changes = new Map<string, Record<string, unknown>>();
@@ -128,13 +141,17 @@ export function orderCreatedConsumer(models: CustomersModels, thresholds: Status
       log.info({ orderNumber: data.orderNumber }, 'customer figures updated');
     }
 
-    await CustomerOrder.bulkWrite(
+    const updatedAt = new Date(); // as mongoose's timestamps: the wall clock
+    await CustomerOrder.collection.bulkWrite(
       [...orderWrites].map(([id, set]) => ({
-        updateOne: { filter: { _id: id }, update: { $set: set }, upsert: true },
+        updateOne: {
+          filter: { _id: id as never },
+          update: { $set: { ...set, updatedAt }, $setOnInsert: newOrderFields(set, updatedAt) },
+          upsert: true,
+        },
       })),
       { session },
     );
-    const updatedAt = new Date(); // as mongoose's timestamps: the wall clock
     const profileWrites = [...changes].map(([email, set]) => {
       const profile = customers.get(email)!;
       // A profile the batch added is inserted once, as the batch left it.
