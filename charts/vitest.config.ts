@@ -1,9 +1,10 @@
 import { defineProject } from 'vitest/config';
-import { sourceConditions } from '../vitest.shared.ts';
+import { reusedWorker, sourceConditions } from '../vitest.shared.ts';
 
 export default defineProject({
   ...sourceConditions,
   test: {
+    ...reusedWorker,
     name: 'charts',
     include: ['test/**/*.test.ts'],
     environment: 'node',

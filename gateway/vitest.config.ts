@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
-import { sourceConditions } from '../vitest.shared.ts';
+import { reusedWorker, sourceConditions } from '../vitest.shared.ts';
 
 // vitest hands ssr.resolve.conditions to the worker as node --conditions flags. With "import" among
 // them, Node's require() picks the ESM entry of dual packages (helmet's "import" comes first), so
@@ -10,6 +10,7 @@ export default defineProject({
   ...sourceConditions,
   ssr: { resolve: nodeSafe },
   test: {
+    ...reusedWorker,
     name: 'gateway',
     include: ['test/**/*.test.ts'],
     environment: 'node',

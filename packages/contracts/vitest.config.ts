@@ -1,7 +1,12 @@
 import { defineProject } from 'vitest/config';
-import { sourceConditions } from '../../vitest.shared.ts';
+import { reusedWorker, sourceConditions } from '../../vitest.shared.ts';
 
 export default defineProject({
   ...sourceConditions,
-  test: { name: 'contracts', include: ['test/**/*.test.ts'], environment: 'node' },
+  test: {
+    ...reusedWorker,
+    name: 'contracts',
+    include: ['test/**/*.test.ts'],
+    environment: 'node',
+  },
 });

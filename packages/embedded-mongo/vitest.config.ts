@@ -1,9 +1,10 @@
 import { defineProject } from 'vitest/config';
-import { sourceConditions } from '../../vitest.shared.ts';
+import { reusedWorker, sourceConditions } from '../../vitest.shared.ts';
 
 export default defineProject({
   ...sourceConditions,
   test: {
+    ...reusedWorker,
     name: 'embedded-mongo',
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
