@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
-import { sourceConditions } from '../../vitest.shared.ts';
+import { reusedWorker, sourceConditions } from '../../vitest.shared.ts';
 
 // Without the 'module' condition: it points @opentelemetry/api at its build/esm folder, whose
 // extensionless imports Node cannot load when vitest hands the package to Node's own loader.
@@ -10,6 +10,7 @@ export default defineProject({
   resolve: { ...sourceConditions.resolve, conditions },
   ssr: { resolve: { ...sourceConditions.ssr.resolve, conditions } },
   test: {
+    ...reusedWorker,
     name: 'email',
     include: ['test/**/*.test.ts'],
     environment: 'node',

@@ -113,7 +113,7 @@ describe('delivery', () => {
     // The code reached the customer; the stored copy no longer holds it.
     expect(JSON.stringify(sent)).not.toContain('654321');
     expect(sent!.text).toBe(removedSecretBody);
-    expect(mailbox.messages({ to: email })).toHaveLength(1);
+    expect(await mailbox.messages({ to: email })).toHaveLength(1);
     const announced = await eventually(() =>
       service.ctx.bus.outbox.findOne({ type: 'email.sent', 'event.data.causationId': sourceEventId }).lean(),
     );
@@ -168,7 +168,7 @@ describe('delivery', () => {
     expect(a + b).toBe(20);
     const docs = await first.ctx.models.Email.find({ sourceEventId: { $in: ids } }).lean();
     expect(docs.every((d) => d.status === 'sent' && d.attempts === 1)).toBe(true);
-    const delivered = mailbox.messages().filter((m) => m.to.some((to) => to.startsWith(batch)));
+    const delivered = (await mailbox.messages()).filter((m) => m.to.some((to) => to.startsWith(batch)));
     expect(delivered).toHaveLength(20);
     expect(new Set(delivered.map((m) => m.to[0])).size).toBe(20);
   });
@@ -189,7 +189,7 @@ describe('delivery', () => {
       status: 'sent',
       attempts: 2,
     });
-    expect(mailbox.messages({ to: email })).toHaveLength(1);
+    expect(await mailbox.messages({ to: email })).toHaveLength(1);
   });
 });
 

@@ -163,7 +163,7 @@ describe('the same queue sending to the dev mailbox', () => {
         (await call('POST', emailDiagnosticsPaths.test, { ...test, subject: 'Second check' })).body,
       );
       expect(ok).toMatchObject({ success: true, status: 'sent', error: null });
-      expect(mailbox.messages({ to: test.to }).map((m) => m.subject)).toContain('Second check');
+      expect((await mailbox.messages({ to: test.to })).map((m) => m.subject)).toContain('Second check');
       expect(
         failedEmailsReplySchema.parse((await call('GET', emailDiagnosticsPaths.failed)).body).failedEmails,
       ).toEqual([]);

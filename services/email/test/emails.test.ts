@@ -72,8 +72,8 @@ describe('order.created', () => {
       (n) => n === 0,
     );
 
-    expect(mailbox.messages({ to: data.email })).toHaveLength(1);
-    expect(mailbox.messages({ to: admin }).filter((m) => m.subject.includes(data.orderNumber))).toHaveLength(1);
+    expect(await mailbox.messages({ to: data.email })).toHaveLength(1);
+    expect((await mailbox.messages({ to: admin })).filter((m) => m.subject.includes(data.orderNumber))).toHaveLength(1);
     expect(await service.ctx.models.Email.countDocuments({ sourceEventId: event.id })).toBe(2);
 
     expect(confirmation.subject).toBe(`Quote request received: order ${data.orderNumber}`);
@@ -145,7 +145,7 @@ describe('order.created', () => {
     const queued = await service.ctx.models.Email.find({ sourceEventId: event.id }).lean();
     expect(queued.map((e) => e.template)).toEqual(['order_confirmation']);
     expect(
-      mailbox.messages().filter((m) => m.subject.includes(second.orderNumber) && !m.to.includes(second.email)),
+      (await mailbox.messages()).filter((m) => m.subject.includes(second.orderNumber) && !m.to.includes(second.email)),
     ).toEqual([]);
   });
 });
@@ -195,7 +195,7 @@ describe('customer.verification_requested', () => {
       () => service.ctx.models.Email.countDocuments({ sourceEventId: event.id, status: 'sent' }),
       (n) => n === 1,
     );
-    expect(mailbox.messages({ to: email })).toHaveLength(1);
+    expect(await mailbox.messages({ to: email })).toHaveLength(1);
   });
 
   it('sends nothing for a code that expired before the event arrived (e.g. after an outage)', async () => {
@@ -214,7 +214,7 @@ describe('customer.verification_requested', () => {
     );
     expect(await service.ctx.models.Email.countDocuments({ sourceEventId: event.id })).toBe(0);
     expect(await service.ctx.models.Email.countDocuments({ to: email })).toBe(0);
-    expect(mailbox.messages({ to: email })).toEqual([]);
+    expect(await mailbox.messages({ to: email })).toEqual([]);
   });
 });
 
@@ -246,7 +246,7 @@ describe('GET /api/debug/mailbox', () => {
     expect((await fetch(`${url}/api/debug/mailbox?limit=0`, { headers: asAdmin })).status).toBe(400);
 
     expect((await fetch(`${url}/api/debug/mailbox`, { method: 'DELETE', headers: asAdmin })).status).toBe(200);
-    expect(mailbox.messages()).toEqual([]);
+    expect(await mailbox.messages()).toEqual([]);
   });
 
   it('is not there without a local mailbox, nor in production', async () => {

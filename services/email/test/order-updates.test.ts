@@ -65,7 +65,7 @@ describe('order emails from the back office', () => {
       () => service.ctx.models.Email.findOne({ sourceEventId: event.id }).lean(),
       (r) => r?.status === 'sent',
     );
-    expect(mailbox.messages({ to: c.email })).toHaveLength(1);
+    expect(await mailbox.messages({ to: c.email })).toHaveLength(1);
     expect(record).toMatchObject({
       template: 'order_quote',
       orderId: c.orderId,
@@ -131,7 +131,7 @@ describe('order emails from the back office', () => {
     expect(mail.subject).toBe(`Order #${loud.orderNumber} update: Shipped`);
     expect(mail.text).toContain('Carrier: FedEx');
     expect(mail.text).toContain('Tracking number: 7712 3456');
-    expect(mailbox.messages({ to: quiet.email })).toHaveLength(0);
+    expect(await mailbox.messages({ to: quiet.email })).toHaveLength(0);
     expect(await service.ctx.models.Email.countDocuments({ orderId: quiet.orderId })).toBe(0);
   });
 });
@@ -171,8 +171,10 @@ describe('a paid quote (order.paid)', () => {
       (n) => n === 2,
     );
 
-    expect(mailbox.messages({ to: c.email })).toHaveLength(1);
-    expect(mailbox.messages({ to: teamAddress }).filter((m) => m.subject.includes(c.orderNumber))).toHaveLength(1);
+    expect(await mailbox.messages({ to: c.email })).toHaveLength(1);
+    expect((await mailbox.messages({ to: teamAddress })).filter((m) => m.subject.includes(c.orderNumber))).toHaveLength(
+      1,
+    );
     expect(receipt.subject).toBe(`Payment received for order #${c.orderNumber}`);
     for (const line of [
       `Order number: ${c.orderNumber}`,
@@ -261,7 +263,9 @@ describe("the team's notice of a payment due for a refund (payment.refund_due)",
     await publishRefundDue(data, 2);
     const mail = await mailbox.waitFor((m) => m.to.includes(teamAddress) && m.text.includes(data.paymentIntentId));
     await refundDueConsumed();
-    expect(mailbox.messages({ to: teamAddress }).filter((m) => m.text.includes(data.paymentIntentId))).toHaveLength(1);
+    expect(
+      (await mailbox.messages({ to: teamAddress })).filter((m) => m.text.includes(data.paymentIntentId)),
+    ).toHaveLength(1);
     expect(mail.subject).toBe(`Refund due ${data.orderNumber}: $318.75 does not pay the order`);
     expect(mail.text).toContain('$286.88');
     expect(mail.text).toContain(data.reason);
@@ -291,9 +295,9 @@ describe("the team's notice of a payment due for a refund (payment.refund_due)",
       const marker = refundDue();
       await publishRefundDue(marker);
       await mailbox.waitFor((m) => m.text.includes(marker.paymentIntentId));
-      expect(mailbox.messages({ to: teamAddress }).filter((m) => m.text.includes(quiet.paymentIntentId))).toHaveLength(
-        0,
-      );
+      expect(
+        (await mailbox.messages({ to: teamAddress })).filter((m) => m.text.includes(quiet.paymentIntentId)),
+      ).toHaveLength(0);
     } finally {
       await service.ctx.models.AdminSettings.deleteMany({});
     }

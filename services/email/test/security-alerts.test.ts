@@ -43,7 +43,7 @@ describe('security alert emails', () => {
     await publish(data, 2);
     const mail = await mailbox.waitFor((m) => m.to.includes(team) && m.text.includes(data.description));
     await consumed();
-    expect(mailbox.messages({ to: team }).filter((m) => m.text.includes(data.description))).toHaveLength(1);
+    expect((await mailbox.messages({ to: team })).filter((m) => m.text.includes(data.description))).toHaveLength(1);
     expect(mail.subject).toBe(`[High] Security alert: ${data.description}`);
     expect(mail.text).toContain('192.0.2.7');
     expect(mail.text).toContain('/admin');
@@ -61,9 +61,9 @@ describe('security alert emails', () => {
     await mailbox.waitFor((m) => m.text.includes(critical.description));
     await consumed();
     expect(
-      mailbox
-        .messages({ to: team })
-        .filter((m) => m.text.includes(medium.description) || m.text.includes(low.description)),
+      (await mailbox.messages({ to: team })).filter(
+        (m) => m.text.includes(medium.description) || m.text.includes(low.description),
+      ),
     ).toHaveLength(0);
   });
 
@@ -81,7 +81,7 @@ describe('security alert emails', () => {
       await service.ctx.models.AdminSettings.deleteMany({});
       await publish(marker);
       await mailbox.waitFor((m) => m.text.includes(marker.description));
-      expect(mailbox.messages({ to: team }).filter((m) => m.text.includes(quiet.description))).toHaveLength(0);
+      expect((await mailbox.messages({ to: team })).filter((m) => m.text.includes(quiet.description))).toHaveLength(0);
     } finally {
       await service.ctx.models.AdminSettings.deleteMany({});
     }

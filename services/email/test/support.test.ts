@@ -52,7 +52,7 @@ describe('support emails', () => {
     const mail = await mailbox.waitFor((m) => m.to.includes(email));
     const notice = await mailbox.waitFor((m) => m.to.includes(team) && m.subject.includes(reference));
     await consumed('email--support-message_created');
-    expect(mailbox.messages({ to: email })).toHaveLength(1);
+    expect(await mailbox.messages({ to: email })).toHaveLength(1);
     expect(mail.subject).toBe(`We received your message (${reference})`);
     expect(mail.text).toContain(supportTexts.responsePromise);
     expect(mail.text).toContain('Diamond cut?');
@@ -82,7 +82,7 @@ describe('support emails', () => {
       });
       await mailbox.waitFor((m) => m.to.includes(email));
       await consumed('email--support-message_created');
-      expect(mailbox.messages({ to: team }).filter((m) => m.subject.includes(reference))).toHaveLength(0);
+      expect((await mailbox.messages({ to: team })).filter((m) => m.subject.includes(reference))).toHaveLength(0);
     } finally {
       await service.ctx.models.AdminSettings.deleteMany({});
     }
