@@ -39,6 +39,11 @@ const { values } = parseArgs({
   strict: true,
 });
 const shape = { connections: Number(values.connections), durationSeconds: Number(values.duration) };
+const orderCount = Number(values.orders);
+if (!Number.isInteger(orderCount) || orderCount < 1) {
+  console.error(`--orders takes a whole number of orders, at least 1 (got "${values.orders}")`);
+  process.exit(2);
+}
 const profiled = new Set(['gateway', 'orders', 'mongodb', 'security']);
 
 /**
@@ -110,6 +115,7 @@ async function trackableOrders(stack: Stack, count: number): Promise<LoadRequest
   const run = Date.now().toString(36);
   const bodies: string[] = [];
   let first: LoadRequest | undefined;
+  let placing = 0;
   const place = async () => {
     while (bodies.length + placing < count) {
       placing++;
@@ -119,7 +125,6 @@ async function trackableOrders(stack: Stack, count: number): Promise<LoadRequest
       bodies.push(trackRequest.body!);
     }
   };
-  let placing = 0;
   await Promise.all(Array.from({ length: Math.min(4, count) }, place));
   if (count === 1) return first!;
   console.log(`tracking ${bodies.length} orders in turn`);
@@ -142,7 +147,7 @@ try {
     ...(values.stalls ? { log: collectStalls } : {}),
   });
   for (const child of stack.children()) if (child.pid !== undefined) pids.set(child.pid, child.name);
-  const trackRequest = await trackableOrders(stack, Number(values.orders));
+  const trackRequest = await trackableOrders(stack, orderCount);
   const load = loadavg();
   const bare = await measure(standIns.urls.baseline, trackRequest, shape);
   // The warm-up on its own, so the CPU read around the timed run is the timed run's.

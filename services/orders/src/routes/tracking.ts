@@ -25,15 +25,21 @@ import { fail, failureResponse } from './respond.js';
 
 const trackedProjection = Object.fromEntries(trackedFields.map((field) => [field, 1]));
 
+/** An order number as typed, in the stored form (order numbers are stored upper-case). */
+const orderNumberKey = (orderNumber: string) => orderNumber.trim().toUpperCase();
+
+/** Whether the email a tracker typed is the order's (stored lower-case; compared case-insensitively). */
+const emailMatches = (order: { emailKey: string } | null, email: string) =>
+  order !== null && order.emailKey === email.trim().toLowerCase();
+
 /** The order when `orderNumber` and `email` belong together, else null (same outcome for both misses). */
 async function provenOrder(
   ctx: ServiceContext<OrderModels>,
   orderNumber: string,
   email: string,
 ): Promise<TrackedOrderDoc | null> {
-  const order = await storedOrder(ctx, orderNumber.trim().toUpperCase());
-  if (!order || order.emailKey !== email.trim().toLowerCase()) return null;
-  return order;
+  const order = await storedOrder(ctx, orderNumberKey(orderNumber));
+  return emailMatches(order, email) ? order : null;
 }
 
 /** The tracked fields of the order with this (normalised) number, or null. */
@@ -91,9 +97,9 @@ export function registerTrackingRoutes(app: OrdersApp, ctx: ServiceContext<Order
           ...(!request.body?.email ? [{ field: 'email', message: 'Email is required' }] : []),
         ]);
       }
-      const orderNumber = request.body.orderNumber.trim().toUpperCase();
+      const orderNumber = orderNumberKey(request.body.orderNumber);
       const answer = await recentAnswers.answerFor(orderNumber, () => trackedAnswer(ctx, orderNumber));
-      if (!answer || answer.emailKey !== request.body.email.trim().toLowerCase())
+      if (!answer || !emailMatches(answer, request.body.email))
         return fail(request, reply, 404, 'NOT_FOUND', trackOrderNotFoundMessage);
       // The JSON text as it is: a string with a JSON content type passes Fastify's serializer untouched
       // (the route's reply type is the object the text holds).
