@@ -85,6 +85,8 @@ export interface QueryStats {
   indexUsed: string | null;
   /** Set when a fast path answered: an ordered index walk, the $group loop, or a count from an index alone. */
   fastPath?: 'index-order' | 'group' | 'count';
+  /** Set when a `$or`'s branches were answered by an index union: each branch's index, in branch order. */
+  indexUnion?: string[];
 }
 
 export interface EmbeddedEngine extends Engine {
@@ -570,6 +572,15 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
   interface Plan {
     docs: Document[];
     index: string | null;
+    /** The index of each `$or` branch, when an index union answered (see orUnionIds). */
+    union?: string[];
+  }
+
+  /** Record keys an index (or a union of indexes) gives as a filter's candidates, and what gave them. */
+  interface CandidateIds {
+    ids: Set<string> | string[];
+    index: string;
+    union?: string[];
   }
 
   const idCandidates = (cond: unknown): unknown[] | undefined => {
@@ -615,10 +626,11 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
       if (base.index === null) return { docs: view.all(), index: null };
       const docs = base.docs.filter((d) => !overlay.has(idKeyOf(d)));
       for (const d of overlay.values()) if (d) docs.push(d);
-      return { docs, index: base.index };
+      return { docs, index: base.index, ...(base.union ? { union: base.union } : {}) };
     }
     const ids = planIds(view, f);
-    return ids ? { docs: view.ordered(ids.ids), index: ids.index } : { docs: view.all(), index: null };
+    if (!ids) return { docs: view.all(), index: null };
+    return { docs: view.ordered(ids.ids), index: ids.index, ...(ids.union ? { union: ids.union } : {}) };
   };
 
   /** Range bounds of a `{$gt/$gte/$lt/$lte}` condition an index can serve (one BSON type), else undefined. */
@@ -640,7 +652,44 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
   };
 
   /** The candidate record keys an index gives for a filter on the live collection (null: scan everything). */
-  const planIds = (view: View, f: Document): { ids: Set<string> | string[]; index: string } | null => {
+  const planIds = (view: View, f: Document): CandidateIds | null => fieldIds(view, f) ?? orUnionIds(view, f);
+
+  /** The `$or` arrays of a filter: its own and those inside a top-level `$and` (each alone narrows the filter). */
+  const orClauses = (f: Document): unknown[][] => {
+    const out: unknown[][] = [];
+    if (Array.isArray(f.$or)) out.push(f.$or);
+    if (Array.isArray(f.$and)) for (const a of f.$and) if (isPlainObject(a)) out.push(...orClauses(a));
+    return out;
+  };
+
+  /**
+   * An index union for a `$or` whose every branch an index narrows (as mongod's OR plan): each branch's
+   * candidates, merged by record key (a document two branches find is read once). The caller applies the
+   * whole filter to the candidates, so a branch's candidates only need to hold its matches. Null when some
+   * branch needs a scan: then so does the `$or`.
+   */
+  const orUnionIds = (view: View, f: Document): CandidateIds | null => {
+    if (!view.live || !view.coll || !isPlainObject(f)) return null;
+    for (const branches of orClauses(f)) {
+      if (branches.length === 0 || !branches.every(isPlainObject)) continue;
+      const keys = new Set<string>();
+      const names: string[] = [];
+      let all = true;
+      for (const branch of branches) {
+        const own = planIds(view, branch);
+        if (!own) {
+          all = false;
+          break;
+        }
+        for (const k of own.ids) keys.add(k);
+        names.push(...(own.union ?? [own.index]));
+      }
+      if (all) return { ids: keys, index: [...new Set(names)].join(','), union: names };
+    }
+    return null;
+  };
+
+  const fieldIds = (view: View, f: Document): CandidateIds | null => {
     if (view.live && view.coll && isPlainObject(f)) {
       const conds = fieldConditions(f);
       const collator = currentCollator();
@@ -825,7 +874,7 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
   const matchDocs = (view: View, filter: Document | undefined): { doc: Document; pos: number | undefined }[] => {
     const m: Matcher = compileFilter(filter ?? {});
     const p = plan(view, filter);
-    stats = { docsExamined: p.docs.length, indexUsed: p.index };
+    stats = { docsExamined: p.docs.length, indexUsed: p.index, ...(p.union ? { indexUnion: p.union } : {}) };
     const out: { doc: Document; pos: number | undefined }[] = [];
     for (const doc of p.docs) {
       const s: MatchState = {};
@@ -1685,8 +1734,9 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
           isPlainObject(first.$match) &&
           !JSON.stringify(Object.keys(first.$match)).includes('$expr')
         ) {
-          input = plan(view, first.$match).docs;
-          stats = { docsExamined: input.length, indexUsed: stats.indexUsed };
+          const p = plan(view, first.$match);
+          input = p.docs;
+          stats = { docsExamined: input.length, indexUsed: p.index, ...(p.union ? { indexUnion: p.union } : {}) };
         } else {
           input = view.all();
           stats = { docsExamined: input.length, indexUsed: null };
