@@ -7,7 +7,7 @@ import { connect } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { createEvent } from '@shop/contracts';
 import { startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
-import { consumeEvent, createService, loadServiceConfig } from '../src/index.js';
+import { consumeEvent, consumeEventBatches, createService, loadServiceConfig } from '../src/index.js';
 import { eventually, LogLines, orderCreatedData, projectionModels, type CustomersLikeService } from './helpers.js';
 
 let mongo: StartedMongo;
@@ -22,6 +22,8 @@ const sessionOf = new Map<string, string>();
 const afterCommitSaw = new Map<string, boolean>();
 /** Order numbers whose handler fails this many more times. */
 const failuresLeft = new Map<string, number>();
+/** The email ids of each email.sent batch (a consumer that gathers its batches: `gatherMs`). */
+const gatheredBatches: string[][] = [];
 let releaseFirst!: () => void;
 const firstMayFinish = new Promise<void>((resolve) => (releaseFirst = resolve));
 
@@ -64,6 +66,13 @@ beforeAll(async () => {
         // Small batches: the six events below fill one and a half, so gathering waits for a full batch too.
         { batchSize: 4, relevant: (event) => !event.data.orderNumber.startsWith('SKIP') },
       ),
+      consumeEventBatches(
+        'email.sent',
+        async (events) => {
+          gatheredBatches.push(events.map((event) => event.data.emailId));
+        },
+        { batchSize: 5, gatherMs: 400 },
+      ),
     ],
   });
   await service.start();
@@ -89,6 +98,26 @@ async function publish(orderNumbers: string[]): Promise<Map<string, string>> {
     await nc.close();
   }
   return ids;
+}
+
+async function publishEmailSent(emailIds: string[], gapMs = 0) {
+  const nc = await connect({ servers: nats.url });
+  try {
+    const js = jetstream(nc);
+    for (const emailId of emailIds) {
+      const event = createEvent('email.sent', 'email', {
+        emailId,
+        to: 'someone@example.com',
+        subject: 'Hello',
+        template: 'test',
+        sentAt: new Date().toISOString(),
+      });
+      await js.publish('email.sent.other', JSON.stringify(event), { msgID: event.id });
+      if (gapMs > 0) await new Promise((r) => setTimeout(r, gapMs));
+    }
+  } finally {
+    await nc.close();
+  }
 }
 
 async function allAcked() {
@@ -141,5 +170,21 @@ describe('event consumers in batches', () => {
     expect(started).not.toContain('SKIP-1');
     expect(await service.ctx.bus.processed.exists({ _id: ids.get('SKIP-1')! })).toBeNull();
     expect(await service.ctx.bus.processed.exists({ _id: ids.get('C-2')! })).not.toBeNull();
+  });
+
+  it('lets a batch gather for gatherMs after its first event, and handles a full batch without waiting', async () => {
+    // Three events 60 ms apart: without gathering each would be a batch of its own.
+    await publishEmailSent(['g-1', 'g-2', 'g-3'], 60);
+    await eventually(async () => gatheredBatches.flat().includes('g-3') || undefined);
+    expect(gatheredBatches).toEqual([['g-1', 'g-2', 'g-3']]);
+    // Seven at once: a full batch of five goes at once, the other two after their gathering time.
+    const start = Date.now();
+    await publishEmailSent(['h-1', 'h-2', 'h-3', 'h-4', 'h-5', 'h-6', 'h-7']);
+    await eventually(async () => gatheredBatches.flat().includes('h-7') || undefined);
+    expect(gatheredBatches.slice(1)).toEqual([
+      ['h-1', 'h-2', 'h-3', 'h-4', 'h-5'],
+      ['h-6', 'h-7'],
+    ]);
+    expect(Date.now() - start).toBeGreaterThanOrEqual(400);
   });
 });

@@ -4,7 +4,8 @@
 // acked after that commit. At a few hundred events a second this is one transaction (start, processed
 // read, processed insert, commit) per batch instead of per event; at a trickle a batch is one event.
 // When a batch fails, its events are handled again one at a time, so only a failing event is nak'ed
-// (with a growing delay) and the others go through.
+// (with a growing delay) and the others go through. A consumer may let a batch gather for a while
+// (`gatherMs`) when its events need not be acted on at once.
 // A consumer may take only the events of its type published on a narrower subject (`subject`, e.g.
 // `email.sent.order`): JetStream then never delivers it the others. When a durable's filter changes, the
 // messages its old filter still holds (a service down while they came) are handled first, then the
@@ -72,6 +73,13 @@ export interface ConsumerOptions<T extends EventType = EventType> {
    * contracts): the rest are never delivered. Default: every event of the type.
    */
   subject?: string;
+  /**
+   * Wait up to this long (ms) after a batch's first event arrived for more to join it, unless the batch
+   * fills first. For a projection nobody waits on (an order's email history): a stream of events then
+   * costs one transaction per `gatherMs` instead of one per handful. Default 0: a batch is what waits
+   * when the consumer is free.
+   */
+  gatherMs?: number;
 }
 
 export interface EventConsumer<T extends EventType = EventType> extends ConsumerOptions<T> {
@@ -235,6 +243,7 @@ export class ConsumerRunner {
   private async run(c: EventConsumer) {
     let failures = 0;
     const batchSize = Math.max(1, Math.floor(c.batchSize ?? defaultBatchSize));
+    const gatherMs = Math.max(0, c.gatherMs ?? 0);
     while (!this.stopped) {
       try {
         const js = this.deps.js();
@@ -251,8 +260,24 @@ export class ConsumerRunner {
         const stopWatching = draining ? this.watchDrain(stream, durable, messages, log) : undefined;
         failures = 0;
         const waiting: JsMsg[] = [];
+        /** When each waiting message arrived (`gatherMs`). */
+        const arrivals: number[] = [];
         let handling: Promise<void> | undefined;
         let batchHandled: Promise<void> = Promise.resolve();
+        /** Ends a gathering wait early (the batch is full). */
+        let gathered: (() => void) | undefined;
+        const gather = async () => {
+          const wait = arrivals[0] + gatherMs - Date.now();
+          if (wait <= 0) return;
+          let timer: NodeJS.Timeout | undefined;
+          batchHandled = new Promise((resolve) => {
+            gathered = resolve;
+            timer = setTimeout(resolve, wait);
+          });
+          await batchHandled;
+          clearTimeout(timer);
+          gathered = undefined;
+        };
         const handleWaiting = async () => {
           // Let the messages the client already holds join the first batch. (The loop below waits on this
           // too when a batch is full: waiting on a settled promise there would starve the event loop.)
@@ -260,6 +285,9 @@ export class ConsumerRunner {
           await batchHandled;
           try {
             while (waiting.length > 0 && !this.stopped) {
+              if (gatherMs > 0 && waiting.length < batchSize) await gather();
+              if (this.stopped) break;
+              arrivals.splice(0, batchSize);
               batchHandled = this.handleBatch(c, durable, log, waiting.splice(0, batchSize));
               await batchHandled;
             }
@@ -270,6 +298,8 @@ export class ConsumerRunner {
         try {
           for await (const m of messages) {
             waiting.push(m);
+            if (gatherMs > 0) arrivals.push(Date.now());
+            if (waiting.length >= batchSize) gathered?.();
             handling ??= handleWaiting();
             // Hold at most one batch beyond the one being handled; the client buffers the rest.
             while (waiting.length >= batchSize && handling !== undefined) await batchHandled;

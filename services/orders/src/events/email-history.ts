@@ -13,6 +13,9 @@ function typeOfTemplate(template: string): EmailHistoryType {
   return /status|quote|confirmation|receipt/.test(template) ? 'status_update' : 'admin_message';
 }
 
+/** How long an email.sent batch waits for more to join it. */
+const emailHistoryGatherMs = 100;
+
 export function emailHistoryConsumers(models: OrderModels) {
   const { Order } = models;
   return [
@@ -92,9 +95,12 @@ export function emailHistoryConsumers(models: OrderModels) {
       // Only a customer's emails about an order are published on this subject (two emails per quote
       // request, the team's notice never reaches this consumer). The check stays for the events published
       // on `email.sent` itself before that subject existed: acked without a transaction.
+      // The history is read by an admin, never waited on: a batch gathers for up to 100 ms, so a few hundred
+      // confirmations a second cost a few transactions instead of one per outcome group the email service wrote.
       {
         subject: emailSentSubject('order'),
         relevant: (event) => emailAudience(event.data) === 'order',
+        gatherMs: emailHistoryGatherMs,
       },
     ),
     consumeEvent('email.failed', async (event, { session }) => {
