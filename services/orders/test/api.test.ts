@@ -1,6 +1,6 @@
 // Quote requests, idempotency, order.created through a real JetStream consumer, tracking and history,
 // over real HTTP against the service on the embedded MongoDB and a real nats-server.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import {
@@ -365,6 +365,54 @@ describe('Idempotency-Key', () => {
     const res = await order<Failure>(coinOrder(), { 'idempotency-key': 'x'.repeat(201) });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/Idempotency-Key/);
+  });
+});
+
+describe('quote requests arriving together', () => {
+  it('share transactions, each order stored and announced once', async () => {
+    const stamp = Date.now();
+    const transactions = vi.spyOn(h.service.ctx, 'withOutbox');
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 16 }, (_, i) => order(coinOrder({ email: `together-${stamp}-${i}@example.com` }))),
+      );
+      expect(answers.map((a) => a.status)).toEqual(answers.map(() => 201));
+      const ids = answers.map((a) => a.body.order.id);
+      expect(new Set(answers.map((a) => a.body.order.orderNumber)).size).toBe(16);
+      // The requests that came while one transaction was written went in the next one together.
+      expect(transactions.mock.calls.length).toBeLessThan(16);
+      expect(await h.service.ctx.models.Order.countDocuments({ _id: { $in: ids } })).toBe(16);
+      const announced = await h.service.ctx.bus.outbox
+        .find({ type: 'order.created', 'event.data.orderId': { $in: ids } })
+        .lean<{ event: { data: { orderId: string; email: string } } }[]>();
+      expect(announced.map((e) => e.event.data.orderId).sort()).toEqual([...ids].sort());
+      expect(announced.find((e) => e.event.data.orderId === ids[3])?.event.data.email).toBe(
+        `together-${stamp}-3@example.com`,
+      );
+    } finally {
+      transactions.mockRestore();
+    }
+  });
+
+  it('answers a repeated Idempotency-Key among them on its own; the others are stored', async () => {
+    const stamp = Date.now();
+    const key = `together-key-${stamp}`;
+    const keyed = coinOrder({ email: `together-key-${stamp}@example.com` });
+    const answers = await Promise.all([
+      ...Array.from({ length: 6 }, (_, i) => order(coinOrder({ email: `together-${stamp}-${i}@example.com` }))),
+      order(keyed, { 'idempotency-key': key }),
+      order(keyed, { 'idempotency-key': key }),
+    ]);
+    expect(answers.slice(0, 6).map((a) => a.status)).toEqual([201, 201, 201, 201, 201, 201]);
+    const [a, b] = answers.slice(6);
+    expect([a.status, b.status].sort()).toEqual([200, 201]);
+    expect(a.body.order.id).toBe(b.body.order.id);
+    expect(await h.service.ctx.models.Order.countDocuments({ emailKey: `together-key-${stamp}@example.com` })).toBe(1);
+    const ids = answers.map((x) => x.body.order.id);
+    expect(await h.service.ctx.models.Order.countDocuments({ _id: { $in: ids } })).toBe(7);
+    expect(
+      await h.service.ctx.bus.outbox.countDocuments({ type: 'order.created', 'event.data.orderId': { $in: ids } }),
+    ).toBe(7);
   });
 });
 

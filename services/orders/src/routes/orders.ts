@@ -31,6 +31,7 @@ import {
   serverEstimate,
 } from '../domain/order-rules.js';
 import { newOrderNumber } from '../domain/order-number.js';
+import { duplicateKeyOf, QuoteCommits } from '../domain/quote-commits.js';
 import { orderCreatedData } from '../events/order-created.js';
 import { newOrderId, storedOrder, type OrderDoc, type OrderFile, type OrderModels } from '../models/order.js';
 import { filesCollection, findFile } from '../storage/files.js';
@@ -51,18 +52,6 @@ export function createdView(order: OrderDoc): CreatedOrder {
     taxExempt: order.taxExempt,
     submittedDate: new Date(order.createdAt).toISOString(),
   };
-}
-
-interface DuplicateKeyError {
-  code?: number;
-  keyPattern?: Record<string, unknown>;
-  message?: string;
-}
-function duplicateKeyOf(err: unknown): DuplicateKeyError | null {
-  const e = err as DuplicateKeyError & { cause?: DuplicateKeyError };
-  if (e?.code === 11000) return e;
-  if (e?.cause?.code === 11000) return e.cause;
-  return null;
 }
 
 /** The order field whose unique index refused the insert (its key pattern, else the index named in the message). */
@@ -100,6 +89,7 @@ async function resolveFiles(ctx: ServiceContext<OrderModels>, body: ParsedOrderR
 
 export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderModels>) {
   const { Order, IdempotencyKey, Design } = ctx.models;
+  const quoteCommits = new QuoteCommits(ctx);
 
   /** Answers a repeated Idempotency-Key: the same order for the same body, 409 for a different one. */
   async function replay(key: string, fingerprint: string): Promise<OrderDoc | null> {
@@ -117,6 +107,44 @@ export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderMod
       );
     }
     return order;
+  }
+
+  /** Stores an order that claims its uploads or AI design, in its own transaction with the claims. */
+  async function storeClaiming(order: OrderDoc, aiDesignId: string | undefined) {
+    const { files } = order;
+    await ctx.withOutbox(async (session, outbox) => {
+      // Through the driver: the body passed the contracts schema, and storedOrder adds what the mongoose
+      // schema would (its document hydration and validation were a large share of the CPU).
+      // First: a repeated key (or order number) stops the transaction before anything else is written.
+      await insertComplete(Order, [storedOrder(order)], session);
+      // Claim the files in the same transaction, and only while the unused-file sweep has not
+      // marked them for deletion: a file it marked meanwhile fails the order instead of vanishing.
+      if (files.length > 0) {
+        const claimed = await filesCollection(ctx.connection, 'uploads').updateMany(
+          { _id: { $in: files.map((f) => f.fileId) }, 'metadata.expiredAt': { $exists: false } },
+          { $set: { 'metadata.orderId': order._id } },
+          { session },
+        );
+        if (claimed.matchedCount !== files.length) {
+          throw badRequest('One of your uploaded files has expired. Please upload it again.', [
+            { field: 'files', message: 'Expired upload' },
+          ]);
+        }
+      }
+      if (aiDesignId) {
+        const claimed = await filesCollection(ctx.connection, 'designs').updateOne(
+          { _id: aiDesignId, 'metadata.expiredAt': { $exists: false } },
+          { $set: { 'metadata.orderId': order._id } },
+          { session },
+        );
+        if (claimed.matchedCount !== 1) {
+          throw badRequest('The AI design this order refers to was not found.', [
+            { field: 'aiDesignId', message: 'Unknown design' },
+          ]);
+        }
+      }
+      outbox.add('order.created', orderCreatedData(order));
+    });
   }
 
   app.post(
@@ -231,39 +259,10 @@ export function registerOrderRoutes(app: OrdersApp, ctx: ServiceContext<OrderMod
             updatedAt: now,
           };
           try {
-            await ctx.withOutbox(async (session, outbox) => {
-              // Through the driver: the body passed the contracts schema, and storedOrder adds what the mongoose
-              // schema would (its document hydration and validation were a large share of the CPU).
-              // First: a repeated key (or order number) stops the transaction before anything else is written.
-              await insertComplete(Order, [storedOrder(order)], session);
-              // Claim the files in the same transaction, and only while the unused-file sweep has not
-              // marked them for deletion: a file it marked meanwhile fails the order instead of vanishing.
-              if (files.length > 0) {
-                const claimed = await filesCollection(ctx.connection, 'uploads').updateMany(
-                  { _id: { $in: files.map((f) => f.fileId) }, 'metadata.expiredAt': { $exists: false } },
-                  { $set: { 'metadata.orderId': order._id } },
-                  { session },
-                );
-                if (claimed.matchedCount !== files.length) {
-                  throw badRequest('One of your uploaded files has expired. Please upload it again.', [
-                    { field: 'files', message: 'Expired upload' },
-                  ]);
-                }
-              }
-              if (body.aiDesignId) {
-                const claimed = await filesCollection(ctx.connection, 'designs').updateOne(
-                  { _id: body.aiDesignId, 'metadata.expiredAt': { $exists: false } },
-                  { $set: { 'metadata.orderId': order._id } },
-                  { session },
-                );
-                if (claimed.matchedCount !== 1) {
-                  throw badRequest('The AI design this order refers to was not found.', [
-                    { field: 'aiDesignId', message: 'Unknown design' },
-                  ]);
-                }
-              }
-              outbox.add('order.created', orderCreatedData(order));
-            });
+            // Nothing to claim (the usual quote request): stored in a transaction shared with the requests
+            // that arrive meanwhile (quote-commits.ts).
+            if (files.length === 0 && !body.aiDesignId) await quoteCommits.store(order);
+            else await storeClaiming(order, body.aiDesignId);
           } catch (err) {
             const duplicate = duplicateFieldOf(err);
             if (duplicate === 'orderNumber') continue;
