@@ -22,39 +22,91 @@ const isFlag = (v: unknown) => isNumeric(v) || typeof v === 'boolean';
 const truthyFlag = (v: unknown) => (typeof v === 'boolean' ? v : numberOf(v) !== 0);
 
 /**
- * Compiled projections of plain include/exclude specs, by `flagKey`: a service sends the same projection
- * with every query (the orders service's tracking read: 24 fields), and compiling it was about 5% of the
- * server's CPU on that read (issue 20). The projector keeps nothing between calls, so one serves all.
+ * Compiled projections of plain include/exclude specs: a service sends the same projection with every query
+ * (the orders service's tracking read: 24 fields), and compiling it was about 5% of the server's CPU on that
+ * read (issue 20). The projector keeps nothing between calls, so one serves all. Looked up by the spec's
+ * first field, then compared field by field: building and hashing a string key of all 24 fields per query
+ * cost more than the comparison.
  */
-const flagProjections = new Map<string, Projector>();
+interface FlagProjection {
+  paths: string[];
+  included: boolean[];
+  project: Projector;
+}
+const flagProjections = new Map<string, FlagProjection[]>();
+let flagProjectionCount = 0;
 const FLAG_PROJECTIONS_KEPT = 256;
 
-/**
- * The cache key of a spec whose values are all plain numbers or booleans (each field in or out, in the
- * spec's order; field names hold no NUL), else undefined.
- */
-const flagKey = (spec: Document): string | undefined => {
-  let key = '';
-  for (const path in spec) {
-    const v: unknown = spec[path];
-    if (typeof v === 'number') key += `${path}\0${v !== 0 ? 1 : 0}\0`;
-    else if (typeof v === 'boolean') key += `${path}\0${v ? 1 : 0}\0`;
-    else return undefined;
+/** Whether `v` is a plain in/out flag (a number or boolean), and if so whether it includes. */
+const flagOf = (v: unknown): boolean | undefined =>
+  typeof v === 'number' ? v !== 0 : typeof v === 'boolean' ? v : undefined;
+
+/** The cached projector of a spec with the same fields, in the same order, each in or out alike. */
+const knownFlagProjection = (spec: Document, first: string): Projector | undefined => {
+  const candidates = flagProjections.get(first);
+  if (!candidates) return undefined;
+  next: for (const c of candidates) {
+    let i = 0;
+    for (const path in spec) {
+      if (i === c.paths.length || path !== c.paths[i] || flagOf(spec[path]) !== c.included[i]) continue next;
+      i++;
+    }
+    if (i === c.paths.length) return c.project;
   }
-  return key;
+  return undefined;
 };
 
+/** Keeps a projector for a spec whose values are all plain flags (others are not cached). */
+const rememberFlagProjection = (spec: Document, first: string, project: Projector) => {
+  const paths: string[] = [];
+  const included: boolean[] = [];
+  for (const path in spec) {
+    const flag = flagOf(spec[path]);
+    if (flag === undefined) return;
+    paths.push(path);
+    included.push(flag);
+  }
+  // A bound, not an LRU: a workload with more distinct projections than this starts over.
+  if (flagProjectionCount >= FLAG_PROJECTIONS_KEPT) {
+    flagProjections.clear();
+    flagProjectionCount = 0;
+  }
+  const list = flagProjections.get(first);
+  if (list) list.push({ paths, included, project });
+  else flagProjections.set(first, [{ paths, included, project }]);
+  flagProjectionCount++;
+};
+
+/**
+ * Projectors of frozen specs by identity: the server's command decoder shares one frozen copy of a
+ * projection clients repeat (src/server/command-decoder.ts), and a frozen spec cannot change under its key.
+ */
+const byFrozenSpec = new WeakMap<Document, Projector>();
+
 export const compileProjection = (spec: Document | undefined | null): Projector => {
-  if (!spec || !isPlainObject(spec) || Object.keys(spec).length === 0) return (d) => d;
-  const key = flagKey(spec);
-  const known = key === undefined ? undefined : flagProjections.get(key);
+  if (!spec || !isPlainObject(spec)) return (d) => d;
+  const frozen = Object.isFrozen(spec);
+  if (frozen) {
+    const same = byFrozenSpec.get(spec);
+    if (same) return same;
+  }
+  const project = compileUnfrozen(spec);
+  if (frozen) byFrozenSpec.set(spec, project);
+  return project;
+};
+
+const compileUnfrozen = (spec: Document): Projector => {
+  let first: string | undefined;
+  for (const path in spec) {
+    first = path;
+    break;
+  }
+  // No own field (for...in lists own fields before inherited ones): the whole document, as for `{}`.
+  if (first === undefined || !Object.hasOwn(spec, first)) return (d) => d;
+  const known = knownFlagProjection(spec, first);
   if (known) return known;
   const project = compileSpec(spec);
-  if (key !== undefined) {
-    // A bound, not an LRU: a workload with more distinct projections than this starts over.
-    if (flagProjections.size >= FLAG_PROJECTIONS_KEPT) flagProjections.clear();
-    flagProjections.set(key, project);
-  }
+  rememberFlagProjection(spec, first, project);
   return project;
 };
 

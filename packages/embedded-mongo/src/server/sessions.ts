@@ -23,13 +23,20 @@ export interface Session {
   retryable?: { txnNumber: bigint; command: string; reply: Promise<Document> };
 }
 
+/** Keys of the lsids commands share (frozen by the command decoder, so their key cannot change). */
+const sharedKeys = new WeakMap<object, string | undefined>();
+
 /** A stable map key for an lsid (`{ id: UUID }`). */
 export function sessionKey(lsid: unknown): string | undefined {
   if (!lsid || typeof lsid !== 'object') return undefined;
+  if (sharedKeys.has(lsid)) return sharedKeys.get(lsid);
   const id = (lsid as { id?: unknown }).id as { buffer?: Uint8Array; toString?: (enc: string) => string } | undefined;
-  if (!id) return undefined;
-  if (id.buffer instanceof Uint8Array) return Buffer.from(id.buffer).toString('hex');
-  return String(id);
+  let key: string | undefined;
+  if (!id) key = undefined;
+  else if (id.buffer instanceof Uint8Array) key = Buffer.from(id.buffer).toString('hex');
+  else key = String(id);
+  if (Object.isFrozen(lsid)) sharedKeys.set(lsid, key);
+  return key;
 }
 
 export function toBigInt(value: unknown): bigint | undefined {

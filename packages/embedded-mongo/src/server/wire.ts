@@ -4,6 +4,8 @@ import { inflateSync } from 'node:zlib';
 import { BSON, type Document } from 'bson';
 import { decodeDocument } from '../engine/bson-codec.js';
 import { hasField, setField } from '../engine/bson-values.js';
+import { encodeWithPrefix } from './bson-writer.js';
+import { decodeCommand } from './command-decoder.js';
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -138,7 +140,7 @@ function parseOpMsg(header: MessageHeader, buf: Buffer, start: number): Request 
     if (kind === 0) {
       if (body) throw new ProtocolError('OP_MSG has more than one body section');
       const size = buf.readInt32LE(offset);
-      body = decodeDocument(buf.subarray(offset, offset + size));
+      body = decodeCommand(buf.subarray(offset, offset + size));
       offset += size;
     } else if (kind === 1) {
       const size = buf.readInt32LE(offset);
@@ -229,17 +231,16 @@ export function serializeDocument(doc: Document): Buffer {
   return BSON.serialize(doc, SERIALIZE_OPTIONS) as Buffer;
 }
 
-/** Encodes an OP_MSG reply with one body section. */
+/** Encodes an OP_MSG reply with one body section (header and body written into one buffer, see bson-writer). */
 export function encodeOpMsg(requestId: number, responseTo: number, doc: Document, flagBits = 0): Buffer {
-  const body = serializeDocument(doc);
-  const header = Buffer.allocUnsafe(HEADER_SIZE + 5);
-  header.writeInt32LE(HEADER_SIZE + 5 + body.length, 0);
-  header.writeInt32LE(requestId, 4);
-  header.writeInt32LE(responseTo, 8);
-  header.writeInt32LE(OP_MSG, 12);
-  header.writeUInt32LE(flagBits, 16);
-  header.writeUInt8(0, 20);
-  return Buffer.concat([header, body]);
+  const message = encodeWithPrefix(HEADER_SIZE + 5, doc);
+  message.writeInt32LE(message.length, 0);
+  message.writeInt32LE(requestId, 4);
+  message.writeInt32LE(responseTo, 8);
+  message.writeInt32LE(OP_MSG, 12);
+  message.writeUInt32LE(flagBits, 16);
+  message.writeUInt8(0, 20);
+  return message;
 }
 
 export const REPLY_QUERY_FAILURE = 1 << 1;
@@ -252,17 +253,16 @@ export function encodeOpReply(
   doc: Document,
   responseFlags = REPLY_AWAIT_CAPABLE,
 ): Buffer {
-  const body = serializeDocument(doc);
-  const header = Buffer.allocUnsafe(HEADER_SIZE + 20);
-  header.writeInt32LE(HEADER_SIZE + 20 + body.length, 0);
-  header.writeInt32LE(requestId, 4);
-  header.writeInt32LE(responseTo, 8);
-  header.writeInt32LE(OP_REPLY, 12);
-  header.writeInt32LE(responseFlags, 16);
-  header.writeBigInt64LE(0n, 20); // cursorID: commands never return a legacy cursor
-  header.writeInt32LE(0, 28); // startingFrom
-  header.writeInt32LE(1, 32); // numberReturned
-  return Buffer.concat([header, body]);
+  const message = encodeWithPrefix(HEADER_SIZE + 20, doc);
+  message.writeInt32LE(message.length, 0);
+  message.writeInt32LE(requestId, 4);
+  message.writeInt32LE(responseTo, 8);
+  message.writeInt32LE(OP_REPLY, 12);
+  message.writeInt32LE(responseFlags, 16);
+  message.writeBigInt64LE(0n, 20); // cursorID: commands never return a legacy cursor
+  message.writeInt32LE(0, 28); // startingFrom
+  message.writeInt32LE(1, 32); // numberReturned
+  return message;
 }
 
 const CRC32C_TABLE = (() => {

@@ -128,6 +128,21 @@ describe('find options', () => {
     // Equal specs share one compiled projector (a new spec object each query, as from the wire).
     expect(compileProjection({ name: 1, price: 1 })).toBe(compileProjection({ name: 1, price: 1 }));
     expect(compileProjection({ name: 1 })).not.toBe(compileProjection({ name: 0 }));
+    expect(compileProjection({ name: 1, price: true })).toBe(compileProjection({ name: 2, price: 1 }));
+    // A frozen spec (one the server's command decoder shares) is compiled once whatever it holds.
+    const sliced = Object.freeze({ tags: Object.freeze({ $slice: 1 }) });
+    expect(compileProjection(sliced)).toBe(compileProjection(sliced));
+    expect(compileProjection({ tags: { $slice: 1 } })).not.toBe(compileProjection({ tags: { $slice: 1 } }));
+    expect(get(sliced)).toEqual(get({ tags: { $slice: 1 } }));
+    // A spec that starts like a known one, or extends it, or differs in one flag, is its own projection.
+    for (let round = 0; round < 2; round++) {
+      expect(get({ name: 1 })).toEqual({ _id: 1, name: 'Challenge coin' });
+      expect(get({ name: 1, price: 1, _id: 0 })).toEqual({ name: 'Challenge coin', price: 12 });
+      expect(get({ name: 1, price: 1, _id: 1 })).toEqual({ _id: 1, name: 'Challenge coin', price: 12 });
+      expect(get({ name: 1, price: 1 })).toEqual({ _id: 1, name: 'Challenge coin', price: 12 });
+      expect(Object.keys(get({ sizes: 0, stock: 0 }))).toEqual(['_id', 'name', 'price', 'tags']);
+      expect(Object.keys(get({ sizes: 0, stock: 0, _id: 0 }))).toEqual(['name', 'price', 'tags']);
+    }
     for (let round = 0; round < 2; round++) {
       expect(get({ name: 1, price: 1 })).toEqual({ _id: 1, name: 'Challenge coin', price: 12 });
       expect(get({ name: true, _id: false })).toEqual({ name: 'Challenge coin' });
