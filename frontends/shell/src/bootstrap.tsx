@@ -12,6 +12,9 @@ import { createRoutes } from './routes.js';
 // shift). Past this wait the shell draws anyway (the page's own loading state and errors take over).
 const FIRST_PAINT_WAIT_MS = 4_000;
 
+/** Resolves in a later task, so the work before and after it are two tasks instead of one long one. */
+const nextTask = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
+
 registerShopRemotes();
 
 const router = createBrowserRouter(createRoutes());
@@ -20,12 +23,14 @@ const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element to draw the shop in.');
 
 async function render(root: HTMLElement): Promise<void> {
+  // The start-up in three tasks (this module's evaluation with the router's set-up; the home module's
+  // loading; React's first render) instead of one or two long ones: Lighthouse's Total Blocking Time on a
+  // throttled phone CPU counts each task's time over 50 ms.
+  await nextTask();
   if (root.hasAttribute(sitePageMarkers.firstPaintAttribute) && window.location.pathname === '/') {
-    await Promise.race([
-      preloadRemoteModule('storefront/Home'),
-      new Promise((resolve) => setTimeout(resolve, FIRST_PAINT_WAIT_MS)),
-    ]);
+    await Promise.race([preloadRemoteModule('storefront/Home'), nextTask(FIRST_PAINT_WAIT_MS)]);
   }
+  await nextTask();
   root.removeAttribute(sitePageMarkers.firstPaintAttribute);
   const reactRoot = createRoot(root);
   // As a transition the first render yields to the browser every few milliseconds instead of holding the
