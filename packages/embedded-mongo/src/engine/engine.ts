@@ -2176,7 +2176,9 @@ export const createEngine = (options: CreateEngineOptions = {}): EmbeddedEngine 
             getColl(ns!)?.indexes.delete(op.name);
             break;
           case 'put':
-            putRecord(ensureColl(ns!), idKeyOf(op.doc), op.doc, undefined);
+            // Copied as an insert copies its document: the decoder's objects keep a dictionary per document
+            // of more than 16 fields (see setField in bson-values.ts); the copy has the shared shape.
+            putRecord(ensureColl(ns!), idKeyOf(op.doc), cloneDoc(op.doc), undefined);
             break;
           case 'delete': {
             const c = getColl(ns!);
