@@ -159,4 +159,44 @@ describe('indexes', () => {
     expect(appended.flat()).toContainEqual({ op: 'delete', db: ns.db, coll: ns.coll, id: 'old' });
     await e.stop();
   });
+  test('keys shared by 1 to 40 documents (string, array, Set of ids) answer as a scan does through inserts, updates and deletes', async () => {
+    const indexed = freshEngine();
+    const scan = freshEngine();
+    await indexed.createIndexes(ns, [
+      { key: { at: -1 }, name: 'at_-1' },
+      { key: { level: 1, at: -1 }, name: 'level_1_at_-1' },
+    ]);
+    // group g holds g + 1 documents: one id, two, a few, and past the 32 an array holds.
+    const docs = [0, 1, 2, 7, 31, 32, 39].flatMap((g) =>
+      Array.from({ length: g + 1 }, (_, i) => ({ _id: g * 100 + i, at: g, level: i % 2 ? 'low' : 'high' })),
+    );
+    for (const e of [indexed, scan]) {
+      await e.insert(ns, docs, {});
+      await e.update(ns, [{ q: { _id: { $in: [3100, 3205, 3930] } }, u: { $set: { at: 2 } }, multi: true }], {});
+      await e.delete(ns, [{ q: { _id: { $in: [101, 700, 702, 3200, 3931] } }, limit: 0 }], {});
+      await e.insert(ns, [{ _id: 3999, at: 39, level: 'low' }], {});
+    }
+    const queries = [
+      ...[0, 1, 2, 7, 31, 32, 39].map((g) => ({ filter: { at: g } })),
+      { filter: { at: { $in: [1, 2, 39] } } },
+      { filter: { at: { $gte: 2, $lte: 31 } } },
+      { filter: { level: 'low', at: 32 } },
+      { filter: { level: 'high' }, sort: { at: -1, _id: 1 } },
+      { filter: {}, sort: { at: -1, _id: 1 } },
+    ];
+    for (const q of queries) {
+      const byIndex = indexed.find(ns, q);
+      expect(byIndex.map((d) => d._id).sort()).toEqual(
+        scan
+          .find(ns, q)
+          .map((d) => d._id)
+          .sort(),
+      );
+      if ('sort' in q) expect(byIndex).toEqual(scan.find(ns, q));
+    }
+    expect(indexed.find(ns, { filter: { at: 39 } })).toHaveLength(39);
+    expect(indexed.lastQueryStats().indexUsed).toBe('at_-1');
+    expect(indexed.count(ns, { at: 32 }, {})).toBe(scan.count(ns, { at: 32 }, {}));
+    expect(indexed.count(ns, { at: 2 }, {})).toBe(6);
+  });
 });
