@@ -231,13 +231,18 @@ export function serializeDocument(doc: Document): Buffer {
   return BSON.serialize(doc, SERIALIZE_OPTIONS) as Buffer;
 }
 
-/** Encodes an OP_MSG reply with one body section (header and body written into one buffer, see bson-writer). */
-export function encodeOpMsg(requestId: number, responseTo: number, doc: Document, flagBits = 0): Buffer {
-  const message = encodeWithPrefix(HEADER_SIZE + 5, doc);
+/** Writes a reply's standard header (its length is the whole message's) into its first HEADER_SIZE bytes. */
+function writeHeader(message: Buffer, requestId: number, responseTo: number, opCode: number) {
   message.writeInt32LE(message.length, 0);
   message.writeInt32LE(requestId, 4);
   message.writeInt32LE(responseTo, 8);
-  message.writeInt32LE(OP_MSG, 12);
+  message.writeInt32LE(opCode, 12);
+}
+
+/** Encodes an OP_MSG reply with one body section (header and body written into one buffer, see bson-writer). */
+export function encodeOpMsg(requestId: number, responseTo: number, doc: Document, flagBits = 0): Buffer {
+  const message = encodeWithPrefix(HEADER_SIZE + 5, doc);
+  writeHeader(message, requestId, responseTo, OP_MSG);
   message.writeUInt32LE(flagBits, 16);
   message.writeUInt8(0, 20);
   return message;
@@ -254,10 +259,7 @@ export function encodeOpReply(
   responseFlags = REPLY_AWAIT_CAPABLE,
 ): Buffer {
   const message = encodeWithPrefix(HEADER_SIZE + 20, doc);
-  message.writeInt32LE(message.length, 0);
-  message.writeInt32LE(requestId, 4);
-  message.writeInt32LE(responseTo, 8);
-  message.writeInt32LE(OP_REPLY, 12);
+  writeHeader(message, requestId, responseTo, OP_REPLY);
   message.writeInt32LE(responseFlags, 16);
   message.writeBigInt64LE(0n, 20); // cursorID: commands never return a legacy cursor
   message.writeInt32LE(0, 28); // startingFrom
