@@ -7,20 +7,10 @@ import {
   productionCheckTimeoutMs,
   type ProductionReport,
 } from '@shop/contracts';
-import { SESSION_ENDED_EVENT } from '../api.js';
+import { AdminApiError, SESSION_ENDED_EVENT } from '../api.js';
 
 export const networkFailedMessage =
   'Network connection failed. This might be due to browser extensions interfering with requests.';
-
-export class ProductionCheckError extends Error {
-  constructor(
-    message: string,
-    readonly kind: 'http' | 'network' | 'timeout',
-  ) {
-    super(message);
-    this.name = 'ProductionCheckError';
-  }
-}
 
 export async function runProductionCheck(): Promise<ProductionReport> {
   let response: Response;
@@ -34,15 +24,16 @@ export async function runProductionCheck(): Promise<ProductionReport> {
   } catch (error) {
     const name = (error as Error)?.name;
     if (name === 'TimeoutError' || name === 'AbortError')
-      throw new ProductionCheckError(
+      throw new AdminApiError(
         `The check did not answer within ${productionCheckTimeoutMs / 1000} seconds.`,
-        'timeout',
+        0,
+        'TIMEOUT',
       );
-    throw new ProductionCheckError(networkFailedMessage, 'network');
+    throw new AdminApiError(networkFailedMessage, 0, 'NETWORK');
   }
   if (!response.ok) {
     if (response.status === 401) window.dispatchEvent(new Event(SESSION_ENDED_EVENT));
-    throw new ProductionCheckError(`HTTP ${response.status}: ${response.statusText || 'Error'}`, 'http');
+    throw new AdminApiError(`HTTP ${response.status}: ${response.statusText || 'Error'}`, response.status);
   }
   return productionCheckReplySchema.parse(await response.json()).report;
 }
