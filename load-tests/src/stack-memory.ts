@@ -5,7 +5,8 @@
 // free loopback port and its V8 heap is read through it (process.memoryUsage, v8 heap spaces), before and
 // after a full garbage collection: what the heap holds live, and what is only garbage not yet collected.
 //   node --conditions=source --import tsx src/stack-memory.ts [--duration 10] [--settle 30] [--heap]
-//        [--node-defaults] [--node-arg=--max-semi-space-size=2 ...]
+//        [--node-defaults] [--node-arg=--max-semi-space-size=2 ...] [--snapshot mongodb.heapsnapshot]
+import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Stack } from '@shop/local';
 import { startStandIns, stopChild } from './bench-peers.js';
@@ -21,6 +22,8 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '50' },
     settle: { type: 'string', default: '30' },
     heap: { type: 'boolean', default: false },
+    // With --heap: after the settle, write the embedded MongoDB's heap snapshot here (open it in DevTools).
+    snapshot: { type: 'string' },
     'node-arg': { type: 'string', multiple: true, default: [] },
     // The parts with Node's own defaults, without the runner's memory flags (deploy/local/src/node-flags.ts).
     'node-defaults': { type: 'boolean', default: false },
@@ -98,6 +101,32 @@ const inspectorUrls = (stack: Stack) =>
     }),
   );
 
+/** Streams a part's heap snapshot (HeapProfiler.takeHeapSnapshot's chunks) into a file. */
+async function writeSnapshot(wsUrl: string, file: string): Promise<void> {
+  const socket = new WebSocket(wsUrl);
+  await new Promise((resolve, reject) => {
+    socket.addEventListener('open', resolve, { once: true });
+    socket.addEventListener('error', reject, { once: true });
+  });
+  const out = createWriteStream(file);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      socket.addEventListener('message', (event: MessageEvent) => {
+        const message = JSON.parse(String(event.data)) as { id?: number; method?: string; params?: { chunk: string } };
+        if (message.method === 'HeapProfiler.addHeapSnapshotChunk') out.write(message.params!.chunk);
+        else if (message.id === 1) resolve();
+      });
+      socket.addEventListener('error', reject, { once: true });
+      socket.send(
+        JSON.stringify({ id: 1, method: 'HeapProfiler.takeHeapSnapshot', params: { reportProgress: false } }),
+      );
+    });
+  } finally {
+    socket.close();
+    await new Promise((resolve) => out.end(resolve));
+  }
+}
+
 async function heaps(stack: Stack, collect: boolean): Promise<Map<string, Heap>> {
   const out = new Map<string, Heap>();
   for (const [name, url] of inspectorUrls(stack)) out.set(name, await heapOf(url, collect));
@@ -160,6 +189,11 @@ try {
   const settledHeaps = values.heap ? await heaps(stack, false) : undefined;
   const collected = values.heap ? await heaps(stack, true) : undefined;
   const collectedRss = values.heap ? stackRss(stack) : undefined;
+  const mongoInspector = inspectorUrls(stack).get('mongodb');
+  if (values.snapshot && mongoInspector) {
+    await writeSnapshot(mongoInspector, values.snapshot);
+    log(`the embedded MongoDB's heap snapshot: ${values.snapshot}`);
+  }
 
   console.log(
     `\ntracking: ${result.track.requestsPerSecond.toFixed(0)} req/s, p99 ${result.track.p99} ms (bare ${result.trackBaseline.requestsPerSecond.toFixed(0)}); ` +
