@@ -4,6 +4,7 @@ import { ObjectId, Timestamp, Long, type Document } from 'bson';
 import {
   bsonTypeOf,
   cloneDoc,
+  sharedDate,
   compareValues,
   formatValue,
   getField,
@@ -485,11 +486,7 @@ const applyOp = (doc: Document, op: Op, ctx: ApplyContext, filters: Map<string, 
     case '$currentDate':
       walk(doc, op, true, ctx, filters, (c, k) => {
         const ts = isPlainObject(arg) && arg.$type === 'timestamp';
-        setAt(
-          c,
-          k,
-          ts ? new Timestamp({ t: Math.floor(ctx.now.getTime() / 1000), i: 1 }) : new Date(ctx.now.getTime()),
-        );
+        setAt(c, k, ts ? new Timestamp({ t: Math.floor(ctx.now.getTime() / 1000), i: 1 }) : sharedDate(ctx.now));
       });
       return;
     case '$push':
