@@ -109,4 +109,25 @@ describe('rate limiting', () => {
       await proxied.close();
     }
   });
+
+  it('counts an IPv6 client by its /64, and an IPv4-mapped address as the IPv4 one', async () => {
+    const proxied = await startStack({ RATE_LIMIT_MAX: '2', TRUST_PROXY: '1' });
+    try {
+      const from = async (ip: string) =>
+        (await fetch(`${proxied.url}/api/content/public`, { headers: { 'x-forwarded-for': ip } })).status;
+      // Two addresses of one /64 share a count; the first one's third call is refused.
+      expect([await from('2001:db8:1:2::1'), await from('2001:db8:1:2::ffff'), await from('2001:db8:1:2::1')]).toEqual([
+        200, 200, 429,
+      ]);
+      expect(await from('2001:DB8:1:2::abcd')).toBe(429);
+      expect(await from('2001:db8:1:3::1')).toBe(200);
+      expect([
+        await from('::ffff:198.51.100.9'),
+        await from('198.51.100.9'),
+        await from('::ffff:198.51.100.9'),
+      ]).toEqual([200, 200, 429]);
+    } finally {
+      await proxied.close();
+    }
+  });
 });
