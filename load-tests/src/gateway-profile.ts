@@ -9,8 +9,13 @@
 // Each line also gives the gateway's CPU time per request (all its threads, from /proc) and the stand-in
 // services' beside it: throughput moves with whatever else runs on the machine, CPU per request much less.
 //
+// With --floor the read is also measured, each round, through floor-proxy.ts: Node's http server and
+// undici with nothing else, what any Node gateway costs before its framework and features. With
+// --cpu-prof the summary covers only the gateway's own loads (not its start-up or its idle time while
+// the others are measured).
+//
 //   npx tsx load-tests/src/gateway-profile.ts [--duration 10] [--connections 50] [--cpu-prof]
-//     [--only read,health] [--compare DIR --rounds 3]
+//     [--only read,health] [--compare DIR --rounds 3] [--floor] [--client-address 2001:db8::7]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -65,9 +70,17 @@ function cpuMsOf(pid: number | undefined): number {
 }
 const clockTicksPerSecond = 100;
 
+/** The monotonic clock in microseconds, as a .cpuprofile's timestamps are. */
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+
+/** Headers every load sends (--client-address: the client's address, as a trusted proxy passes it on). */
+const loadHeaders: Record<string, string> = {};
+
 function load(url: string, connections: number, seconds: number): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration: seconds }, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon({ url, connections, duration: seconds, headers: loadHeaders }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
   });
 }
 
@@ -81,9 +94,12 @@ async function main() {
       only: { type: 'string', default: 'read,health' },
       compare: { type: 'string' },
       rounds: { type: 'string', default: '1' },
+      floor: { type: 'boolean', default: false },
+      'client-address': { type: 'string' },
     },
     strict: true,
   });
+  if (values['client-address']) loadHeaders['x-forwarded-for'] = values['client-address'];
   const duration = Number(values.duration);
   const connections = Number(values.connections);
   const nats = await startNats();
@@ -91,6 +107,7 @@ async function main() {
   let gateway: ReturnType<typeof spawnChild> | undefined;
   let compared: ReturnType<typeof spawnChild> | undefined;
   let comparedUrl: string | undefined;
+  let floor: ReturnType<typeof spawnChild> | undefined;
   try {
     const urls = await new Promise<StandIns>((resolve, reject) => {
       standIns.process.once('exit', (code) => reject(new Error(`stand-ins exited ${code}: ${standIns.stderr()}`)));
@@ -105,6 +122,8 @@ async function main() {
       NODE_ENV: 'production',
       NATS_URL: nats.url,
       RATE_LIMIT_MAX: '100000000',
+      // Calls as from one client behind a trusted proxy (e.g. an IPv6 one: --client-address 2001:db8::7).
+      ...(values['client-address'] ? { TRUST_PROXY: '1' } : {}),
       GATEWAY_SIGNING_KEY: randomBytes(48).toString('base64'),
     };
     for (const [service, url] of Object.entries(urls.services)) env[`${service.toUpperCase()}_URL`] = url;
@@ -133,14 +152,33 @@ async function main() {
       compared = other.child;
       comparedUrl = other.url;
     }
+    let floorUrl: string | undefined;
+    if (values.floor) {
+      floor = spawnChild(['--import', 'tsx', 'src/floor-proxy.ts'], loadTestsDir, {
+        PATH: process.env.PATH ?? '',
+        UPSTREAM: urls.services.orders,
+      });
+      const started = floor;
+      floorUrl = await new Promise<string>((resolve, reject) => {
+        started.process.once('exit', (code) => reject(new Error(`floor-proxy exited ${code}: ${started.stderr()}`)));
+        createInterface({ input: started.process.stdout! }).once('line', (line) =>
+          resolve((JSON.parse(line) as { url: string }).url),
+        );
+      });
+      await load(`${floorUrl}/api/orders/_service`, connections, 2);
+    }
     await load(`${urls.baseline}/api/orders/_service`, connections, 2);
     const only = new Set(values.only.split(','));
     const rounds = Number(values.rounds);
+    /** The profiled gateway's loads, on the monotonic clock its profile uses (microseconds). */
+    const profiled: { from: number; to: number }[] = [];
     const ratio = (via: LoadResult, bare: LoadResult) => (100 * via.requests.average) / bare.requests.average;
     /** A load through one gateway, with the CPU it and the stand-ins used per request, microseconds. */
     const measured = async (url: string, child: ChildProcess) => {
       const before = [cpuMsOf(child.pid), cpuMsOf(standIns.process.pid)];
+      const from = nowUs();
       const result = await load(url, connections, duration);
+      if (child === started.child.process) profiled.push({ from, to: nowUs() });
       const count = result.requests.total || 1;
       const cpuUs = (pid: number | undefined, at: number) => ((cpuMsOf(pid) - before[at]) * 1000) / count;
       return { result, gatewayUs: cpuUs(child.pid, 0), standInsUs: cpuUs(standIns.process.pid, 1) };
@@ -163,8 +201,11 @@ async function main() {
         const firstOther = otherFirst ? await measured(`${target.url}${path}`, target.child) : undefined;
         const via = await measured(`${gatewayUrl}${path}`, started.child.process);
         const other = firstOther ?? (target ? await measured(`${target.url}${path}`, target.child) : undefined);
+        // The floor (floor-proxy.ts) proxies to the orders stand-in only: the read, not the health fan-out.
+        const atFloor =
+          floor && floorUrl && name === 'read' ? await measured(`${floorUrl}${path}`, floor.process) : undefined;
         console.log(
-          `${rounds > 1 ? `round ${round}${otherFirst ? ' (compared first)' : ''} ` : ''}${path}: gateway ${line(via, bare)}${other ? `; compared ${line(other, bare)}` : ''} of bare Fastify ${bare.requests.average.toFixed(0)} req/s (load average ${loadavg()[0].toFixed(2)})`,
+          `${rounds > 1 ? `round ${round}${otherFirst ? ' (compared first)' : ''} ` : ''}${path}: gateway ${line(via, bare)}${other ? `; compared ${line(other, bare)}` : ''}${atFloor ? `; floor ${line(atFloor, bare)}` : ''} of bare Fastify ${bare.requests.average.toFixed(0)} req/s (load average ${loadavg()[0].toFixed(2)})`,
         );
       }
     }
@@ -175,8 +216,14 @@ async function main() {
       gateway = undefined;
       const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
       if (!file) throw new Error(`no profile was written in ${profileDir}`);
-      console.log(`profile: ${join(profileDir, file)}`);
-      console.log(summariseProfile(join(profileDir, file), { top: 30 }));
+      // Only the samples of the gateway's own loads (from the first to the last): the rest of its life
+      // is start-up, the warm-up and waiting while bare Fastify and the compared gateway are measured
+      // (with several rounds the window still holds those loads between its own: read --rounds 1 profiles).
+      const window = profiled.length ? { from: profiled[0].from, to: profiled[profiled.length - 1].to } : undefined;
+      console.log(
+        `profile: ${join(profileDir, file)}${window ? ` (the loads: ${window.from} to ${window.to} us)` : ''}`,
+      );
+      console.log(summariseProfile(join(profileDir, file), { top: 30, window }));
     }
   } finally {
     if (gateway && gateway.process.exitCode === null) {
@@ -189,6 +236,7 @@ async function main() {
       compared.process.kill('SIGTERM');
       await exited;
     }
+    floor?.process.kill('SIGTERM');
     standIns.process.kill('SIGTERM');
     await nats.stop();
   }
