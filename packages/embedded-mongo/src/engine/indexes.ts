@@ -1,5 +1,6 @@
-// Secondary indexes. Each index keeps a hash of full key tuples (unique checks, O(1)), a hash of the leading
-// field's value (equality lookups, O(1)), and a sorted array of leading values built lazily for range scans.
+// Secondary indexes. Each index keeps a hash of the leading field's value (equality lookups and single-field
+// unique checks, O(1)), a unique compound index also a hash of full key tuples (its unique checks), and a sorted
+// array of leading values built lazily for range scans.
 // Hash maps make inserts O(1); the sorted array is rebuilt only when a range query follows writes.
 import type { Document } from 'bson';
 import {
@@ -62,8 +63,12 @@ const tuples = (lists: unknown[][]): unknown[][] =>
 export class Index {
   readonly fields: IndexField[];
   readonly partial: Matcher | undefined;
-  /** full key tuple -> ids */
-  private readonly byFull = new Map<string, Ids>();
+  /**
+   * Full key tuple -> ids, kept only for a unique compound index: only its duplicate-key check reads it (queries
+   * narrow by the leading field). For the security request logs' {ip, timestamp} and {riskLevel, timestamp}
+   * indexes it held a key string and ids per distinct tuple that nothing read.
+   */
+  private readonly byFull: Map<string, Ids> | undefined;
   /** leading value -> ids */
   private readonly byFirst = new Map<string, { v: unknown; ids: Ids }>();
   /** Entries (leading value, id) in BSON order: built on the first range scan or ordered walk, then kept up to date. */
@@ -80,6 +85,8 @@ export class Index {
     this.fields = validateKeyPattern(spec.key);
     this.partial = spec.partialFilterExpression ? compileFilter(spec.partialFilterExpression) : undefined;
     this.collator = collatorFor(spec.collation);
+    // collMod changes only expireAfterSeconds and hidden: whether an index is unique is fixed at its creation.
+    this.byFull = spec.unique === true && this.fields.length > 1 ? new Map() : undefined;
   }
 
   /** Key strings of a document's key tuples, as this index compares them. */
@@ -155,7 +162,7 @@ export class Index {
           e = { v: k[0], ids: id };
           this.byFirst.set(fk, e);
         } else e.ids = withId(e.ids, id);
-        if (this.fields.length > 1) {
+        if (this.byFull) {
           const tk = tupleKey(k);
           this.byFull.set(tk, withId(this.byFull.get(tk), id));
         }
@@ -195,7 +202,7 @@ export class Index {
           if (rest === undefined) this.byFirst.delete(fk);
           else e.ids = rest;
         }
-        if (this.fields.length > 1) {
+        if (this.byFull) {
           const tk = tupleKey(k);
           const rest = withoutId(this.byFull.get(tk), id);
           if (rest === undefined) this.byFull.delete(tk);
@@ -206,7 +213,7 @@ export class Index {
   }
 
   clear(): void {
-    this.byFull.clear();
+    this.byFull?.clear();
     this.byFirst.clear();
     this.sorted = undefined;
     this.multikeyDocs = 0;
@@ -316,7 +323,7 @@ export class Index {
     return withCollator(this.collator, () => {
       if (!this.unique) return undefined;
       for (const k of this.keys(doc)) {
-        const ids = this.fields.length > 1 ? this.byFull.get(tupleKey(k)) : this.byFirst.get(canonicalKey(k[0]))?.ids;
+        const ids = this.byFull ? this.byFull.get(tupleKey(k)) : this.byFirst.get(canonicalKey(k[0]))?.ids;
         if (ids === undefined) continue;
         for (const other of typeof ids === 'string' ? [ids] : ids)
           if (other !== id && !(ignore && ignore(other))) return k;
