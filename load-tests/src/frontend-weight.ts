@@ -11,6 +11,8 @@
 //
 //   npm run bench:frontend -w load-tests -- [--runs 3] [--record] [--label "after"] [--scripts (list each script)]
 //     [--lighthouse-runs 5 (median run)] [--lighthouse-json <file> (the first run's whole report: opportunities, diagnostics)]
+//     [--frontends <dir> (serve another build: a folder with shell/dist, storefront/dist and admin/dist, e.g. a
+//     copy of an older build, to compare two builds in turns under the same conditions)]
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -235,10 +237,11 @@ async function main(): Promise<void> {
       scripts: { type: 'boolean', default: false },
       'lighthouse-json': { type: 'string' },
       'lighthouse-runs': { type: 'string', default: '1' },
+      frontends: { type: 'string' },
     },
   });
   const runs = Math.max(1, Number(values.runs));
-  const stack = await startStack({ quiet: true, readyTimeoutMs: 120_000 });
+  const stack = await startStack({ quiet: true, readyTimeoutMs: 120_000, frontendsDir: values.frontends });
   try {
     const { home: h, admin: a } = await measurePages(stack.url, runs);
     if (values.scripts) {
@@ -264,7 +267,7 @@ async function main(): Promise<void> {
       .join(', ');
     const { stdout: commit } = await run('git', ['rev-parse', '--short', 'HEAD']);
     const lines = [
-      `### ${values.label} (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit.trim()}, load average ${load})`,
+      `### ${values.label} (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit.trim()}${values.frontends ? `, frontends from ${values.frontends}` : ''}, load average ${load})`,
       '',
       `Median of ${runs} first loads per page, empty cache each, after one unmeasured load; Lighthouse ${lhRuns.length === 1 ? 'once' : `${lhRuns.length} times, the median run`} (mobile preset). Files under 1 KiB are not precompressed (their headers cost more than the saving).`,
       '',

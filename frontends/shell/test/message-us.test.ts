@@ -1,6 +1,6 @@
-import { contentResponseSchema, defaultSiteContent } from '@shop/contracts';
+import { contentResponseSchema, defaultSiteContent, sitePageMarkers } from '@shop/contracts';
 import { describe, expect, it } from 'vitest';
-import { liveChatSwitchOf } from '../src/layout/MessageUs.js';
+import { liveChatSwitchOf, pageLiveChatSwitch } from '../src/layout/MessageUs.js';
 
 // The shell reads one switch of GET /api/content/public by hand (no zod on first load): it must agree
 // with the contracts' schema on what the content service answers.
@@ -24,5 +24,21 @@ describe('liveChatSwitchOf', () => {
       expect(liveChatSwitchOf(body), JSON.stringify(body)).toBeNull();
     }
     expect(liveChatSwitchOf({ content: { features: { liveChatEnabled: 'yes' } } })).toBeNull();
+  });
+
+  it('reads the switch from the site content the gateway put into the page, null without it', () => {
+    const page = (text: string | undefined) =>
+      ({
+        getElementById: (id: string) =>
+          id === sitePageMarkers.contentElementId && text !== undefined ? { textContent: text } : null,
+      }) as unknown as Pick<Document, 'getElementById'>;
+    for (const on of [true, false]) {
+      const content = { ...defaultSiteContent, features: { ...defaultSiteContent.features, liveChatEnabled: on } };
+      expect(pageLiveChatSwitch(page(JSON.stringify(content)))).toBe(on);
+    }
+    expect(pageLiveChatSwitch(page(undefined))).toBeNull();
+    expect(pageLiveChatSwitch(page('{not json'))).toBeNull();
+    expect(pageLiveChatSwitch(page('{}'))).toBeNull();
+    expect(pageLiveChatSwitch(undefined)).toBeNull();
   });
 });

@@ -4,7 +4,7 @@
 import { MessageCircle } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useLocation } from '@shop/ui/router';
-import { contentPaths } from '@shop/contracts';
+import { contentPaths, sitePageMarkers } from '@shop/contracts';
 
 // Same rhythm as the storefront's content reads: a switch flipped in the back office shows within seconds.
 const REFRESH_MS = 10_000;
@@ -35,8 +35,26 @@ async function liveChatSwitch(signal: AbortSignal): Promise<boolean | null> {
   }
 }
 
+/**
+ * The switch in the site content the gateway put into this page's HTML (gateway/src/first-paint.ts, read
+ * when the page was requested), or null when the page has none (the admin's pages, a page not served by it).
+ */
+export function pageLiveChatSwitch(
+  doc: Pick<Document, 'getElementById'> | undefined = globalThis.document,
+): boolean | null {
+  const text = doc?.getElementById(sitePageMarkers.contentElementId)?.textContent;
+  if (!text) return null;
+  try {
+    return liveChatSwitchOf({ content: JSON.parse(text) as unknown });
+  } catch {
+    return null;
+  }
+}
+
 export function MessageUs() {
-  const [enabled, setEnabled] = useState(false);
+  // The page's own copy first: as current as a read now, without a request during the page's start-up.
+  const [pageSwitch] = useState(() => pageLiveChatSwitch());
+  const [enabled, setEnabled] = useState(pageSwitch ?? false);
   const { pathname } = useLocation();
 
   useEffect(() => {
@@ -46,13 +64,13 @@ export function MessageUs() {
         // An unreadable answer keeps what was shown: a brief outage does not make the entry flicker.
         if (on !== null && !abort.signal.aborted) setEnabled(on);
       });
-    read();
+    if (pageSwitch === null) read();
     const timer = window.setInterval(read, REFRESH_MS);
     return () => {
       abort.abort();
       window.clearInterval(timer);
     };
-  }, []);
+  }, [pageSwitch]);
 
   // On the support form itself the entry would only point at the page already open.
   if (!enabled || pathname === '/support') return null;
