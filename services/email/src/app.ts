@@ -8,7 +8,7 @@ import { loadConfig, type EmailConfig } from './config.js';
 import { alertRaisedConsumer } from './events/alert-raised.js';
 import { refundDueConsumer } from './events/refund-due.js';
 import { campaignConsumer } from './events/campaign-send-requested.js';
-import { emailConsumers } from './events/consumers.js';
+import { emailConsumers, type ConsumerDeps } from './events/consumers.js';
 import { orderUpdateConsumers } from './events/order-update-consumers.js';
 import { supportConsumers } from './events/support.js';
 import { registerModels } from './models/index.js';
@@ -78,11 +78,11 @@ export async function buildApp(config: EmailConfig = loadConfig(), testHooks: Em
       return { email: emailEnvironment(config).email, smtp, queue: stats };
     },
     consumers: (ctx) => {
-      const deps = {
+      const deps: ConsumerDeps = {
         models: ctx.models,
         settings: config.email,
         clock,
-        queued: () => void setTimeout(() => worker.wake(), 50).unref(),
+        queued: (ids) => (ids ? worker.queuedHere(ids) : void setTimeout(() => worker.wake(), 50).unref()),
       };
       return [
         ...emailConsumers(deps),

@@ -9,7 +9,7 @@ import { startDevMailbox, type DevMailbox } from '@shop/dev-mailbox';
 import { freePort, startMongo, startNats, type StartedMongo, type StartedNats } from '@shop/test-support';
 import { buildApp, type EmailTestHooks } from '../src/app.js';
 import { loadConfig, type EmailConfig, type RawEmailEnv } from '../src/config.js';
-import { enqueueEmail } from '../src/queue/enqueue.js';
+import { enqueueEmail, enqueueEmails } from '../src/queue/enqueue.js';
 import { backoffDelayMs } from '@shop/contracts';
 import { removedSecretBody, verificationCodeEmail } from '../src/templates/index.js';
 import { eventually as eventuallyWithin } from './support/harness.js';
@@ -53,22 +53,42 @@ async function startService(env: RawEmailEnv, hooks: EmailTestHooks = {}) {
 const eventually = <T>(probe: () => Promise<T> | T, ok: (value: T) => boolean = Boolean) =>
   eventuallyWithin(probe, ok, 20_000);
 
-async function queueCode(service: Awaited<ReturnType<typeof buildApp>>, email: string, code = '123456') {
-  const sourceEventId = randomUUID();
+function codeRequest(email: string, code = '123456') {
   const rendered = verificationCodeEmail({
     email,
     customerName: 'Sam',
     code,
     expiresAt: new Date(Date.now() + 600_000).toISOString(),
   });
-  await enqueueEmail(
+  return { ...rendered, to: email, sourceEventId: randomUUID() };
+}
+
+const queueOptions = (service: Awaited<ReturnType<typeof buildApp>>) => ({
+  maxAttempts: (service.ctx.config as EmailConfig).email.maxAttempts,
+  now: new Date(),
+});
+
+async function queueCode(service: Awaited<ReturnType<typeof buildApp>>, email: string, code = '123456') {
+  const request = codeRequest(email, code);
+  await enqueueEmail(service.ctx.models.Email, null, request, queueOptions(service));
+  service.worker.wake();
+  return request.sourceEventId;
+}
+
+/** Queues codes to `emails` as a consumer does: committed, then handed over to the worker by id. */
+async function queueHandedOver(service: Awaited<ReturnType<typeof buildApp>>, emails: string[]) {
+  const ids = await enqueueEmails(
     service.ctx.models.Email,
     null,
-    { ...rendered, to: email, sourceEventId },
-    { maxAttempts: (service.ctx.config as EmailConfig).email.maxAttempts, now: new Date() },
+    emails.map((email) => codeRequest(email)),
+    queueOptions(service),
   );
-  service.worker.wake();
-  return sourceEventId;
+  service.worker.queuedHere(ids);
+}
+
+/** Queues a code without telling the worker: as another replica's consumer would. */
+async function queueElsewhere(service: Awaited<ReturnType<typeof buildApp>>, email: string) {
+  await enqueueEmail(service.ctx.models.Email, null, codeRequest(email), queueOptions(service));
 }
 
 describe('retry schedule', () => {
@@ -190,6 +210,68 @@ describe('delivery', () => {
       attempts: 2,
     });
     expect(await mailbox.messages({ to: email })).toHaveLength(1);
+  });
+});
+
+describe('emails handed over by the consumers', () => {
+  it('are claimed by id without reading the queue; the queue is read on the next poll', async () => {
+    const mailbox = await startDevMailbox();
+    mailboxes.push(mailbox);
+    const service = await startService({ SMTP_URL: mailbox.smtpUrl, EMAIL_POLL_INTERVAL_MS: '60000' });
+    const batch = `handed-${randomUUID().slice(0, 8)}`;
+    // The start's read of the queue is over: nothing was due.
+    await eventually(() => service.worker.drain().then((n) => n === 0));
+    await queueElsewhere(service, `${batch}-elsewhere@example.com`);
+    await queueHandedOver(service, [`${batch}-a@example.com`, `${batch}-b@example.com`]);
+    await mailbox.waitFor((m) => m.to.includes(`${batch}-b@example.com`), 10_000);
+    await mailbox.waitFor((m) => m.to.includes(`${batch}-a@example.com`), 10_000);
+    // Due all along, but no poll came: the worker did not read the queue for the two handed over.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await mailbox.messages({ to: `${batch}-elsewhere@example.com` })).toHaveLength(0);
+    service.worker.wake();
+    await mailbox.waitFor((m) => m.to.includes(`${batch}-elsewhere@example.com`), 10_000);
+    const docs = await service.ctx.models.Email.find({ to: { $regex: `^${batch}` } }).lean();
+    expect(docs.map((d) => [d.status, d.attempts])).toEqual([
+      ['sent', 1],
+      ['sent', 1],
+      ['sent', 1],
+    ]);
+  });
+
+  it('do not hold back the queue: a busy worker still reads it on each poll', async () => {
+    const smtp = await startSlowSmtp(40);
+    try {
+      const service = await startService({
+        SMTP_URL: smtp.url,
+        EMAIL_SEND_CONCURRENCY: '2',
+        EMAIL_CLAIM_BATCH_SIZE: '4',
+        EMAIL_POLL_INTERVAL_MS: '100',
+      });
+      const batch = `busy-${randomUUID().slice(0, 8)}`;
+      await queueElsewhere(service, `${batch}-elsewhere@example.com`);
+      // 60 at 40 ms each, two at a time: about 1.2 s of sending, and more handed over meanwhile.
+      await queueHandedOver(
+        service,
+        Array.from({ length: 30 }, (_, i) => `${batch}-${i}@example.com`),
+      );
+      await queueHandedOver(
+        service,
+        Array.from({ length: 30 }, (_, i) => `${batch}-${30 + i}@example.com`),
+      );
+      await eventually(
+        () => smtp.seen.to.filter((to) => to.startsWith(batch)).length,
+        (n) => n === 61,
+      );
+      // Read from the queue within a poll or two, long before the last handed over went.
+      expect(smtp.seen.to.filter((to) => to.startsWith(batch)).indexOf(`${batch}-elsewhere@example.com`)).toBeLessThan(
+        30,
+      );
+      const docs = await service.ctx.models.Email.find({ to: { $regex: `^${batch}` } }).lean();
+      expect(docs.every((d) => d.status === 'sent' && d.attempts === 1)).toBe(true);
+    } finally {
+      await Promise.all(running.splice(0).map((r) => r.stop()));
+      await smtp.stop();
+    }
   });
 });
 

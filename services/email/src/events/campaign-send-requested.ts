@@ -9,7 +9,7 @@ import type { ConsumerDeps } from './consumers.js';
 export const campaignDedupeKey = (campaignId: string, subscriberId: string) => `campaign:${campaignId}:${subscriberId}`;
 
 export function campaignConsumer({ models, settings, clock, queued }: ConsumerDeps) {
-  return consumeEvent('campaign.send_requested', async (event, { session, log }) => {
+  return consumeEvent('campaign.send_requested', async (event, { session, log, afterCommit }) => {
     const campaign = event.data;
     const keys = campaign.recipients.map((r) => campaignDedupeKey(campaign.campaignId, r.subscriberId));
     const existing = new Set(
@@ -24,7 +24,7 @@ export function campaignConsumer({ models, settings, clock, queued }: ConsumerDe
       (r) => !existing.has(campaignDedupeKey(campaign.campaignId, r.subscriberId)),
     );
     if (fresh.length > 0) {
-      await models.Email.insertMany(
+      const inserted = await models.Email.insertMany(
         fresh.map((recipient) => {
           const rendered = campaignEmail(campaign, recipient, settings.shopUrl);
           return {
@@ -46,11 +46,11 @@ export function campaignConsumer({ models, settings, clock, queued }: ConsumerDe
         }),
         { session },
       );
+      afterCommit(() => queued(inserted.map((email) => email._id)));
     }
     log.info(
       { campaignId: campaign.campaignId, batch: campaign.batch, queued: fresh.length, alreadyQueued: existing.size },
       'campaign batch queued',
     );
-    queued();
   });
 }

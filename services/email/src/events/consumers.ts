@@ -1,7 +1,7 @@
 // The events that become emails. Each handler runs in the service kit's transaction with the
 // processed-event mark, and queues its emails in that same transaction: an event delivered twice is
 // skipped, and an event whose handler failed leaves no half-queued emails behind.
-import type { ClientSession } from 'mongoose';
+import type { ClientSession, Types } from 'mongoose';
 import { consumeEvent, consumeEventBatches, type Logger } from '@shop/service-kit';
 import type { EmailSettings } from '../config.js';
 import type { EmailModels } from '../models/index.js';
@@ -14,8 +14,11 @@ export interface ConsumerDeps {
   models: EmailModels;
   settings: EmailSettings;
   clock: () => Date;
-  /** Called once the handler returns, so the worker picks the new emails up soon after the commit. */
-  queued: () => void;
+  /**
+   * Called once the handler queued emails, so the worker picks them up soon after the commit. With their
+   * ids, called after the commit: the worker then claims those by id instead of reading the queue.
+   */
+  queued: (ids?: readonly Types.ObjectId[]) => void;
 }
 
 /**
@@ -66,7 +69,7 @@ export function emailConsumers(deps: ConsumerDeps) {
     // that arrived together are queued together: one read of the admin settings, one of the dedupe keys
     // and one insert for the whole batch, which is what lets the queue keep up with a few hundred quote
     // requests a second.
-    consumeEventBatches('order.created', async (events, { session, log }) => {
+    consumeEventBatches('order.created', async (events, { session, log, afterCommit }) => {
       const admin = await currentAdminSettings(models.AdminSettings, settings, session);
       const requests = events.flatMap((event) => {
         const order = event.data;
@@ -77,8 +80,8 @@ export function emailConsumers(deps: ConsumerDeps) {
           ...(notice ? [notice] : []),
         ];
       });
-      await enqueueEmails(models.Email, session, requests, options());
-      queued();
+      const ids = await enqueueEmails(models.Email, session, requests, options());
+      afterCommit(() => queued(ids));
     }),
     consumeEvent('customer.verification_requested', async (event, { session, log }) => {
       // A code past its expiry is useless to the customer (and must not go out late, e.g. after an

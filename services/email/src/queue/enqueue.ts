@@ -25,20 +25,20 @@ export async function enqueueEmail(
   request: QueueRequest,
   options: { maxAttempts: number; now: Date },
 ): Promise<boolean> {
-  return (await enqueueEmails(Email, session, [request], options)) === 1;
+  return (await enqueueEmails(Email, session, [request], options)).length === 1;
 }
 
 /**
  * Queues several emails in two round trips whatever their number (one read of their dedupe keys, one
- * insert), skipping any this event already queued; returns how many were queued.
+ * insert), skipping any this event already queued; returns the ids of those queued.
  */
 export async function enqueueEmails(
   Email: EmailModels['Email'],
   session: ClientSession | null,
   requests: QueueRequest[],
   options: { maxAttempts: number; now: Date },
-): Promise<number> {
-  if (requests.length === 0) return 0;
+): Promise<Types.ObjectId[]> {
+  if (requests.length === 0) return [];
   const keyed = requests.map((request) => ({
     request,
     dedupeKey: request.dedupeKey ?? `${request.sourceEventId}:${request.template}`,
@@ -49,14 +49,15 @@ export async function enqueueEmails(
     .lean<{ dedupeKey: string }[]>();
   const seen = new Set(queued.map((q) => q.dedupeKey));
   const fresh = keyed.filter((k) => !seen.has(k.dedupeKey) && (seen.add(k.dedupeKey), true));
-  if (fresh.length === 0) return 0;
+  if (fresh.length === 0) return [];
   // Through the driver: every field the schema would add is written here (defaults, timestamps, version
   // key); hydrating and validating each email was most of the consumer's CPU for a burst of quote requests.
   const stamped = new Date(); // mongoose's timestamps are the wall clock's, not the queue's clock
+  const ids = fresh.map(() => new Types.ObjectId());
   await insertComplete(
     Email,
-    fresh.map(({ request, dedupeKey }) => ({
-      _id: new Types.ObjectId(),
+    fresh.map(({ request, dedupeKey }, i) => ({
+      _id: ids[i],
       to: request.to,
       subject: request.subject,
       html: request.html,
@@ -86,5 +87,5 @@ export async function enqueueEmails(
     })),
     session,
   );
-  return fresh.length;
+  return ids;
 }

@@ -1,12 +1,15 @@
 // Sends queued emails, several at once over pooled SMTP connections (`EMAIL_SEND_CONCURRENCY`).
 // Emails are claimed in batches (`EMAIL_CLAIM_BATCH_SIZE`): one conditional update moves every due email
 // of the batch from queued to sending under this claim's id and a lease, so several replicas never send
-// the same email; a claim whose worker died is taken over when its lease runs out. An email is sent only
+// the same email; a claim whose worker died is taken over when its lease runs out. The emails this
+// process's consumers just queued are claimed by id (`queuedHere`); the queue is read for the rest (a
+// retry, another replica's, one queued before a restart) at start, on each poll and when asked. An email is sent only
 // while enough of its lease is left for the longest send, so a live worker's email is never taken over.
 // Outcomes are written in groups, each in one transaction with its email.sent / email.failed events
 // (`outcomes.ts`); a failed send is retried with exponential backoff, and after the last attempt, or at
 // once on an SMTP 5xx answer, the email is `failed`.
 import { randomUUID } from 'node:crypto';
+import type { Types } from 'mongoose';
 import type { Logger, ServiceContext } from '@shop/service-kit';
 import type { EmailSettings } from '../config.js';
 import type { EmailDoc, EmailModels } from '../models/index.js';
@@ -22,6 +25,9 @@ export interface WorkerOptions {
   leaseMs?: number;
 }
 
+/** Emails handed over at most (ids only); beyond them the queue is read. */
+const maxHandedOver = 100_000;
+
 export class EmailWorker {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
@@ -35,6 +41,13 @@ export class EmailWorker {
   private readonly log: Logger;
   /** Emails this worker claimed and has not recorded yet: never claimed a second time by itself. */
   private readonly inHand = new Set<string>();
+  /**
+   * Emails this process's consumers queued (committed) and this worker has not claimed yet, by id, in the
+   * order queued: claimed by id, so a claim never reads through a backlog of queued emails to find them.
+   */
+  private readonly handedOver = new Map<string, Types.ObjectId>();
+  /** The queue is to be read for due emails (start, a poll, a wake-up without ids, a full hand-over). */
+  private readAsked = true;
   private readonly outcomes: OutcomeRecorder;
 
   constructor(
@@ -65,14 +78,32 @@ export class EmailWorker {
     this.options.sender.close();
   }
 
-  /** Runs a pass now (or right after the current one). */
+  /** Runs a pass now (or right after the current one) that also reads the queue for due emails. */
   wake() {
+    this.readAsked = true;
+    this.pass();
+  }
+
+  /**
+   * The consumers queued these emails and their transaction committed: the worker claims them by id,
+   * without reading the queue for them.
+   */
+  queuedHere(ids: readonly Types.ObjectId[]) {
+    for (const id of ids) {
+      // A bound for a very long backlog; what is left out is read from the queue.
+      if (this.handedOver.size >= maxHandedOver) this.readAsked = true;
+      else this.handedOver.set(id.toHexString(), id);
+    }
+    this.pass();
+  }
+
+  private pass() {
     if (this.stopped) return;
     if (this.running) {
       this.again = true;
       return;
     }
-    this.running = this.drain()
+    this.running = this.sendDue(false)
       .catch((err) => {
         this.log.error({ err }, 'email queue pass failed');
         return 0;
@@ -81,7 +112,7 @@ export class EmailWorker {
         this.running = undefined;
         if (this.again && !this.stopped) {
           this.again = false;
-          this.wake();
+          this.pass();
         }
       });
   }
@@ -91,21 +122,33 @@ export class EmailWorker {
    * when none is due and every outcome is recorded. Exposed for tests and /process (claims are atomic,
    * so a pass beside the worker's never sends an email twice).
    */
-  async drain(): Promise<number> {
+  drain(): Promise<number> {
+    return this.sendDue(true);
+  }
+
+  /** A pass: the emails handed over, and the queue's due emails when `readQueue` (or when asked meanwhile). */
+  private async sendDue(readQueue: boolean): Promise<number> {
     const { sendConcurrency, claimBatchSize } = this.options.settings;
     const batch = Math.max(claimBatchSize, sendConcurrency);
     const ready: EmailDoc[] = [];
     const sending = new Set<Promise<void>>();
     let attempted = 0;
-    let more = true;
     try {
       while (!this.stopping) {
+        if (this.readAsked) {
+          this.readAsked = false;
+          readQueue = true;
+        }
         // Claim the next batch while the last of the current one is still going out.
-        if (more && ready.length < sendConcurrency) {
+        if (ready.length < sendConcurrency && (readQueue || this.handedOver.size > 0)) {
           const wanted = batch - ready.length;
-          const claimed = await this.claim(wanted);
-          ready.push(...claimed);
-          more = claimed.length === wanted;
+          if (readQueue) {
+            const claimed = await this.claim(wanted);
+            ready.push(...claimed);
+            // Full batches: read on, unless emails were handed over meanwhile. Those go first, and the
+            // next poll reads again, so a busy worker reads through a backlog once a poll, not per batch.
+            readQueue = claimed.length === wanted && this.handedOver.size === 0;
+          } else ready.push(...(await this.claimHandedOver(wanted)));
         }
         while (ready.length > 0 && sending.size < sendConcurrency && !this.outcomes.full) {
           const email = ready.shift()!;
@@ -119,7 +162,7 @@ export class EmailWorker {
           attempted += 1;
         }
         if (sending.size === 0 && ready.length === 0) {
-          if (!more) break;
+          if (!readQueue && !this.readAsked && this.handedOver.size === 0) break;
           continue;
         }
         await Promise.race(this.outcomes.full ? [...sending, this.outcomes.written()] : sending);
@@ -136,40 +179,66 @@ export class EmailWorker {
     return attempted;
   }
 
-  /**
-   * Claims up to `limit` due emails in two round trips, whatever the limit (three when another worker
-   * took some of them between the read and the claim).
-   */
-  private async claim(limit: number): Promise<EmailDoc[]> {
-    const { Email } = this.ctx.models;
-    const now = this.options.clock();
-    // The status condition beside the $or lets the {status, nextAttemptAt} index narrow the read to
-    // the queued and sending emails; a top-level $or alone read every email ever sent.
-    const due = {
+  /** Still queued and due, or `sending` under a lease that ran out. */
+  private due(now: Date) {
+    // The status condition beside the $or lets the {status, nextAttemptAt} index narrow a read to the
+    // queued and sending emails; a top-level $or alone read every email ever sent.
+    return {
       status: { $in: ['queued' as const, 'sending' as const] },
       $or: [
         { status: 'queued' as const, nextAttemptAt: { $lte: now } },
         { status: 'sending' as const, lockedUntil: { $lte: now } },
       ],
     };
-    const candidates = await Email.find({
-      ...due,
-      ...(this.inHand.size > 0 ? { _id: { $nin: [...this.inHand] } } : {}),
-    })
-      .sort({ nextAttemptAt: 1 })
-      .limit(limit)
-      .lean<EmailDoc[]>();
-    if (candidates.length === 0) return [];
+  }
+
+  /**
+   * Moves the emails among `ids` that are still due to `sending` under a new claim. Each one only if it
+   * is still due: of two workers racing on one email, one gets it.
+   */
+  private async moveToSending(ids: Types.ObjectId[], now: Date) {
     const claimId = randomUUID();
-    const ids = candidates.map((c) => c._id);
     const lockedUntil = new Date(now.getTime() + this.leaseMs);
-    // Each email is moved only if it is still due: of two workers racing on one email, one gets it.
-    const { modifiedCount } = await Email.updateMany(
-      { _id: { $in: ids }, ...due },
+    const { modifiedCount } = await this.ctx.models.Email.updateMany(
+      { _id: { $in: ids }, ...this.due(now) },
       { $set: { status: 'sending', claimId, lockedUntil }, $inc: { attempts: 1 } },
     );
+    return { claimId, lockedUntil, modifiedCount };
+  }
+
+  /** The emails of `ids` that a claim moved, as stored now. */
+  private readClaimed(ids: Types.ObjectId[], claimId: string) {
+    return this.ctx.models.Email.find({ _id: { $in: ids }, claimId, status: 'sending' })
+      .sort({ nextAttemptAt: 1 })
+      .lean<EmailDoc[]>();
+  }
+
+  private holding(claimed: EmailDoc[]) {
+    for (const email of claimed) {
+      const id = String(email._id);
+      this.inHand.add(id);
+      this.handedOver.delete(id);
+    }
+    return claimed;
+  }
+
+  /**
+   * Claims up to `limit` due emails from the queue in two round trips, whatever the limit (three when
+   * another worker took some of them between the read and the claim).
+   */
+  private async claim(limit: number): Promise<EmailDoc[]> {
+    const now = this.options.clock();
+    // An email still in this worker's hands is due again only when its lease ran out meanwhile (a
+    // database outage longer than the lease): left out here rather than by a $nin in the read, which
+    // the database tested against every queued email.
+    const candidates = (
+      await this.ctx.models.Email.find(this.due(now)).sort({ nextAttemptAt: 1 }).limit(limit).lean<EmailDoc[]>()
+    ).filter((email) => !this.inHand.has(String(email._id)));
+    if (candidates.length === 0) return [];
+    const ids = candidates.map((c) => c._id);
+    const { claimId, lockedUntil, modifiedCount } = await this.moveToSending(ids, now);
     // Every candidate claimed (the usual case): they are as read, plus the claim.
-    const claimed =
+    return this.holding(
       modifiedCount === candidates.length
         ? candidates.map((email) => ({
             ...email,
@@ -178,11 +247,22 @@ export class EmailWorker {
             lockedUntil,
             attempts: email.attempts + 1,
           }))
-        : await Email.find({ _id: { $in: ids }, claimId, status: 'sending' })
-            .sort({ nextAttemptAt: 1 })
-            .lean<EmailDoc[]>();
-    for (const email of claimed) this.inHand.add(String(email._id));
-    return claimed;
+        : await this.readClaimed(ids, claimId),
+    );
+  }
+
+  /** Claims up to `limit` of the emails handed over, by id: one update, and one read of those it moved. */
+  private async claimHandedOver(limit: number): Promise<EmailDoc[]> {
+    const ids: Types.ObjectId[] = [];
+    for (const [key, id] of this.handedOver) {
+      if (ids.length === limit) break;
+      this.handedOver.delete(key);
+      if (!this.inHand.has(key)) ids.push(id);
+    }
+    if (ids.length === 0) return [];
+    const { claimId, modifiedCount } = await this.moveToSending(ids, this.options.clock());
+    // Those not moved were claimed by another worker's read of the queue meanwhile.
+    return modifiedCount === 0 ? [] : this.holding(await this.readClaimed(ids, claimId));
   }
 
   /** Gives claimed, unsent emails back to the queue as they were (the attempt does not count). */
