@@ -157,6 +157,9 @@ async function main() {
   }
   if (values.only !== undefined && values.only !== 'quote' && values.only !== 'track')
     throw new Error(`--only must be "quote" or "track", got "${values.only}"`);
+  // The stack run measures the bench's stack rows together (tracking first: the memory row needs its logs).
+  if (values.stack && values.only !== undefined)
+    throw new Error('--only applies to the single-service run; --stack always measures tracking, then quotes');
   const profile = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['profile-dir']] : [];
   if (values.stack)
     return wholeStack(
