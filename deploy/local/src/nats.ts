@@ -2,6 +2,7 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { ManagedChild, delay, type LogSink } from './children.js';
+import { LOCAL_NATS_ENV } from './node-flags.js';
 
 export const NATS_MISSING_MESSAGE = 'nats-server is not installed: apt-get install -y nats-server';
 
@@ -55,7 +56,7 @@ export async function startNatsServer(options: {
     command: options.binary,
     args: ['-js', '-a', '127.0.0.1', '-p', String(options.port), '-sd', options.storeDir, '-n', 'shop-local'],
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? '' },
+    env: { PATH: process.env.PATH ?? '', ...LOCAL_NATS_ENV },
     log: options.log,
   });
   const url = `nats://127.0.0.1:${options.port}`;

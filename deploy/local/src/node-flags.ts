@@ -18,6 +18,7 @@
 // After a burst of load the garbage stayed committed anyway: V8's memory reducer never runs in an idle Node
 // process. Every part therefore preloads bin/idle-collector.mjs, which runs one memory-reducing collection
 // once the part has gone quiet after growing (measured: the stack ~200 MiB smaller after the quote load).
+import { existsSync } from 'node:fs';
 import { IDLE_COLLECTOR_GLOBAL } from '../bin/idle-collector.mjs';
 
 export type PartKind = 'service' | 'mongodb';
@@ -54,8 +55,48 @@ export function localNodeFlags(kind: PartKind): string[] {
 }
 
 /**
- * Environment the runner adds for its Node processes: glibc gives each thread that allocates its own
- * malloc arena (up to 8 per core), and memory freed in one is not reused by another; a Node process's
- * allocating threads (the main thread, V8's compiler and GC workers, libuv's pool) share two.
+ * jemalloc, where the machine has it (Debian/Ubuntu `libjemalloc2`; else glibc's malloc as before). After the
+ * quote load glibc kept 10 to 25 MiB of freed memory per busy part (email, orders, the gateway): freed chunks
+ * between live ones, which glibc gives back only from the top of a heap and which neither the idle
+ * collector's full GC nor `MALLOC_TRIM_THRESHOLD_` returned. jemalloc's background thread purges freed
+ * pages after `dirty_decay_ms` even in a quiet process. Measured with load-tests/src/stack-memory.ts
+ * --settle 5, this file against glibc (`LD_PRELOAD=` exported) and GOGC=100, alternating, 13:48-13:53 UTC,
+ * load 3.0-5.3: the gateway and seven services 890, 880 MiB after the load against 961, 925 (gateway 104,
+ * 103 against 128, 117; email 126, 124 against 139, 134; orders 116, 113 against 131, 126); idle +10 to
+ * +16 MiB (the allocator's own start-up). 552, 388 quotes/s against 530, 499, tracking 7,144, 7,238 req/s
+ * against 6,245, 6,496 (earlier pairs 512, 477 against 458, 555 quotes/s: host noise).
  */
-export const LOCAL_NODE_ENV: Record<string, string> = { MALLOC_ARENA_MAX: '2' };
+export const JEMALLOC_PATHS = [
+  '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2',
+  '/usr/lib/aarch64-linux-gnu/libjemalloc.so.2',
+  '/usr/lib64/libjemalloc.so.2',
+  '/usr/local/lib/libjemalloc.so.2',
+];
+
+/**
+ * Environment the runner adds for its Node processes. glibc gives each thread that allocates its own malloc
+ * arena (up to 8 per core), and memory freed in one is not reused by another; a Node process's allocating
+ * threads (the main thread, V8's compiler and GC workers, libuv's pool) share two. With jemalloc
+ * (JEMALLOC_PATHS, the first that exists): two arenas likewise, freed pages purged after a second by its
+ * background thread, none kept "muzzy" (lazily freed, still counted as resident).
+ */
+export function localNodeEnv(exists: (path: string) => boolean = existsSync): Record<string, string> {
+  const jemalloc = JEMALLOC_PATHS.find(exists);
+  return {
+    MALLOC_ARENA_MAX: '2',
+    ...(jemalloc && {
+      LD_PRELOAD: jemalloc,
+      MALLOC_CONF: 'background_thread:true,narenas:2,dirty_decay_ms:1000,muzzy_decay_ms:0',
+    }),
+  };
+}
+
+export const LOCAL_NODE_ENV: Record<string, string> = localNodeEnv();
+
+/**
+ * Environment of the nats-server the runner starts (Go). Go collects when its heap has grown by GOGC percent
+ * since the last collection (default 100) and keeps what it reached: after the quote load nats-server sat at
+ * 51 to 74 MiB resident (17 idle; six runs, mean 67). With 50: 41 to 51 MiB (five runs, mean 46), the same
+ * quote rates (the stack-memory.ts runs above and before them).
+ */
+export const LOCAL_NATS_ENV: Record<string, string> = { GOGC: '50' };

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GATEWAY, SERVICES, serviceUrlVar } from '../src/catalogue.ts';
 import { delay, groupAlive } from '../src/children.ts';
 import { NATS_MISSING_MESSAGE, NatsServerMissingError, answersInfo } from '../src/nats.ts';
-import { localNodeFlags } from '../src/node-flags.ts';
+import { JEMALLOC_PATHS, localNodeFlags } from '../src/node-flags.ts';
 import { ChildNotReadyError } from '../src/readiness.ts';
 import { REPO_ROOT, startStack } from '../src/stack.ts';
 
@@ -106,6 +106,10 @@ describe('startStack', () => {
       }
       expect(localNodeFlags('service')).toContain('--max-semi-space-size=16');
       expect(gatewayEnv.MALLOC_ARENA_MAX).toBe('2');
+      // jemalloc where the machine has it; nats-server (Go) with its lower GOGC.
+      expect(gatewayEnv.LD_PRELOAD).toBe(JEMALLOC_PATHS.find((path) => existsSync(path)));
+      const nats = stack.children().find((child) => child.name === 'nats');
+      expect(readFileSync(`/proc/${nats!.pid}/environ`, 'utf8').split('\0')).toContain('GOGC=50');
 
       // Without SMTP_URL, mail goes to the development mailbox, and only the email service is told.
       expect(stack.mailbox?.smtpUrl).toMatch(/^smtp:\/\/127\.0\.0\.1:\d+$/);
