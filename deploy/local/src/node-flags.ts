@@ -35,6 +35,16 @@ export const SEMI_SPACE_MIB: Record<PartKind, number> = { service: 16, mongodb: 
 /** Old-generation limit, MiB (undefined: V8's own). */
 export const OLD_SPACE_MIB: Record<PartKind, number | undefined> = { service: 256, mongodb: undefined };
 
+/**
+ * V8's platform worker threads (concurrent marking, compiling, sweeping), per process; Node's default is 4.
+ * Ten processes share the machine's cores, so more workers per process buy no parallelism, and each thread
+ * costs its stack and allocator caches. Measured (stack-memory.ts --settle 5, 13:54-13:59 UTC, load 1.4-3.9,
+ * alternating with 4): the gateway and seven services 825, 827 MiB idle and 874, 871 after the load against
+ * 836, 837 and 881, 881; the database 72 against 74 idle; 573, 474 quotes/s against 492, 459, tracking 6,819,
+ * 7,372 against 7,365, 6,540 req/s.
+ */
+export const V8_POOL_SIZE = 2;
+
 /** The idle collector's preload, and V8's collector exposed to it under its own name (not `gc`). */
 const idleCollectorFlags = [
   `--expose-gc-as=${IDLE_COLLECTOR_GLOBAL}`,
@@ -49,6 +59,7 @@ export function localNodeFlags(kind: PartKind): string[] {
   const old = OLD_SPACE_MIB[kind];
   return [
     `--max-semi-space-size=${SEMI_SPACE_MIB[kind]}`,
+    `--v8-pool-size=${V8_POOL_SIZE}`,
     ...(old ? [`--max-old-space-size=${old}`] : []),
     ...idleCollectorFlags,
   ];
@@ -96,7 +107,8 @@ export const LOCAL_NODE_ENV: Record<string, string> = localNodeEnv();
 /**
  * Environment of the nats-server the runner starts (Go). Go collects when its heap has grown by GOGC percent
  * since the last collection (default 100) and keeps what it reached: after the quote load nats-server sat at
- * 51 to 74 MiB resident (17 idle; six runs, mean 67). With 50: 41 to 51 MiB (five runs, mean 46), the same
- * quote rates (the stack-memory.ts runs above and before them).
+ * 51 to 74 MiB resident (17 idle; six runs, mean 67). With 50: 39 to 66 MiB (ten runs, 13:37-14:01 UTC, mean
+ * 47), the same quote rates (the stack-memory.ts runs above). 25 gave 36 and 40 in two runs: too few to
+ * tell from 50's spread.
  */
 export const LOCAL_NATS_ENV: Record<string, string> = { GOGC: '50' };
