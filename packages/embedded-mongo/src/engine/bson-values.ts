@@ -4,6 +4,7 @@
 // and the server may each load their own copy of the bson package.
 import { Decimal128, Long, ObjectId, type Document } from 'bson';
 import { asDouble } from './bson-codec.js';
+import { BoundedTable } from './bounded-table.js';
 
 export type BsonTypeName =
   | 'minKey'
@@ -618,8 +619,7 @@ export const setField = (o: object, k: string, v: unknown): void => {
 /** Longest string value stored documents share (a status, an address, an event type; not a body or a token). */
 const SHARED_STRING_MAX_LENGTH = 32;
 /** Distinct values the sharing table holds; when full it starts over (earlier documents keep their copies). */
-const SHARED_STRINGS_MAX = 16_384;
-let sharedStrings = new Map<string, string>();
+const sharedStrings = new BoundedTable<string, string>(16_384);
 
 /**
  * One copy of a short string value for every stored document that holds it. Each decoded document brings its
@@ -629,16 +629,11 @@ let sharedStrings = new Map<string, string>();
  */
 export const sharedString = (s: string): string => {
   if (s.length > SHARED_STRING_MAX_LENGTH) return s;
-  const known = sharedStrings.get(s);
-  if (known !== undefined) return known;
-  if (sharedStrings.size >= SHARED_STRINGS_MAX) sharedStrings = new Map();
-  sharedStrings.set(s, s);
-  return s;
+  return sharedStrings.get(s) ?? sharedStrings.keep(s, s);
 };
 
 /** Distinct times the date sharing table holds; when full it starts over, like the strings' table. */
-const SHARED_DATES_MAX = 16_384;
-let sharedDates = new Map<number, Date>();
+const sharedDates = new BoundedTable<number, Date>(16_384);
 
 /**
  * One Date for every stored document that holds the same time. A Date costs 96 bytes (V8 keeps its computed
@@ -652,10 +647,7 @@ export const sharedDate = (d: Date): Date => {
   const time = d.getTime();
   const known = sharedDates.get(time);
   if (known !== undefined && Object.is(known.getTime(), time)) return known;
-  if (sharedDates.size >= SHARED_DATES_MAX) sharedDates = new Map();
-  const copy = new Date(time);
-  sharedDates.set(time, copy);
-  return copy;
+  return sharedDates.keep(time, new Date(time));
 };
 
 /**

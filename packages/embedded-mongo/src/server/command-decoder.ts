@@ -8,6 +8,7 @@
 // on the id), and frozen they cannot be changed by accident.
 import type { Document } from 'bson';
 import { decodeDocument } from '../engine/bson-codec.js';
+import { BoundedTable } from '../engine/bounded-table.js';
 import { setField } from '../engine/bson-values.js';
 
 /** Top-level fields whose subdocuments are shared between commands, as the bytes of their names. */
@@ -19,7 +20,7 @@ const MAX_SHARED_BYTES = 4096;
 const MAX_SHARED = 1024;
 /** Small subdocuments (session ids, concerns, short sorts) by their bytes as a string: cheap to hash. */
 const MAX_HASHED_BYTES = 64;
-const shared = new Map<string, Document>();
+const shared = new BoundedTable<string, Document>(MAX_SHARED);
 /**
  * Larger ones (a 24-field projection, $clusterTime) by comparing bytes with the last few seen per field:
  * hashing a string of their bytes cost more than decoding saved, and a client repeats the latest one.
@@ -116,9 +117,7 @@ const sharedValue = (f: number, b: Buffer, start: number, end: number): Document
     if (known) return known;
     const value = shareable(b.subarray(start, end));
     if (!value) return undefined;
-    if (shared.size >= MAX_SHARED) shared.clear();
-    shared.set(key, value);
-    return value;
+    return shared.keep(key, value);
   }
   const seen = recent[f];
   for (const r of seen) if (r.bytes.length === n && b.compare(r.bytes, 0, n, start, end) === 0) return r.value;
